@@ -1,0 +1,65 @@
+/** Public types of the slicing engine: what a caller passes in and gets back. */
+import type { PrintConfig } from '../profiles/schema.js';
+import type { RepairReport } from './mesh/types.js';
+
+export type SliceStage = 'loading' | 'repairing' | 'slicing' | 'gcode';
+
+export interface ProgressEvent {
+  stage: SliceStage;
+  /** Overall completion percent, 0..100, never decreasing. */
+  pct: number;
+}
+
+export interface LayerEvent {
+  stage: SliceStage;
+  layer: number;
+  total_layers: number;
+}
+
+export interface SliceMetadata {
+  printerId?: string;
+  filamentIds?: string[];
+  processId?: string;
+  printerName?: string;
+  filamentNames?: string[];
+  processName?: string;
+}
+
+export interface SliceRequest {
+  /** Model file bytes (STL or 3MF). */
+  model: Uint8Array;
+  /** File name of the model (used for names and labels, not for the format). */
+  fileName: string;
+  /** The fully resolved configuration (printer + filaments + process + overrides). */
+  config: PrintConfig;
+  /** Where to write the result: a `.gcode` file, or a `.gcode.3mf` package for the Bambu flavour. */
+  outputPath: string;
+  metadata?: SliceMetadata;
+  signal?: AbortSignal;
+  onProgress?: (event: ProgressEvent) => void;
+  onLayer?: (event: LayerEvent) => void;
+  /** Worker threads for geometry; default one per core. */
+  workers?: number;
+}
+
+export interface FilamentUsage {
+  mm: number[];
+  cm3: number[];
+  g: number[];
+  cost: number[];
+}
+
+export interface SliceResult {
+  outputPath: string;
+  format: 'gcode' | 'gcode.3mf';
+  sizeBytes: number;
+  layers: number;
+  estimatedTimeS: number;
+  filament: FilamentUsage;
+  /** Bounding box of everything extruded: [minX, minY, minZ, maxX, maxY, maxZ]. */
+  bounds: [number, number, number, number, number, number];
+  repair: RepairReport[];
+  warnings: string[];
+  /** Top-down preview of the toolpaths, PNG bytes. */
+  preview: Uint8Array;
+}

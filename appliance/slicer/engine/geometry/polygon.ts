@@ -1,0 +1,205 @@
+/** Pure-JS polygon helpers: measures, tests and conversions that need no boolean engine. */
+import type { BBox2, ExPolygon, Polygon, Polyline } from './types.js';
+
+export function pointCount(path: Float64Array): number {
+  return path.length >> 1;
+}
+
+/** Signed area (positive for counter-clockwise). */
+export function signedArea(poly: Polygon): number {
+  const n = poly.length;
+  if (n < 6) return 0;
+  let sum = 0;
+  let px = poly[n - 2];
+  let py = poly[n - 1];
+  for (let k = 0; k < n; k += 2) {
+    const x = poly[k];
+    const y = poly[k + 1];
+    sum += px * y - x * py;
+    px = x;
+    py = y;
+  }
+  return sum / 2;
+}
+
+export function exArea(ex: ExPolygon): number {
+  let a = Math.abs(signedArea(ex.contour));
+  for (const h of ex.holes) a -= Math.abs(signedArea(h));
+  return a;
+}
+
+export function totalArea(list: readonly ExPolygon[]): number {
+  let a = 0;
+  for (const ex of list) a += exArea(ex);
+  return a;
+}
+
+export function reversed(path: Float64Array): Float64Array {
+  const n = path.length;
+  const out = new Float64Array(n);
+  for (let k = 0; k < n; k += 2) {
+    out[n - 2 - k] = path[k];
+    out[n - 1 - k] = path[k + 1];
+  }
+  return out;
+}
+
+export function polylineLength(path: Polyline): number {
+  let len = 0;
+  for (let k = 2; k < path.length; k += 2) len += Math.hypot(path[k] - path[k - 2], path[k + 1] - path[k - 1]);
+  return len;
+}
+
+export function polygonLength(poly: Polygon): number {
+  const n = poly.length;
+  if (n < 4) return 0;
+  return polylineLength(poly) + Math.hypot(poly[0] - poly[n - 2], poly[1] - poly[n - 1]);
+}
+
+export function emptyBBox(): BBox2 {
+  return { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+}
+
+export function extendBBox(box: BBox2, path: Float64Array): BBox2 {
+  for (let k = 0; k < path.length; k += 2) {
+    const x = path[k];
+    const y = path[k + 1];
+    if (x < box.minX) box.minX = x;
+    if (x > box.maxX) box.maxX = x;
+    if (y < box.minY) box.minY = y;
+    if (y > box.maxY) box.maxY = y;
+  }
+  return box;
+}
+
+export function bboxOf(paths: readonly Float64Array[]): BBox2 {
+  const box = emptyBBox();
+  for (const p of paths) extendBBox(box, p);
+  return box;
+}
+
+export function bboxOfEx(list: readonly ExPolygon[]): BBox2 {
+  const box = emptyBBox();
+  for (const ex of list) extendBBox(box, ex.contour);
+  return box;
+}
+
+/** Even-odd point-in-polygon test on one ring. Points on the edge count as inside or outside arbitrarily. */
+export function pointInRing(x: number, y: number, ring: Polygon): boolean {
+  let inside = false;
+  const n = ring.length;
+  let jx = ring[n - 2];
+  let jy = ring[n - 1];
+  for (let k = 0; k < n; k += 2) {
+    const ix = ring[k];
+    const iy = ring[k + 1];
+    if ((iy > y) !== (jy > y) && x < ((jx - ix) * (y - iy)) / (jy - iy) + ix) inside = !inside;
+    jx = ix;
+    jy = iy;
+  }
+  return inside;
+}
+
+export function pointInExPolygon(x: number, y: number, ex: ExPolygon): boolean {
+  if (!pointInRing(x, y, ex.contour)) return false;
+  for (const h of ex.holes) if (pointInRing(x, y, h)) return false;
+  return true;
+}
+
+export function toPolygons(list: readonly ExPolygon[]): Polygon[] {
+  const out: Polygon[] = [];
+  for (const ex of list) {
+    out.push(ex.contour);
+    for (const h of ex.holes) out.push(h);
+  }
+  return out;
+}
+
+/** Squared distance from a point to a segment. */
+export function distToSegmentSq(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const len2 = dx * dx + dy * dy;
+  let t = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0;
+  if (t < 0) t = 0;
+  else if (t > 1) t = 1;
+  const qx = ax + t * dx - px;
+  const qy = ay + t * dy - py;
+  return qx * qx + qy * qy;
+}
+
+/** Index (point number) of the vertex of a closed path nearest to (x, y). */
+export function nearestVertex(path: Float64Array, x: number, y: number): number {
+  let best = 0;
+  let bestD = Infinity;
+  for (let k = 0; k < path.length; k += 2) {
+    const d = (path[k] - x) ** 2 + (path[k + 1] - y) ** 2;
+    if (d < bestD) {
+      bestD = d;
+      best = k >> 1;
+    }
+  }
+  return best;
+}
+
+/** Rotates a closed path so that it starts at point `start`. */
+export function rotateClosed(path: Float64Array, start: number): Float64Array {
+  if (start === 0) return path;
+  const k = start * 2;
+  const out = new Float64Array(path.length);
+  out.set(path.subarray(k), 0);
+  out.set(path.subarray(0, k), path.length - k);
+  return out;
+}
+
+/** Turns a closed loop into an open path that returns to its start (the first point repeated). */
+export function closeLoop(path: Float64Array): Float64Array {
+  const out = new Float64Array(path.length + 2);
+  out.set(path);
+  out[path.length] = path[0];
+  out[path.length + 1] = path[1];
+  return out;
+}
+
+/** Douglas-Peucker on an open polyline; keeps end points. */
+export function simplifyPolyline(path: Polyline, tolerance: number): Polyline {
+  const n = path.length >> 1;
+  if (n < 3) return path;
+  const keep = new Uint8Array(n);
+  keep[0] = 1;
+  keep[n - 1] = 1;
+  const stack: number[] = [0, n - 1];
+  const tol2 = tolerance * tolerance;
+  while (stack.length) {
+    const b = stack.pop()!;
+    const a = stack.pop()!;
+    let worst = -1;
+    let worstD = tol2;
+    const ax = path[a * 2];
+    const ay = path[a * 2 + 1];
+    const bx = path[b * 2];
+    const by = path[b * 2 + 1];
+    for (let k = a + 1; k < b; k++) {
+      const d = distToSegmentSq(path[k * 2], path[k * 2 + 1], ax, ay, bx, by);
+      if (d > worstD) {
+        worstD = d;
+        worst = k;
+      }
+    }
+    if (worst >= 0) {
+      keep[worst] = 1;
+      stack.push(a, worst, worst, b);
+    }
+  }
+  let count = 0;
+  for (let k = 0; k < n; k++) count += keep[k];
+  const out = new Float64Array(count * 2);
+  let o = 0;
+  for (let k = 0; k < n; k++) {
+    if (keep[k]) {
+      out[o++] = path[k * 2];
+      out[o++] = path[k * 2 + 1];
+    }
+  }
+  return out;
+}

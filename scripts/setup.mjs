@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// Installs what is missing before a build, a start or a test run: npm packages (when
+// node_modules is absent or older than the lockfile) and, with --debian, the Debian packages the
+// tests and benchmarks need. Uses only Node built-ins: it runs before anything is installed.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Debian packages the test suite and the benchmarks use, with the command that proves each. */
+export const DEBIAN_PACKAGES = [
+  { pkg: 'python3-shapely', probe: ['/usr/bin/python3', '-c', 'import shapely']},
+  { pkg: 'python3-numpy', probe: ['/usr/bin/python3', '-c', 'import numpy'] },
+  { pkg: 'prusa-slicer', probe: ['test', '-d', '/usr/share/PrusaSlicer/profiles'] },
+  { pkg: 'cura-engine', probe: ['test', '-x', '/usr/bin/CuraEngine'] },
+];
+
+function log(msg) {
+  process.stderr.write(`[setup] ${msg}\n`);
+}
+
+export function ensureNpm() {
+  const lock = join(root, 'package-lock.json');
+  const installed = join(root, 'node_modules', '.package-lock.json');
+  const stale = !existsSync(installed) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(installed).mtimeMs);
+  if (!stale) return;
+  log('installing npm packages');
+  const args = existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund'];
+  const r = spawnSync('npm', args, { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error(`npm ${args[0]} failed with status ${r.status}`);
+}
+
+function present(probe) {
+  return spawnSync(probe[0], probe.slice(1), { stdio: 'ignore' }).status === 0;
+}
+
+export function ensureDebian(packages = DEBIAN_PACKAGES) {
+  const missing = packages.filter((p) => !present(p.probe)).map((p) => p.pkg);
+  if (missing.length === 0) return;
+  log(`installing Debian packages: ${missing.join(' ')}`);
+  const asRoot = process.getuid?.() === 0;
+  const apt = (...args) => {
+    const cmd = asRoot ? 'apt-get' : 'sudo';
+    const full = asRoot ? args : ['-n', 'apt-get', ...args];
+    execFileSync(cmd, full, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  };
+  try {
+    apt('install', '-y', '--no-install-recommends', ...missing);
+  } catch {
+    apt('update');
+    apt('install', '-y', '--no-install-recommends', ...missing);
+  }
+}
+
+export function build() {
+  log('building');
+  // A clean output folder: a test file deleted from test/ must not keep running from dist/.
+  rmSync(join(root, 'dist'), { recursive: true, force: true });
+  const tsc = join(root, 'node_modules', '.bin', 'tsc');
+  const r = spawnSync(tsc, ['-p', join(root, 'tsconfig.json')], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('TypeScript build failed');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const args = new Set(process.argv.slice(2));
+  try {
+    ensureNpm();
+    if (args.has('--debian')) ensureDebian();
+    if (args.has('--build')) build();
+  } catch (err) {
+    log(err.message);
+    process.exit(1);
+  }
+}
