@@ -15,6 +15,7 @@ export const DEBIAN_PACKAGES = [
   { pkg: 'python3-numpy', probe: ['/usr/bin/python3', '-c', 'import numpy'] },
   { pkg: 'prusa-slicer', probe: ['test', '-d', '/usr/share/PrusaSlicer/profiles'] },
   { pkg: 'cura-engine', probe: ['test', '-x', '/usr/bin/CuraEngine'] },
+  { pkg: 'time', probe: ['test', '-x', '/usr/bin/time'] },
 ];
 
 function log(msg) {

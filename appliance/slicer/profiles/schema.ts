@@ -30,38 +30,42 @@ export interface SettingDef {
   readonly perExtruder?: boolean;
 }
 
-const gcode = (kind: SettingKind, label: string, dflt = ''): SettingDef => ({ kind, type: 'gcode', default: dflt, label });
+const gcode = (kind: SettingKind, label: string, dflt = '') => ({ kind, type: 'gcode' as const, default: dflt, label });
 
-/* Shorthand builders keep the table readable; the table itself is the documentation. */
-function f(kind: SettingKind, label: string, dflt: number, min?: number, max?: number, unit = 'mm'): SettingDef {
-  return { kind, type: 'float', default: dflt, label, min, max, unit };
+/* Shorthand builders keep the table readable; the table itself is the documentation. Each keeps its
+   literal `type` (and enum values) so that PrintConfig below gets precise TypeScript types. */
+function f(kind: SettingKind, label: string, dflt: number, min?: number, max?: number, unit = 'mm') {
+  return { kind, type: 'float' as const, default: dflt, label, min, max, unit };
 }
-function i(kind: SettingKind, label: string, dflt: number, min?: number, max?: number): SettingDef {
-  return { kind, type: 'int', default: dflt, label, min, max };
+function i(kind: SettingKind, label: string, dflt: number, min?: number, max?: number) {
+  return { kind, type: 'int' as const, default: dflt, label, min, max };
 }
-function b(kind: SettingKind, label: string, dflt: boolean): SettingDef {
-  return { kind, type: 'bool', default: dflt, label };
+function b(kind: SettingKind, label: string, dflt: boolean) {
+  return { kind, type: 'bool' as const, default: dflt, label };
 }
-function s(kind: SettingKind, label: string, dflt = ''): SettingDef {
-  return { kind, type: 'string', default: dflt, label };
+function s(kind: SettingKind, label: string, dflt = '') {
+  return { kind, type: 'string' as const, default: dflt, label };
 }
-function e(kind: SettingKind, label: string, values: readonly string[], dflt: string, aliases?: Record<string, string>): SettingDef {
-  return { kind, type: 'enum', default: dflt, label, values, aliases };
+function e<const V extends string>(kind: SettingKind, label: string, values: readonly V[], dflt: NoInfer<V>, aliases?: Readonly<Record<string, string>>) {
+  return { kind, type: 'enum' as const, default: dflt, label, values, aliases };
 }
-function pct(kind: SettingKind, label: string, dflt: number, min = 0, max = 100): SettingDef {
-  return { kind, type: 'percent', default: dflt, label, min, max, unit: '%' };
+function pct(kind: SettingKind, label: string, dflt: number, min = 0, max = 100) {
+  return { kind, type: 'percent' as const, default: dflt, label, min, max, unit: '%' };
 }
-function fp(kind: SettingKind, label: string, dflt: FloatOrPercent, min = 0, max?: number): SettingDef {
-  return { kind, type: 'floatOrPercent', default: dflt, label, min, max, unit: 'mm or %' };
+function fp(kind: SettingKind, label: string, dflt: FloatOrPercent, min = 0, max?: number) {
+  return { kind, type: 'floatOrPercent' as const, default: dflt, label, min, max, unit: 'mm or %' };
 }
-function speed(label: string, dflt: number, min = 0): SettingDef {
-  return { kind: 'process', type: 'float', default: dflt, label, min, max: 1000, unit: 'mm/s' };
+function pts(kind: SettingKind, label: string, dflt: Point2[]) {
+  return { kind, type: 'points' as const, default: dflt, label, unit: 'mm' };
 }
-function accel(kind: SettingKind, label: string, dflt: number): SettingDef {
-  return { kind, type: 'float', default: dflt, label, min: 0, max: 100000, unit: 'mm/s²' };
+function speed(label: string, dflt: number, min = 0) {
+  return { kind: 'process' as const, type: 'float' as const, default: dflt, label, min, max: 1000, unit: 'mm/s' };
 }
-function ext(def: SettingDef): SettingDef {
-  return { ...def, perExtruder: true, default: [def.default] };
+function accel(kind: SettingKind, label: string, dflt: number) {
+  return { kind, type: 'float' as const, default: dflt, label, min: 0, max: 100000, unit: 'mm/s²' };
+}
+function ext<D extends SettingDef>(def: D): Omit<D, 'default'> & { perExtruder: true; default: D['default'][] } {
+  return { ...def, perExtruder: true as const, default: [def.default] };
 }
 
 const INFILL_PATTERNS = ['zig-zag', 'line', 'grid', 'alignedrectilinear', 'triangles', 'gyroid'] as const;
@@ -78,13 +82,13 @@ export const SETTINGS = {
   printer_technology: e('printer', 'Technology', ['FFF'], 'FFF'),
   gcode_flavor: e('printer', 'G-code flavour', ['marlin2', 'marlin', 'klipper', 'bambu', 'reprapfirmware'], 'marlin2',
     { 'marlin-legacy': 'marlin', marlinfirmware: 'marlin2', repetier: 'marlin', smoothie: 'marlin', reprap: 'reprapfirmware' }),
-  printable_area: { kind: 'printer', type: 'points', default: [[0, 0], [220, 0], [220, 220], [0, 220]], label: 'Printable area', unit: 'mm' },
+  printable_area: pts('printer', 'Printable area', [[0, 0], [220, 0], [220, 220], [0, 220]]),
   printable_height: f('printer', 'Printable height', 250, 1, 2000),
-  bed_exclude_area: { kind: 'printer', type: 'points', default: [], label: 'Bed exclude area', unit: 'mm' },
+  bed_exclude_area: pts('printer', 'Bed exclude area', []),
   curr_bed_type: e('printer', 'Bed type', ['Cool Plate', 'Engineering Plate', 'High Temp Plate', 'Textured PEI Plate'], 'Textured PEI Plate',
     { 'Hot Plate': 'High Temp Plate', 'Textured Plate': 'Textured PEI Plate', 'Smooth PEI Plate': 'High Temp Plate' }),
   nozzle_diameter: ext(f('printer', 'Nozzle diameter', 0.4, 0.05, 3)),
-  extruder_offset: { kind: 'printer', type: 'points', default: [[0, 0]], label: 'Extruder offsets', unit: 'mm' },
+  extruder_offset: pts('printer', 'Extruder offsets', [[0, 0]]),
   single_extruder_multi_material: b('printer', 'Single extruder multi-material (AMS)', false),
   max_filaments: i('printer', 'Filament slots (AMS or tool changer)', 1, 1, 16),
   z_offset: f('printer', 'Z offset', 0, -10, 10),
@@ -169,8 +173,8 @@ export const SETTINGS = {
   overhang_fan_speed: ext(pct('filament', 'Fan speed for overhangs and bridges', 100)),
   reduce_fan_stop_start_freq: ext(b('filament', 'Keep fan always on', false)),
   additional_cooling_fan_speed: ext(pct('filament', 'Auxiliary fan speed', 0)),
-  filament_retraction_length: ext({ ...f('filament', 'Retraction length override (-1 = printer value)', -1, -1, 20) }),
-  filament_z_hop: ext({ ...f('filament', 'Z hop override (-1 = printer value)', -1, -1, 10) }),
+  filament_retraction_length: ext(f('filament', 'Retraction length override (-1 = printer value)', -1, -1, 20)),
+  filament_z_hop: ext(f('filament', 'Z hop override (-1 = printer value)', -1, -1, 10)),
   pressure_advance: ext(f('filament', 'Pressure advance', 0.02, 0, 2, '')),
   enable_pressure_advance: ext(b('filament', 'Set pressure advance', false)),
   filament_start_gcode: ext(gcode('filament', 'Filament start G-code')),
@@ -283,13 +287,14 @@ export const SETTINGS = {
 
 export type SettingKey = keyof typeof SETTINGS;
 
-type BaseValue<D extends SettingDef> =
-  D['type'] extends 'float' | 'int' | 'percent' ? number
-    : D['type'] extends 'bool' ? boolean
-      : D['type'] extends 'floatOrPercent' ? FloatOrPercent
-        : D['type'] extends 'points' ? Point2[]
-          : D['type'] extends 'strings' ? string[]
-            : string;
+type BaseValue<D> =
+  D extends { type: 'float' | 'int' | 'percent' } ? number
+    : D extends { type: 'bool' } ? boolean
+      : D extends { type: 'floatOrPercent' } ? FloatOrPercent
+        : D extends { type: 'points' } ? Point2[]
+          : D extends { type: 'strings' } ? string[]
+            : D extends { type: 'enum'; values: readonly (infer V)[] } ? V
+              : string;
 
 export type SettingValue<K extends SettingKey> =
   (typeof SETTINGS)[K] extends { perExtruder: true } ? BaseValue<(typeof SETTINGS)[K]>[] : BaseValue<(typeof SETTINGS)[K]>;

@@ -31,16 +31,33 @@ export interface Model {
   thumbnail?: Uint8Array;
 }
 
+/** A model on the bed: every object resting on z = 0, all inside the printable volume. */
+export interface PlacedModel {
+  objects: ModelObject[];
+  /** Bounds of all objects together, in bed coordinates. */
+  bounds: BBox3;
+}
+
 /** What repair found and did, per object. */
 export interface RepairReport {
   weldedVertices: number;
   degenerateTriangles: number;
   duplicateTriangles: number;
   flippedTriangles: number;
+  /** Edges used by one triangle, after repair. */
   openEdges: number;
+  /** Edges used by more than two triangles, after repair. */
   nonManifoldEdges: number;
-  /** True when the mesh was turned inside out and reversed as a whole. */
+  /**
+   * The same two counts on the input once welded, before degenerate and duplicate triangles
+   * were dropped (dropping them often mends edges, e.g. a zero-area sliver doubling a real edge).
+   */
+  inputOpenEdges?: number;
+  inputNonManifoldEdges?: number;
+  /** Shells that were inside out: more than half of their triangles had to be reversed. */
   invertedShells: number;
+  /** Edge-connected pieces of the surface. */
   shells: number;
+  /** Enclosed volume in mm³, cavities subtracted (approximate for open shells). */
   volume: number;
 }

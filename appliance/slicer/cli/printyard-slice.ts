@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+/** printyard-slice: slice an STL/3MF into G-code from the command line, or list the profile catalogue. */
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { AppError, ErrorCode, toAppError } from '../../common/errors.js';
+import { packageVersion } from '../../common/version.js';
+import { sliceModel } from '../engine/slice.js';
+import { ProfileCatalogue } from '../profiles/catalogue.js';
+import { parseArgs, USAGE, type ListArgs, type SliceArgs } from './args.js';
+
+async function catalogue(configDir: string | null): Promise<ProfileCatalogue> {
+  const cat = await ProfileCatalogue.bundled();
+  if (configDir) await cat.loadDirectory(configDir);
+  return cat;
+}
+
+async function list(args: ListArgs): Promise<void> {
+  const profiles = (await catalogue(args.configDir)).list({ kind: args.kind, ...(args.vendor ? { vendor: args.vendor } : {}) });
+  if (args.json) {
+    process.stdout.write(JSON.stringify({ profiles }, null, 2) + '\n');
+    return;
+  }
+  const rows = profiles.map((p) => [p.kind, p.id, p.vendor, p.name + (p.is_default ? ' (default)' : '')]);
+  const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c].length), 4));
+  for (const r of rows) process.stdout.write(`${r[0].padEnd(widths[0])}  ${r[1].padEnd(widths[1])}  ${r[2].padEnd(widths[2])}  ${r[3]}\n`);
+}
+
+function duration(s: number): string {
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h ? `${h}h ${m}m` : `${m}m ${Math.round(s % 60)}s`;
+}
+
+async function slice(args: SliceArgs): Promise<void> {
+  const cat = await catalogue(args.configDir);
+  const config = cat.resolveConfig({ printerId: args.printer, filamentIds: args.filaments, processId: args.process, overrides: args.overrides });
+  let model: Uint8Array;
+  try {
+    model = await readFile(args.model);
+  } catch (err) {
+    throw new AppError(ErrorCode.badRequest, 400, `cannot read model "${args.model}": ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const bambu = config.gcode_flavor === 'bambu';
+  if (bambu && !args.output.endsWith('.gcode.3mf')) {
+    throw new AppError(ErrorCode.badRequest, 400, `printer "${args.printer}" takes a Bambu .gcode.3mf package: name the output *.gcode.3mf`);
+  }
+  const showProgress = !args.quiet && process.stderr.isTTY;
+  let last = '';
+  const result = await sliceModel({
+    model,
+    fileName: basename(args.model),
+    config,
+    outputPath: args.output,
+    metadata: {
+      printerId: args.printer,
+      filamentIds: args.filaments,
+      processId: args.process,
+      printerName: cat.get(args.printer).name,
+      filamentNames: args.filaments.map((id) => cat.get(id).name),
+      processName: cat.get(args.process).name,
+    },
+    workers: args.workers ?? undefined,
+    onProgress: showProgress
+      ? (e) => {
+        const line = `${e.stage} ${e.pct.toFixed(0)}%`;
+        if (line !== last) process.stderr.write(`\r${line.padEnd(20)}`);
+        last = line;
+      }
+      : undefined,
+  });
+  if (showProgress) process.stderr.write('\r'.padEnd(21) + '\r');
+  for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
+  if (!args.quiet) {
+    const grams = result.filament.g.reduce((a, b) => a + b, 0);
+    process.stderr.write(`${result.outputPath}: ${result.layers} layers, ${duration(result.estimatedTimeS)}, ${grams.toFixed(1)} g filament\n`);
+  }
+}
+
+async function main(): Promise<number> {
+  try {
+    const args = parseArgs(process.argv.slice(2));
+    switch (args.mode) {
+      case 'help': process.stdout.write(USAGE + '\n'); return 0;
+      case 'version': process.stdout.write(packageVersion() + '\n'); return 0;
+      case 'list': await list(args); return 0;
+      case 'slice': await slice(args); return 0;
+    }
+  } catch (err) {
+    const e = toAppError(err);
+    process.stderr.write(`printyard-slice: ${e.message}${e.code === ErrorCode.badRequest && /option|missing|argument/.test(e.message) ? '\n\n' + USAGE : ''}\n`);
+    return e.status >= 500 ? 1 : 2;
+  }
+}
+
+process.exitCode = await main();

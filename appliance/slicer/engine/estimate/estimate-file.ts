@@ -1,0 +1,41 @@
+/**
+ * Estimates a G-code file on disk: streamed in chunks, so a 100 MB file needs no more memory than
+ * a small one. The machine comes from the options, else from the settings the slicer embedded in
+ * the file, else from our defaults; the file's own M201/M203/M204/M205 lines apply on top.
+ */
+import { createReadStream } from 'node:fs';
+import { AppError, ErrorCode } from '../../../common/errors.js';
+import { readEmbeddedMachine } from './embedded-config.js';
+import { GcodeEstimator, type EstimateResult } from './estimator.js';
+import type { FirmwareRetraction, MachineLimits } from './limits.js';
+
+export interface EstimateFileOptions {
+  limits?: MachineLimits;
+  firmwareRetraction?: FirmwareRetraction[];
+  signal?: AbortSignal;
+}
+
+const CHUNK_BYTES = 1 << 20;
+
+export async function estimateGcodeFile(path: string, options: EstimateFileOptions = {}): Promise<EstimateResult> {
+  try {
+    const embedded = options.limits && options.firmwareRetraction ? undefined : await readEmbeddedMachine(path);
+    const limits = options.limits ?? embedded!.limits;
+    const firmwareRetraction = options.firmwareRetraction ?? embedded!.firmwareRetraction;
+    const estimator = new GcodeEstimator(limits, { firmwareRetraction });
+    // latin1 maps bytes to characters one to one: G-code is ASCII, and a chunk never splits a character.
+    const stream = createReadStream(path, { encoding: 'latin1', highWaterMark: CHUNK_BYTES, signal: options.signal });
+    for await (const chunk of stream) estimator.feed(chunk as string);
+    return estimator.finish();
+  } catch (err) {
+    throw fileError(err, path);
+  }
+}
+
+function fileError(err: unknown, path: string): unknown {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return new AppError(ErrorCode.badRequest, 404, `G-code file not found: ${path}`);
+  if (code === 'EISDIR') return new AppError(ErrorCode.badRequest, 400, `not a file: ${path}`);
+  if (code === 'ABORT_ERR') return new AppError(ErrorCode.cancelled, 499, 'estimate cancelled');
+  return err;
+}

@@ -1,0 +1,523 @@
+/**
+ * Turns layers of toolpaths into G-code, one layer at a time, in print order: objects and islands
+ * nearest first, seams, travels with retraction only where a travel leaves its island, z-hop,
+ * wipe, cooling (slow-down and fan), per-feature comments, object labels. Output goes to a sink
+ * (a file stream) so memory stays bounded by one layer.
+ */
+import type { PrintConfig } from '../../profiles/schema.js';
+import { decideCooling } from '../toolpath/cooling.js';
+import { chooseSeam, startLoopAt, trimEnd, type SeamMode } from '../toolpath/seam.js';
+import { accelerationFor, pick, speedFor, travelSpeed } from '../toolpath/speeds.js';
+import { travelStaysInside } from '../toolpath/travel.js';
+import type { Extrusion, ExtrusionRole, IslandPaths, LayerPaths } from '../toolpath/types.js';
+import { bedTemperatures } from './bed-temperature.js';
+import type { Flavour } from './flavour.js';
+import { FanMark, fmt, LayerBuffer, MOVE_STRIDE, MoveKind } from './layer-buffer.js';
+
+export interface LabelledObject {
+  id: number;
+  /** Label without spaces, unique (Klipper EXCLUDE_OBJECT names). */
+  label: string;
+  name: string;
+}
+
+/** The continuous motion planner the writer feeds every move into (for the total estimate and M73). */
+export interface PlannerSink {
+  move(x: number, y: number, z: number, e: number, feedrateMmS: number): void;
+  setAccelerations(a: { print?: number; retract?: number; travel?: number }): void;
+  marker(tag: string): void;
+}
+
+export interface WriterDeps {
+  config: PrintConfig;
+  flavour: Flavour;
+  objects: LabelledObject[];
+  totalLayers: number;
+  /** Renders a custom G-code template (start, end, layer change…) with the layer's variables. */
+  render: (key: 'machine_start_gcode' | 'machine_end_gcode' | 'before_layer_change_gcode' | 'layer_change_gcode', layer: { num: number; z: number } | null) => string;
+  /** Time of one layer's moves, starting and ending at rest (moves as in LayerBuffer, count moves). */
+  timeLayer: (moves: Float64Array, count: number) => { total: number; extruding: number };
+  planner: PlannerSink;
+  out: (text: string) => void;
+}
+
+/** Written where M73 progress goes; the assembler replaces it once the total time is known. */
+export const PROGRESS_MARK = ';PRINTYARD_PROGRESS ';
+
+export interface WriterStats {
+  /** mm of filament pushed per filament (net of retractions). */
+  filamentMm: number[];
+  layers: number;
+  bounds: [number, number, number, number, number, number];
+}
+
+export class GcodeWriter {
+  private readonly c: PrintConfig;
+  private readonly f: Flavour;
+  private x = 0;
+  private y = 0;
+  private z = 0;
+  private eAbs = 0;
+  private lastFeed = -1;
+  private retracted = 0;
+  private lifted = 0;
+  private fanNow = -1;
+  private accelNow = 0;
+  private filament = 0;
+  private readonly used: number[];
+  private readonly seams = new Map<number, [number, number]>();
+  private lastPath: Float64Array | null = null;
+  private readonly bounds: [number, number, number, number, number, number] = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+  private layerIndex = 0;
+  private buf = new LayerBuffer();
+
+  constructor(private readonly d: WriterDeps) {
+    this.c = d.config;
+    this.f = d.flavour;
+    this.used = this.c.filament_diameter.map(() => 0);
+  }
+
+  /** Heating (unless the start G-code does it), machine limits, the start G-code, modes. */
+  start(): void {
+    const c = this.c;
+    const out: string[] = [];
+    const start = this.d.render('machine_start_gcode', null);
+    const bedFirst = pick(bedTemperatures(c).firstLayer, 0);
+    const nozzleFirst = pick(c.nozzle_temperature_initial_layer, 0);
+    const macro = /\b(PRINT_START|START_PRINT)\b/i.test(start);
+    if (!this.f.bambu && !macro) {
+      const setsBed = /^\s*M1(40|90)\b/im.test(start);
+      const setsNozzle = /^\s*M10[49]\b/im.test(start);
+      if (!setsBed && bedFirst > 0) out.push(`M190 S${bedFirst} ; wait for bed`);
+      if (!setsNozzle) out.push(`M109 S${nozzleFirst} ; wait for nozzle`);
+    }
+    if (c.emit_machine_limits_to_gcode && this.f.mayEmitLimits) out.push(...machineLimits(c));
+    out.push(this.f.bambu ? '; FEATURE: Custom' : ';TYPE:Custom', start.trimEnd());
+    out.push('G21 ; millimetres', 'G90 ; absolute coordinates', c.use_relative_e_distances ? 'M83 ; relative extrusion' : 'M82 ; absolute extrusion', 'G92 E0');
+    if (this.f.klipper) out.push(`SET_PRINT_STATS_INFO TOTAL_LAYER=${this.d.totalLayers}`);
+    if (c.gcode_label_objects && this.f.name !== 'klipper' && !this.f.bambu) out.push(`M486 T${this.d.objects.length}`);
+    out.push(this.f.fan(0));
+    this.fanNow = 0;
+    this.d.out(out.join('\n') + '\n');
+  }
+
+  layer(layer: LayerPaths): void {
+    const c = this.c;
+    this.layerIndex = layer.index;
+    const b = (this.buf = new LayerBuffer());
+    for (const line of this.f.layerChangeComments(layer.printZ, layer.height)) b.line(line);
+    this.text(this.d.render('before_layer_change_gcode', { num: layer.index, z: layer.printZ }));
+    if (pick(c.retract_when_changing_layer, this.filament)) this.retract();
+    this.unlift();
+    b.move(this.x, this.y, layer.printZ, 0, this.zFeed(), MoveKind.Lift);
+    this.z = layer.printZ;
+    this.text(this.d.render('layer_change_gcode', { num: layer.index, z: layer.printZ }));
+    if (this.f.klipper) b.line(`SET_PRINT_STATS_INFO CURRENT_LAYER=${layer.index + 1}`);
+    b.line(PROGRESS_MARK + layer.index);
+    if (layer.index === 1) this.normalTemperatures();
+    b.fan(FanMark.Normal);
+
+    for (const e of layer.adhesion) this.extrude(e, null);
+    for (const e of layer.support) this.extrude(e, null);
+    for (const group of this.objectOrder(layer.islands)) {
+      const obj = this.d.objects[group[0].object];
+      this.labelStart(obj);
+      for (const island of this.islandOrder(group)) this.island(island, obj.id);
+      this.retractIfLeaving();
+      this.labelEnd(obj);
+    }
+    this.flushLayer(layer);
+  }
+
+  end(): WriterStats {
+    const b = (this.buf = new LayerBuffer());
+    this.retract();
+    b.line(this.f.fan(0));
+    this.fanNow = 0;
+    this.text(this.d.render('machine_end_gcode', { num: this.d.totalLayers - 1, z: this.z }));
+    b.line('M73 P100 R0');
+    this.format(0, 0);
+    return { filamentMm: this.used.slice(), layers: this.d.totalLayers, bounds: this.bounds };
+  }
+
+  private text(s: string): void {
+    const t = s.trimEnd();
+    if (t) this.buf.line(t);
+  }
+
+  private zFeed(): number {
+    return this.c.travel_speed_z > 0 ? this.c.travel_speed_z : this.c.machine_max_speed_z;
+  }
+
+  private normalTemperatures(): void {
+    const c = this.c;
+    const nozzle = pick(c.nozzle_temperature, this.filament);
+    if (nozzle !== pick(c.nozzle_temperature_initial_layer, this.filament)) this.buf.line(`M104 S${nozzle}`);
+    const beds = bedTemperatures(c);
+    const bed = pick(beds.bed, this.filament);
+    if (bed !== pick(beds.firstLayer, this.filament)) this.buf.line(`M140 S${bed}`);
+  }
+
+  private labelStart(obj: LabelledObject): void {
+    if (!this.c.gcode_label_objects) return;
+    if (this.f.klipper) {
+      if (this.c.exclude_object) this.buf.line(`EXCLUDE_OBJECT_START NAME=${obj.label}`);
+    } else if (this.f.bambu) this.buf.line(`; start printing object, unique label id: ${obj.id}`);
+    else this.buf.line(`M486 S${obj.id} A"${obj.name.replace(/"/g, "'")}"`);
+  }
+
+  private labelEnd(obj: LabelledObject): void {
+    if (!this.c.gcode_label_objects) return;
+    if (this.f.klipper) {
+      if (this.c.exclude_object) this.buf.line(`EXCLUDE_OBJECT_END NAME=${obj.label}`);
+    } else if (this.f.bambu) this.buf.line(`; stop printing object, unique label id: ${obj.id}`);
+    else this.buf.line('M486 S-1');
+  }
+
+  /** Islands grouped by object, the objects in nearest-first order. */
+  private objectOrder(islands: IslandPaths[]): IslandPaths[][] {
+    const groups = new Map<number, IslandPaths[]>();
+    for (const isl of islands) {
+      const g = groups.get(isl.object);
+      if (g) g.push(isl); else groups.set(isl.object, [isl]);
+    }
+    const rest = [...groups.values()];
+    const ordered: IslandPaths[][] = [];
+    let px = this.x;
+    let py = this.y;
+    while (rest.length) {
+      let best = 0;
+      let bestD = Infinity;
+      rest.forEach((g, k) => {
+        const d = Math.min(...g.map((isl) => distToStart(isl, px, py)));
+        if (d < bestD) { bestD = d; best = k; }
+      });
+      const [g] = rest.splice(best, 1);
+      ordered.push(g);
+      const last = g[g.length - 1].outline.contour;
+      px = last[0];
+      py = last[1];
+    }
+    return ordered;
+  }
+
+  private islandOrder(group: IslandPaths[]): IslandPaths[] {
+    const rest = group.slice();
+    const ordered: IslandPaths[] = [];
+    let px = this.x;
+    let py = this.y;
+    while (rest.length) {
+      let best = 0;
+      let bestD = Infinity;
+      rest.forEach((isl, k) => {
+        const d = distToStart(isl, px, py);
+        if (d < bestD) { bestD = d; best = k; }
+      });
+      const [isl] = rest.splice(best, 1);
+      ordered.push(isl);
+      px = isl.outline.contour[0];
+      py = isl.outline.contour[1];
+    }
+    return ordered;
+  }
+
+  private island(isl: IslandPaths, objectId: number): void {
+    this.setFilament(isl.filament);
+    const walls = () => {
+      for (const w of isl.walls) this.extrude(w, isl, objectId);
+    };
+    const infill = () => {
+      for (const e of isl.infill) this.extrude(e, isl);
+    };
+    if (this.c.is_infill_first) { infill(); walls(); } else { walls(); infill(); }
+  }
+
+  private setFilament(filament: number): void {
+    if (filament === this.filament) return;
+    this.retract();
+    this.buf.line(`T${filament}`);
+    this.filament = filament;
+  }
+
+  /** Prints one extrusion: travel to its start (seam for loops), then the path. */
+  private extrude(e: Extrusion, island: IslandPaths | null, objectId = -1): void {
+    let pts = e.points;
+    if (e.loop) {
+      const start = chooseSeam(pts, {
+        mode: this.c.seam_position as SeamMode,
+        x: this.x,
+        y: this.y,
+        previous: this.seams.get(objectId) ?? null,
+        rearY: island ? maxY(island.outline.contour) : this.y,
+        layer: this.layerIndex,
+      });
+      pts = startLoopAt(pts, start);
+      if (e.role === 'outer-wall' || e.role === 'overhang-wall') this.seams.set(objectId, [pts[0], pts[1]]);
+      pts = trimEnd(pts, 0.1 * this.c.nozzle_diameter[0]);
+    } else if (isReversible(e.role) && dist2(this.x, this.y, pts[pts.length - 2], pts[pts.length - 1]) < dist2(this.x, this.y, pts[0], pts[1])) {
+      pts = reversePath(pts);
+    }
+    if (pts.length < 4) return;
+    this.travelTo(pts[0], pts[1], island);
+    this.unretract();
+    const b = this.buf;
+    const bridgeLike = e.role === 'bridge' || e.role === 'overhang-wall';
+    if (bridgeLike) b.fan(FanMark.Bridge);
+    b.line(this.f.featureComment(e.role));
+    b.line(this.f.widthComment(e.width));
+    this.setAcceleration(accelerationFor(e.role, this.layerIndex, this.c));
+    const feed = speedFor(e.role, e.mm3PerMm, this.layerIndex, this.c, this.filament);
+    const ePerMm = (e.mm3PerMm * pick(this.c.filament_flow_ratio, this.filament)) / filamentArea(this.c, this.filament);
+    for (let k = 2; k < pts.length; k += 2) {
+      const x = pts[k];
+      const y = pts[k + 1];
+      const len = Math.hypot(x - this.x, y - this.y);
+      if (len < 1e-6) continue;
+      b.move(x, y, this.z, len * ePerMm, feed, MoveKind.Extrude);
+      this.x = x;
+      this.y = y;
+    }
+    if (bridgeLike) b.fan(FanMark.Normal);
+    this.lastPath = pts;
+  }
+
+  private travelTo(x: number, y: number, island: IslandPaths | null): void {
+    const d = Math.hypot(x - this.x, y - this.y);
+    if (d < 1e-6) return;
+    const c = this.c;
+    const minTravel = pick(c.retraction_minimum_travel, this.filament);
+    const inside = island !== null && c.reduce_infill_retraction && travelStaysInside(this.x, this.y, x, y, island.outline);
+    if (d > minTravel && !inside) {
+      this.retract();
+      this.lift();
+    }
+    this.setAcceleration(accelerationFor('travel', this.layerIndex, c));
+    this.buf.move(x, y, this.z + this.lifted, 0, travelSpeed(this.layerIndex, c), MoveKind.Travel);
+    this.x = x;
+    this.y = y;
+    this.unlift();
+  }
+
+  /** Retract before the nozzle leaves an object, so the next object's travel starts clean. */
+  private retractIfLeaving(): void {
+    if (this.d.objects.length > 1) this.retract();
+  }
+
+  private retract(): void {
+    if (this.retracted > 0) return;
+    const c = this.c;
+    const fil = this.filament;
+    const override = pick(c.filament_retraction_length, fil);
+    const length = override >= 0 ? override : pick(c.retraction_length, fil);
+    if (length <= 0) return;
+    if (c.use_firmware_retraction) {
+      this.buf.line('G10');
+      this.retracted = length;
+      return;
+    }
+    const speed = pick(c.retraction_speed, fil);
+    const wipeDistance = pick(c.wipe, fil) ? pick(c.wipe_distance, fil) : 0;
+    if (wipeDistance > 0 && this.lastPath && this.lastPath.length >= 4) this.wipe(length, speed, wipeDistance);
+    else this.buf.move(this.x, this.y, this.z + this.lifted, -length, speed, MoveKind.Retract);
+    this.retracted = length;
+  }
+
+  /** Retracts while moving back along the last path, so the ooze is wiped onto the part. */
+  private wipe(length: number, speed: number, distance: number): void {
+    const path = this.lastPath!;
+    const pts: number[] = [];
+    let remaining = distance;
+    let px = this.x;
+    let py = this.y;
+    for (let k = path.length - 4; k >= 0 && remaining > 0; k -= 2) {
+      const x = path[k];
+      const y = path[k + 1];
+      const seg = Math.hypot(x - px, y - py);
+      if (seg < 1e-9) continue;
+      const t = Math.min(1, remaining / seg);
+      px += (x - px) * t;
+      py += (y - py) * t;
+      pts.push(px, py, seg * t);
+      remaining -= seg * t;
+    }
+    const wiped = distance - remaining;
+    if (wiped <= 0) {
+      this.buf.move(this.x, this.y, this.z, -length, speed, MoveKind.Retract);
+      return;
+    }
+    this.buf.line(this.f.bambu ? '; WIPE_START' : ';WIPE_START');
+    const wipeSpeed = this.c.travel_speed * 0.8;
+    for (let k = 0; k < pts.length; k += 3) {
+      this.buf.move(pts[k], pts[k + 1], this.z, (-length * pts[k + 2]) / wiped, wipeSpeed, MoveKind.Travel);
+      this.x = pts[k];
+      this.y = pts[k + 1];
+    }
+    this.buf.line(this.f.bambu ? '; WIPE_END' : ';WIPE_END');
+  }
+
+  private unretract(): void {
+    if (this.retracted <= 0) return;
+    const c = this.c;
+    const fil = this.filament;
+    if (c.use_firmware_retraction) this.buf.line('G11');
+    else {
+      const speed = pick(c.deretraction_speed, fil) || pick(c.retraction_speed, fil);
+      this.buf.move(this.x, this.y, this.z, this.retracted + pick(c.retract_restart_extra, fil), speed, MoveKind.Retract);
+    }
+    this.retracted = 0;
+  }
+
+  private lift(): void {
+    const c = this.c;
+    const fil = this.filament;
+    const override = pick(c.filament_z_hop, fil);
+    const hop = override >= 0 ? override : pick(c.z_hop, fil);
+    if (hop <= 0 || this.lifted > 0) return;
+    const above = pick(c.retract_lift_above, fil);
+    const below = pick(c.retract_lift_below, fil);
+    if (this.z < above || (below > 0 && this.z > below)) return;
+    this.buf.move(this.x, this.y, this.z + hop, 0, this.zFeed(), MoveKind.Lift);
+    this.lifted = hop;
+  }
+
+  private unlift(): void {
+    if (this.lifted <= 0) return;
+    this.buf.move(this.x, this.y, this.z, 0, this.zFeed(), MoveKind.Lift);
+    this.lifted = 0;
+  }
+
+  private setAcceleration(a: number): void {
+    if (a <= 0 || a === this.accelNow) return;
+    this.buf.line(this.f.klipper ? `SET_VELOCITY_LIMIT ACCEL=${Math.round(a)}` : `M204 S${Math.round(a)}`);
+    this.accelNow = a;
+  }
+
+  /** Accelerations reach the planner in stream order, when the layer is formatted. */
+  private static accelFrom(line: string): number | null {
+    const m = /^(?:M204 S|SET_VELOCITY_LIMIT ACCEL=)(\d+)/.exec(line);
+    return m ? Number(m[1]) : null;
+  }
+
+  private flushLayer(layer: LayerPaths): void {
+    const b = this.buf;
+    const time = this.d.timeLayer(b.moves, b.count);
+    const cooling = decideCooling(layer.index, time.total, time.extruding, this.c, this.filament);
+    b.slowDown(cooling.speedFactor, pick(this.c.slow_down_min_speed, this.filament));
+    this.format(cooling.fan, cooling.bridgeFan);
+  }
+
+  /** Writes the buffer out as text and feeds the planner. */
+  private format(fan: number, bridgeFan: number): void {
+    const b = this.buf;
+    const m = b.moves;
+    const lines: string[] = [];
+    const relE = this.c.use_relative_e_distances;
+    let cx = NaN;
+    let cy = NaN;
+    let cz = NaN;
+    for (const item of b.items) {
+      if (typeof item === 'string') {
+        lines.push(item);
+        if (item.startsWith(PROGRESS_MARK)) this.d.planner.marker(item.slice(PROGRESS_MARK.length));
+        const accel = GcodeWriter.accelFrom(item);
+        if (accel !== null) this.d.planner.setAccelerations({ print: accel, travel: accel });
+        continue;
+      }
+      if (typeof item === 'object') {
+        const want = Math.round(item.fan === FanMark.Bridge ? bridgeFan : fan);
+        if (want !== this.fanNow) {
+          lines.push(this.f.fan(want));
+          this.fanNow = want;
+        }
+        continue;
+      }
+      const o = item * MOVE_STRIDE;
+      const x = m[o];
+      const y = m[o + 1];
+      const z = m[o + 2];
+      const de = m[o + 3];
+      const feed = m[o + 4];
+      const kind = m[o + 5];
+      let s = 'G1';
+      if (x !== cx && kind !== MoveKind.Retract && kind !== MoveKind.Lift) s += ' X' + fmt(x, 3);
+      if (y !== cy && kind !== MoveKind.Retract && kind !== MoveKind.Lift) s += ' Y' + fmt(y, 3);
+      if (kind === MoveKind.Lift || (kind !== MoveKind.Retract && z !== cz && !Number.isNaN(cz))) s += ' Z' + fmt(z, 3);
+      cx = x;
+      cy = y;
+      cz = z;
+      if (de !== 0) {
+        this.eAbs += de;
+        this.used[this.filament] += de;
+        s += ' E' + fmt(relE ? de : this.eAbs, 5);
+      }
+      const f = Math.round(feed * 60);
+      if (f !== this.lastFeed) {
+        s += ' F' + f;
+        this.lastFeed = f;
+      }
+      lines.push(s);
+      this.d.planner.move(x, y, z, this.eAbs, feed);
+      if (kind === MoveKind.Extrude) this.extend(x, y, z);
+    }
+    lines.push('');
+    this.d.out(lines.join('\n'));
+  }
+
+  private extend(x: number, y: number, z: number): void {
+    const bb = this.bounds;
+    if (x < bb[0]) bb[0] = x;
+    if (y < bb[1]) bb[1] = y;
+    if (z < bb[2]) bb[2] = z;
+    if (x > bb[3]) bb[3] = x;
+    if (y > bb[4]) bb[4] = y;
+    if (z > bb[5]) bb[5] = z;
+  }
+}
+
+function isReversible(role: ExtrusionRole): boolean {
+  return role !== 'outer-wall' && role !== 'inner-wall' && role !== 'overhang-wall' && role !== 'top-surface';
+}
+
+function reversePath(p: Float64Array): Float64Array {
+  const out = new Float64Array(p.length);
+  for (let k = 0; k < p.length; k += 2) {
+    out[p.length - 2 - k] = p[k];
+    out[p.length - 1 - k] = p[k + 1];
+  }
+  return out;
+}
+
+function dist2(ax: number, ay: number, bx: number, by: number): number {
+  return (ax - bx) ** 2 + (ay - by) ** 2;
+}
+
+function distToStart(isl: IslandPaths, x: number, y: number): number {
+  const first = isl.walls[0]?.points ?? isl.infill[0]?.points ?? isl.outline.contour;
+  return dist2(first[0], first[1], x, y);
+}
+
+function maxY(ring: Float64Array): number {
+  let m = -Infinity;
+  for (let k = 1; k < ring.length; k += 2) if (ring[k] > m) m = ring[k];
+  return m;
+}
+
+export function filamentArea(c: PrintConfig, filament: number): number {
+  const d = pick(c.filament_diameter, filament);
+  return Math.PI * (d / 2) ** 2;
+}
+
+function machineLimits(c: PrintConfig): string[] {
+  const r = (v: number) => Math.round(v);
+  const lines = [
+    `M201 X${r(c.machine_max_acceleration_x)} Y${r(c.machine_max_acceleration_y)} Z${r(c.machine_max_acceleration_z)} E${r(c.machine_max_acceleration_e)} ; max acceleration`,
+    `M203 X${r(c.machine_max_speed_x)} Y${r(c.machine_max_speed_y)} Z${fmt(c.machine_max_speed_z, 2)} E${r(c.machine_max_speed_e)} ; max feedrate`,
+    `M204 P${r(c.machine_max_acceleration_extruding)} R${r(c.machine_max_acceleration_retracting)} T${r(c.machine_max_acceleration_travel)} ; print, retract, travel acceleration`,
+  ];
+  if (c.machine_max_junction_deviation > 0) lines.push(`M205 J${fmt(c.machine_max_junction_deviation, 3)} ; junction deviation`);
+  else lines.push(`M205 X${fmt(c.machine_max_jerk_x, 2)} Y${fmt(c.machine_max_jerk_y, 2)} Z${fmt(c.machine_max_jerk_z, 2)} E${fmt(c.machine_max_jerk_e, 2)} ; jerk`);
+  if (c.machine_min_extruding_rate > 0 || c.machine_min_travel_rate > 0) {
+    lines.push(`M205 S${r(c.machine_min_extruding_rate)} T${r(c.machine_min_travel_rate)} ; minimum feedrates`);
+  }
+  return lines;
+}

@@ -1,0 +1,65 @@
+/**
+ * The toolpath stage: layers built in parallel chunks and handed to the G-code writer strictly in
+ * order, with a bounded number of chunks in flight, so memory holds a few layers, not the print.
+ */
+import type { LayerSpec } from './layers/zlist.js';
+import type { ObjectOutlines } from './slice-outlines.js';
+import type { SupportLayer } from './regions/support.js';
+import { decodeLayer } from './toolpath/codec.js';
+import type { LayerPaths } from './toolpath/types.js';
+import { F64Writer } from './workers/f64-stream.js';
+import type { LayersArgs } from './workers/tasks.js';
+import type { TaskRunner } from './workers/runner.js';
+
+export interface LayerStreamInput {
+  specs: LayerSpec[];
+  objects: ObjectOutlines[];
+  filaments: number[];
+  support: SupportLayer[] | null;
+  /** Neighbour layers each layer needs for its top and bottom shells. */
+  above: number;
+  below: number;
+}
+
+function encode(list: SupportLayer['base']): Float64Array {
+  const w = new F64Writer();
+  w.exPolygons(list);
+  return w.finish();
+}
+
+function chunkArgs(input: LayerStreamInput, first: number, last: number): LayersArgs {
+  const objects = input.objects.map((o, object) => {
+    const base = Math.max(0, first - input.below);
+    const end = Math.min(o.layers.length, last + input.above);
+    return { object, filament: input.filaments[object] ?? 0, base, slices: o.layers.slice(base, end), top: o.top };
+  }).filter((o) => o.top >= first);
+  const support = input.support
+    ? input.support.slice(first, last).map((s) => ({ base: encode(s.base), iface: encode(s.iface) }))
+    : null;
+  return { first, last, objects, support };
+}
+
+/** Calls `consume` for every layer in order. */
+export async function streamLayers(input: LayerStreamInput, runner: TaskRunner, consume: (layer: LayerPaths) => void): Promise<void> {
+  const total = input.specs.length;
+  const chunk = Math.max(1, Math.min(8, Math.ceil(total / (runner.threads * 6))));
+  const starts: number[] = [];
+  for (let first = 0; first < total; first += chunk) starts.push(first);
+  const window = runner.threads * 2;
+  const inflight = new Map<number, Promise<Float64Array[]>>();
+  const launch = (k: number) => {
+    if (k >= starts.length) return;
+    const first = starts[k];
+    const p = runner.run('layers', chunkArgs(input, first, Math.min(total, first + chunk)));
+    // Rejections surface when the chunk is awaited in order; keep them from being reported early.
+    p.catch(() => undefined);
+    inflight.set(k, p);
+  };
+  for (let k = 0; k < window; k++) launch(k);
+  for (let k = 0; k < starts.length; k++) {
+    const buffers = await inflight.get(k)!;
+    inflight.delete(k);
+    launch(k + window);
+    for (const buf of buffers) consume(decodeLayer(buf));
+  }
+}

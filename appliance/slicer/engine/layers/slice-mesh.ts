@@ -1,0 +1,109 @@
+/**
+ * Cuts a mesh with horizontal planes. Each triangle finds the planes that cross it by binary
+ * search and emits one segment per plane, oriented so that the solid lies on its left (outer
+ * contours come out counter-clockwise) and tagged with the ids of the two mesh edges it starts
+ * and ends on. A vertex exactly on a plane counts as above it, which keeps neighbouring
+ * triangles consistent without nudging coordinates.
+ */
+import type { IndexedMesh } from '../mesh/types.js';
+import type { EdgeTable } from '../mesh/edges.js';
+
+export interface LayerSegments {
+  count: number;
+  /** x0, y0, x1, y1 per segment. */
+  coords: Float64Array;
+  startEdge: Uint32Array;
+  endEdge: Uint32Array;
+}
+
+/** First index in [from, to) whose value is > z (to when none). */
+function firstAbove(zs: Float64Array, z: number, from: number, to: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (zs[mid] > z) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * Segments for the planes sliceZs[first..last) (sliceZs sorted ascending). Returns one entry per
+ * plane in that range.
+ */
+export function sliceMesh(mesh: IndexedMesh, edges: EdgeTable, sliceZs: Float64Array, first: number, last: number): LayerSegments[] {
+  const v = mesh.vertices;
+  const idx = mesh.indices;
+  const triCount = idx.length / 3;
+  const planes = last - first;
+  const counts = new Uint32Array(planes);
+  const zLow = sliceZs[first];
+  const zHigh = sliceZs[last - 1];
+
+  for (let t = 0; t < triCount; t++) {
+    const z0 = v[idx[t * 3] * 3 + 2];
+    const z1 = v[idx[t * 3 + 1] * 3 + 2];
+    const z2 = v[idx[t * 3 + 2] * 3 + 2];
+    const zmin = z0 < z1 ? (z0 < z2 ? z0 : z2) : (z1 < z2 ? z1 : z2);
+    const zmax = z0 > z1 ? (z0 > z2 ? z0 : z2) : (z1 > z2 ? z1 : z2);
+    if (zmax < zLow || zmin >= zHigh) continue;
+    for (let p = firstAbove(sliceZs, zmin, first, last); p < last && sliceZs[p] <= zmax; p++) counts[p - first]++;
+  }
+
+  const out: LayerSegments[] = new Array(planes);
+  for (let p = 0; p < planes; p++) {
+    const n = counts[p];
+    out[p] = { count: 0, coords: new Float64Array(n * 4), startEdge: new Uint32Array(n), endEdge: new Uint32Array(n) };
+  }
+
+  const te = edges.edgeOf;
+  // Interpolate from the lower vertex index to the higher one, so that both triangles sharing the
+  // edge compute bit-identical points.
+  const crossX = (i: number, j: number, z: number, axis: 0 | 1): number => {
+    const a = (i < j ? i : j) * 3;
+    const b = (i < j ? j : i) * 3;
+    const za = v[a + 2];
+    const k = (z - za) / (v[b + 2] - za);
+    return v[a + axis] + k * (v[b + axis] - v[a + axis]);
+  };
+
+  for (let t = 0; t < triCount; t++) {
+    const i0 = idx[t * 3];
+    const i1 = idx[t * 3 + 1];
+    const i2 = idx[t * 3 + 2];
+    const z0 = v[i0 * 3 + 2];
+    const z1 = v[i1 * 3 + 2];
+    const z2 = v[i2 * 3 + 2];
+    const zmin = z0 < z1 ? (z0 < z2 ? z0 : z2) : (z1 < z2 ? z1 : z2);
+    const zmax = z0 > z1 ? (z0 > z2 ? z0 : z2) : (z1 > z2 ? z1 : z2);
+    if (zmax < zLow || zmin >= zHigh) continue;
+    for (let p = firstAbove(sliceZs, zmin, first, last); p < last && sliceZs[p] <= zmax; p++) {
+      const z = sliceZs[p];
+      const a0 = z0 >= z;
+      const a1 = z1 >= z;
+      const a2 = z2 >= z;
+      // Edge k runs from vertex k to vertex k+1. The segment starts where the boundary goes from
+      // above to below and ends where it comes back up.
+      let from: number;
+      let to: number;
+      if (a0 && !a1) from = 0; else if (a1 && !a2) from = 1; else from = 2;
+      if (!a0 && a1) to = 0; else if (!a1 && a2) to = 1; else to = 2;
+      const eFrom = te[t * 3 + from];
+      const eTo = te[t * 3 + to];
+      const fa = idx[t * 3 + from];
+      const fb = idx[t * 3 + (from + 1) % 3];
+      const ta = idx[t * 3 + to];
+      const tb = idx[t * 3 + (to + 1) % 3];
+      const layer = out[p - first];
+      const s = layer.count++;
+      layer.coords[s * 4] = crossX(fa, fb, z, 0);
+      layer.coords[s * 4 + 1] = crossX(fa, fb, z, 1);
+      layer.coords[s * 4 + 2] = crossX(ta, tb, z, 0);
+      layer.coords[s * 4 + 3] = crossX(ta, tb, z, 1);
+      layer.startEdge[s] = eFrom;
+      layer.endEdge[s] = eTo;
+    }
+  }
+  return out;
+}

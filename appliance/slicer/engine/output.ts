@@ -1,0 +1,323 @@
+/**
+ * The gcode stage and the finished file: adhesion, the G-code writer fed layer by layer from the
+ * workers, the estimate, then header (identification, thumbnails, summary), body with M73
+ * progress, and the PrusaSlicer-compatible footer, or the Bambu blocks and `.gcode.3mf` package.
+ */
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
+import { once } from 'node:events';
+import type { PrintConfig } from '../profiles/schema.js';
+import { packageVersion } from '../../common/version.js';
+import type { SliceRequest, SliceResult } from './api.js';
+import { unionExs } from './geometry/clipper.js';
+import { bboxOfEx } from './geometry/polygon.js';
+import type { ExPolygon } from './geometry/types.js';
+import { bambuConfigBlock, bambuHeaderBlock } from './gcode/bambu-blocks.js';
+import { writeGcode3mf } from './gcode/bambu-package.js';
+import { flavourOf } from './gcode/flavour.js';
+import { prusaFooter } from './gcode/footer.js';
+import { identificationLines } from './gcode/identity.js';
+import { renderTemplate } from './gcode/template/index.js';
+import { buildTemplateVars, withLayer } from './gcode/template-vars.js';
+import { parseThumbnailSpec, thumbnailBlock } from './gcode/thumbnails.js';
+import { GcodeWriter, PROGRESS_MARK, filamentArea, type LabelledObject } from './gcode/writer.js';
+import { streamLayers } from './layer-stream.js';
+import type { LayerSpec } from './layers/zlist.js';
+import { convexHullXY } from './mesh/footprint.js';
+import type { PlacedModel, RepairReport } from './mesh/types.js';
+import { renderMeshPng } from './preview/mesh-render.js';
+import { ToolpathRaster } from './preview/toolpath-raster.js';
+import type { Progress } from './progress.js';
+import { brimLoops, skirtLoops } from './regions/adhesion.js';
+import { crossSection, widthFor } from './regions/flow.js';
+import type { RegionParams } from './regions/params.js';
+import type { SupportLayer } from './regions/support.js';
+import type { OutlineResult } from './slice-outlines.js';
+import { PrintTiming } from './timing.js';
+import type { Extrusion, LayerPaths } from './toolpath/types.js';
+import { F64Reader } from './workers/f64-stream.js';
+import type { TaskRunner } from './workers/runner.js';
+
+export interface OutputInput {
+  req: SliceRequest;
+  config: PrintConfig;
+  placed: PlacedModel;
+  specs: LayerSpec[];
+  outlines: OutlineResult;
+  support: SupportLayer[] | null;
+  params: RegionParams;
+  runner: TaskRunner;
+  progress: Progress;
+  warnings: string[];
+  repair: RepairReport[];
+}
+
+const PREVIEW_SIZE = 512;
+
+function labels(placed: PlacedModel): LabelledObject[] {
+  return placed.objects.map((o, id) => ({ id, name: o.name, label: `${o.name.replace(/[^A-Za-z0-9_.-]+/g, '_')}_id_${id}` }));
+}
+
+/** Writes to a stream, waiting when its buffer is full so memory stays bounded. */
+class Sink {
+  private pending: Promise<unknown> | null = null;
+  constructor(readonly stream: WriteStream) {}
+  write(text: string): void {
+    if (!this.stream.write(text)) this.pending ??= once(this.stream, 'drain').then(() => { this.pending = null; });
+  }
+  async drained(): Promise<void> {
+    if (this.pending) await this.pending;
+  }
+  async close(): Promise<void> {
+    this.stream.end();
+    await once(this.stream, 'finish');
+  }
+}
+
+function adhesionFor(first: ExPolygon[][], heights: number[], c: PrintConfig, p: RegionParams, spec0: LayerSpec): { brim: Extrusion[]; skirt: Extrusion[] } {
+  const width = widthFor('brim', p.widths, true);
+  const brim = brimLoops(first.map((islands, k) => ({ islands, height: heights[k] })), c, width, spec0.height);
+  const skirt = skirtLoops(first.flat(), brim, c, width, spec0.height);
+  return { brim, skirt };
+}
+
+/** The skirt of layer 0 reprinted at a higher layer's height. */
+function skirtAt(skirt: Extrusion[], height: number): Extrusion[] {
+  return skirt.map((e) => ({ ...e, height, mm3PerMm: crossSection(e.width, height) }));
+}
+
+function filamentUsage(c: PrintConfig, mm: number[]) {
+  const cm3 = mm.map((l, k) => (l * filamentArea(c, k)) / 1000);
+  const g = cm3.map((v, k) => v * c.filament_density[Math.min(k, c.filament_density.length - 1)]);
+  const cost = g.map((w, k) => (w / 1000) * c.filament_cost[Math.min(k, c.filament_cost.length - 1)]);
+  return { mm, cm3, g, cost };
+}
+
+export async function writeOutput(i: OutputInput): Promise<SliceResult> {
+  const { req, config: c, placed, specs, outlines, params, progress } = i;
+  const flavour = flavourOf(c.gcode_flavor);
+  const objects = labels(placed);
+  const date = new Date();
+  const version = packageVersion();
+  const total = specs.length;
+
+  const firstLayer = outlines.objects.map((o) => new F64Reader(o.layers[0]).exPolygons());
+  const heights = placed.objects.map((o) => {
+    let top = 0;
+    for (let k = 2; k < o.mesh.vertices.length; k += 3) top = Math.max(top, o.mesh.vertices[k]);
+    return top;
+  });
+  const { brim, skirt } = adhesionFor(firstLayer, heights, c, params, specs[0]);
+  const firstBox = bboxOfEx(unionExs([...firstLayer.flat(), ...[...brim, ...skirt].map((e) => ({ contour: e.points, holes: [] }))]));
+
+  const filaments = placed.objects.map((o) => o.filament - 1);
+  const used = [...new Set(filaments)].sort((a, b) => a - b);
+  const vars = buildTemplateVars(c, {
+    initialExtruder: used[0] ?? 0,
+    usedExtruders: used,
+    totalLayerCount: total,
+    firstLayerPrintMin: [firstBox.minX, firstBox.minY],
+    firstLayerPrintMax: [firstBox.maxX, firstBox.maxY],
+    totalToolchanges: Math.max(0, used.length - 1) * total,
+    inputFilenameBase: req.fileName.replace(/\.[^.]*$/, '').replace(/\.gcode$/, ''),
+    date,
+    printSettingsId: req.metadata?.processName,
+    printerSettingsId: req.metadata?.printerName,
+    filamentSettingsId: req.metadata?.filamentNames,
+  });
+  const maxZ = specs[total - 1].printZ;
+  const render = (key: 'machine_start_gcode' | 'machine_end_gcode' | 'before_layer_change_gcode' | 'layer_change_gcode', layer: { num: number; z: number } | null) =>
+    renderTemplate(c[key], layer ? withLayer(vars, { layer_num: layer.num, layer_z: layer.z, max_layer_z: maxZ }) : vars, key);
+
+  const bodyPath = `${req.outputPath}.body.tmp`;
+  const body = new Sink(createWriteStream(bodyPath, { highWaterMark: 1 << 20 }));
+  const timing = new PrintTiming(c);
+  const writer = new GcodeWriter({
+    config: c, flavour, objects, totalLayers: total, render,
+    timeLayer: (moves, count) => timing.layer(moves, count),
+    planner: timing.sink,
+    out: (text) => body.write(text),
+  });
+  const bounds = bboxOfEx(firstLayer.flat());
+  for (const o of outlines.objects) {
+    for (const buf of o.layers) {
+      const b = bboxOfEx(new F64Reader(buf).exPolygons());
+      bounds.minX = Math.min(bounds.minX, b.minX);
+      bounds.minY = Math.min(bounds.minY, b.minY);
+      bounds.maxX = Math.max(bounds.maxX, b.maxX);
+      bounds.maxY = Math.max(bounds.maxY, b.maxY);
+    }
+  }
+  const raster = new ToolpathRaster({ width: PREVIEW_SIZE, height: PREVIEW_SIZE, bounds, maxZ });
+
+  try {
+    writer.start();
+    let written = 0;
+    await streamLayers({
+      specs, objects: outlines.objects, filaments, support: i.support,
+      above: params.topLayers, below: Math.max(params.bottomLayers, 1),
+    }, i.runner, (layer) => {
+      progress.checkCancelled();
+      if (layer.index === 0) layer.adhesion = [...skirt, ...brim];
+      else if (layer.index < c.skirt_height) layer.adhesion = skirtAt(skirt, layer.height);
+      writer.layer(layer);
+      if (visibleFromAbove(layer, layer.index === total - 1)) raster.addLayer(layer);
+      written++;
+      progress.layer(written, total);
+      progress.within(written / (total + 2));
+      return body.drained();
+    });
+    const stats = writer.end();
+    await body.close();
+    const estimate = timing.finish();
+    const layerStart = new Map(estimate.markers.map((m) => [m.tag, m.timeS]));
+    const totalS = estimate.totalS;
+    const filament = filamentUsage(c, stats.filamentMm);
+
+    const meshes = placed.objects.map((o) => o.mesh);
+    const thumbs = parseThumbnailSpec(c.thumbnails).map((t) => ({ ...t, png: renderMeshPng(meshes, { width: t.width, height: t.height, view: 'iso', color: c.filament_colour[0] }) }));
+    const m73 = (elapsed: number) => `M73 P${Math.min(100, Math.floor((elapsed / Math.max(totalS, 1e-9)) * 100))} R${Math.max(0, Math.round((totalS - elapsed) / 60))}`;
+
+    const final = flavour.bambu ? `${req.outputPath}.gcode.tmp` : `${req.outputPath}.tmp`;
+    const out = new Sink(createWriteStream(final, { highWaterMark: 1 << 20 }));
+    if (flavour.bambu) {
+      out.write(bambuHeaderBlock({ version, date, config: c, printTimeS: totalS, layers: total, filament, maxZ }));
+      out.write(thumbnailBlock(thumbs, { bambuMarkers: true }));
+      out.write(bambuConfigBlock(c));
+      out.write('; EXECUTABLE_BLOCK_START\n');
+    } else {
+      out.write(identificationLines(version, date));
+      out.write(';\n');
+      out.write(thumbnailBlock(thumbs));
+      out.write(headerSummary(c, totalS, filament.mm, total, stats.bounds));
+      if (flavour.klipper && c.gcode_label_objects && c.exclude_object) out.write(excludeObjectDefinitions(placed, objects));
+    }
+    out.write(m73(0) + '\n');
+    await copyWithProgress(bodyPath, out, (tag) => m73(layerStart.get(tag) ?? 0));
+    if (flavour.bambu) out.write('; EXECUTABLE_BLOCK_END\n');
+    else {
+      out.write(prusaFooter(c, { filament, layers: total, estimatedTimeS: totalS, totalToolchanges: 0 }, {
+        print: req.metadata?.processName, printer: req.metadata?.printerName, filament: req.metadata?.filamentNames,
+      }));
+    }
+    await out.close();
+
+    let sizeBytes: number;
+    if (flavour.bambu) {
+      const plate = await writeGcode3mf({
+        gcodePath: final,
+        outputPath: req.outputPath,
+        config: c,
+        version,
+        plate: {
+          prediction_s: Math.round(totalS),
+          weight_g: filament.g.reduce((a, b) => a + b, 0),
+          filaments: used.map((k) => ({
+            id: k + 1,
+            type: c.filament_type[Math.min(k, c.filament_type.length - 1)],
+            color: c.filament_colour[Math.min(k, c.filament_colour.length - 1)],
+            used_m: filament.mm[k] / 1000,
+            used_g: filament.g[k],
+          })),
+          bbox: [stats.bounds[0], stats.bounds[1], stats.bounds[3], stats.bounds[4]],
+        },
+        thumbnails: {
+          png: renderMeshPng(meshes, { width: 512, height: 512, view: 'iso', color: c.filament_colour[0] }),
+          small_png: renderMeshPng(meshes, { width: 128, height: 128, view: 'iso', color: c.filament_colour[0] }),
+        },
+        objects: objects.map((o) => ({ id: o.id, name: o.name })),
+      });
+      await rm(final, { force: true });
+      sizeBytes = plate.sizeBytes;
+    } else {
+      await rename(final, req.outputPath);
+      sizeBytes = (await stat(req.outputPath)).size;
+    }
+    return {
+      outputPath: req.outputPath,
+      format: flavour.bambu ? 'gcode.3mf' : 'gcode',
+      sizeBytes,
+      layers: total,
+      estimatedTimeS: Math.round(totalS),
+      filament,
+      bounds: stats.bounds,
+      repair: i.repair,
+      warnings: i.warnings,
+      preview: raster.toPng(),
+    };
+  } finally {
+    body.stream.destroy();
+    await rm(bodyPath, { force: true });
+    await rm(`${req.outputPath}.tmp`, { force: true });
+    await rm(`${req.outputPath}.gcode.tmp`, { force: true });
+  }
+}
+
+/**
+ * Whether a layer shows in the top-down preview: one without top surfaces is covered by the layer
+ * above it, so painting it would be wasted work (most of a tall part's layers).
+ */
+function visibleFromAbove(layer: LayerPaths, last: boolean): boolean {
+  return last || layer.adhesion.length > 0 || layer.support.length > 0
+    || layer.islands.some((isl) => isl.infill.some((e) => e.role === 'top-surface' || e.role === 'bridge'));
+}
+
+/** Cura-style summary lines that several printer displays and OctoPrint plugins read. */
+function headerSummary(c: PrintConfig, totalS: number, mm: number[], layers: number, b: [number, number, number, number, number, number]): string {
+  const metres = mm.reduce((a, v) => a + v, 0) / 1000;
+  return [
+    `;FLAVOR:${c.gcode_flavor === 'klipper' ? 'Klipper' : 'Marlin'}`,
+    `;TIME:${Math.round(totalS)}`,
+    `;Filament used: ${metres.toFixed(5)}m`,
+    `;Layer height: ${c.layer_height}`,
+    `;MINX:${b[0].toFixed(3)}`, `;MINY:${b[1].toFixed(3)}`, `;MINZ:${b[2].toFixed(3)}`,
+    `;MAXX:${b[3].toFixed(3)}`, `;MAXY:${b[4].toFixed(3)}`, `;MAXZ:${b[5].toFixed(3)}`,
+    `;LAYER_COUNT:${layers}`,
+    '',
+  ].join('\n');
+}
+
+function excludeObjectDefinitions(placed: PlacedModel, objects: LabelledObject[]): string {
+  const lines = placed.objects.map((o, k) => {
+    const hull = convexHullXY(o.mesh);
+    const pts: string[] = [];
+    let cx = 0;
+    let cy = 0;
+    const n = hull.length >> 1;
+    for (let p = 0; p < n; p++) {
+      pts.push(`[${hull[p * 2].toFixed(3)},${hull[p * 2 + 1].toFixed(3)}]`);
+      cx += hull[p * 2] / n;
+      cy += hull[p * 2 + 1] / n;
+    }
+    return `EXCLUDE_OBJECT_DEFINE NAME=${objects[k].label} CENTER=${cx.toFixed(3)},${cy.toFixed(3)} POLYGON=[${pts.join(',')}]`;
+  });
+  return lines.join('\n') + '\n';
+}
+
+/** Copies the body, turning each progress mark into an M73 line, chunk by chunk (no line splitting). */
+async function copyWithProgress(path: string, out: Sink, m73: (tag: string) => string): Promise<void> {
+  let carry = '';
+  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
+    const text = carry + (chunk as string);
+    const cut = text.lastIndexOf('\n') + 1;
+    carry = text.slice(cut);
+    out.write(replaceMarks(text.slice(0, cut), m73));
+    await out.drained();
+  }
+  out.write(replaceMarks(carry, m73));
+}
+
+function replaceMarks(text: string, m73: (tag: string) => string): string {
+  let at = text.indexOf(PROGRESS_MARK);
+  if (at < 0) return text;
+  let result = '';
+  let from = 0;
+  while (at >= 0) {
+    const end = text.indexOf('\n', at);
+    const stop = end < 0 ? text.length : end;
+    result += text.slice(from, at) + m73(text.slice(at + PROGRESS_MARK.length, stop));
+    from = stop;
+    at = text.indexOf(PROGRESS_MARK, stop);
+  }
+  return result + text.slice(from);
+}

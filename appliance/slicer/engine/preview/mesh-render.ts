@@ -1,0 +1,229 @@
+/**
+ * A shaded picture of unsliced meshes for G-code thumbnails and the service's preview endpoint:
+ * orthographic projection from above or from the front-right ("iso"), z-buffered triangles, flat
+ * Lambert shading with a fixed light, transparent background, 2x2 supersampling for smooth edges.
+ * Faces are lit from whichever side faces the camera, so meshes with flipped normals still render.
+ */
+import type { IndexedMesh } from '../mesh/types.js';
+import { checkImageSize, encodePng, parseHexColor } from './image.js';
+
+export type MeshView = 'top' | 'iso';
+
+export interface MeshRenderOptions {
+  width: number;
+  height: number;
+  view: MeshView;
+  /** Model colour "#RRGGBB", e.g. the filament colour. */
+  color?: string;
+  /** Empty border in output pixels; defaults to 5% of the shorter side. */
+  marginPx?: number;
+}
+
+type Vec3 = readonly [number, number, number];
+
+interface Camera {
+  right: Vec3;
+  up: Vec3;
+  /** Towards the camera: larger is nearer. */
+  toward: Vec3;
+  light: Vec3;
+}
+
+const DEFAULT_COLOR = '#F2A03D';
+const AMBIENT = 0.3;
+const DIFFUSE = 0.7;
+/** Farthest surfaces are drawn this much darker, so flat tops at different heights stay apart. */
+const DEPTH_CUE = 0.2;
+/** Supersampling is skipped for very large images, where edges are fine anyway and memory is not. */
+const SUPERSAMPLE_LIMIT = 1024 * 1024;
+
+function normalize(v: Vec3): Vec3 {
+  const n = Math.hypot(v[0], v[1], v[2]);
+  return [v[0] / n, v[1] / n, v[2] / n];
+}
+
+function cameraFor(view: MeshView): Camera {
+  if (view === 'top') return { right: [1, 0, 0], up: [0, 1, 0], toward: [0, 0, 1], light: normalize([-0.35, 0.45, 1]) };
+  // From the front-right and above, looking at the model's front (-Y) and right (+X) sides.
+  const toward = normalize([1, -1, 1]);
+  return { right: normalize([1, 1, 0]), up: normalize([-1, 1, 2]), toward, light: normalize([0.2, -1, 1.6]) };
+}
+
+interface Projected {
+  /** x, y, depth per vertex, per mesh, in view units. */
+  points: Float64Array[];
+  minX: number;
+  maxX: number;
+  minY: number;
+  maxY: number;
+  minDepth: number;
+  maxDepth: number;
+}
+
+function project(meshes: readonly IndexedMesh[], camera: Camera): Projected {
+  const { right: r, up: u, toward: t } = camera;
+  let minX = Infinity;
+  let maxX = -Infinity;
+  let minY = Infinity;
+  let maxY = -Infinity;
+  let minDepth = Infinity;
+  let maxDepth = -Infinity;
+  const points = meshes.map((mesh) => {
+    const v = mesh.vertices;
+    const out = new Float64Array(v.length);
+    for (let i = 0; i < v.length; i += 3) {
+      const x = v[i] * r[0] + v[i + 1] * r[1] + v[i + 2] * r[2];
+      const y = v[i] * u[0] + v[i + 1] * u[1] + v[i + 2] * u[2];
+      out[i] = x;
+      out[i + 1] = y;
+      const depth = v[i] * t[0] + v[i + 1] * t[1] + v[i + 2] * t[2];
+      out[i + 2] = depth;
+      if (mesh.indices.length > 0) {
+        if (x < minX) minX = x;
+        if (x > maxX) maxX = x;
+        if (y < minY) minY = y;
+        if (y > maxY) maxY = y;
+        if (depth < minDepth) minDepth = depth;
+        if (depth > maxDepth) maxDepth = depth;
+      }
+    }
+    return out;
+  });
+  return { points, minX, maxX, minY, maxY, minDepth, maxDepth };
+}
+
+class DepthCanvas {
+  readonly depth: Float32Array;
+  readonly shade: Float32Array;
+
+  constructor(readonly width: number, readonly height: number) {
+    this.depth = new Float32Array(width * height).fill(-Infinity);
+    this.shade = new Float32Array(width * height);
+  }
+
+  /** Fills a screen-space triangle where it is nearer than what is drawn (top-left pixel centres). */
+  fill(ax: number, ay: number, az: number, bx: number, by: number, bz: number, cx: number, cy: number, cz: number, shade: number): void {
+    const area = (bx - ax) * (cy - ay) - (cx - ax) * (by - ay);
+    if (Math.abs(area) < 1e-12) return;
+    const minX = Math.max(0, Math.floor(Math.min(ax, bx, cx)));
+    const maxX = Math.min(this.width - 1, Math.ceil(Math.max(ax, bx, cx)));
+    const minY = Math.max(0, Math.floor(Math.min(ay, by, cy)));
+    const maxY = Math.min(this.height - 1, Math.ceil(Math.max(ay, by, cy)));
+    const inv = 1 / area;
+    // Edge functions w = A*x + B*y + C, normalised so they are barycentric weights inside.
+    const a0 = (by - cy) * inv, b0 = (cx - bx) * inv, c0 = (bx * cy - cx * by) * inv;
+    const a1 = (cy - ay) * inv, b1 = (ax - cx) * inv, c1 = (cx * ay - ax * cy) * inv;
+    const a2 = -a0 - a1, b2 = -b0 - b1, c2 = 1 - c0 - c1;
+    // z is linear in x along a row: step it instead of recomputing the weights per pixel.
+    const dz = a0 * az + a1 * bz + a2 * cz;
+    for (let y = minY; y <= maxY; y++) {
+      const py = y + 0.5;
+      const e0 = b0 * py + c0, e1 = b1 * py + c1, e2 = b2 * py + c2;
+      // Each weight a*x + e >= 0 bounds x on one side; intersect the three to get the row's span.
+      let lo = minX + 0.5;
+      let hi = maxX + 0.5;
+      if (a0 > 0) lo = Math.max(lo, -e0 / a0); else if (a0 < 0) hi = Math.min(hi, -e0 / a0); else if (e0 < 0) continue;
+      if (a1 > 0) lo = Math.max(lo, -e1 / a1); else if (a1 < 0) hi = Math.min(hi, -e1 / a1); else if (e1 < 0) continue;
+      if (a2 > 0) lo = Math.max(lo, -e2 / a2); else if (a2 < 0) hi = Math.min(hi, -e2 / a2); else if (e2 < 0) continue;
+      const first = Math.max(minX, Math.ceil(lo - 0.5));
+      const last = Math.min(maxX, Math.floor(hi - 0.5));
+      if (first > last) continue;
+      let z = (a0 * (first + 0.5) + e0) * az + (a1 * (first + 0.5) + e1) * bz + (a2 * (first + 0.5) + e2) * cz;
+      for (let x = first, row = y * this.width + first; x <= last; x++, row++, z += dz) {
+        if (z <= this.depth[row]) continue;
+        this.depth[row] = z;
+        this.shade[row] = shade;
+      }
+    }
+  }
+}
+
+/** Maps view coordinates to canvas pixels: x' = x * scale + offsetX, y' = offsetY - y * scale. */
+interface Fit {
+  scale: number;
+  offsetX: number;
+  offsetY: number;
+}
+
+function drawMeshes(canvas: DepthCanvas, meshes: readonly IndexedMesh[], projected: Projected, camera: Camera, fit: Fit): void {
+  const { toward: t, light: l } = camera;
+  meshes.forEach((mesh, m) => {
+    const v = mesh.vertices;
+    const p = projected.points[m];
+    const screen = new Float64Array((p.length / 3) * 2);
+    for (let i = 0, j = 0; i < p.length; i += 3, j += 2) {
+      screen[j] = p[i] * fit.scale + fit.offsetX;
+      screen[j + 1] = fit.offsetY - p[i + 1] * fit.scale;
+    }
+    const idx = mesh.indices;
+    for (let k = 0; k < idx.length; k += 3) {
+      const i0 = idx[k], i1 = idx[k + 1], i2 = idx[k + 2];
+      const ux = v[i1 * 3] - v[i0 * 3], uy = v[i1 * 3 + 1] - v[i0 * 3 + 1], uz = v[i1 * 3 + 2] - v[i0 * 3 + 2];
+      const wx = v[i2 * 3] - v[i0 * 3], wy = v[i2 * 3 + 1] - v[i0 * 3 + 1], wz = v[i2 * 3 + 2] - v[i0 * 3 + 2];
+      let nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
+      const length = Math.hypot(nx, ny, nz);
+      if (length === 0) continue;
+      const facing = nx * t[0] + ny * t[1] + nz * t[2] < 0 ? -1 / length : 1 / length;
+      nx *= facing;
+      ny *= facing;
+      nz *= facing;
+      const shade = AMBIENT + DIFFUSE * Math.max(0, nx * l[0] + ny * l[1] + nz * l[2]);
+      canvas.fill(
+        screen[i0 * 2], screen[i0 * 2 + 1], p[i0 * 3 + 2],
+        screen[i1 * 2], screen[i1 * 2 + 1], p[i1 * 3 + 2],
+        screen[i2 * 2], screen[i2 * 2 + 1], p[i2 * 3 + 2],
+        shade,
+      );
+    }
+  });
+}
+
+/** Averages each ss x ss block into one output pixel: coverage becomes alpha. */
+function downsample(canvas: DepthCanvas, ss: number, width: number, height: number, color: readonly [number, number, number], projected: Projected): Uint8ClampedArray {
+  const out = new Uint8ClampedArray(width * height * 4);
+  const samples = ss * ss;
+  const depthSpan = projected.maxDepth - projected.minDepth;
+  const cue = depthSpan > 0 ? DEPTH_CUE / depthSpan : 0;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let covered = 0;
+      let shadeSum = 0;
+      for (let sy = 0; sy < ss; sy++) {
+        let row = (y * ss + sy) * canvas.width + x * ss;
+        for (let sx = 0; sx < ss; sx++, row++) {
+          if (canvas.depth[row] === -Infinity) continue;
+          covered++;
+          shadeSum += canvas.shade[row] * (1 - (projected.maxDepth - canvas.depth[row]) * cue);
+        }
+      }
+      if (covered === 0) continue;
+      const shade = shadeSum / covered;
+      const o = (y * width + x) * 4;
+      out[o] = color[0] * shade;
+      out[o + 1] = color[1] * shade;
+      out[o + 2] = color[2] * shade;
+      out[o + 3] = (covered / samples) * 255;
+    }
+  }
+  return out;
+}
+
+export function renderMeshPng(meshes: readonly IndexedMesh[], options: MeshRenderOptions): Uint8Array {
+  const { width, height } = options;
+  checkImageSize(width, height);
+  const color = parseHexColor(options.color ?? DEFAULT_COLOR);
+  const ss = width * height <= SUPERSAMPLE_LIMIT ? 2 : 1;
+  const canvas = new DepthCanvas(width * ss, height * ss);
+  const camera = cameraFor(options.view);
+  const projected = project(meshes, camera);
+  if (projected.minX <= projected.maxX) {
+    const margin = (options.marginPx ?? Math.round(0.05 * Math.min(width, height))) * ss;
+    const spanX = projected.maxX - projected.minX;
+    const spanY = projected.maxY - projected.minY;
+    const scale = Math.max(Math.min((canvas.width - 2 * margin) / Math.max(spanX, 1e-9), (canvas.height - 2 * margin) / Math.max(spanY, 1e-9)), 1e-9);
+    const offsetX = canvas.width / 2 - ((projected.minX + projected.maxX) / 2) * scale;
+    const offsetY = canvas.height / 2 + ((projected.minY + projected.maxY) / 2) * scale;
+    drawMeshes(canvas, meshes, projected, camera, { scale, offsetX, offsetY });
+  }
+  return encodePng(width, height, downsample(canvas, ss, width, height, color, projected));
+}

@@ -1,0 +1,162 @@
+/**
+ * Joins fill pieces into chains by walking along the island boundary from the end of one piece
+ * to the start of the next, so the nozzle zig-zags instead of travelling. Only ends that are
+ * next to each other along a ring are joined: the walk between them then meets no other line,
+ * and it stays on the boundary, so inside the area.
+ */
+import { PathBuilder } from '../../geometry/lines.js';
+import type { Boundary } from './boundary.js';
+import type { Pieces } from './pieces.js';
+
+export interface LinkRules {
+  /** Longest walk along the boundary (mm) one link may take. */
+  maxArc: number;
+  /** Join only pieces of the same family on neighbouring rows (solid fills). */
+  neighbourRowsOnly: boolean;
+  /**
+   * Monotonic order: for every piece, the only piece of the row below that overlaps it, or -1.
+   * A piece is then joined only to that lower neighbour, and at most once upwards and once
+   * downwards, so every chain climbs row by row.
+   */
+  solePred?: Int32Array;
+}
+
+export interface Links {
+  /** For each end, the end it is joined to, or -1. */
+  partner: Int32Array;
+  /** 1 when the walk from this end to its partner follows the ring's vertex order. */
+  forward: Uint8Array;
+}
+
+export interface Chain {
+  points: Float64Array;
+  /** Piece printed first and last. */
+  first: number;
+  last: number;
+}
+
+/** Chooses the joins: each end at most once, and never one that would close a chain into a loop. */
+export function linkPieces(boundary: Boundary, pieces: Pieces, rules: LinkRules): Links {
+  const ends = pieces.count * 2;
+  const partner = new Int32Array(ends).fill(-1);
+  const forward = new Uint8Array(ends);
+  const cand = candidates(boundary, pieces, rules);
+  if (cand.length === 0) return { partner, forward };
+  const parent = new Int32Array(pieces.count);
+  for (let i = 0; i < parent.length; i++) parent[i] = i;
+  const find = (i: number): number => {
+    while (parent[i] !== i) {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
+    }
+    return i;
+  };
+  const linkedUp = new Uint8Array(rules.solePred ? pieces.count : 0);
+  const linkedDown = new Uint8Array(rules.solePred ? pieces.count : 0);
+  for (let c = 0; c < cand.length; c += 2) {
+    const a = cand[c];
+    const b = cand[c + 1];
+    if (partner[a] >= 0 || partner[b] >= 0) continue;
+    const ra = find(a >> 1);
+    const rb = find(b >> 1);
+    if (ra === rb) continue;
+    if (rules.solePred) {
+      const aLower = pieces.row[a >> 1] < pieces.row[b >> 1];
+      const lower = aLower ? a >> 1 : b >> 1;
+      const upper = aLower ? b >> 1 : a >> 1;
+      if (linkedUp[lower] || linkedDown[upper]) continue;
+      linkedUp[lower] = 1;
+      linkedDown[upper] = 1;
+    }
+    partner[a] = b;
+    partner[b] = a;
+    forward[a] = 1;
+    parent[ra] = rb;
+  }
+  return { partner, forward };
+}
+
+/**
+ * Candidate links as (from end, to end) pairs, the walk going forward along the ring, in the
+ * order they are tried: along each ring, starting just after a gap (two neighbouring ends that
+ * may not be joined). Trying them in ring order pairs a row of evenly spaced ends alternately,
+ * which is a clean zig-zag; trying shortest first would let rounding noise pick the pairs and
+ * leave single ends stranded between two joins.
+ */
+function candidates(boundary: Boundary, pieces: Pieces, rules: LinkRules): Int32Array {
+  const ends = pieces.count * 2;
+  const ringCount = boundary.rings.length;
+  const start = new Int32Array(ringCount + 1);
+  for (let e = 0; e < ends; e++) if (pieces.endRing[e] >= 0) start[pieces.endRing[e] + 1]++;
+  for (let r = 0; r < ringCount; r++) start[r + 1] += start[r];
+  const byRing = new Int32Array(start[ringCount]);
+  const fillPos = start.slice(0, ringCount);
+  for (let e = 0; e < ends; e++) if (pieces.endRing[e] >= 0) byRing[fillPos[pieces.endRing[e]]++] = e;
+
+  const out: number[] = [];
+  for (let r = 0; r < ringCount; r++) {
+    const m = start[r + 1] - start[r];
+    if (m < 2) continue;
+    const list = Array.from(byRing.subarray(start[r], start[r + 1])).sort((p, q) => pieces.endArc[p] - pieces.endArc[q]);
+    const len = boundary.ringLength(r);
+    const walk = new Float64Array(m);
+    const usable = new Uint8Array(m);
+    for (let j = 0; j < m; j++) {
+      const a = list[j];
+      const b = list[j + 1 < m ? j + 1 : 0];
+      walk[j] = pieces.endArc[b] - pieces.endArc[a] + (j + 1 === m ? len : 0);
+      usable[j] = walk[j] <= rules.maxArc && compatible(pieces, rules, a >> 1, b >> 1) ? 1 : 0;
+    }
+    let first = 0;
+    while (first < m && !(usable[first] && !usable[(first + m - 1) % m])) first++;
+    if (first === m) first = m === 2 && walk[1] < walk[0] ? 1 : 0;
+    for (let k = 0; k < m; k++) {
+      const j = (first + k) % m;
+      if (usable[j]) out.push(list[j], list[j + 1 < m ? j + 1 : 0]);
+    }
+  }
+  return Int32Array.from(out);
+}
+
+function compatible(pieces: Pieces, rules: LinkRules, p: number, q: number): boolean {
+  if (p === q) return false;
+  if (!rules.neighbourRowsOnly && !rules.solePred) return true;
+  if (pieces.family[p] !== pieces.family[q]) return false;
+  const dr = pieces.row[q] - pieces.row[p];
+  if (dr !== 1 && dr !== -1) return false;
+  if (!rules.solePred) return true;
+  return dr === 1 ? rules.solePred[q] === p : rules.solePred[p] === q;
+}
+
+/** Follows the links from every free end into chains; `chainOf` maps each piece to its chain. */
+export function buildChains(boundary: Boundary, pieces: Pieces, links: Links): { chains: Chain[]; chainOf: Int32Array } {
+  const chainOf = new Int32Array(pieces.count).fill(-1);
+  const chains: Chain[] = [];
+  const builder = new PathBuilder(256);
+  const { partner, forward } = links;
+  for (let e = 0; e < pieces.count * 2; e++) {
+    if (partner[e] >= 0 || chainOf[e >> 1] >= 0) continue;
+    builder.clear();
+    const id = chains.length;
+    let entry = e;
+    let last = e >> 1;
+    for (;;) {
+      const p = entry >> 1;
+      chainOf[p] = id;
+      last = p;
+      builder.pushPath(pieces.paths[p], (entry & 1) === 1);
+      const exit = entry ^ 1;
+      const to = partner[exit];
+      if (to < 0) break;
+      boundary.appendWalk(builder, pieces.endRing[exit], pieces.endArc[exit], pieces.endArc[to], forward[exit] === 1);
+      entry = to;
+    }
+    chains.push({ points: builder.toArray(), first: e >> 1, last });
+  }
+  return { chains, chainOf };
+}
+
+/** No joins at all: every piece becomes its own chain. */
+export function noLinks(pieceCount: number): Links {
+  return { partner: new Int32Array(pieceCount * 2).fill(-1), forward: new Uint8Array(pieceCount * 2) };
+}

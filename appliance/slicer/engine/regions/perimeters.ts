@@ -1,0 +1,160 @@
+/**
+ * Classic walls: the outer wall's centreline half a width inside the outline, each further wall
+ * one spacing further in (PrusaSlicer's rule, so neighbouring walls fuse without gaps or
+ * overlap). The inner edge of the innermost wall bounds the infill.
+ */
+import { clipPolylines, offsetEx } from '../geometry/clipper.js';
+import { closeLoop, polylineLength, signedArea } from '../geometry/polygon.js';
+import type { ExPolygon, Polygon } from '../geometry/types.js';
+import type { Extrusion, ExtrusionRole } from '../toolpath/types.js';
+import { crossSection, spacingOf } from './flow.js';
+
+export type WallSequence = 'inner wall/outer wall' | 'outer wall/inner wall' | 'inner-outer-inner wall';
+
+export interface WallParams {
+  loops: number;
+  outerWidth: number;
+  innerWidth: number;
+  height: number;
+  sequence: WallSequence;
+  detectThinWalls: boolean;
+  /** The layer below grown by half a wall width: outer walls mostly outside it overhang. Null on the first layer or when disabled. */
+  supportedBy: ExPolygon[] | null;
+}
+
+export interface IslandWalls {
+  walls: Extrusion[];
+  /** The area inside the innermost wall's inner edge. */
+  innerEdge: ExPolygon[];
+  /** Spacing of the innermost wall (the infill overlaps it by a share of this). */
+  innerSpacing: number;
+}
+
+export function buildWalls(island: ExPolygon, p: WallParams): IslandWalls {
+  const outerSpacing = spacingOf(p.outerWidth, p.height);
+  const innerSpacing = spacingOf(p.innerWidth, p.height);
+  if (p.loops <= 0) return { walls: [], innerEdge: [island], innerSpacing: outerSpacing };
+
+  const rings: { depth: number; ex: ExPolygon[] }[] = [];
+  let current = offsetEx([island], -p.outerWidth / 2);
+  if (current.length === 0) {
+    const thin = p.detectThinWalls ? thinWall(island, p) : null;
+    return { walls: thin ? [thin] : [], innerEdge: [], innerSpacing: outerSpacing };
+  }
+  rings.push({ depth: 0, ex: current });
+  for (let depth = 1; depth < p.loops; depth++) {
+    const step = depth === 1 ? (outerSpacing + innerSpacing) / 2 : innerSpacing;
+    current = offsetEx(current, -step);
+    if (current.length === 0) break;
+    rings.push({ depth, ex: current });
+  }
+  const last = rings[rings.length - 1];
+  const lastSpacing = last.depth === 0 ? outerSpacing : innerSpacing;
+  const innerEdge = offsetEx(last.ex, -lastSpacing / 2);
+
+  const byDepth = rings.map(({ depth, ex }) => loopsOf(ex, depth, p));
+  const walls = order(byDepth, p.sequence);
+  return { walls, innerEdge, innerSpacing: lastSpacing };
+}
+
+function loopsOf(list: ExPolygon[], depth: number, p: WallParams): Extrusion[] {
+  const width = depth === 0 ? p.outerWidth : p.innerWidth;
+  const mm3PerMm = crossSection(width, p.height);
+  const out: Extrusion[] = [];
+  const push = (ring: Polygon) => {
+    if (ring.length < 6) return;
+    const role: ExtrusionRole = depth === 0 && p.supportedBy && overhangs(ring, p.supportedBy) ? 'overhang-wall' : depth === 0 ? 'outer-wall' : 'inner-wall';
+    out.push({ role, points: closeLoop(ring), loop: true, width, height: p.height, mm3PerMm });
+  };
+  for (const ex of list) {
+    push(ex.contour);
+    for (const h of ex.holes) push(h);
+  }
+  return out;
+}
+
+/** A loop overhangs when more than half of it runs outside the supported area. */
+function overhangs(ring: Polygon, supported: ExPolygon[]): boolean {
+  const closed = closeLoop(ring);
+  const total = polylineLength(closed);
+  let inside = 0;
+  for (const piece of clipPolylines([closed], supported)) inside += polylineLength(piece);
+  return inside < total / 2;
+}
+
+function order(byDepth: Extrusion[][], sequence: WallSequence): Extrusion[] {
+  const outer = byDepth[0];
+  const inner = byDepth.slice(1).reverse().flat();
+  switch (sequence) {
+    case 'outer wall/inner wall':
+      return [...outer, ...byDepth.slice(1).flat()];
+    case 'inner-outer-inner wall': {
+      // The second wall first, then the outer one, then the rest from the inside out.
+      const second = byDepth[1] ?? [];
+      const rest = byDepth.slice(2).reverse().flat();
+      return [...second, ...outer, ...rest];
+    }
+    default:
+      return [...inner, ...outer];
+  }
+}
+
+/**
+ * An island too narrow for a wall loop, printed as one line along its long axis when it is a
+ * straight strip (the common thin fin or wall). Other thin shapes are left out, as the classic
+ * generator does.
+ */
+function thinWall(island: ExPolygon, p: WallParams): Extrusion | null {
+  const c = island.contour;
+  const n = c.length >> 1;
+  const area = Math.abs(signedArea(c));
+  let cx = 0;
+  let cy = 0;
+  for (let k = 0; k < n; k++) {
+    cx += c[k * 2];
+    cy += c[k * 2 + 1];
+  }
+  cx /= n;
+  cy /= n;
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  for (let k = 0; k < n; k++) {
+    const dx = c[k * 2] - cx;
+    const dy = c[k * 2 + 1] - cy;
+    sxx += dx * dx;
+    syy += dy * dy;
+    sxy += dx * dy;
+  }
+  const angle = 0.5 * Math.atan2(2 * sxy, sxx - syy);
+  const ux = Math.cos(angle);
+  const uy = Math.sin(angle);
+  let lo = Infinity;
+  let hi = -Infinity;
+  let wlo = Infinity;
+  let whi = -Infinity;
+  for (let k = 0; k < n; k++) {
+    const dx = c[k * 2] - cx;
+    const dy = c[k * 2 + 1] - cy;
+    const along = dx * ux + dy * uy;
+    const across = -dx * uy + dy * ux;
+    lo = Math.min(lo, along);
+    hi = Math.max(hi, along);
+    wlo = Math.min(wlo, across);
+    whi = Math.max(whi, across);
+  }
+  const length = hi - lo;
+  const width = whi - wlo;
+  const minWidth = p.outerWidth * 0.25;
+  // Only a straight strip: its area must match its bounding rectangle.
+  if (width < minWidth || length < 2 * width || area < 0.8 * length * width) return null;
+  const half = width / 2;
+  const a = lo + half;
+  const b = hi - half;
+  if (b <= a) return null;
+  const midAcross = (wlo + whi) / 2;
+  const ox = cx - uy * midAcross;
+  const oy = cy + ux * midAcross;
+  const points = Float64Array.of(ox + ux * a, oy + uy * a, ox + ux * b, oy + uy * b);
+  return { role: 'thin-wall', points, loop: false, width, height: p.height, mm3PerMm: crossSection(Math.max(width, p.height), p.height) };
+}

@@ -1,0 +1,111 @@
+/**
+ * The engine's entry point: model bytes and a resolved config in, a G-code file (or a Bambu
+ * `.gcode.3mf`) out. Stages: loading → repairing → slicing (outlines, supports) → gcode (toolpaths
+ * built in worker threads, written in order by the G-code writer), then the file is finished with
+ * its header, progress marks, thumbnails and footer.
+ */
+import { AppError, ErrorCode, toAppError } from '../../common/errors.js';
+import type { SliceRequest, SliceResult } from './api.js';
+import { loadModel } from './mesh/load.js';
+import { placeModel } from './mesh/place.js';
+import { repairMesh } from './mesh/repair.js';
+import type { ModelObject, RepairReport } from './mesh/types.js';
+import { Progress } from './progress.js';
+import { regionParams } from './regions/params.js';
+import { outlineOptions, planLayers, sliceOutlines } from './slice-outlines.js';
+import { writeOutput } from './output.js';
+import { planSupport, supportParams, type SupportLayer } from './regions/support.js';
+import type { RegionParams } from './regions/params.js';
+import type { LayerSpec } from './layers/zlist.js';
+import type { OutlineResult } from './slice-outlines.js';
+import type { PrintConfig } from '../profiles/schema.js';
+import { unionExs } from './geometry/clipper.js';
+import { F64Reader } from './workers/f64-stream.js';
+import { createRunner, type TaskRunner } from './workers/runner.js';
+import { defaultWorkerCount } from './workers/pool.js';
+
+/** Below this many triangle-layers (triangles × layers) the job runs in-process: threads would cost more than they save. */
+const THREAD_THRESHOLD = 400_000;
+
+function toShared<T extends Float32Array | Uint32Array>(a: T): T {
+  const shared = new SharedArrayBuffer(a.byteLength);
+  const out = (a instanceof Float32Array ? new Float32Array(shared) : new Uint32Array(shared)) as T;
+  out.set(a);
+  return out;
+}
+
+export async function sliceModel(req: SliceRequest): Promise<SliceResult> {
+  const progress = new Progress(req.onProgress, req.onLayer, req.signal);
+  const config = req.config;
+
+  progress.enter('loading');
+  const model = loadModel(req.model, req.fileName);
+  progress.enter('repairing');
+  const repair: RepairReport[] = [];
+  model.objects = model.objects.map((o): ModelObject => {
+    const r = repairMesh(o.mesh);
+    repair.push(r.report);
+    return { ...o, mesh: r.mesh };
+  });
+  progress.checkCancelled();
+  const placed = placeModel(model, { printableArea: config.printable_area, printableHeight: config.printable_height });
+  for (const o of placed.objects) {
+    if (o.filament > config.filament_diameter.length) {
+      throw new AppError(ErrorCode.badRequest, 400, `object "${o.name}" asks for filament ${o.filament}, but the job has ${config.filament_diameter.length}`);
+    }
+  }
+
+  progress.enter('slicing');
+  const specs = planLayers(placed.objects, config);
+  if (specs.length === 0) throw new AppError(ErrorCode.badModel, 422, 'the model has no height to slice');
+  const triangleLayers = placed.objects.reduce((a, o) => a + o.mesh.indices.length / 3, 0) * specs.length;
+  const wanted = req.workers ?? defaultWorkerCount();
+  const runner: TaskRunner = createRunner(triangleLayers < THREAD_THRESHOLD ? 1 : wanted);
+  const abort = () => void runner.close();
+  req.signal?.addEventListener('abort', abort, { once: true });
+  try {
+    const params = regionParams(config);
+    await runner.broadcast('setup', {
+      meshes: placed.objects.map((o) => ({ vertices: toShared(o.mesh.vertices), indices: toShared(o.mesh.indices) })),
+      sliceZs: Float64Array.from(specs, (s) => s.sliceZ),
+      printZs: Float64Array.from(specs, (s) => s.printZ),
+      heights: Float64Array.from(specs, (s) => s.height),
+      outline: outlineOptions(config),
+      regions: params,
+    });
+    const outlines = await sliceOutlines(placed.objects, specs, runner, progress);
+    const warnings = [...model.warnings];
+    if (outlines.openChains > 0) {
+      warnings.push(`the mesh is not closed: ${outlines.openChains} open contour(s) were closed in 2D (largest gap ${outlines.largestGap.toFixed(2)} mm)`);
+    }
+    const support = config.enable_support ? supportLayers(outlines, specs, config, params) : null;
+    progress.enter('gcode');
+    const result = await writeOutput({ req, config, placed, specs, outlines, support, params, runner, progress, warnings, repair });
+    progress.done();
+    return result;
+  } catch (err) {
+    if (req.signal?.aborted) throw new AppError(ErrorCode.cancelled, 409, 'slice cancelled');
+    throw toAppError(err, ErrorCode.sliceFailed);
+  } finally {
+    req.signal?.removeEventListener('abort', abort);
+    await runner.close();
+  }
+}
+
+/** Support areas for every layer, from the union of all objects' outlines. */
+function supportLayers(outlines: OutlineResult, specs: LayerSpec[], config: PrintConfig, params: RegionParams): SupportLayer[] {
+  const cache = new Map<number, ReturnType<F64Reader['exPolygons']>>();
+  const slice = (layer: number) => {
+    let v = cache.get(layer);
+    if (!v) {
+      const parts = outlines.objects.flatMap((o) => new F64Reader(o.layers[layer]).exPolygons());
+      v = outlines.objects.length > 1 && parts.length ? unionExs(parts) : parts;
+      cache.set(layer, v);
+      // The planner walks the layers in order; keep only a window around the current one.
+      cache.delete(layer + 64);
+      cache.delete(layer - 64);
+    }
+    return v;
+  };
+  return planSupport(specs.length, slice, Float64Array.from(specs, (s) => s.height), supportParams(config, params.widths.support));
+}

@@ -1,0 +1,130 @@
+/**
+ * The geometry tasks of a slice, as functions of plain data: run in worker threads by the pool,
+ * or in-process for small jobs where starting threads would cost more than the work.
+ */
+import type { ExPolygon } from '../geometry/types.js';
+import { buildEdgeTable, type EdgeTable } from '../mesh/edges.js';
+import { ChainScratch, chainLoops } from '../layers/loops.js';
+import { sliceMesh } from '../layers/slice-mesh.js';
+import { loopsToIslands, type OutlineOptions } from '../layers/slices.js';
+import type { IndexedMesh } from '../mesh/types.js';
+import { buildLayer, type ObjectLayer } from '../regions/layer.js';
+import type { RegionParams } from '../regions/params.js';
+import { encodeLayer } from '../toolpath/codec.js';
+import { F64Reader, F64Writer } from './f64-stream.js';
+
+export interface SetupArgs {
+  meshes: IndexedMesh[];
+  sliceZs: Float64Array;
+  printZs: Float64Array;
+  heights: Float64Array;
+  outline: OutlineOptions;
+  regions: RegionParams;
+}
+
+export interface SliceArgs {
+  object: number;
+  first: number;
+  last: number;
+}
+
+export interface SliceOutput {
+  first: number;
+  /** One encoded ExPolygon list per layer. */
+  layers: Float64Array[];
+  openChains: number;
+  largestGap: number;
+}
+
+export interface LayersArgs {
+  first: number;
+  last: number;
+  objects: {
+    object: number;
+    filament: number;
+    /** Index of the first encoded layer in `slices`. */
+    base: number;
+    /** Encoded ExPolygon lists of layers base..base+n-1. */
+    slices: Float64Array[];
+    /** The object's last layer with anything in it. */
+    top: number;
+  }[];
+  /** Support areas per layer of the chunk (encoded base and interface), when supports are on. */
+  support: { base: Float64Array; iface: Float64Array }[] | null;
+}
+
+interface TaskMap {
+  setup: [SetupArgs, true];
+  slice: [SliceArgs, SliceOutput];
+  layers: [LayersArgs, Float64Array[]];
+}
+
+export type TaskName = keyof TaskMap;
+export type TaskArgs<N extends TaskName> = TaskMap[N][0];
+export type TaskResult<N extends TaskName> = TaskMap[N][1];
+
+interface State {
+  setup: SetupArgs;
+  edges: (EdgeTable | null)[];
+  scratch: (ChainScratch | null)[];
+}
+
+export type TaskSet = { [N in TaskName]: (args: TaskArgs<N>) => TaskResult<N> };
+
+/** A set of task functions with their own job state (one per worker thread, or one per in-process slice). */
+export function createTasks(): TaskSet {
+  let state: State | null = null;
+  const current = (): State => {
+    if (!state) throw new Error('slicing task run before setup');
+    return state;
+  };
+  return {
+    setup(args) {
+      state = { setup: args, edges: args.meshes.map(() => null), scratch: args.meshes.map(() => null) };
+      return true;
+    },
+
+    slice({ object, first, last }) {
+      const s = current();
+      const mesh = s.setup.meshes[object];
+      const edges = (s.edges[object] ??= buildEdgeTable(mesh.indices));
+      const scratch = (s.scratch[object] ??= new ChainScratch(edges.count));
+      const segments = sliceMesh(mesh, edges, s.setup.sliceZs, first, last);
+      const layers: Float64Array[] = [];
+      let openChains = 0;
+      let largestGap = 0;
+      segments.forEach((seg, k) => {
+        const r = chainLoops(seg, scratch);
+        openChains += r.openChains;
+        largestGap = Math.max(largestGap, r.largestGap);
+        const islands = loopsToIslands(r.loops, s.setup.outline, first + k === 0, r.openChains > 0);
+        const w = new F64Writer();
+        w.exPolygons(islands);
+        layers.push(w.finish());
+      });
+      return { first, layers, openChains, largestGap };
+    },
+
+    layers({ first, last, objects, support }) {
+      const s = current();
+      const { topLayers, bottomLayers } = s.setup.regions;
+      const decoded = objects.map((o) => ({ ...o, islands: o.slices.map((buf) => new F64Reader(buf).exPolygons()) }));
+      const out: Float64Array[] = [];
+      for (let i = first; i < last; i++) {
+        const objs: ObjectLayer[] = decoded.map((o) => {
+          const at = (layer: number): ExPolygon[] => o.islands[layer - o.base] ?? [];
+          const above: ExPolygon[][] = [];
+          for (let k = 1; k <= topLayers && i + k <= o.top; k++) above.push(at(i + k));
+          const below: ExPolygon[][] = [];
+          for (let k = 1; k <= Math.max(bottomLayers, 1) && i - k >= 0; k++) below.push(at(i - k));
+          return { object: o.object, filament: o.filament, islands: at(i), above, below };
+        });
+        const sup = support?.[i - first];
+        const supportLayer = sup ? { base: new F64Reader(sup.base).exPolygons(), iface: new F64Reader(sup.iface).exPolygons() } : null;
+        const layer = buildLayer({ index: i, printZ: s.setup.printZs[i], height: s.setup.heights[i], objects: objs, support: supportLayer }, s.setup.regions);
+        out.push(encodeLayer(layer));
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,178 @@
+#!/usr/bin/env node
+// `npm run bench:slice`: slices every model of the corpus with our engine, PrusaSlicer 2.5 and
+// CuraEngine 4.13 on the same settings, side by side (per model: ours, Prusa, Cura, repeated
+// --runs times), and prints per model the median wall time, peak RSS, layers and estimates, our
+// ratios to each peer, then the PASS/FAIL summary. Runs after the build; see scripts/bench/README.md.
+//   node scripts/bench-slice.mjs [--models a,b] [--runs N] [--json out.json]
+//        [--dist dist] [--corpus DIR] [--keep] [--no-check]
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { distPaths, oursCliArgs, resolveBenchConfig } from './bench/bench-profile.mjs';
+import { CHECKER, checkGcode } from './bench/check-gcode.mjs';
+import { configFacts, first } from './bench/config-facts.mjs';
+import { ensureCuraDefinitions } from './bench/cura-definitions.mjs';
+import { parseCuraOutput, parseGcodeSummary } from './bench/parse-peer-output.mjs';
+import { stlBounds } from './bench/model-bounds.mjs';
+import { curaCommandArgs, peerConfigs } from './bench/peer-config.mjs';
+import { loadTemplateEngine, peerGcode, peerJob } from './bench/peer-gcode.mjs';
+import { formatModelTable, summarise, summariseRuns } from './bench/report.mjs';
+import { runMeasured } from './bench/run-measured.mjs';
+import { threeMfToStl } from './bench/threemf-to-stl.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const PRUSA = '/usr/bin/prusa-slicer';
+const CURA = '/usr/bin/CuraEngine';
+
+function log(message) {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      models: { type: 'string' },
+      runs: { type: 'string', default: '3' },
+      json: { type: 'string' },
+      dist: { type: 'string', default: 'dist' },
+      corpus: { type: 'string', default: '/work/shared/corpus' },
+      keep: { type: 'boolean', default: false },
+      'no-check': { type: 'boolean', default: false },
+    },
+  });
+  const runs = Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${values.runs}`);
+  return { ...values, runs, models: values.models?.split(',').map((m) => m.trim()).filter(Boolean) };
+}
+
+/** Corpus models, smallest file first; `wanted` matches a file name with or without extension. */
+function corpusModels(corpus, wanted) {
+  const files = readdirSync(corpus).filter((f) => /\.(stl|3mf)$/i.test(f))
+    .sort((a, b) => statSync(join(corpus, a)).size - statSync(join(corpus, b)).size);
+  if (!wanted) return files;
+  const unknown = wanted.filter((w) => !files.some((f) => f === w || f.replace(/\.\w+$/, '') === w));
+  if (unknown.length > 0) throw new Error(`not in ${corpus}: ${unknown.join(', ')}`);
+  return files.filter((f) => wanted.some((w) => f === w || f.replace(/\.\w+$/, '') === w));
+}
+
+/**
+ * One model as every slicer gets it: the STL (the model itself, or a 3MF's build items converted
+ * to one STL) and the peers' settings with the custom G-code rendered for this model.
+ */
+function prepareJob(corpus, file, workDir, config, engine) {
+  const base = basename(file, extname(file));
+  const source = join(corpus, file);
+  let path = source;
+  if (extname(file).toLowerCase() === '.3mf') {
+    path = join(workDir, `${base}.stl`);
+    writeFileSync(path, threeMfToStl(readFileSync(source)));
+  }
+  const gcode = peerGcode(engine, config, peerJob(config, stlBounds(readFileSync(path)), base));
+  const peers = peerConfigs(config, gcode);
+  const iniPath = join(workDir, `${base}.prusaslicer.ini`);
+  writeFileSync(iniPath, peers.prusaIni);
+  return { path, iniPath, curaSettings: peers.curaSettings, caveats: peers.caveats };
+}
+
+function failure(run, output) {
+  const lines = `${run.stderr}\n${run.stdout}`.split('\n').map((l) => l.trim())
+    .filter((l) => l && !l.includes('[trace]') && !l.startsWith('-s ') && !/^Command exited/.test(l));
+  const reason = run.exitCode !== 0 ? `exit ${run.exitCode}` : `no G-code at ${output}`;
+  return `${reason}${lines.length > 0 ? ` (${lines[lines.length - 1].slice(0, 160)})` : ''}`;
+}
+
+/** The three slicers as functions of (job, output) → measured run with parsed estimates. */
+function slicers({ paths, oursBuilt, definition, facts, config, workDir }) {
+  const measured = (command, args, output, parse) => {
+    rmSync(output, { force: true });
+    const run = runMeasured(command, args, { workDir });
+    if (run.exitCode !== 0 || !existsSync(output)) return { ok: false, error: failure(run, output) };
+    return { ok: true, wallS: run.wallS, cpuS: run.cpuS, peakRssMb: run.peakRssMb, ...parse(readFileSync(output, 'utf8'), run) };
+  };
+  const filament = { filamentDiameter: facts.filamentDiameter, filamentDensity: first(config.filament_density) };
+  return {
+    ours: oursBuilt
+      ? (job, output) => measured(process.execPath, oursCliArgs(paths.cli, job.path, output), output, (gcode) => parseGcodeSummary(gcode))
+      : undefined,
+    prusa: (job, output) => measured(PRUSA, ['--export-gcode', '--load', job.iniPath, '--output', output, job.path], output,
+      (gcode) => parseGcodeSummary(gcode)),
+    cura: (job, output) => measured(CURA, curaCommandArgs({ definition, settings: job.curaSettings, model: job.path, output }), output,
+      (gcode, run) => parseCuraOutput(gcode, run.stderr, filament)),
+  };
+}
+
+function benchModel(file, job, run, opts, workDir, facts) {
+  const base = basename(file, extname(file));
+  const result = { model: file, slicers: {} };
+  const runs = { ours: [], prusa: [], cura: [] };
+  const errors = {};
+  for (let i = 0; i < opts.runs; i++) {
+    for (const id of ['ours', 'prusa', 'cura']) {
+      if (!run[id] || errors[id]) continue;
+      log(`${file}: ${id} run ${i + 1}/${opts.runs}`);
+      const outcome = run[id](job, join(workDir, `${base}.${id}.gcode`));
+      if (outcome.ok) runs[id].push(outcome);
+      else errors[id] = outcome.error;
+    }
+  }
+  for (const id of ['ours', 'prusa', 'cura']) {
+    if (!run[id]) result.slicers[id] = { status: 'not built' };
+    else if (errors[id]) result.slicers[id] = { status: 'failed', error: errors[id] };
+    else {
+      const check = opts['no-check'] || !existsSync(CHECKER) ? undefined : checkGcode(job.path, join(workDir, `${base}.${id}.gcode`), facts);
+      result.slicers[id] = { status: 'ok', summary: summariseRuns(runs[id]), runs: runs[id], check };
+    }
+  }
+  return result;
+}
+
+async function main() {
+  const opts = options();
+  const corpus = resolve(opts.corpus);
+  const files = corpusModels(corpus, opts.models);
+  const paths = distPaths(root, opts.dist);
+  const oursBuilt = existsSync(paths.cli);
+  const { config, source } = await resolveBenchConfig(root, opts.dist);
+  const engine = await loadTemplateEngine(root, opts.dist);
+  const facts = configFacts(config);
+  const definition = ensureCuraDefinitions(root);
+
+  console.log(`config: ${source}`);
+  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${opts.runs} run(s) per slicer, medians`);
+  if (!oursBuilt) console.log(`ours: not built (${paths.cli} is missing)`);
+
+  const workDir = mkdtempSync(join(tmpdir(), 'printyard-bench-'));
+  try {
+    const run = slicers({ paths, oursBuilt, definition, facts, config, workDir });
+    const jobs = files.map((file) => [file, prepareJob(corpus, file, workDir, config, engine)]);
+    for (const caveat of jobs[0][1].caveats) console.log(`caveat: ${caveat}`);
+
+    // One unmeasured pass first: disk cache, PrusaSlicer's first start and the like.
+    for (const id of ['ours', 'prusa', 'cura']) run[id]?.(jobs[0][1], join(workDir, `warmup.${id}.gcode`));
+
+    const results = [];
+    for (const [file, job] of jobs) {
+      const result = benchModel(file, job, run, opts, workDir, facts);
+      results.push(result);
+      console.log(`\n${formatModelTable(result)}`);
+    }
+    const summary = summarise(results);
+    console.log(`\n${summary.lines.join('\n')}`);
+    if (opts.json) {
+      writeFileSync(opts.json, `${JSON.stringify({
+        date: new Date().toISOString(), cpus: cpus().length, node: process.version, runs: opts.runs,
+        configSource: source, caveats: jobs[0][1].caveats, results, pass: summary.pass,
+      }, null, 2)}\n`);
+    }
+  } finally {
+    if (opts.keep) log(`outputs kept in ${workDir}`);
+    else rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  log(err.message);
+  process.exit(1);
+});

@@ -1,0 +1,112 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PNG } from 'pngjs';
+import { renderMeshPng } from '../../../../appliance/slicer/engine/preview/mesh-render.js';
+import type { IndexedMesh } from '../../../../appliance/slicer/engine/mesh/types.js';
+import { box, cube } from '../../../fixtures/meshes.js';
+import { quadMesh, uvSphere } from '../../../fixtures/render-meshes.js';
+
+function decode(png: Uint8Array): PNG {
+  return PNG.sync.read(Buffer.from(png));
+}
+
+function pixel(png: PNG, x: number, y: number): [number, number, number, number] {
+  const o = (y * png.width + x) * 4;
+  return [png.data[o], png.data[o + 1], png.data[o + 2], png.data[o + 3]];
+}
+
+/** Columns and rows that hold any visible pixel. */
+function opaqueBox(png: PNG): { minX: number; maxX: number; minY: number; maxY: number } {
+  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+  for (let y = 0; y < png.height; y++) {
+    for (let x = 0; x < png.width; x++) {
+      if (pixel(png, x, y)[3] === 0) continue;
+      minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+    }
+  }
+  return { minX, maxX, minY, maxY };
+}
+
+function flipped(mesh: IndexedMesh): IndexedMesh {
+  const indices = Uint32Array.from(mesh.indices);
+  for (let i = 0; i < indices.length; i += 3) [indices[i + 1], indices[i + 2]] = [indices[i + 2], indices[i + 1]];
+  return { vertices: mesh.vertices, indices };
+}
+
+test('top view of a cube: transparent background, the model colour shaded in the middle', () => {
+  const png = decode(renderMeshPng([cube(20)], { width: 200, height: 150, view: 'top', color: '#2080C0' }));
+  assert.deepEqual([png.width, png.height], [200, 150]);
+  for (const [x, y] of [[0, 0], [199, 0], [0, 149], [199, 149]]) assert.equal(pixel(png, x, y)[3], 0);
+  const [r, g, b, a] = pixel(png, 100, 75);
+  assert.equal(a, 255);
+  assert.ok(b > 0 && Math.abs(r / b - 0x20 / 0xc0) < 0.03 && Math.abs(g / b - 0x80 / 0xc0) < 0.03, `${r},${g},${b} is not a shade of #2080C0`);
+  assert.ok(b < 0xc0 + 1 && b > 0xc0 * 0.5, 'lit, not black or overexposed');
+});
+
+test('the model is fitted and centred, wherever it sits', () => {
+  const near = decode(renderMeshPng([box(30, 10, 5)], { width: 120, height: 120, view: 'top', marginPx: 10 }));
+  const far = decode(renderMeshPng([box(30, 10, 5, [400, -250, 3])], { width: 120, height: 120, view: 'top', marginPx: 10 }));
+  for (const png of [near, far]) {
+    const extent = opaqueBox(png);
+    assert.deepEqual([extent.minX, extent.maxX], [10, 109], 'wide side spans the image minus the margins');
+    assert.ok(Math.abs(extent.minY - (119 - extent.maxY)) <= 1, 'centred vertically');
+    assert.ok(extent.maxY - extent.minY > 30 && extent.maxY - extent.minY < 36, 'aspect ratio kept');
+  }
+});
+
+test('the iso view shows three differently lit faces of a cube', () => {
+  const png = decode(renderMeshPng([cube(20)], { width: 160, height: 160, view: 'iso' }));
+  for (const [x, y] of [[0, 0], [159, 0], [0, 159], [159, 159]]) assert.equal(pixel(png, x, y)[3], 0);
+  const shades = new Set<string>();
+  for (let y = 0; y < 160; y += 2) {
+    for (let x = 0; x < 160; x += 2) {
+      const p = pixel(png, x, y);
+      if (p[3] === 255) shades.add(p.slice(0, 3).map((c) => Math.round(c / 8)).join(','));
+    }
+  }
+  assert.ok(shades.size >= 3, `only ${shades.size} shades`);
+  assert.equal(pixel(png, 80, 80)[3], 255);
+});
+
+test('the z-buffer keeps the nearest surface whatever the drawing order', () => {
+  const floor = quadMesh([0, 0, 0], [40, 0, 0], [40, 40, 0], [0, 40, 0]);
+  const ramp = quadMesh([10, 10, 5], [30, 10, 5], [30, 30, 10], [10, 30, 10]);
+  const options = { width: 80, height: 80, view: 'top' as const, marginPx: 0 };
+  const a = decode(renderMeshPng([floor, ramp], options));
+  const b = decode(renderMeshPng([ramp, floor], options));
+  assert.deepEqual(pixel(a, 40, 40), pixel(b, 40, 40));
+  assert.notDeepEqual(pixel(a, 40, 40), pixel(a, 5, 5), 'the ramp is lit differently from the floor');
+  assert.deepEqual(pixel(a, 5, 5), pixel(b, 5, 5));
+});
+
+test('meshes with inverted faces render like correct ones', () => {
+  const options = { width: 64, height: 64, view: 'iso' as const };
+  assert.deepEqual(renderMeshPng([flipped(cube(10))], options), renderMeshPng([cube(10)], options));
+});
+
+test('nothing to draw gives a transparent image of the requested size', () => {
+  const png = decode(renderMeshPng([{ vertices: new Float32Array(0), indices: new Uint32Array(0) }], { width: 32, height: 16, view: 'top' }));
+  assert.deepEqual([png.width, png.height], [32, 16]);
+  assert.ok(png.data.every((v, i) => i % 4 !== 3 || v === 0));
+  assert.equal(decode(renderMeshPng([], { width: 8, height: 8, view: 'iso' })).width, 8);
+});
+
+test('sizes outside 1..2048 and bad colours are bad requests', () => {
+  for (const [width, height] of [[0, 10], [10, 4096], [2.5, 10]]) {
+    assert.throws(() => renderMeshPng([cube()], { width, height, view: 'top' }), { code: 'ERR_BAD_REQUEST', status: 400 });
+  }
+  assert.throws(() => renderMeshPng([cube()], { width: 10, height: 10, view: 'top', color: 'orange' }), { code: 'ERR_BAD_REQUEST' });
+});
+
+test('a 25k-triangle mesh renders at 300x300 well under 100 ms', () => {
+  const sphere = uvSphere([0, 0, 20], 20, 128, 100);
+  assert.ok(sphere.indices.length / 3 >= 25000);
+  renderMeshPng([sphere], { width: 300, height: 300, view: 'iso' });
+  let best = Infinity;
+  for (let i = 0; i < 5; i++) {
+    const start = performance.now();
+    renderMeshPng([sphere], { width: 300, height: 300, view: 'iso' });
+    best = Math.min(best, performance.now() - start);
+  }
+  assert.ok(best < 100, `best of 5 took ${best.toFixed(1)} ms`);
+});
