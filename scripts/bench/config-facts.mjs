@@ -63,7 +63,7 @@ export function configFacts(config) {
   const filamentDiameter = first(config.filament_diameter);
   const layerHeight = config.layer_height;
   const lineWidth = widthMm(config.line_width, nozzle, round(nozzle * 1.125));
-  const plateKey = PLATE_TEMPERATURE_KEYS[config.curr_bed_type] ?? 'textured_plate_temp';
+  const plateKey = translate(PLATE_TEMPERATURE_KEYS, 'curr_bed_type', config.curr_bed_type, 'bed temperature key');
   const temps = {
     nozzle: first(config.nozzle_temperature),
     nozzleFirst: first(config.nozzle_temperature_initial_layer),

@@ -58,19 +58,34 @@ function labels(placed: PlacedModel): LabelledObject[] {
   return placed.objects.map((o, id) => ({ id, name: o.name, label: `${o.name.replace(/[^A-Za-z0-9_.-]+/g, '_')}_id_${id}` }));
 }
 
-/** Writes to a stream, waiting when its buffer is full so memory stays bounded. */
+/**
+ * Writes to a file stream, waiting when its buffer is full so memory stays bounded. A write error
+ * is kept and thrown at the next write or close; `abort` drops the stream quietly after a failure.
+ */
 class Sink {
   private pending: Promise<unknown> | null = null;
-  constructor(readonly stream: WriteStream) {}
+  private error: Error | null = null;
+  constructor(private readonly stream: WriteStream) {
+    stream.on('error', (err) => { this.error ??= err; });
+  }
   write(text: string): void {
+    if (this.error) throw this.error;
     if (!this.stream.write(text)) this.pending ??= once(this.stream, 'drain').then(() => { this.pending = null; });
   }
   async drained(): Promise<void> {
     if (this.pending) await this.pending;
+    if (this.error) throw this.error;
   }
   async close(): Promise<void> {
+    if (this.error) throw this.error;
     this.stream.end();
     await once(this.stream, 'finish');
+  }
+  async abort(): Promise<void> {
+    if (this.stream.closed) return;
+    const closed = once(this.stream, 'close').catch(() => undefined);
+    this.stream.destroy();
+    await closed;
   }
 }
 
@@ -149,6 +164,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
     }
   }
   const raster = new ToolpathRaster({ width: PREVIEW_SIZE, height: PREVIEW_SIZE, bounds, maxZ });
+  let out: Sink | null = null;
 
   try {
     writer.start();
@@ -179,7 +195,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
     const m73 = (elapsed: number) => `M73 P${Math.min(100, Math.floor((elapsed / Math.max(totalS, 1e-9)) * 100))} R${Math.max(0, Math.round((totalS - elapsed) / 60))}`;
 
     const final = flavour.bambu ? `${req.outputPath}.gcode.tmp` : `${req.outputPath}.tmp`;
-    const out = new Sink(createWriteStream(final, { highWaterMark: 1 << 20 }));
+    out = new Sink(createWriteStream(final, { highWaterMark: 1 << 20 }));
     if (flavour.bambu) {
       out.write(bambuHeaderBlock({ version, date, config: c, printTimeS: totalS, layers: total, filament, maxZ }));
       out.write(thumbnailBlock(thumbs, { bambuMarkers: true }));
@@ -246,7 +262,8 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
       preview: raster.toPng(),
     };
   } finally {
-    body.stream.destroy();
+    await body.abort();
+    await out?.abort();
     await rm(bodyPath, { force: true });
     await rm(`${req.outputPath}.tmp`, { force: true });
     await rm(`${req.outputPath}.gcode.tmp`, { force: true });

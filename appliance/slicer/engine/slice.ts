@@ -59,8 +59,9 @@ export async function sliceModel(req: SliceRequest): Promise<SliceResult> {
   const specs = planLayers(placed.objects, config);
   if (specs.length === 0) throw new AppError(ErrorCode.badModel, 422, 'the model has no height to slice');
   const triangleLayers = placed.objects.reduce((a, o) => a + o.mesh.indices.length / 3, 0) * specs.length;
-  const wanted = req.workers ?? defaultWorkerCount();
-  const runner: TaskRunner = createRunner(triangleLayers < THREAD_THRESHOLD ? 1 : wanted);
+  // An explicit thread count is taken as given; otherwise small jobs stay in this thread.
+  const threads = req.workers ?? (triangleLayers < THREAD_THRESHOLD ? 1 : defaultWorkerCount());
+  const runner: TaskRunner = createRunner(threads);
   const abort = () => void runner.close();
   req.signal?.addEventListener('abort', abort, { once: true });
   try {

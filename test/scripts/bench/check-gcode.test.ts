@@ -40,7 +40,7 @@ describe('checkGcode', { skip: !ready && 'needs gcode_check.py, prusa-slicer and
   after(() => rmSync(dir, { recursive: true, force: true }));
   // A start G-code with a prime line at the left edge of the bed, as real profiles have.
   const ini = join(dir, 'prime.ini');
-  writeFileSync(ini, 'bed_shape = 0x0,220x0,220x220,0x220\nperimeter_generator = classic\nlayer_height = 0.2\nfirst_layer_height = 0.2\n'
+  writeFileSync(ini, 'bed_shape = 0x0,220x0,220x220,0x220\nuse_relative_e_distances = 1\nperimeter_generator = classic\nlayer_height = 0.2\nfirst_layer_height = 0.2\n'
     + 'start_gcode = M190 S60\\nM109 S215\\nG28\\nM83\\nG1 X3 Y20 F6000\\nG1 Z0.3\\nG1 Y120 E10 F1500\\nG1 Z1\\n\nlayer_gcode = G92 E0\n');
   const gcode = join(dir, 'box.gcode');
   const sliced = spawnSync('/usr/bin/prusa-slicer', ['--export-gcode', '--load', ini, '--output', gcode, BOX], { encoding: 'utf8' });
@@ -54,11 +54,12 @@ describe('checkGcode', { skip: !ready && 'needs gcode_check.py, prusa-slicer and
     assert.equal(raw.checks.overflow, false, 'the unfiltered file fails: the prime line counts as a layer outside the part');
   });
 
-  it('fails a G-code that is not the part, naming the checks', () => {
+  it('fails three lines that are not the part, naming the failed checks', () => {
     const other = join(dir, 'other.gcode');
-    writeFileSync(other, 'G28\nM109 S215\nM83\n;LAYER_CHANGE\nG1 Z0.2\nG1 X10 Y10\nG1 X60 Y10 E3\n');
+    writeFileSync(other, 'G28\nM109 S215\nM83\n;LAYER_CHANGE\nG1 Z0.2\nG1 X10 Y10\nG1 X60 Y10 E3\n'
+      + ';LAYER_CHANGE\nG1 Z0.4\nG1 X10 Y10 E3\n;LAYER_CHANGE\nG1 Z0.6\nG1 X60 Y10 E3\n');
     const result = check.checkGcode(BOX, other, FACTS);
     assert.equal(result.pass, false);
-    assert.ok(result.failed.includes('reaches_top'), result.failed.join(','));
+    assert.deepEqual(result.failed, ['reaches_top', 'wall_cover', 'first_cover', 'overflow', 'top_cover']);
   });
 });

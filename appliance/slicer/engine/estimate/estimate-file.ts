@@ -23,9 +23,9 @@ export async function estimateGcodeFile(path: string, options: EstimateFileOptio
     const limits = options.limits ?? embedded!.limits;
     const firmwareRetraction = options.firmwareRetraction ?? embedded!.firmwareRetraction;
     const estimator = new GcodeEstimator(limits, { firmwareRetraction });
-    // latin1 maps bytes to characters one to one: G-code is ASCII, and a chunk never splits a character.
-    const stream = createReadStream(path, { encoding: 'latin1', highWaterMark: CHUNK_BYTES, signal: options.signal });
-    for await (const chunk of stream) estimator.feed(chunk as string);
+    // Bytes straight from the file: the reader works on bytes, nothing needs decoding.
+    const stream = createReadStream(path, { highWaterMark: CHUNK_BYTES, signal: options.signal });
+    for await (const chunk of stream) estimator.feed(chunk as Buffer);
     return estimator.finish();
   } catch (err) {
     throw fileError(err, path);

@@ -1,7 +1,7 @@
 /**
  * The G-code interpreter on top of the motion planner: feeds it the moves a file describes, with
  * the modes, offsets, limits and accelerations the file sets along the way, and collects what a
- * print report needs (time, layers, filament, counts, extent). Text may arrive in chunks of any size.
+ * print report needs (time, layers, filament, counts, extent). G-code may arrive in chunks of any size.
  */
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import { CommandLetter, GcodeReader, GcodeWords, Letter, type GcodeSink } from './gcode-reader.js';
@@ -85,7 +85,8 @@ export class GcodeEstimator implements GcodeSink {
     this.reader = new GcodeReader(this);
   }
 
-  feed(textChunk: string): void {
+  /** Reads more of the file: text, or bytes as read from disk. */
+  feed(textChunk: string | Uint8Array): void {
     if (this.finished) throw new AppError(ErrorCode.internal, 500, 'the estimator was already finished');
     this.reader.feed(textChunk);
   }
@@ -96,7 +97,6 @@ export class GcodeEstimator implements GcodeSink {
       this.finished = true;
     }
     const { totalS } = this.planner.finish();
-    const extruded = this.extruded;
     return {
       totalS,
       layerStartS: this.layers.starts(),
@@ -104,7 +104,7 @@ export class GcodeEstimator implements GcodeSink {
       filamentMm: this.filament.slice(),
       moves: this.moves,
       extrusions: this.extrusions,
-      bounds: extruded ? [this.min[0], this.min[1], this.min[2], this.max[0], this.max[1], this.max[2]] : null,
+      bounds: this.extruded ? [this.min[0], this.min[1], this.min[2], this.max[0], this.max[1], this.max[2]] : null,
       lines: this.reader.lines,
     };
   }
@@ -115,8 +115,8 @@ export class GcodeEstimator implements GcodeSink {
     else if (letter === CommandLetter.T && Number.isInteger(code) && code >= 0 && code < 256) this.selectExtruder(code);
   }
 
-  comment(text: string, start: number, end: number): void {
-    if (this.layers.isLayerComment(text, start, end)) this.planner.marker(LayerTracker.COMMENT_TAG);
+  comment(bytes: Uint8Array, start: number, end: number): void {
+    if (this.layers.isLayerComment(bytes, start, end)) this.planner.marker(LayerTracker.COMMENT_TAG);
   }
 
   extended(line: string): void {
@@ -246,9 +246,10 @@ export class GcodeEstimator implements GcodeSink {
       const dx = ex - sx;
       const dy = ey - sy;
       const chord = Math.hypot(dx, dy);
-      const radius = Math.abs(r * this.unit);
-      if (chord === 0 || radius === 0) return;
-      const h = Math.sqrt(Math.max(0, radius * radius - (chord * chord) / 4));
+      const given = Math.abs(r * this.unit);
+      if (chord === 0 || given === 0) return;
+      // A radius shorter than half the chord is taken as a half circle.
+      const h = Math.sqrt(Math.max(0, given * given - (chord * chord) / 4));
       // Positive R is the short way round: the centre lies left of the chord for G3, right for G2.
       const side = clockwise !== r < 0 ? -1 : 1;
       cx = (sx + ex) / 2 - (side * h * dy) / chord;

@@ -29,9 +29,9 @@ export class LayerTracker {
   private layerZ = Number.NEGATIVE_INFINITY;
 
   /** Whether this comment is a layer change to count. */
-  isLayerComment(text: string, start: number, end: number): boolean {
+  isLayerComment(bytes: Uint8Array, start: number, end: number): boolean {
     for (let kind = 0; kind < LAYER_COMMENTS.length; kind++) {
-      if (commentStartsWith(text, start, end, LAYER_COMMENTS[kind])) {
+      if (commentStartsWith(bytes, start, end, LAYER_COMMENTS[kind])) {
         if (this.commentKind < 0) this.commentKind = kind;
         return this.commentKind === kind;
       }

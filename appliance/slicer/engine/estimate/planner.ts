@@ -135,6 +135,9 @@ export class MotionPlanner {
       maxJerk: { ...this.limits.maxJerk, ...maxJerk },
     };
     this.applyLimits(merged);
+    // What the previous move kept for the junction depends on the model: after a switch
+    // (M205 J, normally in the start G-code) the next move starts as if from standstill.
+    if (merged.junction !== this.limits.junction) this.hasPrevious = false;
     this.limits = merged;
   }
 
@@ -182,6 +185,7 @@ export class MotionPlanner {
 
     // Per-axis speed and acceleration limits, projected onto the move.
     const speed = this.currentSpeed;
+    const { maxSpeed, maxAccel } = this;
     const inverse = 1 / length;
     let speedFactor = 1;
     const baseAccel = extruderOnly ? limits.retractAccel : extrudes ? limits.printAccel : limits.travelAccel;
@@ -191,37 +195,37 @@ export class MotionPlanner {
       speed[a] = d * inverse * feedrate;
       if (d === 0) continue;
       const axisSpeed = Math.abs(speed[a]);
-      if (this.maxSpeed[a] > 0 && axisSpeed > this.maxSpeed[a]) speedFactor = Math.min(speedFactor, this.maxSpeed[a] / axisSpeed);
+      if (maxSpeed[a] > 0 && axisSpeed * speedFactor > maxSpeed[a]) speedFactor = maxSpeed[a] / axisSpeed;
       const share = Math.abs(d) * inverse;
-      if (this.maxAccel[a] > 0 && accel * share > this.maxAccel[a]) accel = this.maxAccel[a] / share;
+      if (maxAccel[a] > 0 && accel * share > maxAccel[a]) accel = maxAccel[a] / share;
     }
     const nominal = feedrate * speedFactor;
     if (speedFactor < 1) for (let a = 0; a < 4; a++) speed[a] *= speedFactor;
     const nominal2 = nominal * nominal;
-
-    // Direction and standstill speed are kept for every model, so M205 J may switch jerk and deviation mid-stream.
-    const unit = this.currentUnit;
-    const norm = 1 / Math.sqrt(xyz2 + delta[3] * delta[3]);
-    for (let a = 0; a < 4; a++) unit[a] = delta[a] * norm;
-    const safe = jerkSafeSpeed(speed, nominal, this.maxJerk);
 
     let maxEntry2 = 0;
     let rest2 = 0;
     let smoothDelta2 = 0;
     switch (limits.junction) {
       case 'jerk': {
+        const safe = jerkSafeSpeed(speed, nominal, this.maxJerk);
         rest2 = safe * safe;
         const junction = this.hasPrevious
           ? jerkJunctionSpeed(this.previousSpeed, this.previousNominal, this.previousSafe, speed, nominal, safe, this.maxJerk)
           : safe;
         maxEntry2 = junction * junction;
+        this.previousSafe = safe;
         break;
       }
-      case 'junction-deviation':
+      case 'junction-deviation': {
+        const unit = this.currentUnit;
+        const norm = 1 / Math.sqrt(xyz2 + delta[3] * delta[3]);
+        for (let a = 0; a < 4; a++) unit[a] = delta[a] * norm;
         if (this.hasPrevious) {
-          maxEntry2 = deviationJunctionSpeed2(this.previousUnit, unit, accel, this.maxAccel, limits.junctionDeviation, this.previousNominal * this.previousNominal, nominal2);
+          maxEntry2 = deviationJunctionSpeed2(this.previousUnit, unit, accel, maxAccel, limits.junctionDeviation, this.previousNominal * this.previousNominal, nominal2);
         }
         break;
+      }
       case 'klipper': {
         const side = this.currentSide;
         for (let a = 0; a < 3; a++) side.unit[a] = delta[a] * inverse;
@@ -242,7 +246,6 @@ export class MotionPlanner {
     this.pushed++;
     this.swapPrevious();
     this.previousNominal = nominal;
-    this.previousSafe = safe;
     this.previousExtruderOnly = extruderOnly;
     this.hasPrevious = true;
     if (this.queue.full) this.commit(this.queue.capacity >> 1);
@@ -268,7 +271,7 @@ export class MotionPlanner {
     this.commit(this.queue.count);
     this.hasPrevious = false;
     this.resolveMarkers();
-    return { totalS: this.totalS, markers: this.resolved };
+    return { totalS: this.totalS, markers: this.resolved.slice() };
   }
 
   private commit(count: number): void {
@@ -315,6 +318,9 @@ export class MotionPlanner {
   private applyLimits(limits: MachineLimits): void {
     for (const [name, value] of [['print acceleration', limits.printAccel], ['retract acceleration', limits.retractAccel], ['travel acceleration', limits.travelAccel]] as const) {
       checkPositive(name, value);
+    }
+    if (!(limits.minimumCruiseRatio >= 0 && limits.minimumCruiseRatio < 1)) {
+      throw invalid(`minimum cruise ratio must be at least 0 and below 1, got ${limits.minimumCruiseRatio}`);
     }
     fill(this.maxSpeed, limits.maxSpeed);
     fill(this.maxAccel, limits.maxAccel);

@@ -50,6 +50,24 @@ export class LayerBuffer {
     this.items.push({ fan: mark });
   }
 
+  /** Time of the moves at their feed rates, without acceleration: a lower bound of the real time. */
+  idealTime(fromX: number, fromY: number, fromZ: number): number {
+    const m = this.moves;
+    let t = 0;
+    let x = fromX;
+    let y = fromY;
+    let z = fromZ;
+    for (let k = 0; k < this.count; k++) {
+      const o = k * STRIDE;
+      const d = Math.hypot(m[o] - x, m[o + 1] - y, m[o + 2] - z) || Math.abs(m[o + 3]);
+      t += d / m[o + 4];
+      x = m[o];
+      y = m[o + 1];
+      z = m[o + 2];
+    }
+    return t;
+  }
+
   /** Slows every extrusion by `factor`, never below `minSpeed` (nor speeds up one already slower). */
   slowDown(factor: number, minSpeed: number): void {
     if (factor >= 1) return;
@@ -64,14 +82,28 @@ export class LayerBuffer {
 
 export const MOVE_STRIDE = STRIDE;
 
+const SCALES = [1, 10, 100, 1000, 10000, 100000, 1000000];
+
+/**
+ * A number with at most `decimals` decimals and no trailing zeros ("12.3", "5", "-0.25"). Integer
+ * arithmetic instead of toFixed: this runs for every coordinate of the file.
+ */
 export function fmt(v: number, decimals: number): string {
-  const s = v.toFixed(decimals);
-  // Trim trailing zeros: "12.300" → "12.3", "5.000" → "5", "-0.000" → "0".
-  let end = s.length;
-  if (s.indexOf('.') >= 0) {
-    while (s.charCodeAt(end - 1) === 48) end--;
-    if (s.charCodeAt(end - 1) === 46) end--;
+  const scale = SCALES[decimals];
+  let n = Math.round(v * scale);
+  if (n === 0) return '0';
+  const negative = n < 0;
+  if (negative) n = -n;
+  const whole = Math.floor(n / scale);
+  let frac = n - whole * scale;
+  let out = String(whole);
+  if (frac !== 0) {
+    let digits = decimals;
+    while (frac % 10 === 0) {
+      frac /= 10;
+      digits--;
+    }
+    out += '.' + String(frac).padStart(digits, '0');
   }
-  const out = s.slice(0, end);
-  return out === '-0' ? '0' : out;
+  return negative ? '-' + out : out;
 }

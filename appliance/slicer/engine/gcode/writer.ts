@@ -5,7 +5,7 @@
  * (a file stream) so memory stays bounded by one layer.
  */
 import type { PrintConfig } from '../../profiles/schema.js';
-import { decideCooling } from '../toolpath/cooling.js';
+import { decideCooling, needsExactLayerTime } from '../toolpath/cooling.js';
 import { chooseSeam, startLoopAt, trimEnd, type SeamMode } from '../toolpath/seam.js';
 import { accelerationFor, pick, speedFor, travelSpeed } from '../toolpath/speeds.js';
 import { travelStaysInside } from '../toolpath/travel.js';
@@ -70,6 +70,7 @@ export class GcodeWriter {
   private readonly bounds: [number, number, number, number, number, number] = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
   private layerIndex = 0;
   private buf = new LayerBuffer();
+  private layerStart: [number, number, number] = [0, 0, 0];
 
   constructor(private readonly d: WriterDeps) {
     this.c = d.config;
@@ -104,6 +105,7 @@ export class GcodeWriter {
   layer(layer: LayerPaths): void {
     const c = this.c;
     this.layerIndex = layer.index;
+    this.layerStart = [this.x, this.y, this.z];
     const b = (this.buf = new LayerBuffer());
     for (const line of this.f.layerChangeComments(layer.printZ, layer.height)) b.line(line);
     this.text(this.d.render('before_layer_change_gcode', { num: layer.index, z: layer.printZ }));
@@ -400,7 +402,8 @@ export class GcodeWriter {
 
   private flushLayer(layer: LayerPaths): void {
     const b = this.buf;
-    const time = this.d.timeLayer(b.moves, b.count);
+    const ideal = b.idealTime(this.layerStart[0], this.layerStart[1], this.layerStart[2]);
+    const time = needsExactLayerTime(ideal, this.c, this.filament) ? this.d.timeLayer(b.moves, b.count) : { total: ideal, extruding: ideal };
     const cooling = decideCooling(layer.index, time.total, time.extruding, this.c, this.filament);
     b.slowDown(cooling.speedFactor, pick(this.c.slow_down_min_speed, this.filament));
     this.format(cooling.fan, cooling.bridgeFan);

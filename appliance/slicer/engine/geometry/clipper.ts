@@ -5,8 +5,9 @@
  * so callers only ever see plain typed arrays.
  */
 import factory from 'clipper2-wasm/dist/es/clipper2z.js';
-import type { MainModule, PathD, PathsD, PolyPathD } from 'clipper2-wasm/dist/clipper2z.js';
+import type { MainModule, PathD, PathsD } from 'clipper2-wasm/dist/clipper2z.js';
 import type { ExPolygon, FillRule, JoinType, Polygon, Polyline } from './types.js';
+import { nestPolygons } from './nesting.js';
 import { signedArea } from './polygon.js';
 
 const C: MainModule = await factory();
@@ -14,7 +15,7 @@ const C: MainModule = await factory();
 /** Decimal places of the integer grid Clipper2 works on: 4 = 0.1 µm. */
 const PRECISION = 4;
 /** Maximum deviation of a round join from the true arc, in mm. */
-const ARC_TOLERANCE = 0.005;
+const ARC_TOLERANCE = 0.01;
 
 let scratch = new Float64Array(3 * 1024);
 
@@ -72,25 +73,6 @@ function joinOf(join: JoinType) {
   return join === 'round' ? C.JoinType.Round : join === 'square' ? C.JoinType.Square : C.JoinType.Miter;
 }
 
-function collectTree(node: PolyPathD, out: ExPolygon[]): void {
-  const n = node.count();
-  for (let k = 0; k < n; k++) {
-    const outer = node.child(k);
-    const contourPath = outer.polygon();
-    const ex: ExPolygon = { contour: fromPathD(contourPath), holes: [] };
-    contourPath.delete();
-    const holes = outer.count();
-    for (let h = 0; h < holes; h++) {
-      const hole = outer.child(h);
-      const holePath = hole.polygon();
-      ex.holes.push(fromPathD(holePath));
-      holePath.delete();
-      collectTree(hole, out);
-    }
-    if (ex.contour.length >= 6) out.push(ex);
-  }
-}
-
 type ClipKind = 'union' | 'intersection' | 'difference' | 'xor';
 
 function clipTypeOf(kind: ClipKind) {
@@ -113,17 +95,13 @@ function booleanPaths(kind: ClipKind, subject: readonly Polygon[], clip: readonl
   return out;
 }
 
+/**
+ * Boolean with ExPolygon output. Clipper's results are clean (disjoint, contours counter-clockwise,
+ * holes clockwise), so the nesting is rebuilt in JS: cheaper than walking a PolyTree through the
+ * WASM bindings, which costs a handle per node.
+ */
 function booleanEx(kind: ClipKind, subject: readonly Polygon[], clip: readonly Polygon[], rule: FillRule): ExPolygon[] {
-  const s = toPathsD(subject, 3);
-  const c = toPathsD(clip, 3);
-  const tree = new C.PolyPathD();
-  C.BooleanOpOutD(clipTypeOf(kind), fillRuleOf(rule), s, c, tree, PRECISION);
-  s.delete();
-  c.delete();
-  const out: ExPolygon[] = [];
-  collectTree(tree, out);
-  tree.delete();
-  return out;
+  return nestPolygons(booleanPaths(kind, subject, clip, rule));
 }
 
 function flatten(list: readonly ExPolygon[]): Polygon[] {
@@ -187,19 +165,10 @@ export function offset(polys: readonly Polygon[], delta: number, join: JoinType 
   return out;
 }
 
-/** Offsets ExPolygons; the result is a clean set of disjoint ExPolygons. */
+/** Offsets ExPolygons. Clipper unions what it offsets, so the result is already clean and disjoint. */
 export function offsetEx(list: readonly ExPolygon[], delta: number, join: JoinType = 'miter', miterLimit = 3): ExPolygon[] {
   if (list.length === 0) return [];
-  const grown = offset(flatten(list), delta, join, miterLimit);
-  return booleanEx('union', grown, [], 'positive');
-}
-
-/** Morphological opening/closing in one call: offset by d1 then by d2 (e.g. +r then -r closes cracks). */
-export function offset2Ex(list: readonly ExPolygon[], d1: number, d2: number, join: JoinType = 'miter'): ExPolygon[] {
-  if (list.length === 0) return [];
-  const first = offset(flatten(list), d1, join);
-  const second = offset(booleanPaths('union', first, [], 'positive'), d2, join);
-  return booleanEx('union', second, [], 'positive');
+  return nestPolygons(offset(flatten(list), delta, join, miterLimit));
 }
 
 /** Outlines of open polylines thickened to a width (round ends), unioned. */
@@ -208,7 +177,7 @@ export function thickenPolylines(lines: readonly Polyline[], width: number): ExP
   const r = inflate(lines, width / 2, 'round', false, 2);
   const paths = fromPathsD(r, 3);
   r.delete();
-  return booleanEx('union', paths, [], 'nonzero');
+  return nestPolygons(paths);
 }
 
 function clipOpen(kind: 'intersection' | 'difference', lines: readonly Polyline[], clip: readonly ExPolygon[]): Polyline[] {

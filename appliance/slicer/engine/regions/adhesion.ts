@@ -17,20 +17,23 @@ export interface ObjectFootprint {
   height: number;
 }
 
+const AUTO_BRIM_SLENDERNESS = 4;
+
 function loop(ring: Polygon, role: 'skirt' | 'brim', width: number, height: number): Extrusion {
   return { role, points: closeLoop(ring), loop: true, width, height, mm3PerMm: crossSection(width, height) };
 }
 
 /**
  * The automatic brim (OrcaSlicer's `auto_brim`): only for objects that are tall for their
- * footprint and would tip or peel, judged by height over the footprint's equivalent diameter.
+ * footprint and would tip or peel, judged by height over the footprint's equivalent diameter
+ * (more than four times: a pen holder gets one, a screw standing on its head does not).
  */
 function wantsBrim(obj: ObjectFootprint, type: PrintConfig['brim_type']): boolean {
   if (type === 'no_brim') return false;
   if (type !== 'auto_brim') return true;
   const area = obj.islands.reduce((a, ex) => a + exArea(ex), 0);
   const diameter = 2 * Math.sqrt(area / Math.PI);
-  return diameter > 0 && obj.height / diameter > 2.5;
+  return diameter > 0 && obj.height / diameter > AUTO_BRIM_SLENDERNESS;
 }
 
 /** Brim loops, outermost first (printing inward ends next to the part). */

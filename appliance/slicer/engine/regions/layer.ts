@@ -8,18 +8,20 @@ import type { Extrusion, ExtrusionRole, IslandPaths, LayerPaths } from '../toolp
 import { bridgeFlow, crossSection, spacingOf, widthFor } from './flow.js';
 import { bridgeAngle, fill, type FillPattern } from './infill/index.js';
 import type { RegionParams } from './params.js';
-import { buildWalls } from './perimeters.js';
+import { buildWalls, centreLine } from './perimeters.js';
 import type { SupportLayer } from './support.js';
-import { classifyFill, surfaceMasks } from './surfaces.js';
+import { classifyFill, surfaceMasks, type HashedLayer } from './surfaces.js';
+import { RegionCache } from './cache.js';
+import { hashExPolygon, hashExPolygons } from '../geometry/hash.js';
 
 export interface ObjectLayer {
   object: number;
   filament: number;
-  islands: ExPolygon[];
+  current: HashedLayer;
   /** The object's next layers up, nearest first (ends early past its top). */
-  above: ExPolygon[][];
+  above: HashedLayer[];
   /** The object's layers below, nearest first. */
-  below: ExPolygon[][];
+  below: HashedLayer[];
 }
 
 export interface LayerInput {
@@ -33,26 +35,31 @@ export interface LayerInput {
 /** How far bridge lines reach into their anchors, as PrusaSlicer's external infill margin. */
 const BRIDGE_ANCHOR = 3;
 
-export function buildLayer(input: LayerInput, p: RegionParams): LayerPaths {
+/** Patterns whose lines turn every layer: their cached lines are only valid for layers of the same parity. */
+const ALTERNATING: ReadonlySet<FillPattern> = new Set(['zig-zag', 'line', 'monotonic', 'monotonicline']);
+
+export function buildLayer(input: LayerInput, p: RegionParams, cache: RegionCache = new RegionCache()): LayerPaths {
   const first = input.index === 0;
   const h = input.height;
   const islands: IslandPaths[] = [];
   let hasBridges = false;
+  cache.at(input.index);
   for (const obj of input.objects) {
-    if (obj.islands.length === 0) continue;
-    const masks = surfaceMasks(obj.islands, obj.above, obj.below, p.topLayers, p.bottomLayers);
+    const current = obj.current.islands;
+    if (current.length === 0) continue;
+    const masks = surfaceMasks(obj.current, obj.above, obj.below, p.topLayers, p.bottomLayers);
     const outerWidth = widthFor('outer-wall', p.widths, first);
-    const supportedBy = !first && p.detectOverhangWalls && obj.below.length ? offsetEx(obj.below[0], outerWidth / 2) : null;
-    for (const island of obj.islands) {
-      const walls = buildWalls(island, {
-        loops: p.wallLoops,
-        outerWidth,
-        innerWidth: widthFor('inner-wall', p.widths, first),
-        height: h,
-        sequence: p.wallSequence,
-        detectThinWalls: p.detectThinWalls,
-        supportedBy,
-      });
+    const innerWidth = widthFor('inner-wall', p.widths, first);
+    const belowHashes = new Set(obj.below[0]?.islands.map((ex) => hashExPolygon(ex)) ?? []);
+    let supportedBy: ExPolygon[] | null | undefined;
+    const lowerGrown = () => (supportedBy ??= !first && p.detectOverhangWalls && obj.below.length ? offsetEx(obj.below[0].islands, outerWidth / 2) : null);
+    for (const island of current) {
+      const islandHash = hashExPolygon(island);
+      const wallParams = { loops: p.wallLoops, outerWidth, innerWidth, height: h, sequence: p.wallSequence, detectThinWalls: p.detectThinWalls };
+      // An island that rests on an identical one cannot overhang: its walls depend on nothing else.
+      const walls = belowHashes.has(islandHash)
+        ? cache.wallsFor(`${islandHash}:${h}:${first}`, () => buildWalls(island, { ...wallParams, supportedBy: null }))
+        : buildWalls(island, { ...wallParams, supportedBy: lowerGrown() });
       const regions = classifyFill(walls.innerEdge, masks, {
         firstLayer: first,
         minSparseArea: p.minSparseArea,
@@ -64,13 +71,23 @@ export function buildLayer(input: LayerInput, p: RegionParams): LayerPaths {
         if (area.length === 0) return;
         const width = widthFor(role, p.widths, first);
         const spacing = spacingOf(width, h);
-        const inset = offsetEx(area, -(0.5 - overlap) * spacing);
-        if (inset.length === 0) return;
-        infill.push(...fill({ area: inset, pattern, density, spacing, angle, layerIndex: input.index, z: input.printZ, role, width, height: h, mm3PerMm: crossSection(width, h) }));
+        const compute = () => {
+          const inset = offsetEx(area, -(0.5 - overlap) * spacing);
+          const lines = inset.length ? fill({ area: inset, pattern, density, spacing, angle, layerIndex: input.index, z: input.printZ, role, width, height: h, mm3PerMm: crossSection(width, h) }) : [];
+          if (lines.length || density < 1) return lines;
+          // A solid area too small for a single fill line still must not stay open (a pin's core, the
+          // top of a spire): one centre line, as gap fill.
+          return area.map((piece) => centreLine(piece, width, h, 'gap-fill')).filter((e): e is Extrusion => e !== null);
+        };
+        if (pattern === 'gyroid') infill.push(...compute());
+        else {
+          const phase = ALTERNATING.has(pattern) ? input.index % 2 : 0;
+          infill.push(...cache.fillFor(`${role}:${pattern}:${density}:${angle}:${phase}:${h}:${hashExPolygons(area)}`, compute));
+        }
       };
       if (regions.bridge.length) {
         hasBridges = true;
-        const below = obj.below[0] ?? [];
+        const below = obj.below[0]?.islands ?? [];
         const flow = bridgeFlow(p.nozzle, p.bridgeFlowRatio, h, p.thickBridges);
         for (const bridge of regions.bridge) {
           const inset = offsetEx([bridge], -(0.5 - p.surfaceOverlap) * flow.spacing);

@@ -38,7 +38,7 @@ export function buildWalls(island: ExPolygon, p: WallParams): IslandWalls {
   const rings: { depth: number; ex: ExPolygon[] }[] = [];
   let current = offsetEx([island], -p.outerWidth / 2);
   if (current.length === 0) {
-    const thin = p.detectThinWalls ? thinWall(island, p) : null;
+    const thin = p.detectThinWalls ? centreLine(island, p.outerWidth, p.height, 'thin-wall') : null;
     return { walls: thin ? [thin] : [], innerEdge: [], innerSpacing: outerSpacing };
   }
   rings.push({ depth: 0, ex: current });
@@ -50,12 +50,26 @@ export function buildWalls(island: ExPolygon, p: WallParams): IslandWalls {
   }
   const last = rings[rings.length - 1];
   const lastSpacing = last.depth === 0 ? outerSpacing : innerSpacing;
-  const innerEdge = offsetEx(last.ex, -lastSpacing / 2);
+  const inside = offsetEx(last.ex, -lastSpacing / 2);
 
   const byDepth = rings.map(({ depth, ex }) => loopsOf(ex, depth, p));
   const walls = order(byDepth, p.sequence);
+  // Pieces inside the walls too narrow for an infill line are gaps: fill them with one line
+  // (PrusaSlicer's gap fill) instead of leaving holes in the part.
+  const innerEdge: ExPolygon[] = [];
+  for (const piece of inside) {
+    if (offsetEx([piece], -GAP_FILL_SHARE * innerSpacing).length > 0) {
+      innerEdge.push(piece);
+      continue;
+    }
+    const gap = centreLine(piece, p.innerWidth, p.height, 'gap-fill');
+    if (gap) walls.push(gap);
+  }
   return { walls, innerEdge, innerSpacing: lastSpacing };
 }
+
+/** A piece inside the walls narrower than this share of a line spacing gets gap fill instead of infill. */
+const GAP_FILL_SHARE = 0.35;
 
 function loopsOf(list: ExPolygon[], depth: number, p: WallParams): Extrusion[] {
   const width = depth === 0 ? p.outerWidth : p.innerWidth;
@@ -100,11 +114,13 @@ function order(byDepth: Extrusion[][], sequence: WallSequence): Extrusion[] {
 }
 
 /**
- * An island too narrow for a wall loop, printed as one line along its long axis when it is a
- * straight strip (the common thin fin or wall). Other thin shapes are left out, as the classic
+ * A region too narrow for a wall loop (an island: thin wall) or for infill (a gap between walls),
+ * printed as one line along its long axis: a straight thin strip (the common thin fin, or the gap
+ * along a straight wall) at its own width, or a small blob (a spire's tip, a pin's core) at the
+ * width that gives its area. Long thin shapes that are not straight are left out, as the classic
  * generator does.
  */
-function thinWall(island: ExPolygon, p: WallParams): Extrusion | null {
+export function centreLine(island: ExPolygon, maxWidth: number, height: number, role: 'thin-wall' | 'gap-fill'): Extrusion | null {
   const c = island.contour;
   const n = c.length >> 1;
   const area = Math.abs(signedArea(c));
@@ -144,17 +160,24 @@ function thinWall(island: ExPolygon, p: WallParams): Extrusion | null {
     whi = Math.max(whi, across);
   }
   const length = hi - lo;
-  const width = whi - wlo;
-  const minWidth = p.outerWidth * 0.25;
-  // Only a straight strip: its area must match its bounding rectangle.
-  if (width < minWidth || length < 2 * width || area < 0.8 * length * width) return null;
-  const half = width / 2;
-  const a = lo + half;
-  const b = hi - half;
-  if (b <= a) return null;
+  const extent = whi - wlo;
+  const minWidth = maxWidth * 0.25;
+  const strip = length >= 2 * extent && area >= 0.8 * length * extent;
+  const small = length <= 3 * maxWidth;
+  if (!strip && !small) return null;
+  // A strip prints at its width; a blob at the width that gives its area over its length.
+  const width = strip ? extent : Math.min(Math.max(area / Math.max(length, 1e-9), minWidth), maxWidth);
+  if (strip && width < minWidth) return null;
   const midAcross = (wlo + whi) / 2;
   const ox = cx - uy * midAcross;
   const oy = cy + ux * midAcross;
+  const mid = (lo + hi) / 2;
+  const half = Math.max((length - width) / 2, MIN_THIN_LENGTH / 2);
+  const a = mid - half;
+  const b = mid + half;
   const points = Float64Array.of(ox + ux * a, oy + uy * a, ox + ux * b, oy + uy * b);
-  return { role: 'thin-wall', points, loop: false, width, height: p.height, mm3PerMm: crossSection(Math.max(width, p.height), p.height) };
+  return { role, points, loop: false, width, height: height, mm3PerMm: crossSection(Math.max(width, height), height) };
 }
+
+/** Shortest thin-wall line (mm): shorter features still get a dab of this length. */
+const MIN_THIN_LENGTH = 0.05;

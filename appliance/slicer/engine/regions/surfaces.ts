@@ -19,26 +19,35 @@ export interface SurfaceMasks {
   bottomShell: ExPolygon[];
 }
 
+/** A layer's outline with its content hash: equal hashes mean equal outlines, so no boolean is needed. */
+export interface HashedLayer {
+  islands: ExPolygon[];
+  hash: number;
+}
+
 /**
  * @param above the next layers up, nearest first; a missing layer (past the object's top) ends the list early.
  * @param below the layers down, nearest first; shorter than `bottomLayers` near the bed.
  */
-export function surfaceMasks(current: ExPolygon[], above: ExPolygon[][], below: ExPolygon[][], topLayers: number, bottomLayers: number): SurfaceMasks {
+export function surfaceMasks(current: HashedLayer, above: HashedLayer[], below: HashedLayer[], topLayers: number, bottomLayers: number): SurfaceMasks {
   const none: ExPolygon[] = [];
-  if (current.length === 0) return { top: none, bottom: none, topShell: none, bottomShell: none };
-  const top = above.length === 0 ? current : differenceEx(current, above[0]);
-  const bottom = below.length === 0 ? current : differenceEx(current, below[0]);
+  if (current.islands.length === 0) return { top: none, bottom: none, topShell: none, bottomShell: none };
+  const exposed = (other: HashedLayer | undefined) => (!other ? current.islands : other.hash === current.hash ? none : differenceEx(current.islands, other.islands));
+  const top = exposed(above[0]);
+  const bottom = exposed(below[0]);
   const topShell = topLayers === 0 ? none : shellOf(current, above, topLayers, top);
   const bottomShell = bottomLayers === 0 ? none : shellOf(current, below, bottomLayers, bottom);
   return { top: topLayers === 0 ? none : top, bottom, topShell, bottomShell };
 }
 
-function shellOf(current: ExPolygon[], neighbours: ExPolygon[][], count: number, exposed: ExPolygon[]): ExPolygon[] {
-  if (neighbours.length < count) return current;
+function shellOf(current: HashedLayer, neighbours: HashedLayer[], count: number, exposed: ExPolygon[]): ExPolygon[] {
+  if (neighbours.length < count) return current.islands;
   if (count === 1) return exposed;
-  let covered = neighbours[0];
-  for (let k = 1; k < count && covered.length; k++) covered = intersectionEx(covered, neighbours[k]);
-  return differenceEx(current, covered);
+  const differing = neighbours.slice(0, count).filter((n) => n.hash !== current.hash);
+  if (differing.length === 0) return [];
+  let covered = differing[0].islands;
+  for (let k = 1; k < differing.length && covered.length; k++) covered = intersectionEx(covered, differing[k].islands);
+  return differenceEx(current.islands, covered);
 }
 
 export interface FillRegions {

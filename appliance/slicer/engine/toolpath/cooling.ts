@@ -42,3 +42,14 @@ export function decideCooling(layer: number, layerTime: number, extrudeTime: num
   }
   return { speedFactor, fan: (fanPct * 255) / 100, bridgeFan: (bridgePct * 255) / 100 };
 }
+
+/**
+ * Whether the cooling decision needs the planner's layer time. The time without acceleration is a
+ * lower bound of the real one; when even that is past every threshold that changes the decision,
+ * the exact time would not change it either.
+ */
+export function needsExactLayerTime(lowerBound: number, c: PrintConfig, filament: number): boolean {
+  if (lowerBound < pick(c.slow_down_layer_time, filament)) return true;
+  const fanVaries = pick(c.fan_min_speed, filament) !== pick(c.fan_max_speed, filament) || !pick(c.reduce_fan_stop_start_freq, filament);
+  return fanVaries && lowerBound < pick(c.fan_cooling_layer_time, filament);
+}

@@ -2,7 +2,9 @@
  * The geometry tasks of a slice, as functions of plain data: run in worker threads by the pool,
  * or in-process for small jobs where starting threads would cost more than the work.
  */
-import type { ExPolygon } from '../geometry/types.js';
+import { hashExPolygons } from '../geometry/hash.js';
+import { RegionCache } from '../regions/cache.js';
+import type { HashedLayer } from '../regions/surfaces.js';
 import { buildEdgeTable, type EdgeTable } from '../mesh/edges.js';
 import { ChainScratch, chainLoops } from '../layers/loops.js';
 import { sliceMesh } from '../layers/slice-mesh.js';
@@ -74,6 +76,7 @@ export type TaskSet = { [N in TaskName]: (args: TaskArgs<N>) => TaskResult<N> };
 /** A set of task functions with their own job state (one per worker thread, or one per in-process slice). */
 export function createTasks(): TaskSet {
   let state: State | null = null;
+  const regionCache = new RegionCache();
   const current = (): State => {
     if (!state) throw new Error('slicing task run before setup');
     return state;
@@ -108,20 +111,27 @@ export function createTasks(): TaskSet {
     layers({ first, last, objects, support }) {
       const s = current();
       const { topLayers, bottomLayers } = s.setup.regions;
-      const decoded = objects.map((o) => ({ ...o, islands: o.slices.map((buf) => new F64Reader(buf).exPolygons()) }));
+      const decoded = objects.map((o) => ({
+        ...o,
+        layers: o.slices.map((buf): HashedLayer => {
+          const islands = new F64Reader(buf).exPolygons();
+          return { islands, hash: hashExPolygons(islands) };
+        }),
+      }));
+      const empty: HashedLayer = { islands: [], hash: hashExPolygons([]) };
       const out: Float64Array[] = [];
       for (let i = first; i < last; i++) {
         const objs: ObjectLayer[] = decoded.map((o) => {
-          const at = (layer: number): ExPolygon[] => o.islands[layer - o.base] ?? [];
-          const above: ExPolygon[][] = [];
+          const at = (layer: number): HashedLayer => o.layers[layer - o.base] ?? empty;
+          const above: HashedLayer[] = [];
           for (let k = 1; k <= topLayers && i + k <= o.top; k++) above.push(at(i + k));
-          const below: ExPolygon[][] = [];
+          const below: HashedLayer[] = [];
           for (let k = 1; k <= Math.max(bottomLayers, 1) && i - k >= 0; k++) below.push(at(i - k));
-          return { object: o.object, filament: o.filament, islands: at(i), above, below };
+          return { object: o.object, filament: o.filament, current: at(i), above, below };
         });
         const sup = support?.[i - first];
         const supportLayer = sup ? { base: new F64Reader(sup.base).exPolygons(), iface: new F64Reader(sup.iface).exPolygons() } : null;
-        const layer = buildLayer({ index: i, printZ: s.setup.printZs[i], height: s.setup.heights[i], objects: objs, support: supportLayer }, s.setup.regions);
+        const layer = buildLayer({ index: i, printZ: s.setup.printZs[i], height: s.setup.heights[i], objects: objs, support: supportLayer }, s.setup.regions, regionCache);
         out.push(encodeLayer(layer));
       }
       return out;

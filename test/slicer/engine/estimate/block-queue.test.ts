@@ -57,6 +57,29 @@ test('committing part of the queue keeps the speed where it was cut', () => {
   near(first[0] + first[1] + sum(some, 3), sum(all, 5), 1e-12);
 });
 
+test('when the assumed stop slowed the committed blocks, the rest continues from the speed they reached', () => {
+  // Short blocks at 100 mm/s²: a window ending after block 3 must slow down from block 2 on.
+  const lengths = [5, 2, 2, 2, 30];
+  const times = new Float64Array(16);
+  const cut = new BlockQueue(16, false);
+  lengths.slice(0, 4).forEach((length, i) => cut.push(length, 100, 2500, i === 0 ? 0 : 2500, 0, 0));
+  cut.commit(2, times);
+  const committed = times[0] + times[1];
+  cut.push(lengths[4], 100, 2500, 2500, 0, 0);
+  cut.commit(3, times);
+  const rest = times[0] + times[1] + times[2];
+
+  // Independently: blocks 0-1 end at the 800 mm²/s² the window allowed (2 × 100 × 4 mm); blocks 2-4 start there.
+  const head = new BlockQueue(16, false);
+  lengths.slice(0, 4).forEach((length, i) => head.push(length, 100, 2500, i === 0 ? 0 : 2500, 0, 0));
+  head.commit(4, times);
+  near(committed, times[0] + times[1]);
+  const tail = new BlockQueue(16, false);
+  lengths.slice(2).forEach((length, i) => tail.push(length, 100, 2500, i === 0 ? 800 : 2500, 0, 0));
+  tail.commit(3, times);
+  near(rest, times[0] + times[1] + times[2]);
+});
+
 test('Klipper smoothing: zero cruise ratio leaves the plain profile, a ratio caps short moves', () => {
   const run = (ratio: number): number => {
     const q = new BlockQueue(16, true);

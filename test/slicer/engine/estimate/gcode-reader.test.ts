@@ -17,8 +17,8 @@ class Recorder implements GcodeSink {
     this.events.push(parts.join(' '));
   }
 
-  comment(text: string, start: number, end: number): void {
-    this.events.push(`;${text.slice(start, end)}`);
+  comment(bytes: Uint8Array, start: number, end: number): void {
+    this.events.push(`;${Buffer.from(bytes.subarray(start, end)).toString('utf8')}`);
   }
 
   extended(line: string): void {
@@ -26,7 +26,7 @@ class Recorder implements GcodeSink {
   }
 }
 
-function read(...chunks: string[]): string[] {
+function read(...chunks: (string | Uint8Array)[]): string[] {
   const recorder = new Recorder();
   const reader = new GcodeReader(recorder);
   for (const chunk of chunks) reader.feed(chunk);
@@ -97,9 +97,29 @@ test('words give their value only when a number was written', () => {
   assert.equal(seen.has(Letter.Z), false);
 });
 
+test('bytes and text read the same, split anywhere; non-ASCII comments cannot fake a newline', () => {
+  const text = 'G1 X1.5 ; café Ċ\n;LAYER_CHANGE ✓\nG1 Y2\n';
+  const bytes = Buffer.from(text, 'utf8');
+  const whole = read(text);
+  assert.deepEqual(whole, ['G1 X1.5', ';LAYER_CHANGE ✓', 'G1 Y2']);
+  for (let cut = 0; cut <= bytes.length; cut++) {
+    assert.deepEqual(read(bytes.subarray(0, cut), bytes.subarray(cut)), whole, `split at byte ${cut}`);
+  }
+});
+
+test('the reader keeps its own copy of an unfinished line', () => {
+  const recorder = new Recorder();
+  const reader = new GcodeReader(recorder);
+  const buffer = Buffer.from('G1 X1\nG1 X2');
+  reader.feed(buffer);
+  buffer.write('M84 \n');
+  reader.feed(Buffer.from('34\n'));
+  assert.deepEqual(recorder.events, ['G1 X1', 'G1 X234']);
+});
+
 test('commentStartsWith skips the spaces after the semicolon', () => {
-  const text = '; CHANGE_LAYER';
-  assert.equal(commentStartsWith(text, 1, text.length, 'CHANGE_LAYER'), true);
-  assert.equal(commentStartsWith(text, 1, text.length, 'LAYER'), false);
-  assert.equal(commentStartsWith(text, 1, 5, 'CHANGE_LAYER'), false);
+  const bytes = Buffer.from('; CHANGE_LAYER');
+  assert.equal(commentStartsWith(bytes, 1, bytes.length, 'CHANGE_LAYER'), true);
+  assert.equal(commentStartsWith(bytes, 1, bytes.length, 'LAYER'), false);
+  assert.equal(commentStartsWith(bytes, 1, 5, 'CHANGE_LAYER'), false);
 });

@@ -17,7 +17,8 @@ class Markers {
 }
 
 function comment(tracker: LayerTracker, text: string): boolean {
-  return tracker.isLayerComment(text, 1, text.length);
+  const bytes = Buffer.from(text);
+  return tracker.isLayerComment(bytes, 1, bytes.length);
 }
 
 test('counts the first layer-comment convention met and ignores the others', () => {

@@ -92,6 +92,17 @@ test('Klipper minimum_cruise_ratio caps the peak of short moves', () => {
   near(run(0.5), 10 * ((2 * peak) / 1000 + 2 / peak));
 });
 
+test('a straight line cut into 0.1 mm segments times like one move under every junction model', () => {
+  for (const junction of ['junction-deviation', 'klipper'] as const) {
+    const p = new MotionPlanner(limits(junction));
+    for (let i = 1; i <= 1000; i++) p.move(i * 0.1, 0, 0, 0, 100);
+    near(p.finish().totalS, 1.1, 1e-9);
+  }
+  const jerk = new MotionPlanner(limits('jerk'));
+  for (let i = 1; i <= 1000; i++) jerk.move(i * 0.1, 0, 0, 0, 100);
+  near(jerk.finish().totalS, 0.18 + 0.901, 1e-9);
+});
+
 test('an extruder-only retract is limited by the E axis and uses the retract acceleration', () => {
   const p = new MotionPlanner(limits('junction-deviation'));
   p.move(0, 0, 0, -2, 40);

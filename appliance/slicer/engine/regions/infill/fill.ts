@@ -41,8 +41,12 @@ const MIN_SPACING = 0.01;
  *   frame) so layers stack and objects line up; solid single-direction fills instead spread a
  *   whole number of rows over each island.
  * - Joins (on unless `connect` is false; never for line, monotonicline) walk along the area edge
- *   between neighbouring line ends when that is short. Paths shorter than the width are dropped.
+ *   between neighbouring line ends when that is short. Sparse paths shorter than the width are
+ *   dropped; solid fills keep paths down to a quarter width, since with its round ends even a short
+ *   line fills the crescent where a round area meets its walls.
  */
+const SOLID_MIN_LENGTH_SHARE = 0.25;
+
 export function fill(req: FillRequest): Extrusion[] {
   validate(req);
   if (req.area.length === 0 || req.density <= 0) return [];
@@ -55,16 +59,17 @@ export function fill(req: FillRequest): Extrusion[] {
 
 function fillPaths(req: FillRequest, x: number, y: number): Float64Array[] {
   const connect = joinsLines(req.pattern) && (req.connect ?? true);
+  const minLength = req.density >= 1 ? req.width * SOLID_MIN_LENGTH_SHARE : req.width;
   switch (req.pattern) {
     case 'concentric':
-      return concentricLoops(req.area, req.spacing / req.density, req.width, x, y);
+      return concentricLoops(req.area, req.spacing / req.density, minLength, x, y);
     case 'gyroid':
-      return orderNearest(longEnough(gyroidChains(req, connect), req.width), x, y);
+      return orderNearest(longEnough(gyroidChains(req, connect), minLength), x, y);
     case 'monotonic':
     case 'monotonicline':
-      return monotonicPaths(req, req.pattern, connect, x, y);
+      return monotonicPaths(req, req.pattern, connect, x, y, minLength);
     default:
-      return orderNearest(longEnough(linearChains(req, req.pattern, connect), req.width), x, y);
+      return orderNearest(longEnough(linearChains(req, req.pattern, connect), minLength), x, y);
   }
 }
 
@@ -82,14 +87,14 @@ function linearChains(req: FillRequest, pattern: LinearPattern, connect: boolean
   return out;
 }
 
-function monotonicPaths(req: FillRequest, pattern: LinearPattern, connect: boolean, x: number, y: number): Float64Array[] {
+function monotonicPaths(req: FillRequest, pattern: LinearPattern, connect: boolean, x: number, y: number, minLength: number): Float64Array[] {
   const directions = layerDirections(pattern, req.angle, req.layerIndex);
   const placement = rowPlacement(1, req.spacing, req.density);
   const islands = req.area.map((ex) => {
     const boundary = new Boundary(ex);
     return monotonicIsland(boundary, hatchIsland(boundary, directions, placement), connect, LINK_REACH * placement.step);
   });
-  return orderMonotonic(islands, x, y, req.width);
+  return orderMonotonic(islands, x, y, minLength);
 }
 
 function gyroidChains(req: FillRequest, connect: boolean): Float64Array[] {

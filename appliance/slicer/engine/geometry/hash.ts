@@ -1,0 +1,31 @@
+/**
+ * Content hashes of polygons. Prismatic parts repeat the same outline layer after layer (the
+ * same vertical mesh edges cut at any height give the same points), so equal hashes let the
+ * region stage reuse walls and infill instead of recomputing them, as Kiri:Moto's fill
+ * fingerprints do.
+ */
+import type { ExPolygon } from './types.js';
+
+function mix(h: number, v: number): number {
+  h ^= v;
+  return Math.imul(h, 0x01000193);
+}
+
+export function hashPath(path: Float64Array, seed = 0x811c9dc5): number {
+  const words = new Uint32Array(path.buffer, path.byteOffset, path.length * 2);
+  let h = mix(seed, path.length);
+  for (let k = 0; k < words.length; k++) h = mix(h, words[k]);
+  return h >>> 0;
+}
+
+export function hashExPolygon(ex: ExPolygon, seed = 0x811c9dc5): number {
+  let h = hashPath(ex.contour, seed);
+  for (const hole of ex.holes) h = hashPath(hole, h);
+  return h >>> 0;
+}
+
+export function hashExPolygons(list: readonly ExPolygon[]): number {
+  let h = mix(0x811c9dc5, list.length);
+  for (const ex of list) h = hashExPolygon(ex, h);
+  return h >>> 0;
+}
