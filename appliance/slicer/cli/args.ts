@@ -39,7 +39,7 @@ Options:
   --process ID          process (quality) profile id
   --set KEY=VALUE       override one setting (OrcaSlicer key names); repeatable
   --config-dir DIR      also load user profiles and imports from DIR
-  --workers N           worker threads (default: one per core)
+  --workers N           worker threads, 0 = none (default: none for small models, else one per core)
   --quiet               no progress on stderr
   --list-profiles       list the profile catalogue (--json for machine-readable output)
   -h, --help            this help
@@ -102,7 +102,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   let workers: number | null = null;
   if (workersRaw !== null) {
     workers = Number(workersRaw);
-    if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw bad(`--workers must be an integer from 1 to 64, not "${workersRaw}"`);
+    if (!Number.isInteger(workers) || workers < 0 || workers > 64) throw bad(`--workers must be an integer from 0 to 64, not "${workersRaw}"`);
   }
   return {
     mode: 'slice',

@@ -38,7 +38,7 @@ export interface SliceRequest {
   signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
   onLayer?: (event: LayerEvent) => void;
-  /** Worker threads for geometry (1 = this thread); default: this thread for small jobs, else one per core. */
+  /** Worker threads for geometry (0 = all in this thread); default: none for small jobs, else one per core. */
   workers?: number;
 }
 

@@ -9,6 +9,7 @@ import { decodeLayer } from './toolpath/codec.js';
 import type { LayerPaths } from './toolpath/types.js';
 import { F64Writer } from './workers/f64-stream.js';
 import type { LayersArgs } from './workers/tasks.js';
+import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import type { TaskRunner } from './workers/runner.js';
 
 export interface LayerStreamInput {
@@ -40,26 +41,34 @@ function chunkArgs(input: LayerStreamInput, first: number, last: number): Layers
 }
 
 /** Calls `consume` for every layer in order. */
-export async function streamLayers(input: LayerStreamInput, runner: TaskRunner, consume: (layer: LayerPaths) => void): Promise<void> {
+export async function streamLayers(input: LayerStreamInput, runner: TaskRunner, consume: (layer: LayerPaths) => void | Promise<void>): Promise<void> {
   const total = input.specs.length;
-  const chunk = Math.max(1, Math.min(8, Math.ceil(total / (runner.threads * 6))));
+  const chunk = Math.max(1, Math.min(8, Math.ceil(total / (runner.lanes * 6))));
   const starts: number[] = [];
   for (let first = 0; first < total; first += chunk) starts.push(first);
-  const window = runner.threads * 2;
+  const argsOf = (k: number) => chunkArgs(input, starts[k], Math.min(total, starts[k] + chunk));
+  // Workers run ahead by a few chunks each; this thread builds its own share when it gets
+  // there, between writing the layers before and after it.
+  const window = runner.lanes * 4;
   const inflight = new Map<number, Promise<Float64Array[]>>();
   const launch = (k: number) => {
-    if (k >= starts.length) return;
-    const first = starts[k];
-    const p = runner.run('layers', chunkArgs(input, first, Math.min(total, first + chunk)));
+    if (k >= starts.length || runner.isLocal(k)) return;
+    const p = runner.run('layers', argsOf(k));
     // Rejections surface when the chunk is awaited in order; keep them from being reported early.
     p.catch(() => undefined);
     inflight.set(k, p);
   };
   for (let k = 0; k < window; k++) launch(k);
   for (let k = 0; k < starts.length; k++) {
-    const buffers = await inflight.get(k)!;
-    inflight.delete(k);
+    let buffers: Float64Array[];
+    if (runner.isLocal(k)) {
+      await yieldToEvents();
+      buffers = runner.runHere('layers', argsOf(k));
+    } else {
+      buffers = await inflight.get(k)!;
+      inflight.delete(k);
+    }
     launch(k + window);
-    for (const buf of buffers) consume(decodeLayer(buf));
+    for (const buf of buffers) await consume(decodeLayer(buf));
   }
 }

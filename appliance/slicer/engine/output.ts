@@ -33,8 +33,9 @@ import { crossSection, widthFor } from './regions/flow.js';
 import type { RegionParams } from './regions/params.js';
 import type { SupportLayer } from './regions/support.js';
 import type { OutlineResult } from './slice-outlines.js';
-import { PrintTiming } from './timing.js';
-import type { Extrusion, LayerPaths } from './toolpath/types.js';
+import { limitsFromConfig } from './estimate/limits.js';
+import { MotionPlanner } from './estimate/planner.js';
+import type { Extrusion } from './toolpath/types.js';
 import { F64Reader } from './workers/f64-stream.js';
 import type { TaskRunner } from './workers/runner.js';
 
@@ -141,16 +142,18 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
     filamentSettingsId: req.metadata?.filamentNames,
   });
   const maxZ = specs[total - 1].printZ;
-  const render = (key: 'machine_start_gcode' | 'machine_end_gcode' | 'before_layer_change_gcode' | 'layer_change_gcode', layer: { num: number; z: number } | null) =>
-    renderTemplate(c[key], layer ? withLayer(vars, { layer_num: layer.num, layer_z: layer.z, max_layer_z: maxZ }) : vars, key);
+  const render = (source: string, where: string, layer: { num: number; z: number } | null, extra: Record<string, number> = {}) => {
+    if (source.trim() === '') return '';
+    const scope = layer ? withLayer(vars, { layer_num: layer.num, layer_z: layer.z, max_layer_z: maxZ, ...extra }) : withLayer(vars, { layer_num: 0, layer_z: 0, max_layer_z: maxZ, ...extra });
+    return renderTemplate(source, scope, where);
+  };
 
   const bodyPath = `${req.outputPath}.body.tmp`;
   const body = new Sink(createWriteStream(bodyPath, { highWaterMark: 1 << 20 }));
-  const timing = new PrintTiming(c);
+  const planner = new MotionPlanner(limitsFromConfig(c));
   const writer = new GcodeWriter({
     config: c, flavour, objects, totalLayers: total, render,
-    timeLayer: (moves, count) => timing.layer(moves, count),
-    planner: timing.sink,
+    planner,
     out: (text) => body.write(text),
   });
   const bounds = bboxOfEx(firstLayer.flat());
@@ -177,7 +180,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
       if (layer.index === 0) layer.adhesion = [...skirt, ...brim];
       else if (layer.index < c.skirt_height) layer.adhesion = skirtAt(skirt, layer.height);
       writer.layer(layer);
-      if (visibleFromAbove(layer, layer.index === total - 1)) raster.addLayer(layer);
+      raster.addLayer(layer, layer.index === total - 1);
       written++;
       progress.layer(written, total);
       progress.within(written / (total + 2));
@@ -185,7 +188,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
     });
     const stats = writer.end();
     await body.close();
-    const estimate = timing.finish();
+    const estimate = planner.finish();
     const layerStart = new Map(estimate.markers.map((m) => [m.tag, m.timeS]));
     const totalS = estimate.totalS;
     const filament = filamentUsage(c, stats.filamentMm);
@@ -209,7 +212,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
       if (flavour.klipper && c.gcode_label_objects && c.exclude_object) out.write(excludeObjectDefinitions(placed, objects));
     }
     out.write(m73(0) + '\n');
-    await copyWithProgress(bodyPath, out, (tag) => m73(layerStart.get(tag) ?? 0));
+    await copyWithProgress(bodyPath, out, (tag) => m73(layerStart.get(tag) ?? 0), c.gcode_add_line_number);
     if (flavour.bambu) out.write('; EXECUTABLE_BLOCK_END\n');
     else {
       out.write(prusaFooter(c, { filament, layers: total, estimatedTimeS: totalS, totalToolchanges: 0 }, {
@@ -270,15 +273,6 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
   }
 }
 
-/**
- * Whether a layer shows in the top-down preview: one without top surfaces is covered by the layer
- * above it, so painting it would be wasted work (most of a tall part's layers).
- */
-function visibleFromAbove(layer: LayerPaths, last: boolean): boolean {
-  return last || layer.adhesion.length > 0 || layer.support.length > 0
-    || layer.islands.some((isl) => isl.infill.some((e) => e.role === 'top-surface' || e.role === 'bridge'));
-}
-
 /** Cura-style summary lines that several printer displays and OctoPrint plugins read. */
 function headerSummary(c: PrintConfig, totalS: number, mm: number[], layers: number, b: [number, number, number, number, number, number]): string {
   const metres = mm.reduce((a, v) => a + v, 0) / 1000;
@@ -311,17 +305,23 @@ function excludeObjectDefinitions(placed: PlacedModel, objects: LabelledObject[]
   return lines.join('\n') + '\n';
 }
 
-/** Copies the body, turning each progress mark into an M73 line, chunk by chunk (no line splitting). */
-async function copyWithProgress(path: string, out: Sink, m73: (tag: string) => string): Promise<void> {
+/**
+ * Copies the body, turning each progress mark into an M73 line, chunk by chunk, and numbering the
+ * commands (`N123 G1 …`) when the profile asks for line numbers.
+ */
+async function copyWithProgress(path: string, out: Sink, m73: (tag: string) => string, lineNumbers: boolean): Promise<void> {
   let carry = '';
+  let n = 0;
+  const number = (text: string) => text.replace(/^(?=[^;\n])/gm, () => `N${++n} `);
+  const emit = (text: string) => out.write(lineNumbers ? number(replaceMarks(text, m73)) : replaceMarks(text, m73));
   for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
     const text = carry + (chunk as string);
     const cut = text.lastIndexOf('\n') + 1;
     carry = text.slice(cut);
-    out.write(replaceMarks(text.slice(0, cut), m73));
+    emit(text.slice(0, cut));
     await out.drained();
   }
-  out.write(replaceMarks(carry, m73));
+  emit(carry);
 }
 
 function replaceMarks(text: string, m73: (tag: string) => string): string {

@@ -8,7 +8,9 @@ import { layerSpecs, type LayerSpec } from './layers/zlist.js';
 import type { OutlineOptions } from './layers/slices.js';
 import type { ModelObject } from './mesh/types.js';
 import type { Progress } from './progress.js';
+import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import type { TaskRunner } from './workers/runner.js';
+import type { SliceOutput } from './workers/tasks.js';
 
 export interface ObjectOutlines {
   /** Encoded ExPolygon list per layer (index = layer). */
@@ -48,7 +50,7 @@ const EMPTY = new Float64Array([0]);
 
 export async function sliceOutlines(objects: ModelObject[], specs: LayerSpec[], runner: TaskRunner, progress: Progress): Promise<OutlineResult> {
   const total = specs.length;
-  const chunk = Math.max(4, Math.ceil(total / (runner.threads * 4)));
+  const chunk = Math.max(4, Math.ceil(total / (runner.lanes * 4)));
   const jobs: { object: number; first: number; last: number }[] = [];
   objects.forEach((o, object) => {
     const v = o.mesh.vertices;
@@ -64,8 +66,7 @@ export async function sliceOutlines(objects: ModelObject[], specs: LayerSpec[], 
   let done = 0;
   const perLayer = new Uint16Array(total);
   let reported = 0;
-  await Promise.all(jobs.map(async (job) => {
-    const r = await runner.run('slice', job);
+  const take = (job: (typeof jobs)[number], r: SliceOutput) => {
     progress.checkCancelled();
     openChains += r.openChains;
     largestGap = Math.max(largestGap, r.largestGap);
@@ -77,7 +78,16 @@ export async function sliceOutlines(objects: ModelObject[], specs: LayerSpec[], 
     // Layer events once every object's part of a layer is done, in order.
     while (reported < total && perLayer[reported] >= objectsCovering(jobs, reported)) progress.layer(++reported, total);
     progress.within(done / Math.max(1, jobs.reduce((a, j) => a + j.last - j.first, 0)));
-  }));
+  };
+  // The workers' shares are sent off first; this thread then works through its own share.
+  const remote = jobs.map((job, k) => (runner.isLocal(k) ? null : runner.run('slice', job).then((r) => take(job, r))));
+  remote.forEach((p) => p?.catch(() => undefined));
+  for (let k = 0; k < jobs.length; k++) {
+    if (!runner.isLocal(k)) continue;
+    await yieldToEvents();
+    take(jobs[k], runner.runHere('slice', jobs[k]));
+  }
+  await Promise.all(remote);
   while (reported < total) progress.layer(++reported, total);
   for (const o of result) o.top = lastNonEmpty(o.layers);
   return { specs, objects: result, openChains, largestGap };

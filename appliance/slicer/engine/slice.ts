@@ -13,6 +13,8 @@ import type { ModelObject, RepairReport } from './mesh/types.js';
 import { Progress } from './progress.js';
 import { regionParams } from './regions/params.js';
 import { outlineOptions, planLayers, sliceOutlines } from './slice-outlines.js';
+import { checkExcludedAreas, compensateShrinkage } from './model-fit.js';
+import { checkSupported } from './supported.js';
 import { writeOutput } from './output.js';
 import { planSupport, supportParams, type SupportLayer } from './regions/support.js';
 import type { RegionParams } from './regions/params.js';
@@ -26,6 +28,8 @@ import { defaultWorkerCount } from './workers/pool.js';
 
 /** Below this many triangle-layers (triangles × layers) the job runs in-process: threads would cost more than they save. */
 const THREAD_THRESHOLD = 400_000;
+/** Model files larger than this start the worker threads before loading (about 4,000 binary STL triangles). */
+const EARLY_POOL_BYTES = 200_000;
 
 function toShared<T extends Float32Array | Uint32Array>(a: T): T {
   const shared = new SharedArrayBuffer(a.byteLength);
@@ -36,8 +40,21 @@ function toShared<T extends Float32Array | Uint32Array>(a: T): T {
 
 export async function sliceModel(req: SliceRequest): Promise<SliceResult> {
   const progress = new Progress(req.onProgress, req.onLayer, req.signal);
-  const config = req.config;
 
+  // A big file will want the worker threads: start them now, so their start-up overlaps loading.
+  // The slice takes them if it does want them; otherwise they are closed unused.
+  const spare: { runner: TaskRunner | null } = {
+    runner: req.workers === undefined && req.model.length > EARLY_POOL_BYTES ? createRunner(defaultWorkerCount()) : null,
+  };
+  try {
+    return await run(req, progress, spare);
+  } finally {
+    await spare.runner?.close();
+  }
+}
+
+async function run(req: SliceRequest, progress: Progress, spare: { runner: TaskRunner | null }): Promise<SliceResult> {
+  const config = req.config;
   progress.enter('loading');
   const model = loadModel(req.model, req.fileName);
   progress.enter('repairing');
@@ -48,7 +65,10 @@ export async function sliceModel(req: SliceRequest): Promise<SliceResult> {
     return { ...o, mesh: r.mesh };
   });
   progress.checkCancelled();
+  model.objects = compensateShrinkage(model.objects, config);
   const placed = placeModel(model, { printableArea: config.printable_area, printableHeight: config.printable_height });
+  checkExcludedAreas(placed, config);
+  const warnings = [...model.warnings, ...checkSupported(config)];
   for (const o of placed.objects) {
     if (o.filament > config.filament_diameter.length) {
       throw new AppError(ErrorCode.badRequest, 400, `object "${o.name}" asks for filament ${o.filament}, but the job has ${config.filament_diameter.length}`);
@@ -60,8 +80,9 @@ export async function sliceModel(req: SliceRequest): Promise<SliceResult> {
   if (specs.length === 0) throw new AppError(ErrorCode.badModel, 422, 'the model has no height to slice');
   const triangleLayers = placed.objects.reduce((a, o) => a + o.mesh.indices.length / 3, 0) * specs.length;
   // An explicit thread count is taken as given; otherwise small jobs stay in this thread.
-  const threads = req.workers ?? (triangleLayers < THREAD_THRESHOLD ? 1 : defaultWorkerCount());
-  const runner: TaskRunner = createRunner(threads);
+  const threads = req.workers ?? (triangleLayers < THREAD_THRESHOLD ? 0 : defaultWorkerCount());
+  const runner: TaskRunner = spare.runner?.threads === threads ? spare.runner : createRunner(threads);
+  if (runner === spare.runner) spare.runner = null;
   const abort = () => void runner.close();
   req.signal?.addEventListener('abort', abort, { once: true });
   try {
@@ -75,7 +96,6 @@ export async function sliceModel(req: SliceRequest): Promise<SliceResult> {
       regions: params,
     });
     const outlines = await sliceOutlines(placed.objects, specs, runner, progress);
-    const warnings = [...model.warnings];
     if (outlines.openChains > 0) {
       warnings.push(`the mesh is not closed: ${outlines.openChains} open contour(s) were closed in 2D (largest gap ${outlines.largestGap.toFixed(2)} mm)`);
     }

@@ -131,7 +131,7 @@ export const SETTINGS = {
   wipe: ext(b('printer', 'Wipe while retracting', false)),
   wipe_distance: ext(f('printer', 'Wipe distance', 1, 0, 20)),
   z_hop: ext(f('printer', 'Z hop', 0, 0, 10)),
-  z_hop_types: ext(e('printer', 'Z hop type', ['Normal Lift', 'Slope Lift', 'Spiral Lift', 'Auto Lift'], 'Normal Lift')),
+  z_hop_types: ext(e('printer', 'Z hop type (straight up; the others lift straight up too)', ['Normal Lift'], 'Normal Lift', { 'Slope Lift': 'Normal Lift', 'Spiral Lift': 'Normal Lift', 'Auto Lift': 'Normal Lift' })),
   retract_lift_above: ext(f('printer', 'Z hop only above', 0, 0, 2000)),
   retract_lift_below: ext(f('printer', 'Z hop only below (0 = no limit)', 0, 0, 2000)),
 

@@ -12,4 +12,3 @@ export {
 export { GcodeEstimator, type Bounds, type EstimateResult, type EstimatorOptions } from './estimator.js';
 export { estimateGcodeFile, type EstimateFileOptions } from './estimate-file.js';
 export { machineFromSettings, parseSettingLines, readEmbeddedMachine, type EmbeddedMachine } from './embedded-config.js';
-export { MOVE_STRIDE, estimateMoves } from './layer-time.js';

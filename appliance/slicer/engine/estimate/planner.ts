@@ -39,8 +39,6 @@ export interface PlannerOptions {
   lookahead?: number;
   /** Receives each marker as soon as its time is known, instead of keeping it for `finish()`. */
   onMarker?: (tag: string, timeS: number) => void;
-  /** Receives the duration of every block, numbered from 0 in the order the moves were given. */
-  onBlockTime?: (block: number, timeS: number) => void;
 }
 
 const DEFAULT_LOOKAHEAD = 1024;
@@ -63,7 +61,6 @@ export class MotionPlanner {
   private readonly queue: BlockQueue;
   private readonly times: Float64Array;
   private readonly onMarker: ((tag: string, timeS: number) => void) | undefined;
-  private readonly onBlockTime: ((block: number, timeS: number) => void) | undefined;
 
   private readonly request = new Float64Array(5);
   private readonly position = new Float64Array(4);
@@ -99,7 +96,6 @@ export class MotionPlanner {
     this.queue = new BlockQueue(lookahead, limits.junction === 'klipper');
     this.times = new Float64Array(lookahead);
     this.onMarker = options.onMarker;
-    this.onBlockTime = options.onBlockTime;
   }
 
   /** Declares where the machine is without moving it (G92, or the start of a layer). */
@@ -279,9 +275,7 @@ export class MotionPlanner {
       this.queue.commit(count, this.times);
       for (let j = 0; j < count; j++) {
         this.resolveMarkers();
-        const t = this.times[j];
-        this.onBlockTime?.(this.committed, t);
-        this.totalS += t;
+        this.totalS += this.times[j];
         this.committed++;
       }
     }

@@ -50,33 +50,69 @@ export class LayerBuffer {
     this.items.push({ fan: mark });
   }
 
-  /** Time of the moves at their feed rates, without acceleration: a lower bound of the real time. */
-  idealTime(fromX: number, fromY: number, fromZ: number): number {
+  /**
+   * Time of the moves at their feed rates, without acceleration: what OrcaSlicer's and PrusaSlicer's
+   * cooling logic calls the layer time. `extruding` is the part spent extruding.
+   */
+  idealTimes(fromX: number, fromY: number, fromZ: number): { total: number; extruding: number } {
     const m = this.moves;
-    let t = 0;
+    let total = 0;
+    let extruding = 0;
     let x = fromX;
     let y = fromY;
     let z = fromZ;
     for (let k = 0; k < this.count; k++) {
       const o = k * STRIDE;
       const d = Math.hypot(m[o] - x, m[o + 1] - y, m[o + 2] - z) || Math.abs(m[o + 3]);
-      t += d / m[o + 4];
+      const t = d / m[o + 4];
+      total += t;
+      if (m[o + 5] === MoveKind.Extrude) extruding += t;
       x = m[o];
       y = m[o + 1];
       z = m[o + 2];
     }
-    return t;
+    return { total, extruding };
   }
 
-  /** Slows every extrusion by `factor`, never below `minSpeed` (nor speeds up one already slower). */
-  slowDown(factor: number, minSpeed: number): void {
-    if (factor >= 1) return;
+  /**
+   * Slows the extrusions so that they take `target` seconds (at feed rates), none below
+   * `minSpeed` (nor sped up if already slower). The common factor is found by bisection because
+   * the moves that hit the floor stop contributing.
+   */
+  slowDownTo(target: number, minSpeed: number, fromX: number, fromY: number, fromZ: number): void {
+    const m = this.moves;
+    const lengths: number[] = [];
+    const feeds: number[] = [];
+    const index: number[] = [];
+    let x = fromX;
+    let y = fromY;
+    let z = fromZ;
     for (let k = 0; k < this.count; k++) {
       const o = k * STRIDE;
-      if (this.moves[o + 5] !== MoveKind.Extrude) continue;
-      const f = this.moves[o + 4];
-      this.moves[o + 4] = Math.max(f * factor, Math.min(f, minSpeed));
+      if (m[o + 5] === MoveKind.Extrude) {
+        lengths.push(Math.hypot(m[o] - x, m[o + 1] - y, m[o + 2] - z));
+        feeds.push(m[o + 4]);
+        index.push(o);
+      }
+      x = m[o];
+      y = m[o + 1];
+      z = m[o + 2];
     }
+    const timeAt = (factor: number) => {
+      let t = 0;
+      for (let k = 0; k < lengths.length; k++) t += lengths[k] / Math.max(feeds[k] * factor, Math.min(feeds[k], minSpeed));
+      return t;
+    };
+    if (timeAt(1) >= target) return;
+    let lo = 0;
+    let hi = 1;
+    if (timeAt(1e-6) < target) lo = hi = 1e-6;
+    for (let step = 0; step < 40 && hi - lo > 1e-6; step++) {
+      const mid = (lo + hi) / 2;
+      if (timeAt(mid) > target) lo = mid;
+      else hi = mid;
+    }
+    for (let k = 0; k < index.length; k++) m[index[k] + 4] = Math.max(feeds[k] * hi, Math.min(feeds[k], minSpeed));
   }
 }
 

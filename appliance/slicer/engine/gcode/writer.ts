@@ -5,7 +5,7 @@
  * (a file stream) so memory stays bounded by one layer.
  */
 import type { PrintConfig } from '../../profiles/schema.js';
-import { decideCooling, needsExactLayerTime } from '../toolpath/cooling.js';
+import { decideCooling } from '../toolpath/cooling.js';
 import { chooseSeam, startLoopAt, trimEnd, type SeamMode } from '../toolpath/seam.js';
 import { accelerationFor, pick, speedFor, travelSpeed } from '../toolpath/speeds.js';
 import { travelStaysInside } from '../toolpath/travel.js';
@@ -33,16 +33,20 @@ export interface WriterDeps {
   flavour: Flavour;
   objects: LabelledObject[];
   totalLayers: number;
-  /** Renders a custom G-code template (start, end, layer change…) with the layer's variables. */
-  render: (key: 'machine_start_gcode' | 'machine_end_gcode' | 'before_layer_change_gcode' | 'layer_change_gcode', layer: { num: number; z: number } | null) => string;
-  /** Time of one layer's moves, starting and ending at rest (moves as in LayerBuffer, count moves). */
-  timeLayer: (moves: Float64Array, count: number) => { total: number; extruding: number };
+  /**
+   * Renders a custom G-code template (start, end, layer change, tool change…), named `where` in
+   * errors, with the layer's variables and any extra ones (the tool change's extruders).
+   */
+  render: (source: string, where: string, layer: { num: number; z: number } | null, extra?: Record<string, number>) => string;
   planner: PlannerSink;
   out: (text: string) => void;
 }
 
 /** Written where M73 progress goes; the assembler replaces it once the total time is known. */
 export const PROGRESS_MARK = ';PRINTYARD_PROGRESS ';
+
+/** What `gcode_comments` appends to each kind of move. */
+const VERBOSE = [' ; travel', '', ' ; retract / unretract', ' ; lift / lower'];
 
 export interface WriterStats {
   /** mm of filament pushed per filament (net of retractions). */
@@ -82,7 +86,7 @@ export class GcodeWriter {
   start(): void {
     const c = this.c;
     const out: string[] = [];
-    const start = this.d.render('machine_start_gcode', null);
+    const start = this.d.render(c.machine_start_gcode, 'machine_start_gcode', null);
     const bedFirst = pick(bedTemperatures(c).firstLayer, 0);
     const nozzleFirst = pick(c.nozzle_temperature_initial_layer, 0);
     const macro = /\b(PRINT_START|START_PRINT)\b/i.test(start);
@@ -95,6 +99,13 @@ export class GcodeWriter {
     if (c.emit_machine_limits_to_gcode && this.f.mayEmitLimits) out.push(...machineLimits(c));
     out.push(this.f.bambu ? '; FEATURE: Custom' : ';TYPE:Custom', start.trimEnd());
     out.push('G21 ; millimetres', 'G90 ; absolute coordinates', c.use_relative_e_distances ? 'M83 ; relative extrusion' : 'M82 ; absolute extrusion', 'G92 E0');
+    out.push(...this.filamentSetup(this.filament));
+    const filamentStart = this.d.render(pick(c.filament_start_gcode, this.filament), 'filament_start_gcode', null, { current_extruder: this.filament }).trimEnd();
+    if (filamentStart) out.push(filamentStart);
+    if (c.default_jerk > 0 && !this.f.klipper) out.push(`M205 X${fmt(c.default_jerk, 2)} Y${fmt(c.default_jerk, 2)} ; jerk`);
+    if (this.f.bambu && pick(c.additional_cooling_fan_speed, this.filament) > 0) {
+      out.push(`M106 P2 S${Math.round((pick(c.additional_cooling_fan_speed, this.filament) * 255) / 100)} ; auxiliary fan`);
+    }
     if (this.f.klipper) out.push(`SET_PRINT_STATS_INFO TOTAL_LAYER=${this.d.totalLayers}`);
     if (c.gcode_label_objects && this.f.name !== 'klipper' && !this.f.bambu) out.push(`M486 T${this.d.objects.length}`);
     out.push(this.f.fan(0));
@@ -108,12 +119,12 @@ export class GcodeWriter {
     this.layerStart = [this.x, this.y, this.z];
     const b = (this.buf = new LayerBuffer());
     for (const line of this.f.layerChangeComments(layer.printZ, layer.height)) b.line(line);
-    this.text(this.d.render('before_layer_change_gcode', { num: layer.index, z: layer.printZ }));
+    this.text(this.d.render(c.before_layer_change_gcode, 'before_layer_change_gcode', { num: layer.index, z: layer.printZ }));
     if (pick(c.retract_when_changing_layer, this.filament)) this.retract();
     this.unlift();
     b.move(this.x, this.y, layer.printZ, 0, this.zFeed(), MoveKind.Lift);
     this.z = layer.printZ;
-    this.text(this.d.render('layer_change_gcode', { num: layer.index, z: layer.printZ }));
+    this.text(this.d.render(c.layer_change_gcode, 'layer_change_gcode', { num: layer.index, z: layer.printZ }));
     if (this.f.klipper) b.line(`SET_PRINT_STATS_INFO CURRENT_LAYER=${layer.index + 1}`);
     b.line(PROGRESS_MARK + layer.index);
     if (layer.index === 1) this.normalTemperatures();
@@ -136,7 +147,9 @@ export class GcodeWriter {
     this.retract();
     b.line(this.f.fan(0));
     this.fanNow = 0;
-    this.text(this.d.render('machine_end_gcode', { num: this.d.totalLayers - 1, z: this.z }));
+    const last = { num: this.d.totalLayers - 1, z: this.z };
+    this.text(this.d.render(pick(this.c.filament_end_gcode, this.filament), 'filament_end_gcode', last, { current_extruder: this.filament }));
+    this.text(this.d.render(this.c.machine_end_gcode, 'machine_end_gcode', last));
     b.line('M73 P100 R0');
     this.format(0, 0);
     return { filamentMm: this.used.slice(), layers: this.d.totalLayers, bounds: this.bounds };
@@ -234,11 +247,39 @@ export class GcodeWriter {
     if (this.c.is_infill_first) { infill(); walls(); } else { walls(); infill(); }
   }
 
+  /** Per-filament machine settings: pressure advance when the filament asks for it. */
+  private filamentSetup(filament: number): string[] {
+    const c = this.c;
+    if (!pick(c.enable_pressure_advance, filament)) return [];
+    const k = fmt(pick(c.pressure_advance, filament), 4);
+    return [this.f.klipper ? `SET_PRESSURE_ADVANCE ADVANCE=${k}` : `M900 K${k} ; pressure advance`];
+  }
+
+  /**
+   * A tool (or AMS slot) change: the old filament's end G-code, a long retraction, the profile's
+   * change G-code (which issues the T command itself, as Bambu's does, or gets one), then the new
+   * filament's start G-code and settings.
+   */
   private setFilament(filament: number): void {
     if (filament === this.filament) return;
-    this.retract();
-    this.buf.line(`T${filament}`);
+    const c = this.c;
+    const previous = this.filament;
+    const layer = { num: this.layerIndex, z: this.z };
+    const extra = { previous_extruder: previous, next_extruder: filament, current_extruder: previous, toolchange_z: this.z };
+    this.text(this.d.render(pick(c.filament_end_gcode, previous), 'filament_end_gcode', layer, extra));
+    if (this.retracted === 0 && !c.use_firmware_retraction) {
+      const length = pick(c.retract_length_toolchange, previous);
+      if (length > 0) {
+        this.buf.move(this.x, this.y, this.z + this.lifted, -length, pick(c.retraction_speed, previous), MoveKind.Retract);
+        this.retracted = length;
+      }
+    } else this.retract();
+    const change = this.d.render(c.change_filament_gcode, 'change_filament_gcode', layer, extra).trimEnd();
+    if (change) this.buf.line(change);
+    if (!/^\s*T\d+\b/m.test(change)) this.buf.line(`T${filament}`);
     this.filament = filament;
+    this.text(this.d.render(pick(c.filament_start_gcode, filament), 'filament_start_gcode', layer, { ...extra, current_extruder: filament }));
+    for (const line of this.filamentSetup(filament)) this.buf.line(line);
   }
 
   /** Prints one extrusion: travel to its start (seam for loops), then the path. */
@@ -402,10 +443,10 @@ export class GcodeWriter {
 
   private flushLayer(layer: LayerPaths): void {
     const b = this.buf;
-    const ideal = b.idealTime(this.layerStart[0], this.layerStart[1], this.layerStart[2]);
-    const time = needsExactLayerTime(ideal, this.c, this.filament) ? this.d.timeLayer(b.moves, b.count) : { total: ideal, extruding: ideal };
+    const [x, y, z] = this.layerStart;
+    const time = b.idealTimes(x, y, z);
     const cooling = decideCooling(layer.index, time.total, time.extruding, this.c, this.filament);
-    b.slowDown(cooling.speedFactor, pick(this.c.slow_down_min_speed, this.filament));
+    if (cooling.slowDownBy > 0) b.slowDownTo(time.extruding + cooling.slowDownBy, pick(this.c.slow_down_min_speed, this.filament), x, y, z);
     this.format(cooling.fan, cooling.bridgeFan);
   }
 
@@ -415,6 +456,10 @@ export class GcodeWriter {
     const m = b.moves;
     const lines: string[] = [];
     const relE = this.c.use_relative_e_distances;
+    // Firmware that does not shift for its tools gets the G-code shifted (PrusaSlicer's extruder offset).
+    const [offX, offY] = this.c.single_extruder_multi_material ? [0, 0] : pick(this.c.extruder_offset, this.filament) ?? [0, 0];
+    const zOffset = this.c.z_offset;
+    const verbose = this.c.gcode_comments;
     let cx = NaN;
     let cy = NaN;
     let cz = NaN;
@@ -435,9 +480,9 @@ export class GcodeWriter {
         continue;
       }
       const o = item * MOVE_STRIDE;
-      const x = m[o];
-      const y = m[o + 1];
-      const z = m[o + 2];
+      const x = m[o] - offX;
+      const y = m[o + 1] - offY;
+      const z = m[o + 2] + zOffset;
       const de = m[o + 3];
       const feed = m[o + 4];
       const kind = m[o + 5];
@@ -458,7 +503,7 @@ export class GcodeWriter {
         s += ' F' + f;
         this.lastFeed = f;
       }
-      lines.push(s);
+      lines.push(verbose ? s + VERBOSE[kind] : s);
       this.d.planner.move(x, y, z, this.eAbs, feed);
       if (kind === MoveKind.Extrude) this.extend(x, y, z);
     }

@@ -24,9 +24,14 @@ const MIN_ISLAND_AREA = 0.01;
 
 export function loopsToIslands(loops: readonly Polygon[], opts: OutlineOptions, firstLayer: boolean, hadOpenChains: boolean): ExPolygon[] {
   if (loops.length === 0) return [];
+  // Simplify right after the union (which also gives every loop a canonical start, so a prism's
+  // layers come out identical): the raw loops hold a point per cut triangle, and every boolean
+  // after this costs in proportion to the points.
   let paths = union(loops, 'nonzero');
+  if (opts.resolution > 0) paths = simplifyPolygons(paths, opts.resolution);
   // Cracks only exist where the chaining had to close gaps; a watertight layer skips two offsets.
   if (opts.closingRadius > 0 && hadOpenChains) paths = offset(offset(paths, opts.closingRadius), -opts.closingRadius);
+  const compensated = opts.xyContourCompensation !== 0 || opts.xyHoleCompensation !== 0 || (firstLayer && opts.elephantFootCompensation > 0);
   if (opts.xyContourCompensation !== 0 || opts.xyHoleCompensation !== 0) {
     paths = compensate(paths, opts.xyContourCompensation, opts.xyHoleCompensation);
   }
@@ -35,7 +40,7 @@ export function loopsToIslands(loops: readonly Polygon[], opts: OutlineOptions, 
     // A feature thinner than the compensation would vanish from the first layer: keep it as it was.
     if (shrunk.length > 0) paths = shrunk;
   }
-  if (opts.resolution > 0) paths = simplifyPolygons(paths, opts.resolution);
+  if (opts.resolution > 0 && (hadOpenChains || compensated)) paths = simplifyPolygons(paths, opts.resolution);
   return nestPolygons(paths).filter((ex) => islandArea(ex) >= MIN_ISLAND_AREA);
 }
 

@@ -54,12 +54,19 @@ export class ToolpathRaster {
     this.offsetY = (this.height - spanY * this.scale) / 2 - options.bounds.minY * this.scale;
   }
 
-  /** Paints one layer over what is there. Infill goes first so walls stay crisp on top of it. */
-  addLayer(layer: LayerPaths): void {
+  /**
+   * Paints one layer over what is there. From above, a layer shows only where the layers over it
+   * leave it exposed, which is where it has top surfaces or bridges (or it is the last layer): a
+   * layer without them is skipped, and the internal infill of the others is left out, as the
+   * layers above cover it. Infill goes first so walls stay crisp on top of it.
+   */
+  addLayer(layer: LayerPaths, last = false): void {
+    const exposed = (e: Extrusion) => e.role === 'top-surface' || e.role === 'bridge';
+    if (!last && layer.adhesion.length === 0 && layer.support.length === 0 && !layer.islands.some((isl) => isl.infill.some(exposed))) return;
     const shade = BOTTOM_SHADE + (1 - BOTTOM_SHADE) * Math.min(Math.max(layer.printZ / this.maxZ, 0), 1);
     for (const extrusion of layer.adhesion) this.drawExtrusion(extrusion, shade);
     for (const extrusion of layer.support) this.drawExtrusion(extrusion, shade);
-    for (const island of layer.islands) for (const extrusion of island.infill) this.drawExtrusion(extrusion, shade);
+    for (const island of layer.islands) for (const extrusion of island.infill) if (last || exposed(extrusion)) this.drawExtrusion(extrusion, shade);
     for (const island of layer.islands) for (const extrusion of island.walls) this.drawExtrusion(extrusion, shade);
   }
 

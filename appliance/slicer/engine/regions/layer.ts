@@ -2,7 +2,7 @@
  * Everything one layer prints for its objects: walls per island, the island's fill area split
  * into surfaces, and the infill of each. Pure function of its inputs, run in worker threads.
  */
-import { offsetEx } from '../geometry/clipper.js';
+import { differenceEx, offsetEx } from '../geometry/clipper.js';
 import type { ExPolygon } from '../geometry/types.js';
 import type { Extrusion, ExtrusionRole, IslandPaths, LayerPaths } from '../toolpath/types.js';
 import { bridgeFlow, crossSection, spacingOf, widthFor } from './flow.js';
@@ -47,7 +47,10 @@ export function buildLayer(input: LayerInput, p: RegionParams, cache: RegionCach
   for (const obj of input.objects) {
     const current = obj.current.islands;
     if (current.length === 0) continue;
-    const masks = surfaceMasks(obj.current, obj.above, obj.below, p.topLayers, p.bottomLayers);
+    const wallRing = p.ensureVerticalShells && !first && p.wallThickness > 0
+      ? (layer: HashedLayer) => cache.ringFor(`${layer.hash}`, () => differenceEx(layer.islands, offsetEx(layer.islands, -p.wallThickness)))
+      : null;
+    const masks = surfaceMasks(obj.current, obj.above, obj.below, p.topLayers, p.bottomLayers, wallRing);
     const outerWidth = widthFor('outer-wall', p.widths, first);
     const innerWidth = widthFor('inner-wall', p.widths, first);
     const belowHashes = new Set(obj.below[0]?.islands.map((ex) => hashExPolygon(ex)) ?? []);
@@ -65,6 +68,7 @@ export function buildLayer(input: LayerInput, p: RegionParams, cache: RegionCach
         minSparseArea: p.minSparseArea,
         bridgeAnchor: BRIDGE_ANCHOR,
         solidInfill: p.density >= 0.999,
+        minSolidWidth: spacingOf(widthFor('solid-infill', p.widths, first), h),
       });
       const infill: Extrusion[] = [];
       const add = (area: ExPolygon[], role: ExtrusionRole, pattern: FillPattern, density: number, angle: number, overlap: number) => {

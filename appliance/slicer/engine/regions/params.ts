@@ -3,7 +3,7 @@
  * thread needs to build any layer's walls and infill.
  */
 import type { PrintConfig } from '../../profiles/schema.js';
-import { roleWidths, type RoleWidths } from './flow.js';
+import { roleWidths, spacingOf, type RoleWidths } from './flow.js';
 import type { WallSequence } from './perimeters.js';
 
 export interface RegionParams {
@@ -32,6 +32,10 @@ export interface RegionParams {
   /** Fixed bridge direction in degrees, or null for automatic. */
   bridgeAngle: number | null;
   infillFirst: boolean;
+  /** Grow solid infill where sloping walls of neighbouring layers reach into this one. */
+  ensureVerticalShells: boolean;
+  /** How far the walls reach in from the outline (mm): the thickness of a vertical shell. */
+  wallThickness: number;
   /** Gap between support lines (mm) and whether they cross as a grid. */
   supportGap: number;
   supportGrid: boolean;
@@ -63,8 +67,21 @@ export function regionParams(config: PrintConfig): RegionParams {
     thickBridges: config.thick_bridges,
     bridgeAngle: config.bridge_angle > 0 ? config.bridge_angle : null,
     infillFirst: config.is_infill_first,
+    ensureVerticalShells: config.ensure_vertical_shell_thickness,
+    wallThickness: wallThickness(config),
     supportGap: config.support_base_pattern_spacing,
     supportGrid: config.support_base_pattern === 'rectilinear-grid',
     interfaceGap: config.support_interface_spacing,
   };
+}
+
+/** Outline to the inner edge of the innermost wall, with the spacings the wall generator uses. */
+function wallThickness(c: PrintConfig): number {
+  const w = roleWidths(c, 0);
+  const h = c.layer_height;
+  if (c.wall_loops <= 0) return 0;
+  const outer = spacingOf(w.outerWall, h);
+  const inner = spacingOf(w.innerWall, h);
+  if (c.wall_loops === 1) return w.outerWall / 2 + outer / 2;
+  return w.outerWall / 2 + (outer + inner) / 2 + (c.wall_loops - 2) * inner + inner / 2;
 }

@@ -17,6 +17,8 @@ export interface SupportParams {
   xyDistance: number;
   buildPlateOnly: boolean;
   interfaceLayers: number;
+  /** Dense layers where a column stands on the part (0: none). */
+  bottomInterfaceLayers: number;
   expansion: number;
   /** Overhangs smaller than this (mm²) need no support. */
   minArea: number;
@@ -36,6 +38,8 @@ export function supportParams(c: PrintConfig, lineWidth: number): SupportParams 
     xyDistance: c.support_object_xy_distance,
     buildPlateOnly: c.support_on_build_plate_only,
     interfaceLayers: c.support_interface_top_layers,
+    // -1 means "as many as the top", as in OrcaSlicer.
+    bottomInterfaceLayers: c.support_interface_bottom_layers < 0 ? c.support_interface_top_layers : c.support_interface_bottom_layers,
     expansion: c.support_expansion,
     minArea: lineWidth * lineWidth * 4,
   };
@@ -99,6 +103,7 @@ export function planSupport(count: number, getSlice: (layer: number) => ExPolygo
     // Below this layer the column continues only beside the part.
     if (part.length) column = differenceEx(column, part);
     assign(out[i], area, pendingIface);
+    if (p.bottomInterfaceLayers > 0 && out[i].base.length) addBottomInterface(out[i], i, p, getSlice);
     onLayer?.(count - i);
   }
   return out;
@@ -114,4 +119,18 @@ function assign(layer: SupportLayer, area: ExPolygon[], recentOverhangs: ExPolyg
   const iface = intersectionEx(area, near.length > 1 ? unionExs(near) : near);
   layer.iface = iface;
   layer.base = iface.length ? differenceEx(area, iface) : area;
+}
+
+/** Makes dense the support that stands on the part: the layers just above its top surfaces. */
+function addBottomInterface(layer: SupportLayer, i: number, p: SupportParams, getSlice: (layer: number) => ExPolygon[]): void {
+  const under: ExPolygon[] = [];
+  for (let k = 1; k <= p.bottomInterfaceLayers; k++) {
+    const j = i - p.bottomGapLayers - k;
+    if (j >= 0) under.push(...getSlice(j));
+  }
+  if (under.length === 0) return;
+  const resting = intersectionEx(layer.base, unionExs(under));
+  if (resting.length === 0) return;
+  layer.iface = layer.iface.length ? unionExs([...layer.iface, ...resting]) : resting;
+  layer.base = differenceEx(layer.base, resting);
 }

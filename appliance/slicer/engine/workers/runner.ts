@@ -1,45 +1,59 @@
-/** Where a slice's geometry tasks run: a worker pool, or this thread when the job is too small to pay for threads. */
+/**
+ * Where a slice's geometry tasks run: on worker threads, on this thread, or both. A small job runs
+ * here alone; with one worker (a limit set to leave a core to other services) this thread takes
+ * every other share besides writing the G-code; with more, it only writes.
+ */
+import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import { createTasks, type TaskArgs, type TaskName, type TaskResult } from './tasks.js';
 import { WorkerPool } from './pool.js';
 
-export interface TaskRunner {
-  readonly threads: number;
-  run<N extends TaskName>(name: N, args: TaskArgs<N>): Promise<TaskResult<N>>;
-  broadcast<N extends TaskName>(name: N, args: TaskArgs<N>): Promise<void>;
-  close(): Promise<void>;
-}
+export class TaskRunner {
+  private readonly local = createTasks();
 
-class InlineRunner implements TaskRunner {
-  readonly threads = 1;
-  private readonly tasks = createTasks();
+  constructor(private readonly pool: WorkerPool | null) {}
 
-  run<N extends TaskName>(name: N, args: TaskArgs<N>): Promise<TaskResult<N>> {
-    return new Promise((resolve) => setImmediate(() => resolve((this.tasks[name] as (a: TaskArgs<N>) => TaskResult<N>)(args))));
-  }
-
-  async broadcast<N extends TaskName>(name: N, args: TaskArgs<N>): Promise<void> {
-    await this.run(name, args);
-  }
-
-  async close(): Promise<void> {}
-}
-
-class PoolRunner implements TaskRunner {
-  constructor(private readonly pool: WorkerPool) {}
+  /** Worker threads; 0 when everything runs on this thread. */
   get threads(): number {
-    return this.pool.size;
+    return this.pool?.size ?? 0;
   }
-  run<N extends TaskName>(name: N, args: TaskArgs<N>): Promise<TaskResult<N>> {
-    return this.pool.run(name, args);
+
+  /** Places the work is shared over: the workers, and this thread when it takes a share. */
+  get lanes(): number {
+    return this.threads <= 1 ? this.threads + 1 : this.threads;
   }
-  broadcast<N extends TaskName>(name: N, args: TaskArgs<N>): Promise<void> {
-    return this.pool.broadcast(name, args);
+
+  /**
+   * Whether share `k` of a job is this thread's: all of it without workers; with one worker, every
+   * other share; with more, none (this thread is kept for writing the G-code).
+   */
+  isLocal(k: number): boolean {
+    if (this.threads === 0) return true;
+    return this.threads === 1 && k % 2 === 1;
   }
-  close(): Promise<void> {
-    return this.pool.close();
+
+  /** Runs a task on a worker (or here, after letting pending events through, when there is none). */
+  async run<N extends TaskName>(name: N, args: TaskArgs<N>): Promise<TaskResult<N>> {
+    if (this.pool) return this.pool.run(name, args);
+    await yieldToEvents();
+    return this.runHere(name, args);
+  }
+
+  /** Runs a task on this thread, now. */
+  runHere<N extends TaskName>(name: N, args: TaskArgs<N>): TaskResult<N> {
+    return (this.local[name] as (a: TaskArgs<N>) => TaskResult<N>)(args);
+  }
+
+  /** Runs the task once on every worker and here (the job setup; shared memory in args is not copied). */
+  async broadcast<N extends TaskName>(name: N, args: TaskArgs<N>): Promise<void> {
+    this.runHere(name, args);
+    if (this.pool) await this.pool.broadcast(name, args);
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.close();
   }
 }
 
-export function createRunner(threads: number): TaskRunner {
-  return threads <= 1 ? new InlineRunner() : new PoolRunner(new WorkerPool(threads));
+export function createRunner(workers: number): TaskRunner {
+  return new TaskRunner(workers > 0 ? new WorkerPool(workers) : null);
 }

@@ -167,17 +167,6 @@ test('a long stream keeps a bounded queue and matches the time of the same moves
   near(smallKlipper, largeKlipper, 1e-6);
 });
 
-test('block times add up to the total, numbered in move order', () => {
-  const times: number[] = [];
-  const p = new MotionPlanner(limits('jerk'), { onBlockTime: (block, t) => { times[block] = t; } });
-  assert.equal(p.move(10, 0, 0, 0, 50), true);
-  assert.equal(p.move(10, 0, 0, 0, 50), false);
-  p.move(10, 10, 0, 1, 30);
-  const total = p.finish().totalS;
-  assert.equal(times.length, 2);
-  near(times[0] + times[1], total);
-});
-
 test('rejects a non-positive feedrate and bad accelerations with AppError', () => {
   const p = new MotionPlanner(limits('jerk'));
   assert.throws(() => p.move(1, 0, 0, 0, 0), (err) => isAppError(err) && err.status === 400);

@@ -20,13 +20,14 @@ function assertColor(actual: number[], role: ExtrusionRole, shade: number, where
 /** Pixel (x, y) of a 100 x 100 image showing bounds 0..100 mm with no margin: 1 px per mm, y up. */
 function rasterOf(layers: ReturnType<typeof layer>[], maxZ = 1): PNG {
   const raster = new ToolpathRaster({ width: 100, height: 100, bounds: { minX: 0, minY: 0, maxX: 100, maxY: 100 }, maxZ, marginPx: 0 });
-  for (const l of layers) raster.addLayer(l);
+  layers.forEach((l, k) => raster.addLayer(l, k === layers.length - 1));
   return PNG.sync.read(Buffer.from(raster.toPng()));
 }
 
 test('a printed block: transparent corners, walls, top surface and skirt in their colours', () => {
   const raster = new ToolpathRaster({ width: 300, height: 300, bounds: { minX: 96, minY: 96, maxX: 124, maxY: 124 }, maxZ: 4 });
-  for (const l of blockPrint([100, 100], 20, 20)) raster.addLayer(l);
+  const block = blockPrint([100, 100], 20, 20);
+  block.forEach((l, k) => raster.addLayer(l, k === block.length - 1));
   const png = PNG.sync.read(Buffer.from(raster.toPng()));
   assert.deepEqual([png.width, png.height], [300, 300]);
   for (const [x, y] of [[0, 0], [299, 0], [0, 299], [299, 299]]) assert.equal(pixel(png, x, y)[3], 0, `corner ${x},${y}`);
@@ -44,11 +45,21 @@ test('a printed block: transparent corners, walls, top surface and skirt in thei
 test('higher layers paint over lower ones', () => {
   const area = { minX: 20, minY: 20, maxX: 80, maxY: 80 };
   const png = rasterOf([
-    layer(0, 0.2, 0.2, { islands: [island(area, [], [zigZag('solid-infill', area, 0.5, true, 0.6)])] }),
+    layer(0, 0.2, 0.2, { islands: [island(area, [], [zigZag('top-surface', area, 0.5, true, 0.6)])] }),
     layer(1, 0.4, 0.2, { islands: [island(area, [], [zigZag('bridge', { minX: 40, minY: 40, maxX: 60, maxY: 60 }, 0.5, true, 0.6)])] }),
   ], 0.4);
   assertColor(pixel(png, 50, 50), 'bridge', 1, 'upper layer');
-  assertColor(pixel(png, 30, 30), 'solid-infill', 0.55 + 0.45 * 0.5, 'lower layer beside it');
+  assertColor(pixel(png, 30, 30), 'top-surface', 0.55 + 0.45 * 0.5, 'lower layer beside it');
+});
+
+test('layers without exposed surfaces are left out, and internal infill shows only on the last layer', () => {
+  const area = { minX: 20, minY: 20, maxX: 80, maxY: 80 };
+  const png = rasterOf([
+    layer(0, 0.2, 0.2, { islands: [island(area, [], [zigZag('sparse-infill', { minX: 20, minY: 20, maxX: 30, maxY: 30 }, 0.5, true, 0.6)])] }),
+    layer(1, 0.4, 0.2, { islands: [island(area, [], [zigZag('solid-infill', { minX: 60, minY: 60, maxX: 80, maxY: 80 }, 0.5, true, 0.6)])] }),
+  ], 0.4);
+  assert.equal(pixel(png, 25, 75)[3], 0, 'the covered layer is not painted');
+  assertColor(pixel(png, 70, 30), 'solid-infill', 1, 'the last layer is');
 });
 
 test('lines are drawn at their real width, with anti-aliased edges', () => {
@@ -66,7 +77,7 @@ test('lines are drawn at their real width, with anti-aliased edges', () => {
 
 test('the picture is fitted to the bounds, keeping the aspect ratio, centred', () => {
   const raster = new ToolpathRaster({ width: 100, height: 100, bounds: { minX: 0, minY: 0, maxX: 200, maxY: 100 }, maxZ: 1, marginPx: 0 });
-  raster.addLayer(layer(0, 1, 1, { islands: [island({ minX: 0, minY: 0, maxX: 200, maxY: 100 }, [rectLoop('outer-wall', { minX: 1, minY: 1, maxX: 199, maxY: 99 }, 2)], [])] }));
+  raster.addLayer(layer(0, 1, 1, { islands: [island({ minX: 0, minY: 0, maxX: 200, maxY: 100 }, [rectLoop('outer-wall', { minX: 1, minY: 1, maxX: 199, maxY: 99 }, 2)], [])] }), true);
   const png = PNG.sync.read(Buffer.from(raster.toPng()));
   assert.equal(pixel(png, 0, 50)[3], 255, 'left edge reached');
   assert.equal(pixel(png, 99, 50)[3], 255, 'right edge reached');

@@ -16,8 +16,8 @@ test('no fan on the first layers', () => {
 test('a short layer is slowed to the minimum layer time and runs the fan at maximum', () => {
   const c = config({ slow_down_layer_time: [10], fan_cooling_layer_time: [30], fan_min_speed: [20], fan_max_speed: [80], close_fan_the_first_x_layers: [0] });
   const d = decideCooling(5, 6, 5, c, 0);
-  // 5 s of extrusion must become 9 s: factor 5/9.
-  assert.ok(Math.abs(d.speedFactor - 5 / 9) < 1e-9);
+  // A 6 s layer must take 10 s: its extrusions slow down by 4 s.
+  assert.ok(Math.abs(d.slowDownBy - 4) < 1e-9);
   assert.ok(Math.abs(d.fan - 0.8 * 255) < 1e-9);
 });
 
@@ -27,7 +27,7 @@ test('between the thresholds the fan is interpolated, above them it stops unless
   assert.equal(decideCooling(5, 40, 38, c, 0).fan, 0);
   const kept = config({ ...c, reduce_fan_stop_start_freq: [true] });
   assert.ok(Math.abs(decideCooling(5, 40, 38, kept, 0).fan - 0.2 * 255) < 1e-9);
-  assert.equal(decideCooling(5, 40, 38, c, 0).speedFactor, 1);
+  assert.equal(decideCooling(5, 40, 38, c, 0).slowDownBy, 0);
 });
 
 test('the fan ramps up to full at full_fan_speed_layer', () => {
