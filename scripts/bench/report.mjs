@@ -100,34 +100,31 @@ export function summarise(results) {
     pass &&= ok;
     lines.push(`median wall-time ratio ours/${label}: ${fixed(value, 2)} over ${both.length}/${results.length} models (target ≤ ${target.toFixed(1)}) ${verdict(ok)}`);
   }
-  lines.push('peak RSS ours vs PrusaSlicer (target ≤ PrusaSlicer\'s, per model):');
-  for (const r of results) {
-    const ours = r.slicers.ours;
-    const prusa = r.slicers.prusa;
-    if (ours.status !== 'ok' || prusa.status !== 'ok') {
-      pass = false;
-      lines.push(`  ${r.model}: n/a (ours ${ours.status}, PrusaSlicer ${prusa.status}) FAIL`);
-      continue;
+  // Per model, ours against PrusaSlicer: a verdict line, or n/a when either did not run.
+  const perModel = (title, judge) => {
+    lines.push(title);
+    for (const r of results) {
+      const ours = r.slicers.ours;
+      const prusa = r.slicers.prusa;
+      if (ours.status !== 'ok' || prusa.status !== 'ok') {
+        pass = false;
+        lines.push(`  ${r.model}: n/a (ours ${ours.status}, PrusaSlicer ${prusa.status}) FAIL`);
+        continue;
+      }
+      const { ok, text } = judge(ours.summary, prusa.summary);
+      pass &&= ok;
+      lines.push(`  ${r.model}: ${text} ${verdict(ok)}`);
     }
-    const ok = ours.summary.peakRssMb <= prusa.summary.peakRssMb;
-    pass &&= ok;
-    lines.push(`  ${r.model}: ${fixed(ours.summary.peakRssMb, 0)} MB vs ${fixed(prusa.summary.peakRssMb, 0)} MB ${verdict(ok)}`);
-  }
-  lines.push(`estimate deviation vs PrusaSlicer (target ±${TARGETS.estimateDeviation * 100} %, time and filament, per model):`);
-  for (const r of results) {
-    const ours = r.slicers.ours;
-    const prusa = r.slicers.prusa;
-    if (ours.status !== 'ok' || prusa.status !== 'ok') {
-      pass = false;
-      lines.push(`  ${r.model}: n/a (ours ${ours.status}, PrusaSlicer ${prusa.status}) FAIL`);
-      continue;
-    }
-    const time = ratio(ours.summary.timeS, prusa.summary.timeS);
-    const filament = ratio(ours.summary.filamentMm, prusa.summary.filamentMm);
-    const within = (x) => x !== undefined && Math.abs(x - 1) <= TARGETS.estimateDeviation + 1e-12;
-    const ok = within(time) && within(filament);
-    pass &&= ok;
-    lines.push(`  ${r.model}: time ${signedPercent(time)}, filament ${signedPercent(filament)} ${verdict(ok)}`);
-  }
+  };
+  perModel('peak RSS ours vs PrusaSlicer (target ≤ PrusaSlicer\'s, per model):', (ours, prusa) => ({
+    ok: ours.peakRssMb <= prusa.peakRssMb,
+    text: `${fixed(ours.peakRssMb, 0)} MB vs ${fixed(prusa.peakRssMb, 0)} MB`,
+  }));
+  const within = (x) => x !== undefined && Math.abs(x - 1) <= TARGETS.estimateDeviation + 1e-12;
+  perModel(`estimate deviation vs PrusaSlicer (target ±${TARGETS.estimateDeviation * 100} %, time and filament, per model):`, (ours, prusa) => {
+    const time = ratio(ours.timeS, prusa.timeS);
+    const filament = ratio(ours.filamentMm, prusa.filamentMm);
+    return { ok: within(time) && within(filament), text: `time ${signedPercent(time)}, filament ${signedPercent(filament)}` };
+  });
   return { lines, pass };
 }

@@ -20,7 +20,7 @@ describe('oursCliArgs', () => {
     assert.deepEqual(bench.oursCliArgs('dist/appliance/slicer/cli/printyard-slice.js', 'box.stl', 'out.gcode'), [
       'dist/appliance/slicer/cli/printyard-slice.js', 'box.stl', '-o', 'out.gcode',
       '--printer', 'generic-marlin-0.4', '--filament', 'generic-pla', '--process', '0.20mm-standard',
-      '--set', 'sparse_infill_density=15%',
+      '--set', 'sparse_infill_density=15%', '--set', 'initial_layer_infill_speed=30', '--set', 'brim_type=no_brim',
     ]);
   });
 });
@@ -32,7 +32,7 @@ describe('resolveBenchConfig', () => {
   const profiles = (dist: string): string => join(root, dist, 'appliance', 'slicer', 'profiles');
   const schema = [
     'export function defaultConfig() { return { layer_height: 0.2, sparse_infill_density: 20, wall_loops: 2 }; }',
-    "export function parseSetting(key, raw) { return Number(String(raw).replace('%', '')); }",
+    "export function parseSetting(key, raw) { const n = Number(String(raw).replace('%', '')); return Number.isNaN(n) ? raw : n; }",
   ].join('\n');
   for (const dist of ['plain', 'catalogued', 'broken']) {
     mkdirSync(profiles(dist), { recursive: true });
@@ -49,7 +49,7 @@ describe('resolveBenchConfig', () => {
 
   it('uses the schema defaults with the bench overrides until the catalogue is built', async () => {
     const { config, source } = await bench.resolveBenchConfig(root, 'plain');
-    assert.deepEqual(config, { layer_height: 0.2, sparse_infill_density: 15, wall_loops: 2 });
+    assert.deepEqual(config, { layer_height: 0.2, sparse_infill_density: 15, wall_loops: 2, initial_layer_infill_speed: 30, brim_type: 'no_brim' });
     assert.match(source, /schema defaults/);
   });
 
@@ -57,7 +57,8 @@ describe('resolveBenchConfig', () => {
     const { config, source } = await bench.resolveBenchConfig(root, 'catalogued');
     assert.equal(config.wall_loops, 3);
     assert.deepEqual(config.request, {
-      printerId: 'generic-marlin-0.4', filamentIds: ['generic-pla'], processId: '0.20mm-standard', overrides: { sparse_infill_density: 15 },
+      printerId: 'generic-marlin-0.4', filamentIds: ['generic-pla'], processId: '0.20mm-standard',
+      overrides: { sparse_infill_density: 15, initial_layer_infill_speed: 30, brim_type: 'no_brim' },
     });
     assert.match(source, /profile catalogue/);
   });

@@ -3,7 +3,8 @@
  * setting by its key, PrusaSlicer aliases, OrcaSlicer derived names and the job context. Built
  * once per job; per-layer and per-toolchange values go in a cheap overlay (`withLayer`).
  */
-import { SETTINGS, absOrPct, type PrintConfig, type Point2, type SettingKey } from '../../profiles/schema.js';
+import { SETTINGS, type PrintConfig, type Point2, type SettingKey } from '../../profiles/schema.js';
+import { crossSection, roleWidths } from '../regions/flow.js';
 import { bedTemperatures } from './bed-temperature.js';
 import type { TemplateValue, TemplateVars } from './template/index.js';
 
@@ -65,12 +66,7 @@ function bedBox(area: Point2[]): { min: [number, number]; max: [number, number] 
  * maximum volumetric speed. Bambu start G-code uses it for the purge line feed rate.
  */
 function outerWallVolumetricSpeed(config: PrintConfig, extruder: number): number {
-  const nozzle = config.nozzle_diameter[Math.min(extruder, config.nozzle_diameter.length - 1)];
-  let width = absOrPct(config.outer_wall_line_width, nozzle);
-  if (width <= 0) width = absOrPct(config.line_width, nozzle);
-  if (width <= 0) width = 1.125 * nozzle;
-  const h = config.layer_height;
-  const volumetric = config.outer_wall_speed * h * (width - h * (1 - Math.PI / 4));
+  const volumetric = config.outer_wall_speed * crossSection(roleWidths(config, extruder).outerWall, config.layer_height);
   const cap = config.filament_max_volumetric_speed[Math.min(extruder, config.filament_max_volumetric_speed.length - 1)];
   return cap > 0 ? Math.min(volumetric, cap) : volumetric;
 }
