@@ -22,14 +22,21 @@ import type { LayerSpec } from './layers/zlist.js';
 import type { OutlineResult } from './slice-outlines.js';
 import type { PrintConfig } from '../profiles/schema.js';
 import { unionExs } from './geometry/clipper.js';
+import { hashPath } from './geometry/hash.js';
 import { F64Reader } from './workers/f64-stream.js';
 import { createRunner, type TaskRunner } from './workers/runner.js';
 import { defaultWorkerCount } from './workers/pool.js';
 
-/** Below this many triangle-layers (triangles × layers) the job runs in-process: threads would cost more than they save. */
-const THREAD_THRESHOLD = 400_000;
-/** Model files larger than this start the worker threads before loading (about 4,000 binary STL triangles). */
-const EARLY_POOL_BYTES = 200_000;
+/*
+ * Threads pay off only for enough geometry (measured on the corpus, two cores): cutting the mesh
+ * when there are over 2 M triangle-layers (triangles × layers), building toolpaths when the
+ * outlines hold over 20,000 points that are not repeats of the layer below (identical layers are
+ * cheap: their walls and infill are reused).
+ */
+const SLICE_THRESHOLD = 2_000_000;
+const TOOLPATH_THRESHOLD = 20_000;
+/** Model files larger than this start the worker threads before loading (about 30,000 binary STL triangles). */
+const EARLY_POOL_BYTES = 1_500_000;
 
 function toShared<T extends Float32Array | Uint32Array>(a: T): T {
   const shared = new SharedArrayBuffer(a.byteLength);
@@ -79,23 +86,31 @@ async function run(req: SliceRequest, progress: Progress, spare: { runner: TaskR
   const specs = planLayers(placed.objects, config);
   if (specs.length === 0) throw new AppError(ErrorCode.badModel, 422, 'the model has no height to slice');
   const triangleLayers = placed.objects.reduce((a, o) => a + o.mesh.indices.length / 3, 0) * specs.length;
-  // An explicit thread count is taken as given; otherwise small jobs stay in this thread.
-  const threads = req.workers ?? (triangleLayers < THREAD_THRESHOLD ? 0 : defaultWorkerCount());
-  const runner: TaskRunner = spare.runner?.threads === threads ? spare.runner : createRunner(threads);
+  // An explicit thread count is taken as given for both stages.
+  const threadsFor = (work: number, threshold: number) => req.workers ?? (work < threshold ? 0 : defaultWorkerCount());
+  const sliceThreads = threadsFor(triangleLayers, SLICE_THRESHOLD);
+  let runner: TaskRunner = spare.runner?.threads === sliceThreads ? spare.runner : createRunner(sliceThreads);
   if (runner === spare.runner) spare.runner = null;
   const abort = () => void runner.close();
   req.signal?.addEventListener('abort', abort, { once: true });
   try {
     const params = regionParams(config);
-    await runner.broadcast('setup', {
+    const setup = {
       meshes: placed.objects.map((o) => ({ vertices: toShared(o.mesh.vertices), indices: toShared(o.mesh.indices) })),
       sliceZs: Float64Array.from(specs, (s) => s.sliceZ),
       printZs: Float64Array.from(specs, (s) => s.printZ),
       heights: Float64Array.from(specs, (s) => s.height),
       outline: outlineOptions(config),
       regions: params,
-    });
+    };
+    await runner.broadcast('setup', setup);
     const outlines = await sliceOutlines(placed.objects, specs, runner, progress);
+    const pathThreads = threadsFor(distinctOutlinePoints(outlines), TOOLPATH_THRESHOLD);
+    if (pathThreads !== runner.threads) {
+      await runner.close();
+      runner = createRunner(pathThreads);
+      await runner.broadcast('setup', setup);
+    }
     if (outlines.openChains > 0) {
       warnings.push(`the mesh is not closed: ${outlines.openChains} open contour(s) were closed in 2D (largest gap ${outlines.largestGap.toFixed(2)} mm)`);
     }
@@ -129,4 +144,18 @@ function supportLayers(outlines: OutlineResult, specs: LayerSpec[], config: Prin
     return v;
   };
   return planSupport(specs.length, slice, Float64Array.from(specs, (s) => s.height), supportParams(config, params.widths.support));
+}
+
+/** Points of the outlines over all layers, not counting layers identical to the one below. */
+function distinctOutlinePoints(outlines: OutlineResult): number {
+  let points = 0;
+  for (const o of outlines.objects) {
+    let previous = -1;
+    for (const layer of o.layers) {
+      const hash = hashPath(layer);
+      if (hash !== previous) points += layer.length / 2;
+      previous = hash;
+    }
+  }
+  return points;
 }
