@@ -15,6 +15,7 @@ export const enum MoveKind {
 export const enum FanMark {
   Normal = 0,
   Bridge = 1,
+  Off = 2,
 }
 
 const STRIDE = 6;
@@ -23,8 +24,8 @@ export class LayerBuffer {
   /** x, y, z, de, feedrate (mm/s), kind per move. */
   moves = new Float64Array(STRIDE * 256);
   count = 0;
-  /** A number ≥ 0 is a move index; a string is a line; { fan } is a fan mark. */
-  readonly items: (number | string | { fan: FanMark })[] = [];
+  /** A number ≥ 0 is a move index; a string is a line; { fan } a fan mark; { tool } a filament change. */
+  readonly items: (number | string | { fan: FanMark } | { tool: number })[] = [];
 
   move(x: number, y: number, z: number, de: number, feed: number, kind: MoveKind): void {
     if ((this.count + 1) * STRIDE > this.moves.length) {
@@ -48,6 +49,11 @@ export class LayerBuffer {
 
   fan(mark: FanMark): void {
     this.items.push({ fan: mark });
+  }
+
+  /** From here on the moves belong to filament `tool` (its usage and extruder offset). */
+  tool(tool: number): void {
+    this.items.push({ tool });
   }
 
   /**

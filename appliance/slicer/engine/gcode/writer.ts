@@ -8,11 +8,14 @@ import type { PrintConfig } from '../../profiles/schema.js';
 import { decideCooling } from '../toolpath/cooling.js';
 import { chooseSeam, startLoopAt, trimEnd, type SeamMode } from '../toolpath/seam.js';
 import { accelerationFor, pick, speedFor, travelSpeed } from '../toolpath/speeds.js';
+import { orderIslands, orderObjects } from '../toolpath/order.js';
 import { travelStaysInside } from '../toolpath/travel.js';
 import type { Extrusion, ExtrusionRole, IslandPaths, LayerPaths } from '../toolpath/types.js';
 import { bedTemperatures } from './bed-temperature.js';
 import type { Flavour } from './flavour.js';
-import { FanMark, fmt, LayerBuffer, MOVE_STRIDE, MoveKind } from './layer-buffer.js';
+import { GcodeFormatter, PROGRESS_MARK } from './formatter.js';
+import { FanMark, fmt, LayerBuffer, MoveKind } from './layer-buffer.js';
+import { machineLimits } from './machine-limits.js';
 
 export interface LabelledObject {
   id: number;
@@ -42,11 +45,6 @@ export interface WriterDeps {
   out: (text: string) => void;
 }
 
-/** Written where M73 progress goes; the assembler replaces it once the total time is known. */
-export const PROGRESS_MARK = ';PRINTYARD_PROGRESS ';
-
-/** What `gcode_comments` appends to each kind of move. */
-const VERBOSE = [' ; travel', '', ' ; retract / unretract', ' ; lift / lower'];
 
 export interface WriterStats {
   /** mm of filament pushed per filament (net of retractions). */
@@ -58,20 +56,16 @@ export interface WriterStats {
 export class GcodeWriter {
   private readonly c: PrintConfig;
   private readonly f: Flavour;
+  private readonly formatter: GcodeFormatter;
   private x = 0;
   private y = 0;
   private z = 0;
-  private eAbs = 0;
-  private lastFeed = -1;
   private retracted = 0;
   private lifted = 0;
-  private fanNow = -1;
   private accelNow = 0;
   private filament = 0;
-  private readonly used: number[];
   private readonly seams = new Map<number, [number, number]>();
   private lastPath: Float64Array | null = null;
-  private readonly bounds: [number, number, number, number, number, number] = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
   private layerIndex = 0;
   private buf = new LayerBuffer();
   private layerStart: [number, number, number] = [0, 0, 0];
@@ -79,7 +73,7 @@ export class GcodeWriter {
   constructor(private readonly d: WriterDeps) {
     this.c = d.config;
     this.f = d.flavour;
-    this.used = this.c.filament_diameter.map(() => 0);
+    this.formatter = new GcodeFormatter(d.config, d.flavour, d.planner, d.out);
   }
 
   /** Heating (unless the start G-code does it), machine limits, the start G-code, modes. */
@@ -109,7 +103,6 @@ export class GcodeWriter {
     if (this.f.klipper) out.push(`SET_PRINT_STATS_INFO TOTAL_LAYER=${this.d.totalLayers}`);
     if (c.gcode_label_objects && this.f.name !== 'klipper' && !this.f.bambu) out.push(`M486 T${this.d.objects.length}`);
     out.push(this.f.fan(0));
-    this.fanNow = 0;
     this.d.out(out.join('\n') + '\n');
   }
 
@@ -132,10 +125,10 @@ export class GcodeWriter {
 
     for (const e of layer.adhesion) this.extrude(e, null);
     for (const e of layer.support) this.extrude(e, null);
-    for (const group of this.objectOrder(layer.islands)) {
+    for (const group of orderObjects(layer.islands, this.x, this.y)) {
       const obj = this.d.objects[group[0].object];
       this.labelStart(obj);
-      for (const island of this.islandOrder(group)) this.island(island, obj.id);
+      for (const island of orderIslands(group, this.x, this.y)) this.island(island, obj.id);
       this.retractIfLeaving();
       this.labelEnd(obj);
     }
@@ -145,14 +138,13 @@ export class GcodeWriter {
   end(): WriterStats {
     const b = (this.buf = new LayerBuffer());
     this.retract();
-    b.line(this.f.fan(0));
-    this.fanNow = 0;
+    b.fan(FanMark.Off);
     const last = { num: this.d.totalLayers - 1, z: this.z };
     this.text(this.d.render(pick(this.c.filament_end_gcode, this.filament), 'filament_end_gcode', last, { current_extruder: this.filament }));
     this.text(this.d.render(this.c.machine_end_gcode, 'machine_end_gcode', last));
     b.line('M73 P100 R0');
-    this.format(0, 0);
-    return { filamentMm: this.used.slice(), layers: this.d.totalLayers, bounds: this.bounds };
+    this.formatter.write(b, 0, 0);
+    return { filamentMm: this.formatter.filamentMm, layers: this.d.totalLayers, bounds: this.formatter.bounds };
   }
 
   private text(s: string): void {
@@ -187,53 +179,6 @@ export class GcodeWriter {
       if (this.c.exclude_object) this.buf.line(`EXCLUDE_OBJECT_END NAME=${obj.label}`);
     } else if (this.f.bambu) this.buf.line(`; stop printing object, unique label id: ${obj.id}`);
     else this.buf.line('M486 S-1');
-  }
-
-  /** Islands grouped by object, the objects in nearest-first order. */
-  private objectOrder(islands: IslandPaths[]): IslandPaths[][] {
-    const groups = new Map<number, IslandPaths[]>();
-    for (const isl of islands) {
-      const g = groups.get(isl.object);
-      if (g) g.push(isl); else groups.set(isl.object, [isl]);
-    }
-    const rest = [...groups.values()];
-    const ordered: IslandPaths[][] = [];
-    let px = this.x;
-    let py = this.y;
-    while (rest.length) {
-      let best = 0;
-      let bestD = Infinity;
-      rest.forEach((g, k) => {
-        const d = Math.min(...g.map((isl) => distToStart(isl, px, py)));
-        if (d < bestD) { bestD = d; best = k; }
-      });
-      const [g] = rest.splice(best, 1);
-      ordered.push(g);
-      const last = g[g.length - 1].outline.contour;
-      px = last[0];
-      py = last[1];
-    }
-    return ordered;
-  }
-
-  private islandOrder(group: IslandPaths[]): IslandPaths[] {
-    const rest = group.slice();
-    const ordered: IslandPaths[] = [];
-    let px = this.x;
-    let py = this.y;
-    while (rest.length) {
-      let best = 0;
-      let bestD = Infinity;
-      rest.forEach((isl, k) => {
-        const d = distToStart(isl, px, py);
-        if (d < bestD) { bestD = d; best = k; }
-      });
-      const [isl] = rest.splice(best, 1);
-      ordered.push(isl);
-      px = isl.outline.contour[0];
-      py = isl.outline.contour[1];
-    }
-    return ordered;
   }
 
   private island(isl: IslandPaths, objectId: number): void {
@@ -277,6 +222,7 @@ export class GcodeWriter {
     const change = this.d.render(c.change_filament_gcode, 'change_filament_gcode', layer, extra).trimEnd();
     if (change) this.buf.line(change);
     if (!/^\s*T\d+\b/m.test(change)) this.buf.line(`T${filament}`);
+    this.buf.tool(filament);
     this.filament = filament;
     this.text(this.d.render(pick(c.filament_start_gcode, filament), 'filament_start_gcode', layer, { ...extra, current_extruder: filament }));
     for (const line of this.filamentSetup(filament)) this.buf.line(line);
@@ -435,90 +381,13 @@ export class GcodeWriter {
     this.accelNow = a;
   }
 
-  /** Accelerations reach the planner in stream order, when the layer is formatted. */
-  private static accelFrom(line: string): number | null {
-    const m = /^(?:M204 S|SET_VELOCITY_LIMIT ACCEL=)(\d+)/.exec(line);
-    return m ? Number(m[1]) : null;
-  }
-
   private flushLayer(layer: LayerPaths): void {
     const b = this.buf;
     const [x, y, z] = this.layerStart;
     const time = b.idealTimes(x, y, z);
     const cooling = decideCooling(layer.index, time.total, time.extruding, this.c, this.filament);
     if (cooling.slowDownBy > 0) b.slowDownTo(time.extruding + cooling.slowDownBy, pick(this.c.slow_down_min_speed, this.filament), x, y, z);
-    this.format(cooling.fan, cooling.bridgeFan);
-  }
-
-  /** Writes the buffer out as text and feeds the planner. */
-  private format(fan: number, bridgeFan: number): void {
-    const b = this.buf;
-    const m = b.moves;
-    const lines: string[] = [];
-    const relE = this.c.use_relative_e_distances;
-    // Firmware that does not shift for its tools gets the G-code shifted (PrusaSlicer's extruder offset).
-    const [offX, offY] = this.c.single_extruder_multi_material ? [0, 0] : pick(this.c.extruder_offset, this.filament) ?? [0, 0];
-    const zOffset = this.c.z_offset;
-    const verbose = this.c.gcode_comments;
-    let cx = NaN;
-    let cy = NaN;
-    let cz = NaN;
-    for (const item of b.items) {
-      if (typeof item === 'string') {
-        lines.push(item);
-        if (item.startsWith(PROGRESS_MARK)) this.d.planner.marker(item.slice(PROGRESS_MARK.length));
-        const accel = GcodeWriter.accelFrom(item);
-        if (accel !== null) this.d.planner.setAccelerations({ print: accel, travel: accel });
-        continue;
-      }
-      if (typeof item === 'object') {
-        const want = Math.round(item.fan === FanMark.Bridge ? bridgeFan : fan);
-        if (want !== this.fanNow) {
-          lines.push(this.f.fan(want));
-          this.fanNow = want;
-        }
-        continue;
-      }
-      const o = item * MOVE_STRIDE;
-      const x = m[o] - offX;
-      const y = m[o + 1] - offY;
-      const z = m[o + 2] + zOffset;
-      const de = m[o + 3];
-      const feed = m[o + 4];
-      const kind = m[o + 5];
-      let s = 'G1';
-      if (x !== cx && kind !== MoveKind.Retract && kind !== MoveKind.Lift) s += ' X' + fmt(x, 3);
-      if (y !== cy && kind !== MoveKind.Retract && kind !== MoveKind.Lift) s += ' Y' + fmt(y, 3);
-      if (kind === MoveKind.Lift || (kind !== MoveKind.Retract && z !== cz && !Number.isNaN(cz))) s += ' Z' + fmt(z, 3);
-      cx = x;
-      cy = y;
-      cz = z;
-      if (de !== 0) {
-        this.eAbs += de;
-        this.used[this.filament] += de;
-        s += ' E' + fmt(relE ? de : this.eAbs, 5);
-      }
-      const f = Math.round(feed * 60);
-      if (f !== this.lastFeed) {
-        s += ' F' + f;
-        this.lastFeed = f;
-      }
-      lines.push(verbose ? s + VERBOSE[kind] : s);
-      this.d.planner.move(x, y, z, this.eAbs, feed);
-      if (kind === MoveKind.Extrude) this.extend(x, y, z);
-    }
-    lines.push('');
-    this.d.out(lines.join('\n'));
-  }
-
-  private extend(x: number, y: number, z: number): void {
-    const bb = this.bounds;
-    if (x < bb[0]) bb[0] = x;
-    if (y < bb[1]) bb[1] = y;
-    if (z < bb[2]) bb[2] = z;
-    if (x > bb[3]) bb[3] = x;
-    if (y > bb[4]) bb[4] = y;
-    if (z > bb[5]) bb[5] = z;
+    this.formatter.write(b, cooling.fan, cooling.bridgeFan);
   }
 }
 
@@ -539,10 +408,6 @@ function dist2(ax: number, ay: number, bx: number, by: number): number {
   return (ax - bx) ** 2 + (ay - by) ** 2;
 }
 
-function distToStart(isl: IslandPaths, x: number, y: number): number {
-  const first = isl.walls[0]?.points ?? isl.infill[0]?.points ?? isl.outline.contour;
-  return dist2(first[0], first[1], x, y);
-}
 
 function maxY(ring: Float64Array): number {
   let m = -Infinity;
@@ -553,19 +418,4 @@ function maxY(ring: Float64Array): number {
 export function filamentArea(c: PrintConfig, filament: number): number {
   const d = pick(c.filament_diameter, filament);
   return Math.PI * (d / 2) ** 2;
-}
-
-function machineLimits(c: PrintConfig): string[] {
-  const r = (v: number) => Math.round(v);
-  const lines = [
-    `M201 X${r(c.machine_max_acceleration_x)} Y${r(c.machine_max_acceleration_y)} Z${r(c.machine_max_acceleration_z)} E${r(c.machine_max_acceleration_e)} ; max acceleration`,
-    `M203 X${r(c.machine_max_speed_x)} Y${r(c.machine_max_speed_y)} Z${fmt(c.machine_max_speed_z, 2)} E${r(c.machine_max_speed_e)} ; max feedrate`,
-    `M204 P${r(c.machine_max_acceleration_extruding)} R${r(c.machine_max_acceleration_retracting)} T${r(c.machine_max_acceleration_travel)} ; print, retract, travel acceleration`,
-  ];
-  if (c.machine_max_junction_deviation > 0) lines.push(`M205 J${fmt(c.machine_max_junction_deviation, 3)} ; junction deviation`);
-  else lines.push(`M205 X${fmt(c.machine_max_jerk_x, 2)} Y${fmt(c.machine_max_jerk_y, 2)} Z${fmt(c.machine_max_jerk_z, 2)} E${fmt(c.machine_max_jerk_e, 2)} ; jerk`);
-  if (c.machine_min_extruding_rate > 0 || c.machine_min_travel_rate > 0) {
-    lines.push(`M205 S${r(c.machine_min_extruding_rate)} T${r(c.machine_min_travel_rate)} ; minimum feedrates`);
-  }
-  return lines;
 }

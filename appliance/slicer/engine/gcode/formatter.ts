@@ -1,0 +1,119 @@
+/**
+ * Writes a layer buffer out as G-code text: only the axes that change, relative or absolute E,
+ * the feed rate when it changes, fan commands where the marks ask for them, extruder and Z
+ * offsets; every move also goes to the planner, which times the print.
+ */
+import type { PrintConfig } from '../../profiles/schema.js';
+import { pick } from '../toolpath/speeds.js';
+import type { Flavour } from './flavour.js';
+import { FanMark, fmt, type LayerBuffer, MOVE_STRIDE, MoveKind } from './layer-buffer.js';
+import type { PlannerSink } from './writer.js';
+
+/** Written where M73 progress goes; the assembler replaces it once the total time is known. */
+export const PROGRESS_MARK = ';PRINTYARD_PROGRESS ';
+
+/** What `gcode_comments` appends to each kind of move. */
+const VERBOSE = [' ; travel', '', ' ; retract / unretract', ' ; lift / lower'];
+
+/** Accelerations set in the stream (by the writer) reach the planner where they are written. */
+const ACCELERATION = /^(?:M204 S|SET_VELOCITY_LIMIT ACCEL=)(\d+)/;
+
+export class GcodeFormatter {
+  private eAbs = 0;
+  private lastFeed = -1;
+  private fanNow = -1;
+  private filament = 0;
+  private readonly used: number[];
+  readonly bounds: [number, number, number, number, number, number] = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+
+  constructor(
+    private readonly c: PrintConfig,
+    private readonly f: Flavour,
+    private readonly planner: PlannerSink,
+    private readonly out: (text: string) => void,
+  ) {
+    this.used = c.filament_diameter.map(() => 0);
+  }
+
+  /** mm of filament pushed per filament so far (net of retractions). */
+  get filamentMm(): number[] {
+    return this.used.slice();
+  }
+
+  write(b: LayerBuffer, fan: number, bridgeFan: number): void {
+    const c = this.c;
+    const m = b.moves;
+    const lines: string[] = [];
+    const relE = c.use_relative_e_distances;
+    const zOffset = c.z_offset;
+    const verbose = c.gcode_comments;
+    // Firmware that does not shift for its tools gets the G-code shifted (PrusaSlicer's extruder offset).
+    const offsetOf = (tool: number): [number, number] => (c.single_extruder_multi_material ? [0, 0] : pick(c.extruder_offset, tool) ?? [0, 0]);
+    let [offX, offY] = offsetOf(this.filament);
+    let cx = NaN;
+    let cy = NaN;
+    let cz = NaN;
+    for (const item of b.items) {
+      if (typeof item === 'string') {
+        lines.push(item);
+        if (item.startsWith(PROGRESS_MARK)) this.planner.marker(item.slice(PROGRESS_MARK.length));
+        const accel = ACCELERATION.exec(item);
+        if (accel) this.planner.setAccelerations({ print: Number(accel[1]), travel: Number(accel[1]) });
+        continue;
+      }
+      if (typeof item === 'object') {
+        if ('tool' in item) {
+          this.filament = item.tool;
+          [offX, offY] = offsetOf(this.filament);
+          continue;
+        }
+        const want = item.fan === FanMark.Off ? 0 : Math.round(item.fan === FanMark.Bridge ? bridgeFan : fan);
+        if (want !== this.fanNow) {
+          lines.push(this.f.fan(want));
+          this.fanNow = want;
+        }
+        continue;
+      }
+      const o = item * MOVE_STRIDE;
+      const x = m[o] - offX;
+      const y = m[o + 1] - offY;
+      const z = m[o + 2] + zOffset;
+      const de = m[o + 3];
+      const feed = m[o + 4];
+      const kind = m[o + 5];
+      let s = 'G1';
+      const planar = kind !== MoveKind.Retract && kind !== MoveKind.Lift;
+      if (planar && x !== cx) s += ' X' + fmt(x, 3);
+      if (planar && y !== cy) s += ' Y' + fmt(y, 3);
+      if (kind === MoveKind.Lift || (kind !== MoveKind.Retract && z !== cz && !Number.isNaN(cz))) s += ' Z' + fmt(z, 3);
+      cx = x;
+      cy = y;
+      cz = z;
+      if (de !== 0) {
+        this.eAbs += de;
+        this.used[this.filament] += de;
+        s += ' E' + fmt(relE ? de : this.eAbs, 5);
+      }
+      const f = Math.round(feed * 60);
+      if (f !== this.lastFeed) {
+        s += ' F' + f;
+        this.lastFeed = f;
+      }
+      lines.push(verbose ? s + VERBOSE[kind] : s);
+      this.planner.move(x, y, z, this.eAbs, feed);
+      if (kind === MoveKind.Extrude) this.extend(x, y, z);
+    }
+    lines.push('');
+    this.out(lines.join('\n'));
+  }
+
+  private extend(x: number, y: number, z: number): void {
+    const bb = this.bounds;
+    if (x < bb[0]) bb[0] = x;
+    if (y < bb[1]) bb[1] = y;
+    if (z < bb[2]) bb[2] = z;
+    if (x > bb[3]) bb[3] = x;
+    if (y > bb[4]) bb[4] = y;
+    if (z > bb[5]) bb[5] = z;
+  }
+}
