@@ -1,0 +1,47 @@
+/**
+ * The one place where errors become HTTP responses: `{ error: <message>, code: <code> }` with the
+ * error's status. AppErrors carry their own code and status; anything else is a bug, logged with
+ * its stack and answered as the service's internal error without leaking details.
+ */
+import type { Response } from 'hyper-express';
+import { AppError, ErrorCode } from './errors.js';
+import type { Logger } from './logger.js';
+
+export interface ErrorBody {
+  error: string;
+  code: string;
+}
+
+export interface MappedError {
+  status: number;
+  body: ErrorBody;
+  /** Extra response headers, e.g. Retry-After for 429 and 503. */
+  headers: Record<string, string>;
+}
+
+/** Seconds a client should wait before retrying, for the statuses where that is meaningful. */
+const RETRY_AFTER_S: Record<number, string> = { 429: '5', 503: '10' };
+
+export function mapError(err: unknown, log: Logger): MappedError {
+  if (err instanceof AppError) {
+    const status = Number.isInteger(err.status) && err.status >= 400 && err.status <= 599 ? err.status : 500;
+    if (status >= 500) log.warn(err.message, { code: err.code, status });
+    const retry = RETRY_AFTER_S[status];
+    return { status, body: { error: err.message, code: err.code }, headers: retry ? { 'retry-after': retry } : {} };
+  }
+  log.error(`unexpected error: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+  return { status: 500, body: { error: 'internal error', code: ErrorCode.internal }, headers: {} };
+}
+
+/** Sends an error unless the response is already under way (then the connection is closed). */
+export function sendError(response: Response, err: unknown, log: Logger): void {
+  const mapped = mapError(err, log);
+  if (response.completed) return;
+  if (response.initiated) {
+    response.close();
+    return;
+  }
+  response.status(mapped.status);
+  for (const [name, value] of Object.entries(mapped.headers)) response.header(name, value, true);
+  response.json(mapped.body);
+}

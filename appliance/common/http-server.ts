@@ -1,0 +1,74 @@
+/**
+ * The HTTP server every service uses: hyper-express on the native uWebSockets.js build.
+ *
+ * Two traps are closed here. On a Node without a matching uWS binary the package silently swaps
+ * in a JavaScript shim that fails later ("Not implemented"), so the native build is asserted up
+ * front. And uWS binds with SO_REUSEPORT, so a second service on a taken port would "succeed"
+ * and share the port; a plain exclusive bind is tried first to detect the conflict.
+ */
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import { Server } from 'hyper-express';
+import { AppError, ErrorCode } from './errors.js';
+
+export const ERR_ADDRESS_IN_USE = 'ERR_ADDRESS_IN_USE';
+
+/** Throws unless the native uWebSockets.js binding is the one hyper-express loaded. */
+export function assertNativeUws(): void {
+  const require = createRequire(import.meta.url);
+  const uws = require('uWebSockets.js') as Record<string, unknown>;
+  const native = typeof uws.getParts === 'function' && typeof uws.SSLApp === 'function' && !('default' in uws);
+  if (!native) {
+    throw new AppError(ErrorCode.internal, 500,
+      `uWebSockets.js has no native build for Node ${process.versions.node} (ABI ${process.versions.modules}, ${process.platform}-${process.arch}); ` +
+      'it fell back to a JavaScript shim that cannot serve requests. Run Node 20.');
+  }
+}
+
+export interface HttpServerOptions {
+  /** Bodies larger than this are refused by hyper-express before a handler runs. */
+  maxBodyBytes: number;
+}
+
+export function createHttpServer(options: HttpServerOptions): Server {
+  assertNativeUws();
+  // auto_close would add its own SIGTERM/SIGINT listeners and close the port under a draining service.
+  return new Server({ auto_close: false, max_body_length: options.maxBodyBytes });
+}
+
+/** True for addresses that only the local machine can reach. */
+export function isLoopback(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h) || /^::ffff:127(\.\d{1,3}){3}$/.test(h);
+}
+
+function probePort(host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') reject(new AppError(ERR_ADDRESS_IN_USE, 500, `port ${port} on ${host} is already in use`));
+      else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') reject(new AppError(ERR_ADDRESS_IN_USE, 500, `cannot bind to ${host}: no such local address`));
+      else if (err.code === 'EACCES') reject(new AppError(ERR_ADDRESS_IN_USE, 500, `no permission to listen on port ${port} of ${host}`));
+      else reject(err);
+    });
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
+
+/** Listens on host:port (port 0 picks a free one) and returns the port actually bound. */
+export async function listen(server: Server, host: string, port: number): Promise<number> {
+  if (port !== 0) await probePort(host, port);
+  try {
+    await server.listen(port, host);
+  } catch {
+    throw new AppError(ERR_ADDRESS_IN_USE, 500, `cannot listen on ${host}:${port}`);
+  }
+  return server.port;
+}
+
+/** Closes the port and every open connection (idle keep-alive ones would keep the process alive). */
+export function closeServer(server: Server): void {
+  server.close();
+  // TemplatedApp.close exists in this uWS build but is missing from its type declarations.
+  (server.uws_instance as unknown as { close(): void }).close();
+}

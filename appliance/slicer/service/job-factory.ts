@@ -1,0 +1,62 @@
+/**
+ * Turns a checked slice form into a queued-to-be job: profiles resolved, model format confirmed,
+ * the upload moved into the job's own folder, output names chosen (a Bambu printer gets a
+ * `.gcode.3mf`, every other a `.gcode`, named after the model).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { ProfileCatalogue } from '../profiles/catalogue.js';
+import { Job } from './job.js';
+import { PREVIEW_FILE, type JobStore } from './job-store.js';
+import { sniffModelFile } from './model-file.js';
+import { resolveJobConfig, type SliceForm } from './slice-form.js';
+
+const MAX_NAME_LENGTH = 120;
+
+/** A client's file name made safe to use inside our folder: no path, no control characters. */
+export function safeFileName(name: string, fallback: string): string {
+  const base = name.replace(/^.*[\\/]/, '').replace(/[\x00-\x1f\x7f<>:"|?*]/g, '_').trim().slice(0, MAX_NAME_LENGTH);
+  return base === '' || /^\.+$/.test(base) ? fallback : base;
+}
+
+export async function createJob(catalogue: ProfileCatalogue, store: JobStore, form: SliceForm): Promise<Job> {
+  const config = resolveJobConfig(catalogue, form);
+  const format = await sniffModelFile(form.model.path, form.model.size, form.model.fileName);
+  const id = randomBytes(8).toString('hex');
+  const dir = store.jobDir(id);
+  const modelName = safeFileName(form.model.fileName, `model.${format}`);
+  const base = modelName.replace(/\.(stl|3mf)$/i, '') || 'model';
+  const modelPath = path.join(dir, `model.${format}`);
+  await mkdir(dir);
+  try {
+    await rename(form.model.path, modelPath);
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+  return Job.create({
+    id,
+    dir,
+    modelName,
+    modelSize: form.model.size,
+    printerId: form.printerId,
+    filamentIds: form.filamentIds,
+    processId: form.processId,
+    overrides: form.overrides,
+    work: {
+      modelPath,
+      config,
+      outputPath: path.join(dir, `${base}.${config.gcode_flavor === 'bambu' ? 'gcode.3mf' : 'gcode'}`),
+      previewPath: path.join(dir, PREVIEW_FILE),
+      metadata: {
+        printerId: form.printerId,
+        filamentIds: form.filamentIds,
+        processId: form.processId,
+        printerName: catalogue.get(form.printerId).name,
+        filamentNames: form.filamentIds.map((f) => catalogue.get(f).name),
+        processName: catalogue.get(form.processId).name,
+      },
+    },
+  });
+}

@@ -1,0 +1,47 @@
+/** Messages between the service and the thread that runs one slice or preview (see slice-worker.ts). */
+import type { FilamentUsage, SliceMetadata, SliceStage } from '../engine/api.js';
+import type { MeshView } from '../engine/preview/mesh-render.js';
+import type { PrintConfig } from '../profiles/schema.js';
+
+export interface SliceTask {
+  kind: 'slice';
+  modelPath: string;
+  fileName: string;
+  config: PrintConfig;
+  outputPath: string;
+  previewPath: string;
+  metadata: SliceMetadata;
+  /** Geometry threads of the engine; null lets the engine decide. */
+  engineThreads: number | null;
+}
+
+export interface PreviewTask {
+  kind: 'preview';
+  modelPath: string;
+  fileName: string;
+  width: number;
+  height: number;
+  view: MeshView;
+}
+
+export type WorkerTask = SliceTask | PreviewTask;
+
+/** What a finished slice reports (the preview PNG is already written to `previewPath`). */
+export interface SlicedSummary {
+  outputPath: string;
+  format: 'gcode' | 'gcode.3mf';
+  sizeBytes: number;
+  layers: number;
+  estimatedTimeS: number;
+  filament: FilamentUsage;
+  warnings: string[];
+}
+
+export type WorkerMessage =
+  | { type: 'progress'; stage: SliceStage; pct: number }
+  | { type: 'layer'; layer: number; total_layers: number }
+  | { type: 'sliced'; summary: SlicedSummary }
+  | { type: 'rendered'; png: Uint8Array }
+  | { type: 'failed'; code: string; status: number; message: string };
+
+export type ParentMessage = { type: 'cancel' };
