@@ -16,7 +16,7 @@ export class AppError extends Error {
   }
 }
 
-/** Error codes shared by the engine, the slicer service and the CLI. */
+/** Error codes shared by the engine, the slicer service, the CLI and the dashboard. */
 export const ErrorCode = {
   badRequest: 'ERR_BAD_REQUEST',
   unauthorized: 'ERR_UNAUTHORIZED',
@@ -32,6 +32,13 @@ export const ErrorCode = {
   payloadTooLarge: 'ERR_PAYLOAD_TOO_LARGE',
   jobNotFound: 'ERR_JOB_NOT_FOUND',
   internal: 'ERR_INTERNAL',
+  // The dashboard's codes (its body shape adds `details` for validation errors).
+  validation: 'ERR_VALIDATION',
+  forbidden: 'ERR_FORBIDDEN',
+  notFound: 'ERR_NOT_FOUND',
+  conflict: 'ERR_CONFLICT',
+  rateLimited: 'ERR_RATE_LIMITED',
+  unavailable: 'ERR_UNAVAILABLE',
 } as const;
 
 export function isAppError(err: unknown): err is AppError {

@@ -1,0 +1,162 @@
+/**
+ * State in JSON files, through lowdb with an adapter that survives power loss: every write goes to
+ * a temporary file that is fsynced, renamed over the real one, and then the directory is fsynced
+ * so the rename itself is durable (lowdb's own writer renames without fsync; an SD card that
+ * loses power then holds an empty or torn file).
+ *
+ * Writes are serialised per file and coalesced: while one is on disk, later calls share one
+ * follow-up write of the newest data, and each call resolves only once its data is durable.
+ *
+ * A file that does not parse (or fails the caller's shape check) is never silently emptied: it
+ * is moved aside as `<name>.corrupt-<time>`, reported through `problems()` and the log, and the
+ * store starts from its defaults.
+ */
+import { open, readFile, rename } from 'node:fs/promises';
+import path from 'node:path';
+import { Low, type Adapter } from 'lowdb';
+import { AppError, ErrorCode } from './errors.js';
+import type { Logger } from './logger.js';
+
+export interface StoreProblem {
+  /** The store's file name, relative to the data directory. */
+  file: string;
+  /** Where the unreadable file was moved, relative to the data directory. */
+  moved_to: string;
+  reason: string;
+  at: string;
+}
+
+/** Returns a reason when the parsed data is not a valid state for this store. */
+export type ShapeCheck = (data: unknown) => string | null;
+
+async function fsyncPath(target: string, flags: string): Promise<void> {
+  const handle = await open(target, flags);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes `text` to `file` so that after a crash the file holds either the old or the new text. */
+export async function writeFileAtomic(file: string, text: string): Promise<void> {
+  const temp = `${file}.tmp`;
+  const handle = await open(temp, 'w', 0o600);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, file);
+  await fsyncPath(path.dirname(file), 'r');
+}
+
+interface PendingWrite {
+  text: string;
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+export class AtomicJsonFile<T> implements Adapter<T> {
+  private running: Promise<void> | null = null;
+  private pending: PendingWrite | null = null;
+
+  constructor(
+    readonly file: string,
+    private readonly onCorrupt: (reason: string) => Promise<void>,
+    private readonly check: ShapeCheck = () => null,
+  ) {}
+
+  async read(): Promise<T | null> {
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (err) {
+      await this.onCorrupt(text.trim() === '' ? 'the file is empty' : `not valid JSON: ${(err as Error).message}`);
+      return null;
+    }
+    const problem = this.check(data);
+    if (problem !== null) {
+      await this.onCorrupt(problem);
+      return null;
+    }
+    return data as T;
+  }
+
+  /** Serialises now (later mutations of `data` do not leak into this write) and writes durably. */
+  write(data: T): Promise<void> {
+    const text = JSON.stringify(data, null, 2) + '\n';
+    if (this.pending) {
+      this.pending.text = text;
+      return this.pending.promise;
+    }
+    if (!this.running) return this.start(text);
+    let resolve!: () => void;
+    let reject!: (err: unknown) => void;
+    const promise = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    this.pending = { text, promise, resolve, reject };
+    return promise;
+  }
+
+  private start(text: string): Promise<void> {
+    const run = writeFileAtomic(this.file, text);
+    this.running = run;
+    const next = (): void => {
+      this.running = null;
+      const pending = this.pending;
+      if (!pending) return;
+      this.pending = null;
+      this.start(pending.text).then(pending.resolve, pending.reject);
+    };
+    run.then(next, next);
+    return run;
+  }
+}
+
+export type JsonStore<T> = Low<T>;
+
+/** The data directory's JSON stores, and what went wrong reading them. */
+export class JsonStores {
+  private readonly found: StoreProblem[] = [];
+
+  constructor(readonly dir: string, private readonly log: Logger) {}
+
+  /**
+   * Opens `<dir>/<name>.json`, starting from a copy of `defaults` when it is missing or corrupt.
+   * Mutate `store.data`, then `await store.write()` (or use `store.update(fn)`).
+   */
+  async open<T extends object>(name: string, defaults: T, check?: ShapeCheck): Promise<JsonStore<T>> {
+    if (!/^[a-z0-9][a-z0-9._-]*$/.test(name)) throw new AppError(ErrorCode.internal, 500, `bad store name ${JSON.stringify(name)}`);
+    const fileName = `${name}.json`;
+    const file = path.join(this.dir, fileName);
+    const adapter = new AtomicJsonFile<T>(file, (reason) => this.moveAside(fileName, reason), check);
+    const store = new Low<T>(adapter, structuredClone(defaults));
+    await store.read();
+    return store;
+  }
+
+  problems(): readonly StoreProblem[] {
+    return this.found;
+  }
+
+  private async moveAside(fileName: string, reason: string): Promise<void> {
+    const at = new Date();
+    const movedTo = `${fileName}.corrupt-${at.toISOString().replace(/[:.]/g, '-')}`;
+    await rename(path.join(this.dir, fileName), path.join(this.dir, movedTo));
+    await fsyncPath(this.dir, 'r');
+    this.found.push({ file: fileName, moved_to: movedTo, reason, at: at.toISOString() });
+    this.log.error(`state file ${fileName} is unreadable (${reason}); moved aside to ${movedTo}, starting from defaults`);
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * The dashboard's live events: what travels on the event bus and, as `{ type, payload }`, over
+ * the WebSocket. The payload types live with the features that publish them.
+ */
+import type { AmsUpdate, PrinterStatus, PrintProgress } from './printers/status.js';
+import type { Notification } from './notifications/notification.js';
+
+export interface DashboardEvents {
+  'printer.status': PrinterStatus;
+  'print.progress': PrintProgress;
+  'ams.update': AmsUpdate;
+  notification: Notification;
+}
+
+export type DashboardEventType = keyof DashboardEvents;

@@ -1,0 +1,37 @@
+/**
+ * The dashboard's configuration as features see it: typed values (file, then environment
+ * overrides, validated at start) and a write-back for changes made through the API. The file
+ * (`<data-dir>/config.json`) and its schema live beside this in settings/.
+ */
+export interface DashboardSettings {
+  auth: {
+    /** Lifetime of a session token, jose/vercel-ms style: `24h`, `30m`, `7d`. */
+    token_expiry: string;
+  };
+  rate_limit: {
+    enabled: boolean;
+    per_minute: number;
+    per_second: number;
+  };
+  slicer_service: {
+    enabled: boolean;
+    url: string;
+    token: string;
+  };
+}
+
+/** Nested partial for updates: only the keys present change. */
+export type SettingsPatch = { [S in keyof DashboardSettings]?: Partial<DashboardSettings[S]> };
+
+export interface Settings {
+  /** The effective values (file + environment), after validation. */
+  readonly current: DashboardSettings;
+  /**
+   * Validates and applies a patch, and writes it to the config file atomically. Keys overridden
+   * by the environment stay effective as the environment says, but the file keeps the new value.
+   * Throws AppError ERR_VALIDATION (400) naming the bad key.
+   */
+  update(patch: SettingsPatch): Promise<DashboardSettings>;
+  /** Called after every successful update; returns the unsubscribe function. */
+  onChange(listener: (current: DashboardSettings) => void): () => void;
+}

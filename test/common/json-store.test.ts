@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { JsonStores } from '../../appliance/common/json-store.js';
+import { createLogger } from '../../appliance/common/logger.js';
+
+const quiet = createLogger({ name: 'test', level: 'error', write: () => {} });
+const WRITER = fileURLToPath(new URL('../fixtures/json-store-writer.js', import.meta.url));
+
+async function tempDir(t: { after(fn: () => Promise<void>): void }): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'printyard-store-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+test('a missing file starts from a copy of the defaults and writes create it', async (t) => {
+  const dir = await tempDir(t);
+  const defaults = { users: [] as string[] };
+  const store = await new JsonStores(dir, quiet).open('users', defaults);
+  store.data.users.push('ada');
+  await store.write();
+  assert.deepEqual(defaults.users, []);
+  assert.deepEqual(JSON.parse(await readFile(path.join(dir, 'users.json'), 'utf8')), { users: ['ada'] });
+  const again = await new JsonStores(dir, quiet).open('users', { users: [] as string[] });
+  assert.deepEqual(again.data.users, ['ada']);
+});
+
+test('concurrent writes are serialised and the newest data wins', async (t) => {
+  const dir = await tempDir(t);
+  const store = await new JsonStores(dir, quiet).open('n', { n: 0 });
+  const writes: Promise<void>[] = [];
+  for (let i = 1; i <= 50; i++) {
+    store.data.n = i;
+    writes.push(store.write());
+  }
+  await Promise.all(writes);
+  assert.deepEqual(JSON.parse(await readFile(path.join(dir, 'n.json'), 'utf8')), { n: 50 });
+  assert.deepEqual((await readdir(dir)).sort(), ['n.json']);
+});
+
+test('a corrupt file is moved aside, reported, and the store starts from defaults', async (t) => {
+  const dir = await tempDir(t);
+  await writeFile(path.join(dir, 'spools.json'), '{"spools": [1, 2');
+  const lines: string[] = [];
+  const stores = new JsonStores(dir, createLogger({ name: 'test', level: 'error', write: (l) => lines.push(l) }));
+  const store = await stores.open('spools', { spools: [] as number[] });
+  assert.deepEqual(store.data, { spools: [] });
+  const [problem] = stores.problems();
+  assert.equal(problem?.file, 'spools.json');
+  assert.match(problem!.reason, /not valid JSON/);
+  assert.equal(await readFile(path.join(dir, problem!.moved_to), 'utf8'), '{"spools": [1, 2');
+  assert.match(lines.join(''), /spools\.json is unreadable/);
+});
+
+test('a file of the wrong shape counts as corrupt when the store checks its shape', async (t) => {
+  const dir = await tempDir(t);
+  await writeFile(path.join(dir, 'queue.json'), '[1,2,3]');
+  const stores = new JsonStores(dir, quiet);
+  const store = await stores.open('queue', { jobs: [] }, (d) => (typeof d === 'object' && d !== null && Array.isArray((d as { jobs?: unknown }).jobs) ? null : 'no jobs list'));
+  assert.deepEqual(store.data, { jobs: [] });
+  assert.equal(stores.problems()[0]?.reason, 'no jobs list');
+});
+
+function runWriterUntilKilled(dir: string, killAfterMs: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [WRITER, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    let timer: NodeJS.Timeout | undefined;
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      out += chunk;
+      // Start the clock once the child has opened the store, so the kill lands among writes.
+      if (!timer && out.includes('\n')) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    });
+    child.on('error', reject);
+    child.on('exit', () => {
+      const acked = out.trim().split('\n').filter((l) => /^\d+$/.test(l)).map(Number);
+      const start = Number(/^start (\d+)/.exec(out)?.[1] ?? NaN);
+      resolve(acked.length > 0 ? acked[acked.length - 1]! : start);
+    });
+  });
+}
+
+test('killing the writer at any moment loses nothing that was acknowledged and never tears the file', async (t) => {
+  const dir = await tempDir(t);
+  let lastAcked = 0;
+  for (let round = 0; round < 25; round++) {
+    const acked = await runWriterUntilKilled(dir, 5 + ((round * 37) % 90));
+    assert.ok(acked >= lastAcked, `round ${round}: the counter went back from ${lastAcked} to ${acked}`);
+    const stores = new JsonStores(dir, quiet);
+    const store = await stores.open('state', { counter: 0, items: [] as { id: number; name: string }[] });
+    assert.deepEqual(stores.problems(), [], `round ${round}: the file was torn`);
+    assert.ok(store.data.counter >= acked, `round ${round}: acknowledged ${acked} but the file holds ${store.data.counter}`);
+    assert.ok(store.data.counter <= acked + 1, `round ${round}: the file is ahead of any write that was started`);
+    if (store.data.counter > 0) {
+      assert.equal(store.data.items.length, 2000);
+      assert.equal(store.data.items[1999]!.name, `item 1999 of write ${store.data.counter}`);
+    }
+    lastAcked = store.data.counter;
+  }
+  assert.ok(lastAcked > 25, `the writer made too little progress (${lastAcked}) for the test to mean anything`);
+});
