@@ -6,6 +6,7 @@ import { AppError, ErrorCode, toAppError } from '../../common/errors.js';
 import { packageVersion } from '../../common/version.js';
 import { sliceModel } from '../engine/slice.js';
 import { ProfileCatalogue } from '../profiles/catalogue.js';
+import { sliceMetadata } from '../profiles/slice-metadata.js';
 import { parseArgs, USAGE, type ListArgs, type SliceArgs } from './args.js';
 
 async function catalogue(configDir: string | null): Promise<ProfileCatalogue> {
@@ -51,14 +52,7 @@ async function slice(args: SliceArgs): Promise<void> {
     fileName: basename(args.model),
     config,
     outputPath: args.output,
-    metadata: {
-      printerId: args.printer,
-      filamentIds: args.filaments,
-      processId: args.process,
-      printerName: cat.get(args.printer).name,
-      filamentNames: args.filaments.map((id) => cat.get(id).name),
-      processName: cat.get(args.process).name,
-    },
+    metadata: sliceMetadata(cat, { printerId: args.printer, filamentIds: args.filaments, processId: args.process }),
     workers: args.workers ?? undefined,
     onProgress: showProgress
       ? (e) => {

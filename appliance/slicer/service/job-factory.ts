@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProfileCatalogue } from '../profiles/catalogue.js';
+import { sliceMetadata } from '../profiles/slice-metadata.js';
 import { Job } from './job.js';
 import { PREVIEW_FILE, type JobStore } from './job-store.js';
 import { sniffModelFile } from './model-file.js';
@@ -49,14 +50,7 @@ export async function createJob(catalogue: ProfileCatalogue, store: JobStore, fo
       config,
       outputPath: path.join(dir, `${base}.${config.gcode_flavor === 'bambu' ? 'gcode.3mf' : 'gcode'}`),
       previewPath: path.join(dir, PREVIEW_FILE),
-      metadata: {
-        printerId: form.printerId,
-        filamentIds: form.filamentIds,
-        processId: form.processId,
-        printerName: catalogue.get(form.printerId).name,
-        filamentNames: form.filamentIds.map((f) => catalogue.get(f).name),
-        processName: catalogue.get(form.processId).name,
-      },
+      metadata: sliceMetadata(catalogue, form),
     },
   });
 }

@@ -1,5 +1,5 @@
 /** Messages between the service and the thread that runs one slice or preview (see slice-worker.ts). */
-import type { FilamentUsage, SliceMetadata, SliceStage } from '../engine/api.js';
+import type { SliceMetadata, SliceResult, SliceStage } from '../engine/api.js';
 import type { MeshView } from '../engine/preview/mesh-render.js';
 import type { PrintConfig } from '../profiles/schema.js';
 
@@ -27,15 +27,7 @@ export interface PreviewTask {
 export type WorkerTask = SliceTask | PreviewTask;
 
 /** What a finished slice reports (the preview PNG is already written to `previewPath`). */
-export interface SlicedSummary {
-  outputPath: string;
-  format: 'gcode' | 'gcode.3mf';
-  sizeBytes: number;
-  layers: number;
-  estimatedTimeS: number;
-  filament: FilamentUsage;
-  warnings: string[];
-}
+export type SlicedSummary = Pick<SliceResult, 'outputPath' | 'format' | 'sizeBytes' | 'layers' | 'estimatedTimeS' | 'filament' | 'warnings'>;
 
 export type WorkerMessage =
   | { type: 'progress'; stage: SliceStage; pct: number }

@@ -1,0 +1,20 @@
+/** The profile ids and names a slice records in its G-code header and Bambu slice_info. */
+import type { SliceMetadata } from '../engine/api.js';
+import type { ProfileCatalogue } from './catalogue.js';
+
+export interface ProfileSelection {
+  printerId: string;
+  filamentIds: string[];
+  processId: string;
+}
+
+export function sliceMetadata(catalogue: ProfileCatalogue, selection: ProfileSelection): SliceMetadata {
+  return {
+    printerId: selection.printerId,
+    filamentIds: selection.filamentIds,
+    processId: selection.processId,
+    printerName: catalogue.get(selection.printerId).name,
+    filamentNames: selection.filamentIds.map((id) => catalogue.get(id).name),
+    processName: catalogue.get(selection.processId).name,
+  };
+}
