@@ -16,6 +16,9 @@ export const DEBIAN_PACKAGES = [
   { pkg: 'prusa-slicer', probe: ['test', '-d', '/usr/share/PrusaSlicer/profiles'] },
   { pkg: 'cura-engine', probe: ['test', '-x', '/usr/bin/CuraEngine'] },
   { pkg: 'time', probe: ['test', '-x', '/usr/bin/time'] },
+  { pkg: 'socat', probe: ['test', '-x', '/usr/bin/socat'] },
+  { pkg: 'mosquitto', probe: ['test', '-x', '/usr/sbin/mosquitto'] },
+  { pkg: 'openssl', probe: ['test', '-x', '/usr/bin/openssl'] },
 ];
 
 function log(msg) {
