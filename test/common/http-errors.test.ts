@@ -34,3 +34,18 @@ test('an AppError with a status outside 400..599 is answered as 500', () => {
   const { log } = logger();
   assert.equal(mapError(new AppError('ERR_X', 200, 'odd'), log).status, 500);
 });
+
+test('details are included only when the API asks for them', () => {
+  const { log } = logger();
+  const err = new AppError('ERR_VALIDATION', 400, 'body/name is required', [{ path: 'body/name', message: 'is required' }]);
+  assert.deepEqual(mapError(err, log).body, { error: 'body/name is required', code: 'ERR_VALIDATION' });
+  assert.deepEqual(mapError(err, log, { details: true }).body, {
+    error: 'body/name is required', code: 'ERR_VALIDATION', details: [{ path: 'body/name', message: 'is required' }],
+  });
+  assert.deepEqual(mapError(new AppError('ERR_X', 409, 'x'), log, { details: true }).body, { error: 'x', code: 'ERR_X' });
+});
+
+test('given headers replace the defaults', () => {
+  const { log } = logger();
+  assert.deepEqual(mapError(new AppError('ERR_RATE_LIMITED', 429, 'slow down'), log, { headers: { 'retry-after': '17' } }).headers, { 'retry-after': '17' });
+});

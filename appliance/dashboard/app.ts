@@ -1,0 +1,135 @@
+/**
+ * printyard-dashboard put together: the data directory with config.json and the JSON stores, the
+ * event bus, the authenticator, the features of features.ts between the server's own system and
+ * OpenAPI parts, the router with the rate limiter, and the HTTP server. Features start in order
+ * before the port opens and stop in reverse after it closes to new requests.
+ */
+import { mkdir } from 'node:fs/promises';
+import { AppError, ErrorCode } from '../common/errors.js';
+import { EventBus } from '../common/event-bus.js';
+import { closeServer, createHttpServer, listen } from '../common/http-server.js';
+import { JsonStores } from '../common/json-store.js';
+import type { Logger } from '../common/logger.js';
+import type { DashboardEvents } from './events.js';
+import type { DashboardContext, DashboardFeature } from './feature.js';
+import { createAuthenticator, FEATURES, type AuthenticatorFactory, type FeatureFactory } from './features.js';
+import { DashboardRouter, DEFAULT_JSON_MAX_BYTES } from './http/router.js';
+import { RateLimiter, type RateLimits } from './http/rate-limit.js';
+import type { RouteSpec } from './http/route.js';
+import { createOpenApiFeature } from './openapi/feature.js';
+import type { DashboardOptions } from './options.js';
+import { FileSettings } from './settings/file-settings.js';
+import type { DashboardSettings } from './settings/settings.js';
+import { createSystemFeature } from './system/feature.js';
+
+/** Open responses get this long to complete once the features have stopped. */
+const CLOSE_TIMEOUT_MS = 5000;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface DashboardServer {
+  readonly port: number;
+  readonly url: string;
+  readonly context: DashboardContext;
+  /** Every route the router registered, in order (the OpenAPI description lists the same). */
+  readonly routes: readonly RouteSpec[];
+  /** Graceful: features stop in reverse order, then the port closes. */
+  stop(): Promise<void>;
+}
+
+/** What tests may swap; the executable uses features.ts and the process environment. */
+export interface Composition {
+  /** Environment of the config overrides (SLICER_URL…); default process.env. */
+  env?: Env;
+  features?: readonly FeatureFactory[];
+  createAuthenticator?: AuthenticatorFactory;
+}
+
+function rateLimits(settings: DashboardSettings): RateLimits {
+  const { enabled, per_minute, per_second } = settings.rate_limit;
+  return { enabled, perMinute: per_minute, perSecond: per_second };
+}
+
+async function stopAll(features: readonly DashboardFeature[], log: Logger): Promise<void> {
+  for (const feature of [...features].reverse()) {
+    try {
+      await feature.stop?.();
+    } catch (err) {
+      log.error(`feature ${feature.name} did not stop cleanly: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+}
+
+export async function startDashboard(options: DashboardOptions, log: Logger, composition: Composition = {}): Promise<DashboardServer> {
+  const dataDir = options.data_dir;
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const settings = await FileSettings.load(dataDir, composition.env ?? process.env, log.child('settings'));
+  const base = {
+    dataDir,
+    log,
+    bus: new EventBus<DashboardEvents>(log.child('bus')),
+    stores: new JsonStores(dataDir, log.child('state')),
+    settings,
+    startedAt: new Date(),
+  };
+  const auth = await (composition.createAuthenticator ?? createAuthenticator)(base);
+  const ctx: DashboardContext = { ...base, auth };
+
+  const features = (composition.features ?? FEATURES).map((create) => create(ctx));
+  const limiter = new RateLimiter(rateLimits(settings.current));
+  const unwatch = settings.onChange((current) => limiter.configure(rateLimits(current)));
+  const app = createHttpServer({ maxBodyBytes: DEFAULT_JSON_MAX_BYTES });
+  const router = new DashboardRouter(app, { auth, limiter, log: log.child('http') });
+  const all = [
+    createSystemFeature(ctx, { settingsProblem: settings.problem, features }),
+    ...features,
+    createOpenApiFeature(() => router.routes),
+  ];
+  const names = new Set<string>();
+  for (const feature of all) {
+    if (names.has(feature.name)) throw new AppError(ErrorCode.internal, 500, `two features are named ${feature.name}`);
+    names.add(feature.name);
+    for (const route of feature.routes) router.add(route);
+    feature.install?.(app);
+  }
+  router.finish();
+
+  const started: DashboardFeature[] = [];
+  let port: number;
+  try {
+    for (const feature of all) {
+      await feature.start?.();
+      started.push(feature);
+    }
+    port = await listen(app, options.bind, options.port);
+  } catch (err) {
+    await stopAll(started, log);
+    closeServer(app);
+    unwatch();
+    throw err;
+  }
+  limiter.startSweeping();
+  const host = options.bind.includes(':') ? `[${options.bind}]` : options.bind;
+
+  let stopping: Promise<void> | null = null;
+  return {
+    port,
+    url: `http://${host}:${port}`,
+    context: ctx,
+    routes: router.routes,
+    stop(): Promise<void> {
+      stopping ??= (async () => {
+        // New requests are refused from here on; the ones in flight finish while features stop.
+        const drained = app.shutdown();
+        await stopAll(started, log);
+        unwatch();
+        limiter.stop();
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([drained, new Promise((resolve) => { timer = setTimeout(resolve, CLOSE_TIMEOUT_MS); })]);
+        clearTimeout(timer);
+        closeServer(app);
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * The messages of `/ws`, both ways, and the close codes. Every frame is a JSON text message
+ * `{ type, payload }`; the server's event messages carry the bus event's type and payload as they
+ * are. Parsing client messages never throws: a bad message becomes a described error.
+ */
+import type { DashboardEventType } from '../events.js';
+
+/** Every bus event type once; a type added to DashboardEvents fails to compile until it is listed here. */
+const EVENT_TYPE_SET: Record<DashboardEventType, true> = { 'printer.status': true, 'print.progress': true, 'ams.update': true, notification: true };
+export const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as readonly DashboardEventType[];
+
+/** Close codes: 1001, 1008 and 1013 are registered codes that fit; 4401 mirrors the HTTP status. */
+export const CloseCode = {
+  /** The server is stopping. */
+  goingAway: 1001,
+  /** The client broke the protocol (e.g. a flood of messages before it was admitted). */
+  policy: 1008,
+  /** The client did not read fast enough and its backlog passed the limit. */
+  tooSlow: 1013,
+  /** No valid credentials (none in time, a bad one, or the token expired or was revoked). */
+  unauthorized: 4401,
+} as const;
+
+/** A message the server sends. */
+export type ServerMessage =
+  | { type: 'hello'; payload: { version: string; heartbeat_ms: number; types: readonly DashboardEventType[]; user: string; role: string } }
+  | { type: 'subscribed'; payload: { types: readonly DashboardEventType[] } }
+  | { type: 'error'; payload: { code: string; error: string } };
+
+/** A message the client sends. */
+export type ClientMessage =
+  | { type: 'auth'; token: string }
+  /** Limits the events this connection receives; `types` omitted or null means all of them. */
+  | { type: 'subscribe'; types: readonly DashboardEventType[] | null };
+
+export type ParsedClientMessage = { ok: true; message: ClientMessage } | { ok: false; error: string };
+
+const MAX_TOKEN_LENGTH = 4096;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function parseClientMessage(text: string): ParsedClientMessage {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { ok: false, error: 'messages must be JSON objects like {"type":"subscribe","types":["printer.status"]}' };
+  }
+  if (!isRecord(data) || typeof data.type !== 'string') return { ok: false, error: 'a message needs a string "type"' };
+  if (data.type === 'auth') {
+    const token = data.token;
+    if (typeof token !== 'string' || token === '' || token.length > MAX_TOKEN_LENGTH) {
+      return { ok: false, error: `"auth" needs a "token" string of 1 to ${MAX_TOKEN_LENGTH} characters` };
+    }
+    return { ok: true, message: { type: 'auth', token } };
+  }
+  if (data.type === 'subscribe') {
+    const types = data.types ?? null;
+    if (types === null) return { ok: true, message: { type: 'subscribe', types: null } };
+    if (!Array.isArray(types)) return { ok: false, error: '"types" must be a list of event types or null for all' };
+    const unknown = types.filter((t) => !EVENT_TYPES.includes(t as DashboardEventType));
+    if (unknown.length > 0) {
+      return { ok: false, error: `unknown event types ${JSON.stringify(unknown)}; known: ${EVENT_TYPES.join(', ')}` };
+    }
+    return { ok: true, message: { type: 'subscribe', types: [...new Set(types as DashboardEventType[])] } };
+  }
+  return { ok: false, error: `unknown message type ${JSON.stringify(data.type)}; expected "auth" or "subscribe"` };
+}
+

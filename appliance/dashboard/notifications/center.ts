@@ -1,0 +1,114 @@
+/**
+ * The one door for notifications: a feature calls `notify({kind, level, title, message, data})`
+ * and the notification is added to the in-app list, emitted on the bus (the WebSocket pushes it
+ * as `notification`) and handed to every enabled outgoing channel that takes its kind.
+ *
+ * The stores open on first use, so the center can be handed to features before anything has
+ * started, and a notification raised during start-up is not lost.
+ */
+import type { EventBus } from '../../common/event-bus.js';
+import type { JsonStores } from '../../common/json-store.js';
+import type { Logger } from '../../common/logger.js';
+import type { DashboardEvents } from '../events.js';
+import type { DashboardContext } from '../feature.js';
+import type { ChannelType } from './channel.js';
+import { ChannelRegistry, type ChannelStats } from './channels.js';
+import { Inbox } from './inbox.js';
+import type { Notification, NotificationInput } from './notification.js';
+import { webhookChannelType } from './webhook.js';
+
+/** The outgoing channel types the dashboard offers. */
+export const CHANNEL_TYPES: readonly ChannelType[] = [webhookChannelType()];
+
+export interface NotificationCenterDeps {
+  stores: JsonStores;
+  bus: EventBus<DashboardEvents>;
+  log: Logger;
+  channelTypes?: readonly ChannelType[];
+  now?: () => Date;
+}
+
+interface Opened {
+  inbox: Inbox;
+  channels: ChannelRegistry;
+}
+
+export class NotificationCenter {
+  readonly channelTypes: readonly ChannelType[];
+  private opened: Promise<Opened> | null = null;
+  private loaded: Opened | null = null;
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: NotificationCenterDeps) {
+    this.channelTypes = deps.channelTypes ?? CHANNEL_TYPES;
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** Opens the stores (once); later calls share the first. */
+  open(): Promise<Opened> {
+    this.opened ??= (async () => {
+      const inbox = await Inbox.open(this.deps.stores);
+      const channels = await ChannelRegistry.open(this.deps.stores, this.channelTypes, this.deps.log.child('channels'), this.now);
+      return (this.loaded = { inbox, channels });
+    })();
+    return this.opened;
+  }
+
+  /** Resolves with the stored notification once it is on disk; it is on the bus and on its way to the channels before that. */
+  async notify(input: NotificationInput): Promise<Notification> {
+    const { inbox, channels } = await this.open();
+    const { notification, saved } = inbox.add(input, this.now());
+    this.deps.bus.emit('notification', notification);
+    void channels.dispatch(notification);
+    await saved;
+    return notification;
+  }
+
+  async inbox(): Promise<Inbox> {
+    return (await this.open()).inbox;
+  }
+
+  async channels(): Promise<ChannelRegistry> {
+    return (await this.open()).channels;
+  }
+
+  /** Counters for /api/system/info; null until the stores are open. */
+  stats(): ({ unread: number } & ChannelStats) | null {
+    if (!this.loaded) return null;
+    return { unread: this.loaded.inbox.unreadCount(), ...this.loaded.channels.stats() };
+  }
+
+  /** A notification for trying a channel out; it is not stored, emitted or sent elsewhere. */
+  testNotification(channelName: string): Notification {
+    return {
+      id: 'test',
+      kind: 'test',
+      level: 'info',
+      title: 'Test notification',
+      message: `Printyard can reach the channel "${channelName}".`,
+      data: {},
+      created_at: this.now().toISOString(),
+      read: false,
+    };
+  }
+
+  /** Lets deliveries in flight end (retries waiting are abandoned). */
+  async stop(): Promise<void> {
+    if (this.opened) await (await this.opened).channels.stop();
+  }
+}
+
+const centers = new WeakMap<DashboardContext, NotificationCenter>();
+
+/**
+ * The context's notification center, created on first call. Until DashboardContext carries it,
+ * this is how any feature reaches it: `notificationCenterOf(ctx).notify({...})`.
+ */
+export function notificationCenterOf(ctx: DashboardContext): NotificationCenter {
+  let center = centers.get(ctx);
+  if (!center) {
+    center = new NotificationCenter({ stores: ctx.stores, bus: ctx.bus, log: ctx.log.child('notifications') });
+    centers.set(ctx, center);
+  }
+  return center;
+}

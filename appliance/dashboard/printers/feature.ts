@@ -1,0 +1,41 @@
+/**
+ * The printers feature: the registry routes, and the manager that runs a driver per enabled
+ * printer from start to stop. Drivers come from the driver registry (drivers/index.ts).
+ */
+import type { DashboardContext, DashboardFeature } from '../feature.js';
+import type { Clock } from './clock.js';
+import { drivers as defaultDrivers, type DriverRegistry } from './drivers/index.js';
+import { PrinterFleet } from './fleet.js';
+import { PrinterManager, type BackoffOptions, type EventIntervals } from './manager.js';
+import { printerRoutes } from './routes.js';
+
+export const PRINTERS_FEATURE = 'printers';
+
+/** What tests swap: their own drivers, and a manual clock. */
+export interface PrintersFeatureOptions {
+  drivers?: DriverRegistry;
+  clock?: Clock;
+  backoff?: BackoffOptions;
+  intervals?: EventIntervals;
+}
+
+export function createPrintersFeature(ctx: DashboardContext, options: PrintersFeatureOptions = {}): DashboardFeature {
+  const drivers = options.drivers ?? defaultDrivers;
+  const manager = new PrinterManager({
+    drivers,
+    bus: ctx.bus,
+    log: ctx.log.child(PRINTERS_FEATURE),
+    dataDir: ctx.dataDir,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.backoff ? { backoff: options.backoff } : {}),
+    ...(options.intervals ? { intervals: options.intervals } : {}),
+  });
+  const fleet = new PrinterFleet(ctx.stores, manager, drivers);
+  return {
+    name: PRINTERS_FEATURE,
+    routes: printerRoutes(fleet),
+    start: () => fleet.start(),
+    stop: () => fleet.stop(),
+    info: () => fleet.info(),
+  };
+}

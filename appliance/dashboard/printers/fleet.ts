@@ -1,0 +1,86 @@
+/**
+ * The printers feature's domain: the registry of configured printers and the manager running
+ * their drivers, kept in step. Every change to a record goes to the manager right after it is
+ * stored, so the drivers always reflect what the registry holds.
+ */
+import { AppError, ErrorCode } from '../../common/errors.js';
+import type { JsonStores } from '../../common/json-store.js';
+import type { DriverRegistry } from './drivers/index.js';
+import type { PrinterManager } from './manager.js';
+import { printerView, type PrinterView } from './printer.js';
+import { findPrinterType, printerTypes } from './printer-types/index.js';
+import { PrinterRegistry } from './registry.js';
+import type { PrinterStatus } from './status.js';
+
+export class PrinterFleet {
+  private opened: PrinterRegistry | null = null;
+
+  constructor(
+    private readonly stores: JsonStores,
+    private readonly manager: PrinterManager,
+    private readonly drivers: DriverRegistry,
+  ) {}
+
+  async start(): Promise<void> {
+    this.opened = await PrinterRegistry.open(this.stores);
+    await this.manager.start(this.opened.list());
+  }
+
+  async stop(): Promise<void> {
+    await this.manager.stop();
+  }
+
+  list(): PrinterView[] {
+    return this.registry.list().map((record) => this.view(record.id));
+  }
+
+  view(id: string): PrinterView {
+    const record = this.registry.require(id);
+    return printerView(findPrinterType(record.type), record, this.manager.status(id), this.manager.identity(id));
+  }
+
+  status(id: string): PrinterStatus {
+    return this.manager.status(this.registry.require(id).id);
+  }
+
+  async create(input: unknown): Promise<PrinterView> {
+    const record = await this.registry.create(input);
+    await this.manager.apply(record);
+    return this.view(record.id);
+  }
+
+  /** A changed connection, type or `enabled` restarts or stops the driver; a rename does not. */
+  async update(id: string, patch: unknown): Promise<PrinterView> {
+    const record = await this.registry.update(id, patch);
+    await this.manager.apply(record);
+    return this.view(record.id);
+  }
+
+  /** Stops the driver, so the device is free, then forgets the printer. */
+  async remove(id: string): Promise<void> {
+    const record = this.registry.require(id);
+    await this.manager.release(id);
+    try {
+      await this.registry.remove(id);
+    } catch (err) {
+      await this.manager.apply(record);
+      throw err;
+    }
+    // An update that raced the removal may have started the driver again.
+    await this.manager.release(id);
+  }
+
+  info(): Record<string, unknown> {
+    const counts = this.manager.counts();
+    return {
+      types: printerTypes().map((definition) => ({ type: definition.type, label: definition.label, driver: this.drivers.has(definition.type) })),
+      printers: this.opened?.list().length ?? 0,
+      online: counts.online,
+    };
+  }
+
+  private get registry(): PrinterRegistry {
+    if (!this.opened) throw new AppError(ErrorCode.unavailable, 503, 'the printer registry is not open yet');
+    return this.opened;
+  }
+}

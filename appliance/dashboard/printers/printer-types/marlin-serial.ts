@@ -1,0 +1,52 @@
+/**
+ * `marlin-serial`: a Marlin (or Marlin-compatible) printer on a USB serial device. The vendor is
+ * whatever the record says, or what the firmware reports once the driver has talked to it.
+ */
+import path from 'node:path';
+import type { ValidationIssue } from '../../http/validate.js';
+import type { PrinterConnection, PrinterTypeDefinition } from './printer-type.js';
+
+export interface MarlinSerialConnection {
+  /** Absolute path of the serial device, preferably its stable `/dev/serial/by-id/…` link. */
+  port: string;
+  baud: number;
+}
+
+/** The rates USB-serial adapters and Marlin's BAUDRATE option both offer. */
+export const BAUD_RATES = [9600, 14400, 19200, 28800, 38400, 57600, 115200, 230400, 250000, 460800, 500000, 921600, 1000000] as const;
+export const DEFAULT_BAUD = 115200;
+
+function checkPort(port: string, where: string): ValidationIssue[] {
+  if (!path.posix.isAbsolute(port)) return [{ path: where, message: 'must be an absolute device path, e.g. /dev/ttyUSB0' }];
+  // A normalised path names the device one way, so the uniqueness check cannot be side-stepped.
+  if (path.posix.normalize(port) !== port || (port.length > 1 && port.endsWith('/'))) {
+    return [{ path: where, message: `must be a normalised path (no "." or ".." parts, no repeated or trailing "/"), e.g. ${path.posix.normalize(port).replace(/\/$/, '')}` }];
+  }
+  return [];
+}
+
+export const marlinSerial: PrinterTypeDefinition = {
+  type: 'marlin-serial',
+  label: 'Marlin over USB serial',
+  fixedVendor: null,
+  connectionSchema: {
+    type: 'object',
+    required: ['port'],
+    additionalProperties: false,
+    properties: {
+      port: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 4096,
+        pattern: '^/[^\\u0000-\\u001f\\u007f]*$',
+        description: 'Absolute path of the serial device, e.g. `/dev/ttyUSB0` or `/dev/serial/by-id/usb-…`.',
+      },
+      baud: { type: 'integer', enum: [...BAUD_RATES], default: DEFAULT_BAUD, description: `Serial speed; ${DEFAULT_BAUD} when omitted.` },
+    },
+  },
+  defaults: { baud: DEFAULT_BAUD },
+  secrets: [],
+  check: (connection, where) => checkPort(String(connection.port), `${where}/port`),
+  normalise: (connection: PrinterConnection) => ({ port: connection.port, baud: connection.baud }),
+  uniqueFields: ['port'],
+};

@@ -1,0 +1,77 @@
+/**
+ * Options of the virtual Bambu printer command (main.ts): command line and
+ * PRINTYARD_SIM_BAMBU_* environment variables, checked by the shared config module.
+ */
+import { CONFIG_ERROR, parseConfig, type ConfigSchema, type ConfigValues } from '../../../appliance/common/config.js';
+import { AppError } from '../../../appliance/common/errors.js';
+import { LOG_LEVELS } from '../../../appliance/common/logger.js';
+import { checkPrinterSpecs, type PrinterSpec } from './farm.js';
+import { FAULT_NAMES, isFaultName, type FaultName } from './faults.js';
+import { MODEL_NAMES } from './models.js';
+
+export const ENV_PREFIX = 'PRINTYARD_SIM_BAMBU_';
+
+export const OPTIONS = {
+  serial: { type: 'string', default: '01P00A123456789', help: 'serial number (15 upper-case letters and digits); the TLS server name' },
+  access_code: { type: 'string', default: '12345678', help: 'LAN access code (8 letters or digits): the MQTT and FTPS password of user bblp' },
+  model: { type: 'enum', values: MODEL_NAMES, default: 'P1S', help: 'P1S pushes deltas, X1C full reports' },
+  count: { type: 'integer', default: 1, min: 1, max: 200, help: 'printers to run; the n-th adds n-1 to the serial\'s last three digits and to both ports' },
+  bind: { type: 'string', default: '127.0.0.1', help: 'address the printers listen on (0.0.0.0 for the whole network)' },
+  mqtt_port: { type: 'integer', default: 8883, min: 0, max: 65535, help: 'MQTT over TLS port (0 picks a free one)' },
+  ftps_port: { type: 'integer', default: 990, min: 0, max: 65535, help: 'implicit FTPS port (0 picks a free one)' },
+  time_scale: { type: 'number', default: 1, above: 0, max: 10000, help: 'printer seconds per real second: 20 prints a 20-minute file in a minute' },
+  push_interval_ms: { type: 'integer', default: 1000, min: 10, max: 60000, help: 'period of the status reports' },
+  prepare_seconds: { type: 'number', default: 5, above: -1, max: 3600, help: 'printer seconds spent in PREPARE before printing' },
+  ams_units: { type: 'integer', default: 1, min: 0, max: 4, help: 'AMS units of four trays' },
+  faults: { type: 'string', default: '', help: `comma-separated faults on at start: ${FAULT_NAMES.join(', ')}` },
+  dir: { type: 'string', default: '', help: 'working folder (CA, broker files, SD cards), kept between runs; empty: a temp folder' },
+  json: { type: 'boolean', default: false, help: 'print the connection details as one JSON line' },
+  log_level: { type: 'enum', values: LOG_LEVELS, default: 'info', help: 'error, warn, info or debug' },
+} as const satisfies ConfigSchema;
+
+export type CliOptions = ConfigValues<typeof OPTIONS>;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function loadCliOptions(argv: readonly string[], env: Env): CliOptions {
+  return parseConfig(OPTIONS, { argv, env, envPrefix: ENV_PREFIX });
+}
+
+export function parseFaults(text: string): FaultName[] {
+  const names = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  for (const name of names) {
+    if (!isFaultName(name)) throw new AppError(CONFIG_ERROR, 400, `--faults: unknown fault ${JSON.stringify(name)} (known: ${FAULT_NAMES.join(', ')})`);
+  }
+  return names as FaultName[];
+}
+
+function nthSerial(serial: string, n: number): string {
+  if (n === 0) return serial;
+  const tail = serial.slice(-3);
+  if (!/^\d{3}$/.test(tail)) throw new AppError(CONFIG_ERROR, 400, '--count above 1 needs a --serial ending in three digits');
+  return serial.slice(0, -3) + String((Number(tail) + n) % 1000).padStart(3, '0');
+}
+
+export function printerSpecs(options: CliOptions): PrinterSpec[] {
+  const faults = parseFaults(options.faults);
+  const specs: PrinterSpec[] = [];
+  for (let n = 0; n < options.count; n++) {
+    const shift = (port: number) => (port === 0 ? 0 : port + n);
+    if (shift(options.mqtt_port) > 65535 || shift(options.ftps_port) > 65535) throw new AppError(CONFIG_ERROR, 400, '--count: the ports run past 65535');
+    specs.push({
+      serial: nthSerial(options.serial, n),
+      accessCode: options.access_code,
+      model: options.model,
+      mqttPort: shift(options.mqtt_port),
+      ftpsPort: shift(options.ftps_port),
+      ams: { units: options.ams_units },
+      faults,
+    });
+  }
+  try {
+    checkPrinterSpecs(specs);
+  } catch (err) {
+    throw new AppError(CONFIG_ERROR, 400, (err as Error).message);
+  }
+  return specs;
+}

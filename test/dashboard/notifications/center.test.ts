@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { EventBus } from '../../../appliance/common/event-bus.js';
+import { JsonStores } from '../../../appliance/common/json-store.js';
+import { createLogger } from '../../../appliance/common/logger.js';
+import type { DashboardEvents } from '../../../appliance/dashboard/events.js';
+import type { DashboardContext } from '../../../appliance/dashboard/feature.js';
+import { NotificationCenter, notificationCenterOf } from '../../../appliance/dashboard/notifications/center.js';
+import type { Notification } from '../../../appliance/dashboard/notifications/notification.js';
+import { webhookChannelType } from '../../../appliance/dashboard/notifications/webhook.js';
+import { startReceiver } from './receiver.js';
+
+const WAIT = { timeout: 20_000 };
+const quiet = createLogger({ name: 'test', level: 'error', write: () => {} });
+const dirs: string[] = [];
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function parts() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'printyard-center-test-'));
+  dirs.push(dir);
+  return { stores: new JsonStores(dir, quiet), bus: new EventBus<DashboardEvents>(quiet), log: quiet };
+}
+
+test('notify stores the notification, emits it on the bus and sends it to the channels', WAIT, async () => {
+  const deps = parts();
+  const center = new NotificationCenter({ ...deps, channelTypes: [webhookChannelType({ timeoutMs: 2_000, backoffMs: [] })] });
+  const receiver = await startReceiver([204]);
+  try {
+    await (await center.channels()).create({ type: 'webhook', name: 'hook', url: receiver.url, secret: 'abc' });
+    const emitted: Notification[] = [];
+    deps.bus.on('notification', (n) => emitted.push(n));
+
+    const stored = await center.notify({ kind: 'printer.error', level: 'error', title: 'P1 halted', message: 'thermal runaway', data: { printer_id: 'p1' } });
+    assert.deepEqual(emitted, [stored]);
+    assert.deepEqual((await center.inbox()).list({ limit: 5 }).items, [stored]);
+    const [request] = await receiver.waitFor(1);
+    assert.deepEqual(JSON.parse(request.body), { event: 'notification', notification: stored });
+    assert.equal(request.headers['x-printyard-signature'], `sha256=${createHmac('sha256', 'abc').update(request.body).digest('hex')}`);
+
+    await center.stop();
+    assert.deepEqual(center.stats(), { unread: 1, channels: 1, enabled: 1, deliveries_ok: 1, deliveries_failed: 0, deliveries_running: 0 });
+  } finally {
+    await receiver.close();
+  }
+});
+
+test('a notification raised before anything opened the stores is kept', async () => {
+  const deps = parts();
+  const center = new NotificationCenter(deps);
+  assert.equal(center.stats(), null);
+  const [a, b] = await Promise.all([
+    center.notify({ kind: 'slicer_service_disconnected', level: 'warning', title: 'Slicer gone', message: '' }),
+    center.notify({ kind: 'slicer_service_reconnected', level: 'info', title: 'Slicer back', message: '' }),
+  ]);
+  assert.deepEqual([a.id, b.id, a.data], ['1', '2', {}]);
+  const reopened = new NotificationCenter({ ...deps, stores: new JsonStores(deps.stores.dir, quiet) });
+  assert.deepEqual((await reopened.inbox()).list({ limit: 5 }).items.map((n) => n.title), ['Slicer back', 'Slicer gone']);
+});
+
+test('every feature of one dashboard gets the same center', () => {
+  const deps = parts();
+  const ctx = { ...deps, dataDir: deps.stores.dir } as unknown as DashboardContext;
+  const other = { ...deps, dataDir: deps.stores.dir } as unknown as DashboardContext;
+  assert.equal(notificationCenterOf(ctx), notificationCenterOf(ctx));
+  assert.notEqual(notificationCenterOf(ctx), notificationCenterOf(other));
+});
