@@ -12,12 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { distPaths, oursCliArgs, resolveBenchConfig } from './bench/bench-profile.mjs';
 import { CHECKER, checkGcode } from './bench/check-gcode.mjs';
-import { configFacts, first } from './bench/config-facts.mjs';
 import { ensureCuraDefinitions } from './bench/cura-definitions.mjs';
-import { parseCuraOutput, parseGcodeSummary } from './bench/parse-peer-output.mjs';
 import { stlBounds } from './bench/model-bounds.mjs';
-import { curaCommandArgs, peerConfigs } from './bench/peer-config.mjs';
-import { loadTemplateEngine, peerGcode, peerJob } from './bench/peer-gcode.mjs';
+import { loadPeerModules } from './bench/peer-modules.mjs';
 import { formatModelTable, summarise, summariseRuns } from './bench/report.mjs';
 import { runMeasured } from './bench/run-measured.mjs';
 import { threeMfToStl } from './bench/threemf-to-stl.mjs';
@@ -61,7 +58,7 @@ function corpusModels(corpus, wanted) {
  * One model as every slicer gets it: the STL (the model itself, or a 3MF's build items converted
  * to one STL) and the peers' settings with the custom G-code rendered for this model.
  */
-function prepareJob(corpus, file, workDir, config, engine) {
+function prepareJob(corpus, file, workDir, config, peers) {
   const base = basename(file, extname(file));
   const source = join(corpus, file);
   let path = source;
@@ -69,11 +66,11 @@ function prepareJob(corpus, file, workDir, config, engine) {
     path = join(workDir, `${base}.stl`);
     writeFileSync(path, threeMfToStl(readFileSync(source)));
   }
-  const gcode = peerGcode(engine, config, peerJob(config, stlBounds(readFileSync(path)), base));
-  const peers = peerConfigs(config, gcode);
+  const gcode = peers.peerGcode(config, peers.peerJob(config, stlBounds(readFileSync(path)), base));
+  const settings = peers.peerConfigs(config, gcode);
   const iniPath = join(workDir, `${base}.prusaslicer.ini`);
-  writeFileSync(iniPath, peers.prusaIni);
-  return { path, iniPath, curaSettings: peers.curaSettings, caveats: peers.caveats };
+  writeFileSync(iniPath, settings.prusaIni);
+  return { path, iniPath, curaSettings: settings.curaSettings, caveats: settings.caveats };
 }
 
 function failure(run, output) {
@@ -84,13 +81,14 @@ function failure(run, output) {
 }
 
 /** The three slicers as functions of (job, output) → measured run with parsed estimates. */
-function slicers({ paths, oursBuilt, definition, facts, config, workDir }) {
+function slicers({ paths, oursBuilt, definition, facts, config, workDir, peers }) {
   const measured = (command, args, output, parse) => {
     rmSync(output, { force: true });
     const run = runMeasured(command, args, { workDir });
     if (run.exitCode !== 0 || !existsSync(output)) return { ok: false, error: failure(run, output) };
     return { ok: true, wallS: run.wallS, cpuS: run.cpuS, peakRssMb: run.peakRssMb, ...parse(readFileSync(output, 'utf8'), run) };
   };
+  const { curaCommandArgs, first, parseCuraOutput, parseGcodeSummary } = peers;
   const filament = { filamentDiameter: facts.filamentDiameter, filamentDensity: first(config.filament_density) };
   return {
     ours: oursBuilt
@@ -135,8 +133,8 @@ async function main() {
   const paths = distPaths(root, opts.dist);
   const oursBuilt = existsSync(paths.cli);
   const { config, source } = await resolveBenchConfig(root, opts.dist);
-  const engine = await loadTemplateEngine(root, opts.dist);
-  const facts = configFacts(config);
+  const peers = await loadPeerModules(root, opts.dist);
+  const facts = peers.configFacts(config);
   const definition = ensureCuraDefinitions(root);
 
   console.log(`config: ${source}`);
@@ -145,8 +143,8 @@ async function main() {
 
   const workDir = mkdtempSync(join(tmpdir(), 'printyard-bench-'));
   try {
-    const run = slicers({ paths, oursBuilt, definition, facts, config, workDir });
-    const jobs = files.map((file) => [file, prepareJob(corpus, file, workDir, config, engine)]);
+    const run = slicers({ paths, oursBuilt, definition, facts, config, workDir, peers });
+    const jobs = files.map((file) => [file, prepareJob(corpus, file, workDir, config, peers)]);
     for (const caveat of jobs[0][1].caveats) console.log(`caveat: ${caveat}`);
 
     // One unmeasured pass first: disk cache, PrusaSlicer's first start and the like.

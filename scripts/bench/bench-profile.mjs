@@ -6,15 +6,19 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /**
- * Besides the 15 % infill of the issue, two settings of the profile that neither peer can express
- * are set to what they can (each would otherwise be a caveat printed by peer-config): the first
- * layer's infill at the first layer speed (peers have one first-layer speed) and no automatic brim.
+ * Besides the 15 % infill of the issue, settings of the profile that a peer cannot express are set
+ * to what it can (each would otherwise be a caveat printed by peer-config): the first layer's
+ * infill at the first layer speed (peers have one first-layer speed), no automatic brim, and
+ * PrusaSlicer 2.5's only vertical shell mode (CuraEngine has none either way).
  */
 export const BENCH_PROFILE = {
   printerId: 'generic-marlin-0.4',
   filamentId: 'generic-pla',
   processId: '0.20mm-standard',
-  overrides: [['sparse_infill_density', '15%'], ['initial_layer_infill_speed', '30'], ['brim_type', 'no_brim']],
+  overrides: [
+    ['sparse_infill_density', '15%'], ['initial_layer_infill_speed', '30'], ['brim_type', 'no_brim'],
+    ['ensure_vertical_shell_thickness', 'ensure_all'],
+  ],
 };
 
 /** The compiled modules the bench uses, under the build folder `dist` (or another --dist). */

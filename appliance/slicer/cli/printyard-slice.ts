@@ -4,7 +4,6 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { AppError, ErrorCode, toAppError } from '../../common/errors.js';
 import { packageVersion } from '../../common/version.js';
-import { sliceModel } from '../engine/slice.js';
 import { ProfileCatalogue } from '../profiles/catalogue.js';
 import { sliceMetadata } from '../profiles/slice-metadata.js';
 import { parseArgs, USAGE, type ListArgs, type SliceArgs } from './args.js';
@@ -45,6 +44,8 @@ async function slice(args: SliceArgs): Promise<void> {
   if (bambu && !args.output.endsWith('.gcode.3mf')) {
     throw new AppError(ErrorCode.badRequest, 400, `printer "${args.printer}" takes a Bambu .gcode.3mf package: name the output *.gcode.3mf`);
   }
+  // The engine is most of the program's modules: listing profiles or printing help never loads it.
+  const { sliceModel } = await import('../engine/slice.js');
   const showProgress = !args.quiet && process.stderr.isTTY;
   let last = '';
   const result = await sliceModel({
@@ -54,6 +55,8 @@ async function slice(args: SliceArgs): Promise<void> {
     outputPath: args.output,
     metadata: sliceMetadata(cat, { printerId: args.printer, filamentIds: args.filaments, processId: args.process }),
     workers: args.workers ?? undefined,
+    // The command line writes the G-code only; the toolpath picture would be drawn for nothing.
+    preview: false,
     onProgress: showProgress
       ? (e) => {
         const line = `${e.stage} ${e.pct.toFixed(0)}%`;

@@ -40,6 +40,8 @@ export interface SliceRequest {
   onLayer?: (event: LayerEvent) => void;
   /** Worker threads for geometry (0 = all in this thread); default: none for small jobs, else one per core. */
   workers?: number;
+  /** Render the top-down toolpath preview (default true); a caller with no use for it saves the time. */
+  preview?: boolean;
 }
 
 export interface FilamentUsage {
@@ -60,6 +62,6 @@ export interface SliceResult {
   bounds: [number, number, number, number, number, number];
   repair: RepairReport[];
   warnings: string[];
-  /** Top-down preview of the toolpaths, PNG bytes. */
-  preview: Uint8Array;
+  /** Top-down preview of the toolpaths, PNG bytes; null when the request turned it off. */
+  preview: Uint8Array | null;
 }

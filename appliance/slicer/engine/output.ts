@@ -13,7 +13,6 @@ import { unionExs } from './geometry/clipper.js';
 import { bboxOfEx } from './geometry/polygon.js';
 import type { ExPolygon } from './geometry/types.js';
 import { bambuConfigBlock, bambuHeaderBlock } from './gcode/bambu-blocks.js';
-import { writeGcode3mf } from './gcode/bambu-package.js';
 import { flavourOf } from './gcode/flavour.js';
 import { prusaFooter } from './gcode/footer.js';
 import { identificationLines } from './gcode/identity.js';
@@ -70,9 +69,9 @@ class Sink {
   constructor(private readonly stream: WriteStream) {
     stream.on('error', (err) => { this.error ??= err; });
   }
-  write(text: string): void {
+  write(data: string | Uint8Array): void {
     if (this.error) throw this.error;
-    if (!this.stream.write(text)) this.pending ??= once(this.stream, 'drain').then(() => { this.pending = null; });
+    if (!this.stream.write(data)) this.pending ??= once(this.stream, 'drain').then(() => { this.pending = null; });
   }
   async drained(): Promise<void> {
     if (this.pending) await this.pending;
@@ -167,7 +166,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
       bounds.maxY = Math.max(bounds.maxY, b.maxY);
     }
   }
-  const raster = new ToolpathRaster({ width: PREVIEW_SIZE, height: PREVIEW_SIZE, bounds, maxZ });
+  const raster = req.preview === false ? null : new ToolpathRaster({ width: PREVIEW_SIZE, height: PREVIEW_SIZE, bounds, maxZ });
   let out: Sink | null = null;
 
   try {
@@ -181,7 +180,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
       if (layer.index === 0) layer.adhesion = [...skirt, ...brim];
       else if (layer.index < c.skirt_height) layer.adhesion = skirtAt(skirt, layer.height);
       writer.layer(layer);
-      raster.addLayer(layer, layer.index === total - 1);
+      raster?.addLayer(layer, layer.index === total - 1);
       written++;
       progress.layer(written, total);
       progress.within(written / (total + 2));
@@ -199,7 +198,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
     const m73 = (elapsed: number) => `M73 P${Math.min(100, Math.floor((elapsed / Math.max(totalS, 1e-9)) * 100))} R${Math.max(0, Math.round((totalS - elapsed) / 60))}`;
 
     const final = flavour.bambu ? `${req.outputPath}.gcode.tmp` : `${req.outputPath}.tmp`;
-    out = new Sink(createWriteStream(final, { highWaterMark: 1 << 20 }));
+    out = new Sink(createWriteStream(final, { highWaterMark: COPY_CHUNK }));
     if (flavour.bambu) {
       out.write(bambuHeaderBlock({ version, date, config: c, printTimeS: totalS, layers: total, filament, maxZ }));
       out.write(thumbnailBlock(thumbs, { bambuMarkers: true }));
@@ -224,6 +223,8 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
 
     let sizeBytes: number;
     if (flavour.bambu) {
+      // Loaded for Bambu output only: its zip library is a noticeable part of start-up otherwise.
+      const { writeGcode3mf } = await import('./gcode/bambu-package.js');
       const plate = await writeGcode3mf({
         gcodePath: final,
         outputPath: req.outputPath,
@@ -263,7 +264,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
       bounds: stats.bounds,
       repair: i.repair,
       warnings: i.warnings,
-      preview: raster.toPng(),
+      preview: raster?.toPng() ?? null,
     };
   } finally {
     await body.abort();
@@ -306,36 +307,44 @@ function excludeObjectDefinitions(placed: PlacedModel, objects: LabelledObject[]
   return lines.join('\n') + '\n';
 }
 
+/** Bytes of the body read at a time when it is copied into the final file. */
+const COPY_CHUNK = 1 << 18;
+const MARK_BYTES = Buffer.from(PROGRESS_MARK);
+const NEWLINE = 0x0a;
+
 /**
  * Copies the body, turning each progress mark into an M73 line, chunk by chunk, and numbering the
- * commands (`N123 G1 …`) when the profile asks for line numbers.
+ * commands (`N123 G1 …`) when the profile asks for line numbers. Without numbering the bytes are
+ * copied as they are, never decoded into strings: a big print's body passes through in a few
+ * small buffers.
  */
 async function copyWithProgress(path: string, out: Sink, m73: (tag: string) => string, lineNumbers: boolean): Promise<void> {
-  let carry = '';
   let n = 0;
   const number = (text: string) => text.replace(/^(?=[^;\n])/gm, () => `N${++n} `);
-  const emit = (text: string) => out.write(lineNumbers ? number(replaceMarks(text, m73)) : replaceMarks(text, m73));
-  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
-    const text = carry + (chunk as string);
-    const cut = text.lastIndexOf('\n') + 1;
-    carry = text.slice(cut);
-    emit(text.slice(0, cut));
+  const emit = lineNumbers
+    ? (bytes: Buffer) => out.write(number(replaceMarks(bytes, m73).map((part) => part.toString()).join('')))
+    : (bytes: Buffer) => { for (const part of replaceMarks(bytes, m73)) out.write(part); };
+  let carry: Buffer = Buffer.alloc(0);
+  for await (const chunk of createReadStream(path, { highWaterMark: COPY_CHUNK })) {
+    const bytes = carry.length ? Buffer.concat([carry, chunk as Buffer]) : chunk as Buffer;
+    const cut = bytes.lastIndexOf(NEWLINE) + 1;
+    carry = bytes.subarray(cut);
+    emit(bytes.subarray(0, cut));
     await out.drained();
   }
   emit(carry);
 }
 
-function replaceMarks(text: string, m73: (tag: string) => string): string {
-  let at = text.indexOf(PROGRESS_MARK);
-  if (at < 0) return text;
-  let result = '';
+/** The pieces of `bytes` with every progress mark line replaced by its M73 line. */
+function replaceMarks(bytes: Buffer, m73: (tag: string) => string): (Buffer | string)[] {
+  const parts: (Buffer | string)[] = [];
   let from = 0;
-  while (at >= 0) {
-    const end = text.indexOf('\n', at);
-    const stop = end < 0 ? text.length : end;
-    result += text.slice(from, at) + m73(text.slice(at + PROGRESS_MARK.length, stop));
+  for (let at = bytes.indexOf(MARK_BYTES); at >= 0; at = bytes.indexOf(MARK_BYTES, from)) {
+    const end = bytes.indexOf(NEWLINE, at);
+    const stop = end < 0 ? bytes.length : end;
+    parts.push(bytes.subarray(from, at), m73(bytes.toString('latin1', at + MARK_BYTES.length, stop)));
     from = stop;
-    at = text.indexOf(PROGRESS_MARK, stop);
   }
-  return result + text.slice(from);
+  parts.push(bytes.subarray(from));
+  return parts;
 }

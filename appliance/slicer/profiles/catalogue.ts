@@ -6,7 +6,6 @@ import path from 'node:path';
 import { AppError, ErrorCode } from '../../common/errors.js';
 import { assembleConfig } from './assemble.js';
 import { loadBundledProfiles } from './bundled.js';
-import { readProfileDirectory } from './load-directory.js';
 import { inheritanceChain, resolveSettings, type ProfileLookup } from './resolve.js';
 import type { ConfigPatch, PrintConfig } from './schema.js';
 import {
@@ -47,6 +46,8 @@ export class ProfileCatalogue {
     const origin = path.resolve(dir);
     for (const [id, entry] of this.entries) if (entry.loadedFrom?.dir === origin) this.entries.delete(id);
     this.resolved.clear();
+    // The importers (OrcaSlicer, PrusaSlicer) are only needed for a data directory: loaded here.
+    const { readProfileDirectory } = await import('./load-directory.js');
     const batch = await readProfileDirectory(origin);
     const report = batch.report;
     const added: string[] = [];

@@ -196,7 +196,10 @@ export const SETTINGS = {
   bottom_shell_layers: i('process', 'Bottom shell layers', 3, 0, 100),
   top_shell_thickness: f('process', 'Minimum top shell thickness', 0.6, 0, 20),
   bottom_shell_thickness: f('process', 'Minimum bottom shell thickness', 0, 0, 20),
-  ensure_vertical_shell_thickness: b('process', 'Ensure vertical shell thickness', true),
+  // Orca's modes; ours has two of its three non-empty ones (see engine/README.md, "Surfaces"). The
+  // aliases read PrusaSlicer's and older Orca's spellings: on/enabled is PrusaSlicer 2.5's full mode.
+  ensure_vertical_shell_thickness: e('process', 'Ensure vertical shell thickness', ['none', 'ensure_moderate', 'ensure_all'], 'ensure_moderate',
+    { true: 'ensure_all', '1': 'ensure_all', enabled: 'ensure_all', false: 'none', '0': 'none', disabled: 'none', partial: 'ensure_moderate' }),
   sparse_infill_density: pct('process', 'Sparse infill density', 15),
   sparse_infill_pattern: e('process', 'Sparse infill pattern', INFILL_PATTERNS, 'grid', INFILL_ALIASES),
   top_surface_pattern: e('process', 'Top surface pattern', SURFACE_PATTERNS, 'monotonicline', SURFACE_ALIASES),
@@ -352,9 +355,11 @@ function parseScalar(key: string, raw: unknown, def: SettingDef): unknown {
       if (typeof raw === 'number') return String(raw);
       throw invalid(key, `expected a string, got ${JSON.stringify(raw)}`);
     case 'enum': {
-      if (typeof raw !== 'string') throw invalid(key, `expected one of ${def.values!.join(', ')}`);
-      const value = def.aliases?.[raw] ?? raw;
-      if (!def.values!.includes(value)) throw invalid(key, `"${raw}" is not one of ${def.values!.join(', ')}`);
+      // A setting that was a switch before it had modes keeps reading its old JSON true/false.
+      const text = typeof raw === 'boolean' ? String(raw) : raw;
+      if (typeof text !== 'string') throw invalid(key, `expected one of ${def.values!.join(', ')}`);
+      const value = def.aliases?.[text] ?? text;
+      if (!def.values!.includes(value)) throw invalid(key, `"${text}" is not one of ${def.values!.join(', ')}`);
       return value;
     }
     case 'floatOrPercent': {

@@ -1,16 +1,19 @@
 /**
  * Entry point of the thread that runs one task for the service: a slice (the engine's G-code
- * writer runs on its calling thread, so it must not be the service's) or a model preview. It
- * reports progress, obeys a cancel message, and ends with exactly one final message.
+ * writer runs on its calling thread, so it must not be the service's), a model preview, or a
+ * model's bounding box (for the dashboard's desktop-slicer bridge: loading a large model is work
+ * no event loop should do). It reports progress, obeys a cancel message, and ends with exactly
+ * one final message.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { toAppError, ErrorCode } from '../../common/errors.js';
+import { meshBounds, unionBBox3 } from '../engine/mesh/bounds.js';
 import { loadModel } from '../engine/mesh/load.js';
 import { renderMeshPng } from '../engine/preview/mesh-render.js';
 import { sliceModel } from '../engine/slice.js';
-import type { ParentMessage, PreviewTask, SliceTask, WorkerMessage, WorkerTask } from './worker-protocol.js';
+import type { BoundsTask, ParentMessage, PreviewTask, SliceTask, WorkerMessage, WorkerTask } from './worker-protocol.js';
 
 /**
  * Progress and layer counters are sent at most this often (stage changes and the last layer
@@ -58,7 +61,7 @@ async function slice(task: SliceTask, signal: AbortSignal): Promise<void> {
       post({ type: 'layer', layer: e.layer, total_layers: e.total_layers });
     },
   });
-  await writeFile(task.previewPath, result.preview);
+  if (result.preview) await writeFile(task.previewPath, result.preview);
   post({
     type: 'sliced',
     summary: {
@@ -80,6 +83,12 @@ async function preview(task: PreviewTask): Promise<void> {
   post({ type: 'rendered', png: copy }, [copy.buffer]);
 }
 
+async function measure(task: BoundsTask): Promise<void> {
+  const model = loadModel(await readFile(task.modelPath), task.fileName);
+  const bounds = model.objects.map((o) => meshBounds(o.mesh)).reduce(unionBBox3);
+  post({ type: 'measured', bounds });
+}
+
 // On Linux the nice value belongs to the thread (and threads inherit it), so this lowers this
 // thread and the engine's geometry threads, not the service's event loop: on a Pi with every
 // core slicing, the HTTP thread still gets the CPU as soon as a request arrives.
@@ -97,7 +106,8 @@ port.on('message', (message: ParentMessage) => {
 const task = workerData as WorkerTask;
 try {
   if (task.kind === 'slice') await slice(task, controller.signal);
-  else await preview(task);
+  else if (task.kind === 'preview') await preview(task);
+  else await measure(task);
 } catch (err) {
   const e = toAppError(err, task.kind === 'slice' ? ErrorCode.sliceFailed : ErrorCode.internal);
   post({ type: 'failed', code: e.code, status: e.status, message: e.message });

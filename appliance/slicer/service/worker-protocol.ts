@@ -1,5 +1,6 @@
-/** Messages between the service and the thread that runs one slice or preview (see slice-worker.ts). */
+/** Messages between the service and the thread that runs one slice, preview or measurement (see slice-worker.ts). */
 import type { SliceMetadata, SliceResult, SliceStage } from '../engine/api.js';
+import type { BBox3 } from '../engine/mesh/types.js';
 import type { MeshView } from '../engine/preview/mesh-render.js';
 import type { PrintConfig } from '../profiles/schema.js';
 
@@ -24,7 +25,14 @@ export interface PreviewTask {
   view: MeshView;
 }
 
-export type WorkerTask = SliceTask | PreviewTask;
+/** The bounding box of a model file, as loaded (the dashboard's desktop-slicer bridge needs it before slicing). */
+export interface BoundsTask {
+  kind: 'bounds';
+  modelPath: string;
+  fileName: string;
+}
+
+export type WorkerTask = SliceTask | PreviewTask | BoundsTask;
 
 /** What a finished slice reports (the preview PNG is already written to `previewPath`). */
 export type SlicedSummary = Pick<SliceResult, 'outputPath' | 'format' | 'sizeBytes' | 'layers' | 'estimatedTimeS' | 'filament' | 'warnings'>;
@@ -34,6 +42,7 @@ export type WorkerMessage =
   | { type: 'layer'; layer: number; total_layers: number }
   | { type: 'sliced'; summary: SlicedSummary }
   | { type: 'rendered'; png: Uint8Array }
+  | { type: 'measured'; bounds: BBox3 }
   | { type: 'failed'; code: string; status: number; message: string };
 
 export type ParentMessage = { type: 'cancel' };

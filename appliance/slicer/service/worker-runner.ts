@@ -5,7 +5,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import { AppError, ErrorCode } from '../../common/errors.js';
-import type { PreviewTask, SlicedSummary, SliceTask, WorkerMessage, WorkerTask } from './worker-protocol.js';
+import type { BBox3 } from '../engine/mesh/types.js';
+import type { BoundsTask, PreviewTask, SlicedSummary, SliceTask, WorkerMessage, WorkerTask } from './worker-protocol.js';
 
 const WORKER_URL = new URL('./slice-worker.js', import.meta.url);
 /** A thread that ignores a cancel this long is terminated. */
@@ -67,4 +68,8 @@ export function runSlice(task: SliceTask, onEvent: (e: TaskEvent) => void): Task
 
 export function runPreview(task: PreviewTask): TaskHandle<Uint8Array> {
   return start(task, (m) => (m.type === 'rendered' ? m.png : undefined));
+}
+
+export function runBounds(task: BoundsTask): TaskHandle<BBox3> {
+  return start(task, (m) => (m.type === 'measured' ? m.bounds : undefined));
 }

@@ -21,6 +21,7 @@ describe('oursCliArgs', () => {
       'dist/appliance/slicer/cli/printyard-slice.js', 'box.stl', '-o', 'out.gcode',
       '--printer', 'generic-marlin-0.4', '--filament', 'generic-pla', '--process', '0.20mm-standard',
       '--set', 'sparse_infill_density=15%', '--set', 'initial_layer_infill_speed=30', '--set', 'brim_type=no_brim',
+      '--set', 'ensure_vertical_shell_thickness=ensure_all',
     ]);
   });
 });
@@ -49,7 +50,10 @@ describe('resolveBenchConfig', () => {
 
   it('uses the schema defaults with the bench overrides until the catalogue is built', async () => {
     const { config, source } = await bench.resolveBenchConfig(root, 'plain');
-    assert.deepEqual(config, { layer_height: 0.2, sparse_infill_density: 15, wall_loops: 2, initial_layer_infill_speed: 30, brim_type: 'no_brim' });
+    assert.deepEqual(config, {
+      layer_height: 0.2, sparse_infill_density: 15, wall_loops: 2, initial_layer_infill_speed: 30, brim_type: 'no_brim',
+      ensure_vertical_shell_thickness: 'ensure_all',
+    });
     assert.match(source, /schema defaults/);
   });
 
@@ -58,7 +62,7 @@ describe('resolveBenchConfig', () => {
     assert.equal(config.wall_loops, 3);
     assert.deepEqual(config.request, {
       printerId: 'generic-marlin-0.4', filamentIds: ['generic-pla'], processId: '0.20mm-standard',
-      overrides: { sparse_infill_density: 15, initial_layer_infill_speed: 30, brim_type: 'no_brim' },
+      overrides: { sparse_infill_density: 15, initial_layer_infill_speed: 30, brim_type: 'no_brim', ensure_vertical_shell_thickness: 'ensure_all' },
     });
     assert.match(source, /profile catalogue/);
   });

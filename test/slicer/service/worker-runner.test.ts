@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import { AppError } from '../../../appliance/common/errors.js';
 import { ProfileCatalogue } from '../../../appliance/slicer/profiles/catalogue.js';
 import type { SliceTask } from '../../../appliance/slicer/service/worker-protocol.js';
-import { runPreview, runSlice, type TaskEvent } from '../../../appliance/slicer/service/worker-runner.js';
+import { runBounds, runPreview, runSlice, type TaskEvent } from '../../../appliance/slicer/service/worker-runner.js';
 import { cubeStl, slowJob } from '../../fixtures/slicer-service.js';
 
 let dir: string;
@@ -39,6 +39,15 @@ test('a preview renders in a worker thread at the asked size', async () => {
   writeFileSync(modelPath, cubeStl());
   const png = await runPreview({ kind: 'preview', modelPath, fileName: 'cube.stl', width: 120, height: 80, view: 'iso' }).result;
   assert.deepEqual(pngSize(png), [120, 80]);
+});
+
+test('a model\'s bounding box is measured in a worker thread', async () => {
+  const modelPath = path.join(dir, 'measured.stl');
+  writeFileSync(modelPath, cubeStl());
+  const bounds = await runBounds({ kind: 'bounds', modelPath, fileName: 'measured.stl' }).result;
+  const size = bounds.max.map((max, axis) => max - bounds.min[axis]);
+  assert.ok(size.every((s) => s > 0), JSON.stringify(bounds));
+  assert.ok(size.every((s) => Math.abs(s - size[0]) < 1e-6), `a cube: ${JSON.stringify(bounds)}`);
 });
 
 test('a broken model fails with the engine code and status', async () => {

@@ -170,7 +170,12 @@ export class GcodeWriter {
     if (this.f.klipper) {
       if (this.c.exclude_object) this.buf.line(`EXCLUDE_OBJECT_START NAME=${obj.label}`);
     } else if (this.f.bambu) this.buf.line(`; start printing object, unique label id: ${obj.id}`);
-    else this.buf.line(`M486 S${obj.id} A"${obj.name.replace(/"/g, "'")}"`);
+    else {
+      // Stock Marlin reads any capital T/S/P/C/U in the line as a parameter, so a name on the M486
+      // line could reset or cancel objects; the name goes in a comment, as PrusaSlicer writes it.
+      this.buf.line(`; printing object ${obj.name.replace(/[\r\n]+/g, ' ')}`);
+      this.buf.line(`M486 S${obj.id}`);
+    }
   }
 
   private labelEnd(obj: LabelledObject): void {

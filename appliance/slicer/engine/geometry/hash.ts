@@ -24,6 +24,15 @@ export function hashExPolygon(ex: ExPolygon, seed = 0x811c9dc5): number {
   return h >>> 0;
 }
 
+const islandHashes = new WeakMap<ExPolygon, number>();
+
+/** `hashExPolygon`, memoised per object: ExPolygons are never modified in place. */
+export function islandHash(ex: ExPolygon): number {
+  let h = islandHashes.get(ex);
+  if (h === undefined) islandHashes.set(ex, (h = hashExPolygon(ex)));
+  return h;
+}
+
 export function hashExPolygons(list: readonly ExPolygon[]): number {
   let h = mix(0x811c9dc5, list.length);
   for (const ex of list) h = hashExPolygon(ex, h);

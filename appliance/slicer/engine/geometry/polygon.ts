@@ -84,6 +84,28 @@ export function bboxOfEx(list: readonly ExPolygon[]): BBox2 {
   return box;
 }
 
+const contourBoxes = new WeakMap<ExPolygon, BBox2>();
+
+/** The bounding box of an ExPolygon (its contour), memoised: ExPolygons are never modified in place. */
+export function exBBox(ex: ExPolygon): BBox2 {
+  let box = contourBoxes.get(ex);
+  if (!box) contourBoxes.set(ex, (box = extendBBox(emptyBBox(), ex.contour)));
+  return box;
+}
+
+/**
+ * The members of `list` whose bounding box overlaps `box`: a boolean with a region inside `box`
+ * gives the same result on them as on the whole list, without handing every far-away polygon of a
+ * layer to Clipper for each island. Returns `list` itself when nothing is left out.
+ */
+export function exPolygonsNear(list: ExPolygon[], box: BBox2): ExPolygon[] {
+  const kept = list.filter((ex) => {
+    const b = exBBox(ex);
+    return b.minX <= box.maxX && b.maxX >= box.minX && b.minY <= box.maxY && b.maxY >= box.minY;
+  });
+  return kept.length === list.length ? list : kept;
+}
+
 /** Even-odd point-in-polygon test on one ring. Points on the edge count as inside or outside arbitrarily. */
 export function pointInRing(x: number, y: number, ring: Polygon): boolean {
   let inside = false;

@@ -2,7 +2,7 @@
  * The zip (Open Packaging Conventions) layer of 3MF: unpacking the parts a slicer needs,
  * following `_rels/.rels` to the start model part and to the package thumbnail.
  */
-import { unzipSync } from 'fflate';
+import { createRequire } from 'node:module';
 import { badModel } from './errors.js';
 import { XmlScanner } from './xml.js';
 
@@ -13,6 +13,16 @@ const DEFAULT_THUMBNAIL = 'Metadata/thumbnail.png';
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 /** Parts worth inflating; G-code, textures and slicer project files in big packages are skipped. */
 const WANTED_PART = /\.(rels|model|config|png)$/i;
+
+/**
+ * The zip library, loaded on the first package: every slice imports this module, but only a 3MF
+ * needs unzipping, and loading the library is a noticeable part of a small STL slice's start-up.
+ */
+let fflate: typeof import('fflate') | undefined;
+const unzipSync: typeof import('fflate').unzipSync = (data, options) => {
+  fflate ??= createRequire(import.meta.url)('fflate') as typeof import('fflate');
+  return fflate.unzipSync(data, options);
+};
 
 export function isZip(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;

@@ -1,28 +1,36 @@
 /**
  * Reuse of walls and infill between consecutive layers of a worker. An island identical to one on
  * the layer below (same content hash) and resting on it gets the same walls; an identical fill
- * area with the same pattern phase gets the same lines. Entries live for a couple of layers.
+ * area with the same pattern phase gets the same lines.
  */
 import type { ExPolygon } from '../geometry/types.js';
 import type { Extrusion } from '../toolpath/types.js';
 import type { IslandWalls } from './perimeters.js';
 
-/** Entries unused for this many layers are dropped (shell neighbourhoods reach a few layers). */
-const KEEP_LAYERS = 12;
+/**
+ * Layers an unused entry is kept for. Walls and fills are reused from the layer below, or from
+ * two layers down for patterns that turn every layer; geometry of a layer outline serves the shell
+ * neighbourhoods of the layers around it. Toolpaths are most of a worker's memory: they go first.
+ */
+const KEEP_PATHS = 2;
+const KEEP_OUTLINE_GEOMETRY = 12;
 
 export class RegionCache {
   private readonly walls = new Map<string, { layer: number; value: IslandWalls }>();
   private readonly fills = new Map<string, { layer: number; value: Extrusion[] }>();
-  private readonly rings = new Map<string, { layer: number; value: ExPolygon[] }>();
+  private readonly outlineGeometry = new Map<string, { layer: number; value: ExPolygon[] }>();
   private layer = -1;
 
-  /** Moves to a layer; entries more than a couple of layers old are dropped. */
+  /** Moves to a layer; entries unused for longer than they can serve are dropped. */
   at(layer: number): void {
     if (layer === this.layer) return;
     this.layer = layer;
-    for (const map of [this.walls, this.fills, this.rings] as Map<string, { layer: number }>[]) {
-      for (const [key, entry] of map) if (Math.abs(entry.layer - layer) > KEEP_LAYERS) map.delete(key);
-    }
+    const drop = (map: Map<string, { layer: number }>, keep: number) => {
+      for (const [key, entry] of map) if (Math.abs(entry.layer - layer) > keep) map.delete(key);
+    };
+    drop(this.walls, KEEP_PATHS);
+    drop(this.fills, KEEP_PATHS);
+    drop(this.outlineGeometry, KEEP_OUTLINE_GEOMETRY);
   }
 
   wallsFor(key: string, compute: () => IslandWalls): IslandWalls {
@@ -33,9 +41,9 @@ export class RegionCache {
     return this.memo(this.fills, key, compute);
   }
 
-  /** The wall band of a layer outline (by its hash), shared by the layers around it. */
-  ringFor(key: string, compute: () => ExPolygon[]): ExPolygon[] {
-    return this.memo(this.rings, key, compute);
+  /** Geometry derived from a layer outline alone (by its hash): shared by the layers around it. */
+  outlineGeometryFor(key: string, compute: () => ExPolygon[]): ExPolygon[] {
+    return this.memo(this.outlineGeometry, key, compute);
   }
 
   private memo<T>(map: Map<string, { layer: number; value: T }>, key: string, compute: () => T): T {

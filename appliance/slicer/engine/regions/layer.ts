@@ -10,7 +10,7 @@ import { bridgeAngle, fill, type FillPattern } from './infill/index.js';
 import type { RegionParams } from './params.js';
 import { buildWalls, centreLine } from './perimeters.js';
 import type { SupportLayer } from './support.js';
-import { classifyFill, surfaceMasks, type HashedLayer } from './surfaces.js';
+import { classifyFill, surfaceMasks, type HashedLayer, type VerticalShellRule } from './surfaces.js';
 import { RegionCache } from './cache.js';
 import { hashExPolygon, hashExPolygons } from '../geometry/hash.js';
 
@@ -32,8 +32,8 @@ export interface LayerInput {
   support: SupportLayer | null;
 }
 
-/** How far bridge lines reach into their anchors, as PrusaSlicer's external infill margin. */
-const BRIDGE_ANCHOR = 3;
+/** How far bridges and top surfaces reach into their anchors: PrusaSlicer's and OrcaSlicer's external infill margin (mm). */
+const EXTERNAL_MARGIN = 3;
 
 /** Patterns whose lines turn every layer: their cached lines are only valid for layers of the same parity. */
 const ALTERNATING: ReadonlySet<FillPattern> = new Set(['zig-zag', 'line', 'monotonic', 'monotonicline']);
@@ -44,13 +44,11 @@ export function buildLayer(input: LayerInput, p: RegionParams, cache: RegionCach
   const islands: IslandPaths[] = [];
   let hasBridges = false;
   cache.at(input.index);
+  const verticalShells = verticalShellRule(p, cache, h);
   for (const obj of input.objects) {
     const current = obj.current.islands;
     if (current.length === 0) continue;
-    const wallRing = p.ensureVerticalShells && !first && p.wallThickness > 0
-      ? (layer: HashedLayer) => cache.ringFor(`${layer.hash}`, () => differenceEx(layer.islands, offsetEx(layer.islands, -p.wallThickness)))
-      : null;
-    const masks = surfaceMasks(obj.current, obj.above, obj.below, p.topLayers, p.bottomLayers, wallRing);
+    const masks = surfaceMasks(obj.current, obj.above, obj.below, p.topLayers, p.bottomLayers, first ? null : verticalShells);
     const outerWidth = widthFor('outer-wall', p.widths, first);
     const innerWidth = widthFor('inner-wall', p.widths, first);
     const belowHashes = new Set(obj.below[0]?.islands.map((ex) => hashExPolygon(ex)) ?? []);
@@ -66,7 +64,9 @@ export function buildLayer(input: LayerInput, p: RegionParams, cache: RegionCach
       const regions = classifyFill(walls.innerEdge, masks, {
         firstLayer: first,
         minSparseArea: p.minSparseArea,
-        bridgeAnchor: BRIDGE_ANCHOR,
+        bridgeAnchor: EXTERNAL_MARGIN,
+        topMargin: EXTERNAL_MARGIN,
+        shellMargin: verticalShells?.mode === 'ensure_all' ? 0 : EXTERNAL_MARGIN,
         solidInfill: p.density >= 0.999,
         minSolidWidth: spacingOf(widthFor('solid-infill', p.widths, first), h),
       });
@@ -112,6 +112,18 @@ export function buildLayer(input: LayerInput, p: RegionParams, cache: RegionCach
   }
   const support = input.support ? supportPaths(input.support, input, p) : [];
   return { index: input.index, printZ: input.printZ, height: h, islands, support, adhesion: [], hasBridges };
+}
+
+/** The vertical shell mode of the job with its per-layer geometry memoised by outline hash, or null when off. */
+function verticalShellRule(p: RegionParams, cache: RegionCache, height: number): VerticalShellRule | null {
+  if (p.verticalShells === 'none' || p.wallThickness <= 0) return null;
+  const inner = (layer: HashedLayer) => cache.outlineGeometryFor(`inner:${layer.hash}`, () => offsetEx(layer.islands, -p.wallThickness));
+  return {
+    mode: p.verticalShells,
+    shellReach: 1.05 * spacingOf(p.widths.solidInfill, height),
+    inner,
+    wallRing: (layer) => cache.outlineGeometryFor(`ring:${layer.hash}`, () => differenceEx(layer.islands, inner(layer))),
+  };
 }
 
 /** Support lines: the base sparse at the configured gap, the interface dense and across it. */

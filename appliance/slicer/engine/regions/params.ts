@@ -32,8 +32,8 @@ export interface RegionParams {
   /** Fixed bridge direction in degrees, or null for automatic. */
   bridgeAngle: number | null;
   infillFirst: boolean;
-  /** Grow solid infill where sloping walls of neighbouring layers reach into this one. */
-  ensureVerticalShells: boolean;
+  /** Where the walls of neighbouring layers make this layer's infill solid (surfaces.ts). */
+  verticalShells: PrintConfig['ensure_vertical_shell_thickness'];
   /** How far the walls reach in from the outline (mm): the thickness of a vertical shell. */
   wallThickness: number;
   /** Gap between support lines (mm) and whether they cross as a grid. */
@@ -67,7 +67,7 @@ export function regionParams(config: PrintConfig): RegionParams {
     thickBridges: config.thick_bridges,
     bridgeAngle: config.bridge_angle > 0 ? config.bridge_angle : null,
     infillFirst: config.is_infill_first,
-    ensureVerticalShells: config.ensure_vertical_shell_thickness,
+    verticalShells: config.ensure_vertical_shell_thickness,
     wallThickness: wallThickness(config),
     supportGap: config.support_base_pattern_spacing,
     supportGrid: config.support_base_pattern === 'rectilinear-grid',

@@ -21,6 +21,7 @@ const NEAREST_ENUM: Partial<Record<SettingKey, Readonly<Record<string, string>>>
   support_base_pattern: { honeycomb: 'rectilinear', lightning: 'rectilinear', hollow: 'rectilinear', rectilinear_grid: 'rectilinear-grid' },
   gcode_flavor: { sailfish: 'marlin', makerware: 'marlin', mach3: 'marlin', machinekit: 'marlin', teacup: 'marlin', 'no-extrusion': 'marlin' },
   curr_bed_type: { 'textured cool plate': 'Cool Plate', 'supertack plate': 'Cool Plate' },
+  ensure_vertical_shell_thickness: { ensure_critical_only: 'ensure_moderate' },
 };
 
 export type Warn = (message: string) => void;

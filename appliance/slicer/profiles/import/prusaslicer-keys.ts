@@ -183,7 +183,7 @@ const PRINT_RULES: Record<string, Rule> = {
   bottom_solid_layers: 'bottom_shell_layers',
   top_solid_min_thickness: 'top_shell_thickness',
   bottom_solid_min_thickness: 'bottom_shell_thickness',
-  ensure_vertical_shell_thickness: (value) => [['ensure_vertical_shell_thickness', !['0', 'none'].includes(value.trim())]],
+  ensure_vertical_shell_thickness: 'ensure_vertical_shell_thickness',
   fill_density: 'sparse_infill_density',
   fill_pattern: 'sparse_infill_pattern',
   top_fill_pattern: 'top_surface_pattern',

@@ -10,6 +10,14 @@ test('RGBA pixels survive PNG encoding, alpha included', () => {
   assert.deepEqual([...png.data], [...rgba]);
 });
 
+test('rows come out in order, whatever the width (a standard decoder reads every pixel back)', () => {
+  const [width, height] = [37, 23];
+  const rgba = new Uint8ClampedArray(width * height * 4).map((_, i) => (i * 7919 + (i >> 5) * 31) % 256);
+  const png = PNG.sync.read(Buffer.from(encodePng(width, height, rgba)));
+  assert.deepEqual([png.width, png.height], [width, height]);
+  assert.deepEqual([...png.data], [...rgba]);
+});
+
 test('image sides must be integers from 1 to 2048', () => {
   assert.doesNotThrow(() => checkImageSize(1, 2048));
   for (const [w, h] of [[0, 1], [1, 2049], [1.5, 1], [Number.NaN, 1]]) {

@@ -1,17 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PrintConfig } from '../../../appliance/slicer/profiles/schema.js';
+import { curaSettings } from '../../../appliance/slicer/peers/curaengine.js';
+import { formatPrusaIni, prusaSettings } from '../../../appliance/slicer/peers/prusaslicer.js';
 import { PEER_GCODE, benchConfig, type PeerGcode, type PeerSettings } from '../../fixtures/bench-config.js';
-import { loadScript } from '../../fixtures/load-script.js';
-
-interface PrusaConfigModule {
-  prusaSettings(config: PrintConfig, gcode: PeerGcode): { settings: PeerSettings; caveats: string[] };
-  formatPrusaIni(settings: PeerSettings): string;
-}
-interface CuraConfigModule { curaSettings(config: PrintConfig, gcode: PeerGcode): { settings: PeerSettings; caveats: string[] } }
-
-const { prusaSettings, formatPrusaIni } = await loadScript<PrusaConfigModule>('scripts/bench/prusa-config.mjs');
-const { curaSettings } = await loadScript<CuraConfigModule>('scripts/bench/cura-config.mjs');
 
 const prusa = (patch: Partial<PrintConfig> = {}, gcode: Partial<PeerGcode> = {}): PeerSettings =>
   prusaSettings(benchConfig(patch), { ...PEER_GCODE, ...gcode }).settings;

@@ -1,35 +1,39 @@
-// CuraEngine 4.13 side of the peer mapping. CuraEngine reads only the `default_value`s of
-// fdmprinter.def.json and never evaluates the Python `value` expressions the Cura frontend
-// resolves, so every derived setting it uses is computed and passed here. See
-// scripts/bench/README.md for the mapping and what cannot be matched.
-import { configFacts, first, round, translate } from './config-facts.mjs';
+/**
+ * CuraEngine 4.13 side of the peer mappings. CuraEngine reads only the `default_value`s of
+ * fdmprinter.def.json and never evaluates the Python `value` expressions the Cura frontend
+ * resolves, so every derived setting it uses is computed and passed here. Used by the dashboard's
+ * desktop-slicer bridge and by the slicing benchmark (scripts/bench/README.md has the mapping).
+ */
+import type { PrintConfig } from '../profiles/schema.js';
+import { configFacts, first, round, translate, type PeerMapping, type PeerSettings } from './config-facts.js';
+import type { PeerGcode } from './peer-gcode.js';
 
-const CURA_INFILL = { 'zig-zag': 'zigzag', line: 'lines', grid: 'grid', alignedrectilinear: 'lines', triangles: 'triangles', gyroid: 'gyroid' };
+const CURA_INFILL: Record<string, string> = { 'zig-zag': 'zigzag', line: 'lines', grid: 'grid', alignedrectilinear: 'lines', triangles: 'triangles', gyroid: 'gyroid' };
 /** Cura spaces the lines of a pattern with several line directions per layer that much wider. */
-const CURA_INFILL_FACTOR = { grid: 2, triangles: 3 };
-const CURA_SURFACE = { monotonic: 'lines', monotonicline: 'lines', 'zig-zag': 'lines', alignedrectilinear: 'lines', concentric: 'concentric' };
-const CURA_SEAM = { aligned: 'sharpest_corner', nearest: 'shortest', back: 'back', random: 'random' };
-const CURA_FLAVOR = { reprapfirmware: 'RepRap (RepRap)' };
-const CURA_SUPPORT = { rectilinear: 'lines', 'rectilinear-grid': 'grid' };
+const CURA_INFILL_FACTOR: Record<string, number> = { grid: 2, triangles: 3 };
+const CURA_SURFACE: Record<string, string> = { monotonic: 'lines', monotonicline: 'lines', 'zig-zag': 'lines', alignedrectilinear: 'lines', concentric: 'concentric' };
+const CURA_SEAM: Record<string, string> = { aligned: 'sharpest_corner', nearest: 'shortest', back: 'back', random: 'random' };
+const CURA_FLAVOR: Record<string, string> = { reprapfirmware: 'RepRap (RepRap)' };
+const CURA_SUPPORT: Record<string, string> = { rectilinear: 'lines', 'rectilinear-grid': 'grid' };
 
-const angles = (...degrees) => `[${degrees.map((d) => ((d % 360) + 360) % 360).join(',')}]`;
+const angles = (...degrees: number[]): string => `[${degrees.map((d) => ((d % 360) + 360) % 360).join(',')}]`;
 
 /**
  * Acceleration of one feature as the firmware will run it: our 0 means "leave the firmware's
  * value", i.e. the M204 limit for printing (or travel) moves that our G-code emits.
  */
-function acceleration(value, config, travel = false) {
+function acceleration(value: number, config: PrintConfig, travel = false): number {
   if (value > 0) return value;
   if (config.default_acceleration > 0 && !travel) return config.default_acceleration;
   return travel ? config.machine_max_acceleration_travel : config.machine_max_acceleration_extruding;
 }
 
-/** CuraEngine 4.13 settings (its own key names) for a resolved config and its rendered G-code (peer-gcode.mjs). */
-export function curaSettings(config, gcode) {
+/** CuraEngine 4.13 settings (its own key names) for a resolved config and its rendered G-code (peer-gcode.ts). */
+export function curaSettings(config: PrintConfig, gcode: PeerGcode): PeerMapping {
   const facts = configFacts(config);
   const { width, retraction, temps } = facts;
-  const caveats = [];
-  const cura = (table, key) => translate(table, key, config[key], 'CuraEngine 4.13');
+  const caveats: string[] = [];
+  const cura = (table: Record<string, string>, key: keyof PrintConfig): string => translate(table, key, config[key], 'CuraEngine 4.13');
   const fanFirstLayers = first(config.close_fan_the_first_x_layers);
   const flow = round(first(config.filament_flow_ratio) * 100, 3);
   const wallsWidth = width.outer + Math.max(config.wall_loops - 1, 0) * width.inner;
@@ -57,7 +61,7 @@ export function curaSettings(config, gcode) {
     firstLayer: acceleration(config.initial_layer_acceleration, config),
     travel: acceleration(config.travel_acceleration, config, true),
   };
-  const settings = {
+  const settings: PeerSettings = {
     machine_width: facts.bed.width,
     machine_depth: facts.bed.depth,
     machine_height: facts.bed.height,
@@ -97,7 +101,7 @@ export function curaSettings(config, gcode) {
     material_bed_temperature: temps.bed,
     material_bed_temperature_layer_0: temps.bedFirst,
     default_material_bed_temperature: temps.bed,
-    // The start G-code already heats and waits (see config-facts.mjs).
+    // The start G-code already heats and waits (see peer-gcode.ts).
     material_print_temp_prepend: false,
     material_bed_temp_prepend: false,
     material_flow: flow,
@@ -314,7 +318,7 @@ export function curaSettings(config, gcode) {
 }
 
 /** `key=value` strings for CuraEngine's `-s` flags. */
-export function curaSettingArgs(settings) {
+export function curaSettingArgs(settings: PeerSettings): string[] {
   return Object.entries(settings).flatMap(([key, value]) => ['-s', `${key}=${String(value)}`]);
 }
 
@@ -323,7 +327,7 @@ export function curaSettingArgs(settings) {
  * CuraEngine looks a setting up mesh → extruder → global and fdmextruder.def.json's own defaults
  * (2.85 mm filament, nozzle size...) sit on the extruder level and would shadow global values.
  */
-export function curaCommandArgs({ definition, settings, model, output }) {
+export function curaCommandArgs({ definition, settings, model, output }: { definition: string; settings: PeerSettings; model: string; output: string }): string[] {
   const values = curaSettingArgs(settings);
   return ['slice', '-v', '-j', definition, ...values, '-e0', ...values, '-l', model, '-o', output];
 }

@@ -1,25 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { PrintConfig } from '../../../appliance/slicer/profiles/schema.js';
+import { configFacts, round, translate } from '../../../appliance/slicer/peers/config-facts.js';
 import { benchConfig } from '../../fixtures/bench-config.js';
-import { loadScript } from '../../fixtures/load-script.js';
-
-interface Facts {
-  nozzle: number;
-  width: Record<'default' | 'outer' | 'inner' | 'sparse' | 'solid' | 'top' | 'first' | 'support', number>;
-  bed: { minX: number; minY: number; maxX: number; maxY: number; width: number; depth: number; height: number };
-  temps: { nozzle: number; nozzleFirst: number; bed: number; bedFirst: number };
-  topLayers: number;
-  bottomLayers: number;
-  retraction: { length: number; zHop: number; deretractSpeed: number };
-}
-interface FactsModule {
-  configFacts(config: PrintConfig): Facts;
-  translate(table: Record<string, string>, key: string, value: string, peer: string): string;
-  round(value: number, digits?: number): number;
-}
-
-const { configFacts, translate, round } = await loadScript<FactsModule>('scripts/bench/config-facts.mjs');
 
 describe('configFacts', () => {
   it('resolves line widths against the nozzle, 0 meaning the default width', () => {

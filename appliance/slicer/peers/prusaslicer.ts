@@ -1,43 +1,51 @@
-// PrusaSlicer 2.5 side of the peer mapping: a resolved Printyard config as a PrusaSlicer INI for
-// `prusa-slicer --load`. PrusaSlicer's percentages are relative to the layer height where ours are
-// relative to the nozzle, so every width is passed in mm. See scripts/bench/README.md.
-import { configFacts, first, translate } from './config-facts.mjs';
+/**
+ * PrusaSlicer 2.5 side of the peer mappings: a resolved Printyard config as a PrusaSlicer INI for
+ * `prusa-slicer --load`. PrusaSlicer's percentages are relative to the layer height where ours are
+ * relative to the nozzle, so every width is passed in mm. Used by the dashboard's desktop-slicer
+ * bridge and by the slicing benchmark (scripts/bench/README.md has the mapping table).
+ */
+import type { PrintConfig } from '../profiles/schema.js';
+import { configFacts, first, translate, type PeerMapping, type PeerSettings } from './config-facts.js';
+import type { PeerGcode } from './peer-gcode.js';
 
-const PRUSA_INFILL = { 'zig-zag': 'rectilinear', line: 'line', grid: 'grid', alignedrectilinear: 'alignedrectilinear', triangles: 'triangles', gyroid: 'gyroid' };
-const PRUSA_SURFACE = { monotonic: 'monotonic', monotonicline: 'monotonic', 'zig-zag': 'rectilinear', alignedrectilinear: 'alignedrectilinear', concentric: 'concentric' };
-const PRUSA_SEAM = { aligned: 'aligned', nearest: 'nearest', back: 'rear', random: 'random' };
-const PRUSA_FLAVOR = { marlin2: 'marlin2', marlin: 'marlin', klipper: 'marlin2', bambu: 'marlin2', reprapfirmware: 'reprapfirmware' };
+const PRUSA_INFILL: Record<string, string> = { 'zig-zag': 'rectilinear', line: 'line', grid: 'grid', alignedrectilinear: 'alignedrectilinear', triangles: 'triangles', gyroid: 'gyroid' };
+const PRUSA_SURFACE: Record<string, string> = { monotonic: 'monotonic', monotonicline: 'monotonic', 'zig-zag': 'rectilinear', alignedrectilinear: 'alignedrectilinear', concentric: 'concentric' };
+const PRUSA_SEAM: Record<string, string> = { aligned: 'aligned', nearest: 'nearest', back: 'rear', random: 'random' };
+const PRUSA_FLAVOR: Record<string, string> = { marlin2: 'marlin2', marlin: 'marlin', klipper: 'marlin2', bambu: 'marlin2', reprapfirmware: 'reprapfirmware' };
 
-const bool = (value) => (value ? 1 : 0);
+const bool = (value: boolean): number => (value ? 1 : 0);
 
 /** A machine limit as PrusaSlicer's normal,stealth pair: the same value for both modes. */
-const pair = (value) => `${value},${value}`;
+const pair = (value: number): string => `${value},${value}`;
 
 /**
  * PrusaSlicer refuses relative E without a `G92 E0` in the layer G-code (float accuracy of long
  * prints); the reset moves nothing, so adding it keeps the toolpaths identical.
  */
-function withExtruderReset(layerGcode, relativeE) {
+function withExtruderReset(layerGcode: string, relativeE: boolean): string {
   if (!relativeE || /^\s*G92\s+E0\b/im.test(layerGcode)) return layerGcode;
   return layerGcode === '' || layerGcode.endsWith('\n') ? `${layerGcode}G92 E0` : `${layerGcode}\nG92 E0`;
 }
 
-/** PrusaSlicer 2.5 settings (its own key names) for a resolved config and its rendered G-code (peer-gcode.mjs). */
-export function prusaSettings(config, gcode) {
+/** PrusaSlicer 2.5 settings (its own key names) for a resolved config and its rendered G-code (peer-gcode.ts). */
+export function prusaSettings(config: PrintConfig, gcode: PeerGcode): PeerMapping {
   const facts = configFacts(config);
   const { width, retraction, temps } = facts;
-  const caveats = [];
+  const caveats: string[] = [];
   if (config.gcode_flavor === 'klipper' || config.gcode_flavor === 'bambu') {
     caveats.push(`gcode_flavor ${config.gcode_flavor}: PrusaSlicer 2.5 has no such flavour, marlin2 is used`);
   }
   if (config.brim_type === 'auto_brim') caveats.push('brim_type auto_brim: PrusaSlicer has no automatic brim, none is printed');
   if (config.wall_sequence === 'inner-outer-inner wall') caveats.push('wall_sequence inner-outer-inner: PrusaSlicer prints inner walls first');
+  if (config.ensure_vertical_shell_thickness === 'ensure_moderate') {
+    caveats.push('ensure_vertical_shell_thickness ensure_moderate: PrusaSlicer 2.5 has only its full mode (ensure_all), which is used');
+  }
   if (config.initial_layer_infill_speed !== config.initial_layer_speed) {
     caveats.push(`initial_layer_infill_speed ${config.initial_layer_infill_speed} mm/s: PrusaSlicer prints the whole first layer at first_layer_speed ${config.initial_layer_speed} mm/s`);
   }
   const brim = config.brim_type === 'auto_brim' || config.brim_type === 'no_brim' ? 'no_brim' : config.brim_type;
-  const prusa = (table, key) => translate(table, key, config[key], 'PrusaSlicer 2.5');
-  const settings = {
+  const prusa = (table: Record<string, string>, key: keyof PrintConfig): string => translate(table, key, config[key], 'PrusaSlicer 2.5');
+  const settings: PeerSettings = {
     printer_technology: 'FFF',
     bed_shape: facts.bed.points.map(([x, y]) => `${x}x${y}`).join(','),
     max_print_height: facts.bed.height,
@@ -122,7 +130,7 @@ export function prusaSettings(config, gcode) {
     bottom_solid_layers: config.bottom_shell_layers,
     top_solid_min_thickness: config.top_shell_thickness,
     bottom_solid_min_thickness: config.bottom_shell_thickness,
-    ensure_vertical_shell_thickness: bool(config.ensure_vertical_shell_thickness),
+    ensure_vertical_shell_thickness: bool(config.ensure_vertical_shell_thickness !== 'none'),
     fill_density: `${config.sparse_infill_density}%`,
     fill_pattern: prusa(PRUSA_INFILL, 'sparse_infill_pattern'),
     top_fill_pattern: prusa(PRUSA_SURFACE, 'top_surface_pattern'),
@@ -201,8 +209,8 @@ export function prusaSettings(config, gcode) {
 const STRING_VECTORS = new Set(['start_filament_gcode', 'end_filament_gcode']);
 
 /** INI text for `prusa-slicer --load`; multi-line G-code is escaped as PrusaSlicer writes it. */
-export function formatPrusaIni(settings) {
-  const lines = ['# generated by scripts/bench/peer-config.mjs from a resolved Printyard config'];
+export function formatPrusaIni(settings: PeerSettings): string {
+  const lines = ['# generated by Printyard from a resolved Printyard config'];
   for (const [key, value] of Object.entries(settings)) {
     const escaped = String(value).replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
     lines.push(`${key} = ${STRING_VECTORS.has(key) ? `"${escaped.replace(/"/g, '\\"')}"` : escaped}`);

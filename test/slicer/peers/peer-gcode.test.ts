@@ -1,20 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildTemplateVars, withLayer } from '../../../appliance/slicer/engine/gcode/template-vars.js';
-import { renderTemplate } from '../../../appliance/slicer/engine/gcode/template/index.js';
+import * as peerGcode from '../../../appliance/slicer/peers/peer-gcode.js';
 import { defaultConfig, type PrintConfig } from '../../../appliance/slicer/profiles/schema.js';
-import { loadScript } from '../../fixtures/load-script.js';
-
-interface Job { topZ: number; context: { totalLayerCount: number; firstLayerPrintMin: [number, number]; firstLayerPrintMax: [number, number]; inputFilenameBase: string } }
-interface PeerGcodeModule {
-  peerJob(config: PrintConfig, bounds: { min: number[]; max: number[] }, inputFilenameBase: string, date?: Date): Job;
-  peerGcode(engine: unknown, config: PrintConfig, job: Job): { start: string; end: string; beforeLayer: string; layer: string; filamentStart: string; filamentEnd: string };
-  loadTemplateEngine(root: string, dist: string): Promise<unknown>;
-}
-
-const peerGcode = await loadScript<PeerGcodeModule>('scripts/bench/peer-gcode.mjs');
-// Our engine's template renderer, as the bench loads it from the build.
-const engine = { buildTemplateVars, withLayer, renderTemplate };
 
 function config(patch: Partial<PrintConfig> = {}): PrintConfig {
   return { ...defaultConfig(), ...patch };
@@ -46,29 +33,25 @@ describe('peerGcode', () => {
       machine_end_gcode: '{if max_layer_z + 10 < max_print_height}G1 Z{max_layer_z + 10}{endif}\nM84\n',
       nozzle_temperature_initial_layer: [215], textured_plate_temp_initial_layer: [60],
     });
-    const gcode = peerGcode.peerGcode(engine, cfg, peerGcode.peerJob(cfg, bounds, 'part'));
+    const gcode = peerGcode.peerGcode(cfg, peerGcode.peerJob(cfg, bounds, 'part'));
     assert.equal(gcode.start, 'M190 S60\nM109 S215\nG28\nG1 X3 Y20\n');
     assert.equal(gcode.end, 'G1 Z20\nM84\n');
   });
 
   it('heats first, as our writer does, when the start G-code does not', () => {
     const cfg = config({ machine_start_gcode: 'G28\n', nozzle_temperature_initial_layer: [215], textured_plate_temp_initial_layer: [60] });
-    assert.equal(peerGcode.peerGcode(engine, cfg, peerGcode.peerJob(cfg, bounds, 'part')).start, 'M190 S60\nM109 S215\nG28\n');
+    assert.equal(peerGcode.peerGcode(cfg, peerGcode.peerJob(cfg, bounds, 'part')).start, 'M190 S60\nM109 S215\nG28\n');
     const klipper = config({ machine_start_gcode: 'PRINT_START BED=60\n' });
-    assert.equal(peerGcode.peerGcode(engine, klipper, peerGcode.peerJob(klipper, bounds, 'part')).start, 'PRINT_START BED=60\n');
+    assert.equal(peerGcode.peerGcode(klipper, peerGcode.peerJob(klipper, bounds, 'part')).start, 'PRINT_START BED=60\n');
   });
 
   it('leaves per-layer G-code as a template for PrusaSlicer to run per layer', () => {
     const cfg = config({ layer_change_gcode: ';AFTER_LAYER_CHANGE [layer_num] {layer_z}' });
-    assert.equal(peerGcode.peerGcode(engine, cfg, peerGcode.peerJob(cfg, bounds, 'part')).layer, ';AFTER_LAYER_CHANGE [layer_num] {layer_z}');
+    assert.equal(peerGcode.peerGcode(cfg, peerGcode.peerJob(cfg, bounds, 'part')).layer, ';AFTER_LAYER_CHANGE [layer_num] {layer_z}');
   });
 
   it('reports a template error naming the template', () => {
     const cfg = config({ machine_start_gcode: 'G1 Z{no_such_variable + 1}\n' });
-    assert.throws(() => peerGcode.peerGcode(engine, cfg, peerGcode.peerJob(cfg, bounds, 'part')), /machine_start_gcode/);
-  });
-
-  it('needs a build that holds the template engine', async () => {
-    await assert.rejects(peerGcode.loadTemplateEngine(process.cwd(), 'no-such-build'), /build first/);
+    assert.throws(() => peerGcode.peerGcode(cfg, peerGcode.peerJob(cfg, bounds, 'part')), /machine_start_gcode/);
   });
 });

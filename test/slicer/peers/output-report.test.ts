@@ -1,15 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadScript } from '../../fixtures/load-script.js';
-
-interface Report { layers?: number; timeS?: number; filamentMm?: number; filamentG?: number }
-interface ParseModule {
-  parseDuration(text: string): number | undefined;
-  parseGcodeSummary(gcode: string): Report;
-  parseCuraOutput(gcode: string, log: string, filament: { filamentDiameter: number; filamentDensity: number }): Report;
-}
-
-const parse = await loadScript<ParseModule>('scripts/bench/parse-peer-output.mjs');
+import * as parse from '../../../appliance/slicer/peers/output-report.js';
 
 describe('parseDuration', () => {
   it('reads PrusaSlicer durations with days, hours, minutes and seconds', () => {

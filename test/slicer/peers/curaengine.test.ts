@@ -3,15 +3,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { PrintConfig } from '../../../appliance/slicer/profiles/schema.js';
-import { PEER_GCODE, benchConfig, type PeerGcode, type PeerSettings } from '../../fixtures/bench-config.js';
-import { loadScript } from '../../fixtures/load-script.js';
+import { curaCommandArgs, curaSettings } from '../../../appliance/slicer/peers/curaengine.js';
+import { PEER_GCODE, benchConfig, type PeerSettings } from '../../fixtures/bench-config.js';
 
-interface CuraConfigModule {
-  curaSettings(config: PrintConfig, gcode: PeerGcode): { settings: PeerSettings; caveats: string[] };
-  curaCommandArgs(args: { definition: string; settings: PeerSettings; model: string; output: string }): string[];
-}
-
-const { curaSettings, curaCommandArgs } = await loadScript<CuraConfigModule>('scripts/bench/cura-config.mjs');
 const DEFINITIONS = join(process.cwd(), '.cache', 'peers', 'cura-4.13', 'definitions');
 
 const cura = (patch: Partial<PrintConfig> = {}): PeerSettings => curaSettings(benchConfig(patch), PEER_GCODE).settings;

@@ -4,16 +4,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { PrintConfig } from '../../../appliance/slicer/profiles/schema.js';
-import { PEER_GCODE, benchConfig, type PeerGcode, type PeerSettings } from '../../fixtures/bench-config.js';
-import { loadScript } from '../../fixtures/load-script.js';
+import { curaCommandArgs } from '../../../appliance/slicer/peers/curaengine.js';
+import { peerConfigs } from '../../../appliance/slicer/peers/peer-configs.js';
+import { PEER_GCODE, benchConfig } from '../../fixtures/bench-config.js';
 
-interface PeerConfigModule {
-  peerConfigs(config: PrintConfig, gcode: PeerGcode): { prusaIni: string; prusaSettings: PeerSettings; curaSettings: PeerSettings; caveats: string[] };
-  curaCommandArgs(args: { definition: string; settings: PeerSettings; model: string; output: string }): string[];
-}
-
-const { peerConfigs, curaCommandArgs } = await loadScript<PeerConfigModule>('scripts/bench/peer-config.mjs');
 const DEFINITIONS = join(process.cwd(), '.cache', 'peers', 'cura-4.13', 'definitions');
 const BOX = '/work/shared/corpus/box.stl';
 const CHECKER = '/work/shared/tools/gcode_check.py';
@@ -35,7 +29,9 @@ describe('peerConfigs', () => {
     const { caveats } = peerConfigs(benchConfig({ brim_type: 'auto_brim', initial_layer_infill_speed: 60, initial_layer_speed: 30 }), PEER_GCODE);
     assert.ok(caveats.some((c) => c.startsWith('CuraEngine: brim_type auto_brim')));
     assert.ok(caveats.some((c) => c.startsWith('PrusaSlicer: initial_layer_infill_speed 60')));
-    assert.deepEqual(peerConfigs(benchConfig({ brim_type: 'no_brim', initial_layer_infill_speed: 30, initial_layer_speed: 30 }), PEER_GCODE).caveats, []);
+    assert.ok(caveats.some((c) => c.startsWith('PrusaSlicer: ensure_vertical_shell_thickness ensure_moderate')));
+    const expressible = benchConfig({ brim_type: 'no_brim', initial_layer_infill_speed: 30, initial_layer_speed: 30, ensure_vertical_shell_thickness: 'ensure_all' });
+    assert.deepEqual(peerConfigs(expressible, PEER_GCODE).caveats, []);
   });
 });
 
