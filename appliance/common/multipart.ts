@@ -11,7 +11,7 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { MultipartField, Request } from 'hyper-express';
+import type { MultipartField, MultipartFile, Request } from 'hyper-express';
 import { AppError, ErrorCode } from './errors.js';
 
 export interface UploadLimits {
@@ -82,23 +82,26 @@ export async function readMultipart(request: Request, dir: string, limits: Uploa
   // rejection (a client that goes away mid-file) would be unhandled and end the process. The first
   // failure is kept, the rest of the body is drained, and the failure is thrown afterwards.
   let failure: unknown = null;
-  const readPart = async (field: MultipartField): Promise<void> => {
-    const name = field.name;
+  const checkName = (name: string): void => {
     if (form.fields.has(name) || form.files.has(name)) throw badRequest(`field "${name}" is given more than once`);
-    const file = field.file;
-    if (file) {
-      if (!fileFields.includes(name)) throw badRequest(`field "${name}" must be text, not a file`);
-      const target = path.join(dir, `upload-${randomBytes(8).toString('hex')}`);
-      const entry: UploadedFile = { field: name, fileName: file.name ?? '', mimeType: field.mime_type, path: target, size: 0 };
-      form.files.set(name, entry);
-      let truncated = false;
-      file.stream.once('limit', () => { truncated = true; });
-      const out = createWriteStream(target);
-      await pipeline(file.stream, out);
-      entry.size = out.bytesWritten;
-      if (truncated) throw tooLarge(limits.maxFileBytes);
-      return;
-    }
+  };
+  const readFilePart = async (field: MultipartField, file: MultipartFile): Promise<void> => {
+    const name = field.name;
+    checkName(name);
+    if (!fileFields.includes(name)) throw badRequest(`field "${name}" must be text, not a file`);
+    const target = path.join(dir, `upload-${randomBytes(8).toString('hex')}`);
+    const entry: UploadedFile = { field: name, fileName: file.name ?? '', mimeType: field.mime_type, path: target, size: 0 };
+    form.files.set(name, entry);
+    let truncated = false;
+    file.stream.once('limit', () => { truncated = true; });
+    const out = createWriteStream(target);
+    await pipeline(file.stream, out);
+    entry.size = out.bytesWritten;
+    if (truncated) throw tooLarge(limits.maxFileBytes);
+  };
+  const readTextPart = (field: MultipartField): void => {
+    const name = field.name;
+    checkName(name);
     if (fileFields.includes(name)) throw badRequest(`field "${name}" must be a file upload`);
     if (field.truncated?.value) throw badRequest(`field "${name}" is longer than ${limits.maxFieldBytes} bytes`);
     form.fields.set(name, field.value ?? '');
@@ -107,8 +110,22 @@ export async function readMultipart(request: Request, dir: string, limits: Uploa
     await request.multipart({
       // busboy flags a part as soon as it reaches its limit, so one byte more tells "at" from "over".
       limits: { fileSize: limits.maxFileBytes + 1, fieldSize: limits.maxFieldBytes + 1, files: limits.maxFiles, fields: limits.maxFields },
-    }, async (field) => {
-      if (failure === null) await readPart(field).catch((err: unknown) => { failure = err; });
+    }, (field) => {
+      if (failure !== null) return undefined;
+      // Text parts are handled synchronously, without a promise: hyper-express makes the next part
+      // wait for a pending handler's promise, and when the whole body is already buffered busboy
+      // finishes the form meanwhile, so a file part after text parts was reported before its bytes
+      // were written (an upload of size 0).
+      const file = field.file;
+      if (!file) {
+        try {
+          readTextPart(field);
+        } catch (err) {
+          failure = err;
+        }
+        return undefined;
+      }
+      return readFilePart(field, file).catch((err: unknown) => { failure = err; });
     });
     if (failure !== null) throw failure;
     // hyper-express ends the parse quietly when the client goes away mid-upload.

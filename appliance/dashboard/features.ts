@@ -10,6 +10,9 @@ import { createAuthFeature, openAuthenticator } from './auth/feature.js';
 import { createLiveFeature } from './live/feature.js';
 import { createNotificationsFeature } from './notifications/feature.js';
 import { createPrintersFeature } from './printers/feature.js';
+import { createBridgeFeature } from './slicing/bridge/feature.js';
+import { createNativeSlicingFeature } from './slicing/native/feature.js';
+import { createSlicerServiceFeature } from './slicing/remote/feature.js';
 
 export type FeatureFactory = (ctx: DashboardContext) => DashboardFeature;
 
@@ -22,6 +25,9 @@ export const FEATURES: readonly FeatureFactory[] = [
   createNotificationsFeature,
   createPrintersFeature,
   createLiveFeature,
+  createNativeSlicingFeature,
+  createBridgeFeature,
+  createSlicerServiceFeature,
 ];
 
 /** Users, session tokens and API keys (auth/): the AuthService that the auth feature's routes manage. */

@@ -63,6 +63,13 @@ test('text fields and a file part are read, the file stored on disk', async () =
   assert.deepEqual(readdirSync(dir), [], 'discardUploads removed the stored file');
 });
 
+test('a file part after several text parts is reported only once its bytes are stored', async () => {
+  const content = 'solid x\n'.repeat(500);
+  const r = await upload(form({ printer_id: 'p1', process_id: 'q', filament_ids: '["f"]', model: { content, name: 'cube.stl' } }));
+  assert.equal(r.status, 200);
+  assert.deepEqual(r.json.file, { name: 'cube.stl', size: content.length, content });
+});
+
 test('a file over the limit is refused with 413 and nothing is left on disk', async () => {
   const big = new Uint8Array(LIMITS.maxFileBytes + 1).fill(65);
   const r = await upload(form({ model: { content: big, name: 'big.stl' } }));

@@ -15,9 +15,14 @@
  *   rate-limits before anything reaches the bus.
  * - Operations the printer cannot do (see `capabilities`) reject with an AppError
  *   ERR_VALIDATION; operations on a disconnected printer reject with ERR_UNAVAILABLE.
+ * - Fleet actions (actions.ts) arrive as `command({ kind: 'action' })`; a driver lists the ones it
+ *   offers in `capabilities.actions` and refuses others, or parameters naming a part the printer
+ *   lacks, with 422 ERR_UNSUPPORTED_ACTION (`unsupportedAction()`), and ones the printer's state
+ *   forbids now with 409 ERR_CONFLICT.
  */
 import type { Readable } from 'node:stream';
 import type { Logger } from '../../common/logger.js';
+import type { PrinterActionName } from './actions.js';
 import type { PrinterIdentity, PrinterRecord } from './printer.js';
 import type { AmsUpdate, PrinterStatus, PrintProgress } from './status.js';
 
@@ -39,6 +44,8 @@ export interface DriverCapabilities {
   camera: boolean;
   /** Raw G-code lines can be sent (`command({ kind: 'gcode' })`). */
   gcode_console: boolean;
+  /** The fleet actions the driver offers (actions.ts); none when absent. */
+  actions?: readonly PrinterActionName[];
 }
 
 export type PrinterCommand =
@@ -96,12 +103,21 @@ export interface DriverEvents {
   disconnected(reason: DisconnectReason): void;
 }
 
+/** What `GET /api/printers/:id/state` shows beyond the status: the last known, never a round trip. */
+export interface DriverState {
+  ams: AmsUpdate | null;
+  /** Protocol facts worth showing (Bambu: gcode_state, speed level, lights, HMS codes, developer mode). */
+  details: Record<string, unknown>;
+}
+
 export interface PrinterDriver {
   readonly capabilities: DriverCapabilities;
   connect(): Promise<void>;
   /** Closes the connection; resolves once the port or socket is released. Never rejects for an already closed one. */
   disconnect(): Promise<void>;
   status(): PrinterStatus;
+  /** Optional: the live state beyond `status()`, cheap and synchronous like it. */
+  state?(): DriverState;
   command(command: PrinterCommand): Promise<CommandResult>;
   /** Stores a file on the printer under `remoteName`. */
   upload(source: UploadSource, remoteName: string, onProgress?: (progress: UploadProgress) => void): Promise<void>;

@@ -1,9 +1,11 @@
 /**
- * The printers feature: the registry routes, and the manager that runs a driver per enabled
- * printer from start to stop. Drivers come from the driver registry (drivers/index.ts).
+ * The printers feature: the registry and control routes, and the manager that runs a driver per
+ * enabled printer from start to stop. Drivers come from the driver registry (drivers/index.ts).
  */
 import type { DashboardContext, DashboardFeature } from '../feature.js';
 import type { Clock } from './clock.js';
+import { PrinterControl } from './control.js';
+import { controlRoutes } from './control-routes.js';
 import { drivers as defaultDrivers, type DriverRegistry } from './drivers/index.js';
 import { PrinterFleet } from './fleet.js';
 import { PrinterManager, type BackoffOptions, type EventIntervals } from './manager.js';
@@ -19,6 +21,19 @@ export interface PrintersFeatureOptions {
   intervals?: EventIntervals;
 }
 
+/** What other features may use of the printers: the registry and the running drivers (slice-and-send hands files over). */
+export interface PrintersAccess {
+  fleet: PrinterFleet;
+  manager: PrinterManager;
+}
+
+const accessByContext = new WeakMap<DashboardContext, PrintersAccess>();
+
+/** The context's printers, once the printers feature has been created; undefined without it. */
+export function printersOf(ctx: DashboardContext): PrintersAccess | undefined {
+  return accessByContext.get(ctx);
+}
+
 export function createPrintersFeature(ctx: DashboardContext, options: PrintersFeatureOptions = {}): DashboardFeature {
   const drivers = options.drivers ?? defaultDrivers;
   const manager = new PrinterManager({
@@ -31,9 +46,10 @@ export function createPrintersFeature(ctx: DashboardContext, options: PrintersFe
     ...(options.intervals ? { intervals: options.intervals } : {}),
   });
   const fleet = new PrinterFleet(ctx.stores, manager, drivers);
+  accessByContext.set(ctx, { fleet, manager });
   return {
     name: PRINTERS_FEATURE,
-    routes: printerRoutes(fleet),
+    routes: [...printerRoutes(fleet), ...controlRoutes(new PrinterControl(fleet, manager))],
     start: () => fleet.start(),
     stop: () => fleet.stop(),
     info: () => fleet.info(),

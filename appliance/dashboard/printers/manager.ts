@@ -14,7 +14,7 @@ import type { Logger } from '../../common/logger.js';
 import type { DashboardEvents } from '../events.js';
 import { ChangeThrottle, keyWithoutTimestamp } from './change-throttle.js';
 import { systemClock, type Clock } from './clock.js';
-import { PermanentConnectError, type DisconnectReason, type DriverEvents, type PrinterDriver } from './driver.js';
+import { PermanentConnectError, type DisconnectReason, type DriverCapabilities, type DriverEvents, type PrinterDriver } from './driver.js';
 import type { DriverRegistry } from './drivers/index.js';
 import type { PrinterIdentity, PrinterRecord } from './printer.js';
 import { offlineStatus, type AmsUpdate, type PrinterStatus, type PrintProgress } from './status.js';
@@ -151,6 +151,11 @@ export class PrinterManager {
   driver(id: string): PrinterDriver | null {
     const slot = this.slots.get(id);
     return slot?.connected ? slot.driver : null;
+  }
+
+  /** What the printer's driver can do, known also while it is offline; null without a driver. */
+  capabilities(id: string): DriverCapabilities | null {
+    return this.slots.get(id)?.driver?.capabilities ?? null;
   }
 
   /** How many printers are managed, and how many of them are online. */

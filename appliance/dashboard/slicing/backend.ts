@@ -15,8 +15,8 @@ export interface SliceJobRequest {
   printerId: string;
   filamentIds: string[];
   processId: string;
-  /** OrcaSlicer-named setting overrides. */
-  overrides: Record<string, string>;
+  /** OrcaSlicer-named setting overrides, values as the slice form's JSON gives them ("15%", 0.2, [215]). */
+  overrides: Record<string, unknown>;
   /** Where the backend writes the result (`.gcode` or `.gcode.3mf`, as the printer needs). */
   outputDir: string;
   /** Aborts the slice (client gone, time-out); the backend stops its work and rejects. */

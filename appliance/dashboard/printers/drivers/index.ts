@@ -1,11 +1,13 @@
 /**
- * Driver factories by printer type. A driver module registers itself with `registerDriver`; the
- * manager looks the factory up when it starts a printer. A type without a registered driver can
- * still be configured, and its printers are reported offline with the reason.
+ * Driver factories by printer type. The built-in drivers are registered below, one line each (a
+ * driver module must not import this file: the two would load in a cycle); `registerDriver` adds
+ * others. The manager looks the factory up when it starts a printer. A type without a registered
+ * driver can still be configured, and its printers are reported offline with the reason.
  */
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import type { DriverFactory } from '../driver.js';
 import { findPrinterType } from '../printer-types/index.js';
+import { createBambuLanDriver } from './bambu/bambu-driver.js';
 
 export class DriverRegistry {
   private readonly factories = new Map<string, DriverFactory>();
@@ -31,6 +33,7 @@ export class DriverRegistry {
 
 /** The registry the dashboard uses. */
 export const drivers = new DriverRegistry();
+drivers.register('bambu-lan', createBambuLanDriver);
 
 export function registerDriver(type: string, factory: DriverFactory): () => void {
   return drivers.register(type, factory);

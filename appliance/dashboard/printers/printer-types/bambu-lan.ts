@@ -2,7 +2,8 @@
  * `bambu-lan`: a Bambu Lab printer reached on the local network (MQTT over TLS on 8883, FTPS on
  * 990), authenticated with its LAN access code. The printer's certificate has the serial number
  * as its CN, so the serial doubles as the TLS server name; `ca` lets a user pin the CA of a model
- * whose CA is newer than the ones we ship.
+ * whose CA is newer than the ones we ship. The ports are optional: a printer behind NAT, or a
+ * simulated one, may answer on others.
  */
 import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
@@ -18,7 +19,14 @@ export interface BambuLanConnection {
   access_code: string;
   /** PEM certificate(s) of the CA that signed the printer's certificate. */
   ca?: string;
+  /** MQTT over TLS; 8883 when absent. */
+  mqtt_port?: number;
+  /** Implicit FTPS; 990 when absent. */
+  ftps_port?: number;
 }
+
+export const DEFAULT_MQTT_PORT = 8883;
+export const DEFAULT_FTPS_PORT = 990;
 
 const SERIAL_PATTERN = '^[0-9A-Za-z]{15}$';
 const ACCESS_CODE_PATTERN = '^[0-9A-Za-z]{8}$';
@@ -75,6 +83,8 @@ export const bambuLan: PrinterTypeDefinition = {
         description: 'The 8-character LAN access code from the printer screen. Never returned: responses show `***` and `access_code_set`.',
       },
       ca: { type: 'string', maxLength: MAX_CA_LENGTH, description: 'PEM certificate(s) of the CA that signs the printer certificate.' },
+      mqtt_port: { type: 'integer', minimum: 1, maximum: 65535, description: `TCP port of the printer's MQTT over TLS; ${DEFAULT_MQTT_PORT} when omitted.` },
+      ftps_port: { type: 'integer', minimum: 1, maximum: 65535, description: `TCP port of the printer's implicit FTPS; ${DEFAULT_FTPS_PORT} when omitted.` },
     },
   },
   defaults: {},
@@ -88,6 +98,8 @@ export const bambuLan: PrinterTypeDefinition = {
     serial: String(connection.serial).toUpperCase(),
     access_code: connection.access_code,
     ...(connection.ca === undefined ? {} : { ca: String(connection.ca).trim() + '\n' }),
+    ...(connection.mqtt_port === undefined ? {} : { mqtt_port: connection.mqtt_port }),
+    ...(connection.ftps_port === undefined ? {} : { ftps_port: connection.ftps_port }),
   }),
   uniqueFields: ['serial'],
 };

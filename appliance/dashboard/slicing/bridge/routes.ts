@@ -1,0 +1,155 @@
+/** The desktop-slicer bridge's endpoints: probe, the slicers' profiles, slice, slice-and-send. */
+import { rm } from 'node:fs/promises';
+import { AppError, ErrorCode } from '../../../common/errors.js';
+import type { RouteSpec } from '../../http/route.js';
+import { validationError } from '../../http/validate.js';
+import type { PrintersAccess } from '../../printers/feature.js';
+import { BackendUnavailableError } from '../backend.js';
+import {
+  disconnectSignal, jobRequest, parseSliceUpload, readSliceUpload, receiveSliceUpload, sendSliceResult,
+  SLICE_BODY_MAX_BYTES, SLICE_RESULT_DESCRIPTION, type SliceWorkspace,
+} from '../native/slice-http.js';
+import type { ProfileKind } from '../../../slicer/profiles/types.js';
+import type { BridgeSliceResult } from './backend.js';
+import type { DesktopBridge } from './desktop-bridge.js';
+import { probeQuery, probeSchema, profilesQuery, profilesSchema, sentSchema, sliceAndSendFormSchema, sliceFormSchema } from './schemas.js';
+import { readyPrinter, sendToPrinter } from './send-to-printer.js';
+
+const TAG = 'slicing';
+
+const sliceErrors = {
+  400: { description: 'A form field or setting is not valid (ERR_VALIDATION).' },
+  404: { description: 'A profile id is unknown (ERR_PROFILE_NOT_FOUND).' },
+  415: { description: 'The model is neither STL nor 3MF (ERR_UNSUPPORTED_MODEL).' },
+  422: { description: 'The model is broken (ERR_BAD_MODEL).' },
+  500: { description: 'The desktop slicer failed (ERR_SLICE_FAILED, with the end of its log).' },
+  503: { description: 'No installed desktop slicer can take this job, or the bridge is busy (ERR_UNAVAILABLE, with the reason).' },
+  504: { description: 'The desktop slicer did not finish within the time-out (10 minutes) and was stopped (ERR_SLICE_FAILED).' },
+};
+
+/** A backend that turns out unable to take the job is a 503 here, where there is no next backend. */
+async function bridgeSlice(bridge: DesktopBridge, ...args: Parameters<DesktopBridge['backend']['slice']>): Promise<BridgeSliceResult> {
+  try {
+    return await bridge.backend.slice(...args);
+  } catch (err) {
+    if (err instanceof BackendUnavailableError) throw new AppError(ErrorCode.unavailable, 503, err.message);
+    throw err;
+  }
+}
+
+export function bridgeRoutes(bridge: DesktopBridge, workspace: SliceWorkspace, printers: () => PrintersAccess | undefined): RouteSpec[] {
+  return [
+    {
+      method: 'get',
+      path: '/api/slicer/bridge/probe',
+      level: 'view',
+      tag: TAG,
+      summary: 'Detect installed desktop slicers',
+      description: 'PrusaSlicer, OrcaSlicer, Bambu Studio and CuraEngine, by executable (PATH and the usual install folders) and version. Cached for a minute.',
+      query: probeQuery,
+      responses: { 200: { description: 'What was found, and whether the bridge can slice now.', schema: probeSchema } },
+      handler: async ({ query }) => {
+        const slicers = await bridge.detector.probe(query.force === '1');
+        const availability = await bridge.backend.availability();
+        return { slicers, ...availability };
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/slicer/bridge/profiles',
+      level: 'view',
+      tag: TAG,
+      summary: 'Profiles of the installed desktop slicers',
+      description:
+        'PrusaSlicer vendor bundles and OrcaSlicer / Bambu Studio vendor folders, imported with Printyard\'s importers: their ids can be sliced with ' +
+        'through the bridge. CuraEngine machine definitions are listed for reference.',
+      query: profilesQuery,
+      responses: { 200: { description: 'Per slicer, its profiles and what could not be imported.', schema: profilesSchema } },
+      handler: async ({ query }) => {
+        const slicers = (await bridge.detector.probe()).filter((s) => !query.slicer || s.id === query.slicer);
+        const vendor = query.vendor?.toLowerCase();
+        const lists = await bridge.profiles.list(slicers);
+        return {
+          slicers: lists.map((list) => ({
+            ...list,
+            profiles: list.profiles.filter((p) => (!query.kind || p.kind === (query.kind as ProfileKind)) && (vendor === undefined || p.vendor.toLowerCase() === vendor)),
+          })),
+        };
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/slicer/bridge/slice',
+      level: 'print',
+      tag: TAG,
+      summary: 'Slice with an installed desktop slicer',
+      description:
+        'The slicer service\'s form, with Printyard profile ids (bundled, user, or imported from the desktop slicer: GET /api/slicer/bridge/profiles). ' +
+        'The config is translated for PrusaSlicer (else CuraEngine, STL only), which runs with a 10-minute time-out; it is stopped, with anything it ' +
+        'started, on time-out or when the client goes away. One at a time, two waiting. `X-Desktop-Slicer` names the slicer and its version.',
+      body: { kind: 'raw', contentType: 'multipart/form-data', maxBytes: SLICE_BODY_MAX_BYTES, schema: sliceFormSchema },
+      responses: { 200: { description: SLICE_RESULT_DESCRIPTION, contentType: 'text/x.gcode' }, ...sliceErrors },
+      handler: async ({ req, res }) => {
+        const dir = await workspace.create();
+        try {
+          const form = await receiveSliceUpload(req, dir);
+          const result = await bridgeSlice(bridge, jobRequest(form, dir, disconnectSignal(req, res)));
+          res.header('x-desktop-slicer', `${result.slicer.name} ${result.slicer.version ?? ''}`.trim(), true);
+          await sendSliceResult(res, result);
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+        }
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/slicer/bridge/slice-and-send',
+      level: 'print',
+      tag: TAG,
+      summary: 'Slice with a desktop slicer and start the print',
+      description:
+        'As bridge/slice, for a dashboard printer (`printer_id`), sliced with `printer_profile_id` or else the printer\'s `printer_profile`; the ' +
+        'printer is checked before slicing and again before the G-code is uploaded through its driver and started.',
+      body: { kind: 'raw', contentType: 'multipart/form-data', maxBytes: SLICE_BODY_MAX_BYTES, schema: sliceAndSendFormSchema },
+      responses: {
+        200: { description: 'Sliced, uploaded and started.', schema: sentSchema },
+        ...sliceErrors,
+        404: { description: 'No printer with this id (ERR_NOT_FOUND), or a profile id is unknown (ERR_PROFILE_NOT_FOUND).' },
+        409: { description: 'The printer is offline or busy (ERR_CONFLICT).' },
+        422: { description: 'The model is broken (ERR_BAD_MODEL), or the printer cannot receive files (ERR_UNSUPPORTED_ACTION).' },
+      },
+      handler: async ({ req, res }) => {
+        const dir = await workspace.create();
+        try {
+          const multipart = await readSliceUpload(req, dir);
+          const printerId = multipart.fields.get('printer_id')?.trim();
+          if (!printerId) throw validationError([{ path: 'body/printer_id', message: 'is required (the dashboard printer to print on)' }]);
+          const access = printers();
+          if (access === undefined) throw new AppError(ErrorCode.unavailable, 503, 'this dashboard runs without its printers feature');
+          const { printer } = readyPrinter(access, printerId);
+          const profileId = multipart.fields.get('printer_profile_id')?.trim() || printer.printer_profile;
+          if (!profileId) {
+            throw validationError([{ path: 'body/printer_profile_id', message: `is required: printer "${printer.name}" has no printer_profile` }]);
+          }
+          multipart.fields.delete('printer_profile_id');
+          multipart.fields.set('printer_id', profileId);
+          const form = parseSliceUpload(multipart);
+          const result = await bridgeSlice(bridge, jobRequest(form, dir, disconnectSignal(req, res)));
+          const sent = await sendToPrinter(access, printerId, result.gcodePath);
+          return {
+            ...sent,
+            backend: result.backend,
+            slicer: result.slicer,
+            layers: result.layers,
+            estimated_time_s: result.estimatedTimeS,
+            filament_g: result.filamentG,
+            duration_ms: result.durationMs,
+            warnings: result.warnings,
+          };
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+        }
+      },
+    },
+  ];
+}

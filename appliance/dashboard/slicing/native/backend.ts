@@ -1,0 +1,129 @@
+/**
+ * The built-in engine as a slicing backend: the job's profile ids resolved against the bundled
+ * and user profiles, the model checked by content, then the slice in a worker thread of its own
+ * (the slicer service's worker, `slice-worker.ts`), so the dashboard's event loop never runs
+ * geometry. Slices wait their turn in `SliceSlots`; a cancelled request stops its thread.
+ */
+import { rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { AppError, ErrorCode } from '../../../common/errors.js';
+import type { ProfileCatalogue } from '../../../slicer/profiles/catalogue.js';
+import type { PrintConfig } from '../../../slicer/profiles/schema.js';
+import { sliceMetadata } from '../../../slicer/profiles/slice-metadata.js';
+import { safeFileName } from '../../../slicer/service/job-factory.js';
+import { sniffModelFile } from '../../../slicer/service/model-file.js';
+import { runSlice } from '../../../slicer/service/worker-runner.js';
+import type { SliceJobRequest, SliceJobResult, SlicingBackend } from '../backend.js';
+import { validationError } from '../../http/validate.js';
+import type { NativeProfiles } from './profiles.js';
+import type { SliceSlots } from './slice-slots.js';
+
+/**
+ * The engine's configuration of a job. Setting and filament-count problems are the request's
+ * fault and come back as 400 ERR_VALIDATION naming the form field (and the setting); an unknown
+ * profile stays 404 ERR_PROFILE_NOT_FOUND.
+ */
+export function resolveJobConfig(catalogue: ProfileCatalogue, request: Pick<SliceJobRequest, 'printerId' | 'filamentIds' | 'processId' | 'overrides'>): PrintConfig {
+  try {
+    return catalogue.resolveConfig({
+      printerId: request.printerId,
+      filamentIds: request.filamentIds,
+      processId: request.processId,
+      overrides: request.overrides,
+    });
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    if (err.code === ErrorCode.unknownSetting || err.code === ErrorCode.invalidSetting) {
+      const key = (err.details as { key?: string } | undefined)?.key;
+      throw validationError([{ path: key === undefined ? 'body/overrides' : `body/overrides/${key}`, message: err.message }]);
+    }
+    if (err.code === ErrorCode.badRequest) throw validationError([{ path: 'body/filament_ids', message: err.message }]);
+    throw err;
+  }
+}
+
+/** `Benchy.stl` → `Benchy.gcode` (or `Benchy.gcode.3mf` for a Bambu printer), inside `dir`. */
+export function outputFileFor(dir: string, modelName: string, format: SliceJobResult['format']): string {
+  const base = safeFileName(modelName, 'model').replace(/\.(stl|3mf)$/i, '') || 'model';
+  return path.join(dir, `${base}.${format}`);
+}
+
+export function formatFor(config: PrintConfig): SliceJobResult['format'] {
+  return config.gcode_flavor === 'bambu' ? 'gcode.3mf' : 'gcode';
+}
+
+/** How the slices that reached a worker thread ended, for /api/system/info. */
+export interface SliceCounts {
+  completed: number;
+  failed: number;
+  cancelled: number;
+}
+
+export class NativeBackend implements SlicingBackend {
+  readonly name = 'native' as const;
+  readonly counts: SliceCounts = { completed: 0, failed: 0, cancelled: 0 };
+
+  constructor(
+    private readonly profiles: () => Promise<NativeProfiles>,
+    private readonly slots: SliceSlots,
+  ) {}
+
+  async availability(): Promise<{ available: true }> {
+    return { available: true };
+  }
+
+  async slice(request: SliceJobRequest): Promise<Omit<SliceJobResult, 'skipped'>> {
+    const started = Date.now();
+    const catalogue = (await this.profiles()).catalogue();
+    const config = resolveJobConfig(catalogue, request);
+    const { size } = await stat(request.modelPath);
+    await sniffModelFile(request.modelPath, size, request.modelName);
+    const release = await this.slots.acquire(request.signal);
+    const format = formatFor(config);
+    const outputPath = outputFileFor(request.outputDir, request.modelName, format);
+    // The worker renders the toolpath preview the service shows; the dashboard has no use for it.
+    const previewPath = `${outputPath}.preview.png`;
+    try {
+      const handle = runSlice({
+        kind: 'slice',
+        modelPath: request.modelPath,
+        fileName: request.modelName,
+        config,
+        outputPath,
+        previewPath,
+        metadata: sliceMetadata(catalogue, request),
+        engineThreads: null,
+      }, (event) => {
+        if (event.type === 'progress') request.onProgress?.({ stage: event.stage, pct: event.pct });
+      });
+      const cancel = (): void => handle.cancel(new AppError(ErrorCode.cancelled, 409, 'slice cancelled'));
+      request.signal.addEventListener('abort', cancel, { once: true });
+      if (request.signal.aborted) cancel();
+      try {
+        const summary = await handle.result.catch((err: unknown) => {
+          if (err instanceof AppError && err.code === ErrorCode.cancelled) this.counts.cancelled++;
+          else this.counts.failed++;
+          throw err;
+        });
+        this.counts.completed++;
+        return {
+          backend: this.name,
+          gcodePath: summary.outputPath,
+          format: summary.format,
+          sizeBytes: summary.sizeBytes,
+          layers: summary.layers,
+          estimatedTimeS: summary.estimatedTimeS,
+          filamentMm: summary.filament.mm,
+          filamentG: summary.filament.g,
+          durationMs: Date.now() - started,
+          warnings: summary.warnings,
+        };
+      } finally {
+        request.signal.removeEventListener('abort', cancel);
+        await rm(previewPath, { force: true });
+      }
+    } finally {
+      release();
+    }
+  }
+}

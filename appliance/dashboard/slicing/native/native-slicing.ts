@@ -1,0 +1,46 @@
+/**
+ * The built-in engine's parts for one dashboard: its profiles (opened on first use), its slice
+ * slots and its backend. `nativeSlicingOf(ctx)` gives every feature the same ones, so the routes
+ * here and the fallback chain of the remote routes share one queue and one profile table.
+ */
+import path from 'node:path';
+import type { DashboardContext } from '../../feature.js';
+import { NativeBackend } from './backend.js';
+import { NativeProfiles } from './profiles.js';
+import { SliceSlots, type SlotLimits } from './slice-slots.js';
+
+/** One slice at a time (the engine uses every core), three more may wait. */
+export const NATIVE_SLOTS: SlotLimits = { running: 1, waiting: 3 };
+
+export class NativeSlicing {
+  readonly slots: SliceSlots;
+  readonly backend: NativeBackend;
+  /** Where native/slice keeps an upload and its result until the reply is sent. */
+  readonly workDir: string;
+  private opened: Promise<NativeProfiles> | null = null;
+
+  constructor(private readonly ctx: Pick<DashboardContext, 'stores' | 'dataDir'>, limits: SlotLimits = NATIVE_SLOTS) {
+    this.slots = new SliceSlots(limits, 'the built-in engine');
+    this.backend = new NativeBackend(() => this.profiles(), this.slots);
+    this.workDir = path.join(ctx.dataDir, 'slicing-work', 'native');
+  }
+
+  profiles(): Promise<NativeProfiles> {
+    this.opened ??= NativeProfiles.open(this.ctx.stores).catch((err: unknown) => {
+      this.opened = null;
+      throw err;
+    });
+    return this.opened;
+  }
+}
+
+const instances = new WeakMap<DashboardContext, NativeSlicing>();
+
+export function nativeSlicingOf(ctx: DashboardContext): NativeSlicing {
+  let native = instances.get(ctx);
+  if (!native) {
+    native = new NativeSlicing(ctx);
+    instances.set(ctx, native);
+  }
+  return native;
+}

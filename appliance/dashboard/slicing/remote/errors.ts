@@ -1,0 +1,100 @@
+/**
+ * What the slicer service's answers mean to the dashboard. Two kinds of failure:
+ * - the service cannot be used right now (connection refused, time-out, incompatible API, 501,
+ *   a refused token, shutting down): `RemoteUnavailableError`, a BackendUnavailableError, so the
+ *   fallback chain moves on to the next backend, and the proxy routes answer 503;
+ * - the service answered about the request itself (unknown profile, bad model, busy, slicing
+ *   failed): an AppError with the service's own status, code and message, so a 404
+ *   ERR_PROFILE_NOT_FOUND stays a 404 ERR_PROFILE_NOT_FOUND.
+ *
+ * A 401 from the service is about the dashboard's token, not the browser's session: passing it
+ * on would make the browser think its own login expired, so it counts as "unavailable".
+ */
+import { AppError, ErrorCode } from '../../../common/errors.js';
+import { BackendUnavailableError } from '../backend.js';
+
+/** Code of errors whose upstream body carried none (a proxy's HTML page, an empty body). */
+export const ERR_SLICER_SERVICE = 'ERR_SLICER_SERVICE';
+
+export class RemoteUnavailableError extends BackendUnavailableError {
+  constructor(reason: string) {
+    super('remote', reason);
+    this.name = 'RemoteUnavailableError';
+  }
+}
+
+/** Statuses after which the service is not usable for now, whatever the request was. */
+const UNUSABLE_STATUSES = new Set([401, 403, 501, 502, 503, 504]);
+
+/**
+ * Statuses of the codes the slicer service sends in `error` events (which carry no status), from
+ * its README; unknown codes are server-side failures.
+ */
+const STATUS_BY_CODE: Record<string, number> = {
+  ERR_BAD_REQUEST: 400,
+  ERR_INVALID_SETTING: 400,
+  ERR_UNKNOWN_SETTING: 400,
+  ERR_UNAUTHORIZED: 401,
+  ERR_PROFILE_NOT_FOUND: 404,
+  ERR_JOB_NOT_FOUND: 404,
+  ERR_CANCELLED: 409,
+  ERR_JOB_FINISHED: 409,
+  ERR_JOB_NOT_DONE: 409,
+  ERR_PAYLOAD_TOO_LARGE: 413,
+  ERR_UNSUPPORTED_MODEL: 415,
+  ERR_BAD_MODEL: 422,
+  ERR_MODEL_OUTSIDE_BED: 422,
+  ERR_TOO_MANY_JOBS: 429,
+  ERR_SLICE_FAILED: 500,
+  ERR_INTERNAL: 500,
+  ERR_SHUTTING_DOWN: 503,
+  ERR_JOB_TIMEOUT: 504,
+};
+
+export function statusOfCode(code: string): number {
+  return STATUS_BY_CODE[code] ?? 500;
+}
+
+/** `{ error, code }` as the contract's error body, if the text is one. */
+function errorBody(text: string): { message: string; code: string | null } | null {
+  try {
+    const body = JSON.parse(text) as unknown;
+    if (body === null || typeof body !== 'object') return null;
+    const { error, message, code } = body as Record<string, unknown>;
+    const said = typeof error === 'string' ? error : typeof message === 'string' ? message : null;
+    if (said === null) return null;
+    return { message: said, code: typeof code === 'string' && code !== '' ? code : null };
+  } catch {
+    return null;
+  }
+}
+
+/** The error an unsuccessful upstream answer stands for. `what` names the call, for messages. */
+export function upstreamError(what: string, status: number, bodyText: string): AppError | RemoteUnavailableError {
+  const body = errorBody(bodyText);
+  const said = body ? `${body.message}${body.code ? ` (${body.code})` : ''}` : `HTTP ${status}`;
+  if (status === 501) return new RemoteUnavailableError(`the slicer service does not implement ${what} (501)`);
+  if (status === 401 || status === 403) return new RemoteUnavailableError(`the slicer service refused the dashboard's token for ${what}: ${said}`);
+  if (UNUSABLE_STATUSES.has(status)) return new RemoteUnavailableError(`the slicer service could not serve ${what}: ${said} (${status})`);
+  if (body === null) return new AppError(ERR_SLICER_SERVICE, status >= 400 && status <= 599 ? status : 502, `the slicer service answered ${what} with HTTP ${status}`);
+  return new AppError(body.code ?? ERR_SLICER_SERVICE, status, body.message);
+}
+
+/** Why a fetch to the service failed before any answer, in words a person can act on. */
+export function connectionProblem(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as { cause?: unknown }).cause;
+    if (cause instanceof Error) {
+      const code = (cause as NodeJS.ErrnoException).code;
+      return code ? `${code} (${cause.message})` : cause.message;
+    }
+    return err.message;
+  }
+  return String(err);
+}
+
+/** For the proxy routes: "unavailable" becomes the dashboard's 503, everything else stays as is. */
+export function asHttpError(err: unknown): unknown {
+  if (err instanceof BackendUnavailableError) return new AppError(ErrorCode.unavailable, 503, err.message);
+  return err;
+}

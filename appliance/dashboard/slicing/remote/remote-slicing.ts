@@ -1,0 +1,111 @@
+/**
+ * The slicer-service integration of one dashboard, put together: the client (settings read on
+ * every call), the probe, the `remote` backend, the stored slice results, the local profile
+ * table and its sync. `remoteSlicingOf(ctx)` gives every feature the same parts, as
+ * `nativeSlicingOf(ctx)` does for the built-in engine.
+ */
+import type { DashboardContext } from '../../feature.js';
+import { notificationCenterOf } from '../../notifications/center.js';
+import { ProfileSync } from '../profiles/sync.js';
+import { ProfileTable } from '../profiles/table.js';
+import { RemoteBackend } from './backend.js';
+import { DEFAULT_TIMEOUTS, RemoteSlicerClient, type RemoteProfile, type RemoteTimeouts } from './client.js';
+import { RemoteProbe } from './probe.js';
+import { DEFAULT_RETENTION, SliceResults, type RetentionLimits } from './results.js';
+
+export interface RemoteSlicingOptions {
+  timeouts?: RemoteTimeouts;
+  probeIntervalMs?: number;
+  probeCacheMs?: number;
+  syncIntervalMs?: number;
+  /** Silence after which an upstream event stream is given up. */
+  streamIdleMs?: number;
+  retention?: RetentionLimits;
+}
+
+/** Profile details fetched at once for rows listed without their settings. */
+const DETAIL_CONCURRENCY = 4;
+
+export class RemoteSlicing {
+  readonly client: RemoteSlicerClient;
+  readonly probe: RemoteProbe;
+  readonly backend: RemoteBackend;
+  readonly results: SliceResults;
+  readonly sync: ProfileSync;
+  readonly streamIdleMs: number | undefined;
+  private opened: Promise<ProfileTable> | null = null;
+  private unwatch: (() => void) | null = null;
+
+  constructor(private readonly ctx: DashboardContext, options: RemoteSlicingOptions = {}) {
+    const log = ctx.log.child('slicer-service');
+    const settings = () => ctx.settings.current.slicer_service;
+    this.client = new RemoteSlicerClient(() => settings(), options.timeouts ?? DEFAULT_TIMEOUTS);
+    this.probe = new RemoteProbe({
+      client: this.client,
+      settings,
+      notify: (input) => notificationCenterOf(ctx).notify(input),
+      log,
+      ...(options.probeIntervalMs === undefined ? {} : { intervalMs: options.probeIntervalMs }),
+      ...(options.probeCacheMs === undefined ? {} : { cacheMs: options.probeCacheMs }),
+    });
+    this.streamIdleMs = options.streamIdleMs;
+    this.backend = new RemoteBackend(this.client, this.probe, log, options.streamIdleMs);
+    this.results = new SliceResults(ctx.dataDir, options.retention ?? DEFAULT_RETENTION);
+    this.sync = new ProfileSync({
+      fetchCatalogue: () => this.fetchCatalogue(),
+      table: () => this.table(),
+      enabled: () => settings().enabled,
+      log: log.child('profile-sync'),
+      ...(options.syncIntervalMs === undefined ? {} : { intervalMs: options.syncIntervalMs }),
+    });
+  }
+
+  table(): Promise<ProfileTable> {
+    this.opened ??= ProfileTable.open(this.ctx.stores).catch((err: unknown) => {
+      this.opened = null;
+      throw err;
+    });
+    return this.opened;
+  }
+
+  async start(): Promise<void> {
+    await this.results.start();
+    await this.table();
+    this.unwatch = this.ctx.settings.onChange((current) => this.probe.settingsChanged(current.slicer_service));
+    this.probe.start();
+    this.sync.start();
+  }
+
+  async stop(): Promise<void> {
+    this.unwatch?.();
+    this.unwatch = null;
+    await this.sync.stop();
+    await this.probe.stop();
+  }
+
+  /** The whole catalogue with settings, for the sync. */
+  private async fetchCatalogue(): Promise<RemoteProfile[]> {
+    await this.probe.requireUsable();
+    return this.probe.watch(async () => {
+      const rows = await this.client.profiles({ kind: 'all' });
+      const missing = rows.filter((row) => row.settings === undefined);
+      for (let i = 0; i < missing.length; i += DETAIL_CONCURRENCY) {
+        const details = await Promise.all(missing.slice(i, i + DETAIL_CONCURRENCY).map((row) => this.client.profile(row.id)));
+        details.forEach((detail, k) => { missing[i + k].settings = detail.settings ?? {}; });
+      }
+      return rows;
+    });
+  }
+}
+
+const instances = new WeakMap<DashboardContext, RemoteSlicing>();
+
+/** The context's integration, created on first call (`options` only count then). */
+export function remoteSlicingOf(ctx: DashboardContext, options: RemoteSlicingOptions = {}): RemoteSlicing {
+  let remote = instances.get(ctx);
+  if (!remote) {
+    remote = new RemoteSlicing(ctx, options);
+    instances.set(ctx, remote);
+  }
+  return remote;
+}

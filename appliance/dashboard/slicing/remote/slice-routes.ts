@@ -1,0 +1,191 @@
+/**
+ * The slicing routes of the proxy:
+ * - `slice` (buffered) and `slice-and-send` go through the fallback chain (remote → bridge →
+ *   native); the G-code is stored as a result (results.ts) and the JSON reply says which backend
+ *   made it, why earlier ones were skipped, its statistics and where to download it;
+ * - `slice/stream` is the service's own event stream relayed unchanged (`progress`, `layer`,
+ *   `done`, `error`), with keep-alive comments, as `text/event-stream`. It has no fallback: its
+ *   events are the service's. A browser that goes away stops the relay, not the job (the service
+ *   keeps the G-code). A stream that breaks off without `done` gets an `error` event of our own
+ *   with "SSE stream ended without a done event", since the browser could not tell otherwise.
+ */
+import { rm } from 'node:fs/promises';
+import { AppError, ErrorCode } from '../../../common/errors.js';
+import { EventStream } from '../../../common/sse.js';
+import type { SliceForm } from '../../../slicer/service/slice-form.js';
+import type { RouteSpec } from '../../http/route.js';
+import { validationError } from '../../http/validate.js';
+import type { SlicingBackend } from '../backend.js';
+import { sliceWithFallback } from '../fallback.js';
+import type { PrintersAccess } from '../../printers/feature.js';
+import { readyPrinter, sendToPrinter } from '../bridge/send-to-printer.js';
+import {
+  disconnectSignal, jobRequest, parseSliceUpload, readSliceUpload, receiveSliceUpload, SLICE_BODY_MAX_BYTES, type SliceWorkspace,
+} from '../native/slice-http.js';
+import { asHttpError, RemoteUnavailableError } from './errors.js';
+import type { RemoteSlicing } from './remote-slicing.js';
+import { SEND_RESULT_SCHEMA, SLICE_AND_SEND_FORM_SCHEMA, SLICE_FORM_SCHEMA, SLICE_RESULT_SCHEMA } from './schemas.js';
+import { followSliceStream } from './slice-stream.js';
+import type { StoredResult } from './results.js';
+import { TAG } from './routes.js';
+
+/** Keep-alive comments of the relayed stream, as the service sends its own. */
+export const RELAY_KEEPALIVE_MS = 15_000;
+
+const sliceErrors = {
+  400: { description: 'A form field or setting is not valid (ERR_VALIDATION, or the service\'s ERR_BAD_REQUEST).' },
+  404: { description: 'A profile id is unknown (ERR_PROFILE_NOT_FOUND).' },
+  415: { description: 'The model is neither STL nor 3MF (ERR_UNSUPPORTED_MODEL).' },
+  422: { description: 'The model is broken or does not fit the printer (ERR_BAD_MODEL, ERR_MODEL_OUTSIDE_BED).' },
+};
+
+export interface SliceRouteDeps {
+  remote: RemoteSlicing;
+  workspace: SliceWorkspace;
+  /** The fallback chain, remote first. */
+  backends(): readonly SlicingBackend[];
+  /** The printers, for slice-and-send; undefined when the dashboard runs without them. */
+  printers(): PrintersAccess | undefined;
+}
+
+export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
+  const { remote, workspace } = deps;
+
+  /** Slices through the fallback chain into a new stored result. */
+  const sliceToResult = async (form: SliceForm, signal: AbortSignal): Promise<StoredResult> => {
+    const { id, dir } = await remote.results.create();
+    try {
+      return await remote.results.save(id, await sliceWithFallback(deps.backends(), jobRequest(form, dir, signal)));
+    } catch (err) {
+      await remote.results.discard(id);
+      throw err;
+    }
+  };
+
+  return [
+    {
+      method: 'post', path: '/api/slicer/remote/slice', level: 'print', tag: TAG,
+      summary: 'Slice (buffered), falling back to the other backends',
+      description:
+        'The slicer service\'s form. Tried on the slicer service, then the desktop-slicer bridge, then the built-in engine: a backend that is ' +
+        'unavailable (unreachable, incompatible, 501) or fails on its side is skipped with its reason; a mistake in the request (bad model, unknown ' +
+        'profile) is answered at once. The reply names the backend, the skipped ones, the statistics and the download path of the G-code.',
+      body: { kind: 'raw', contentType: 'multipart/form-data', maxBytes: SLICE_BODY_MAX_BYTES, schema: SLICE_FORM_SCHEMA },
+      responses: {
+        200: { description: 'The stored result.', schema: SLICE_RESULT_SCHEMA },
+        ...sliceErrors,
+        503: { description: 'No backend could slice (ERR_UNAVAILABLE); `details.skipped` has each one\'s reason.' },
+      },
+      handler: async ({ req, res }) => {
+        const dir = await workspace.create();
+        try {
+          const form = await receiveSliceUpload(req, dir);
+          return await sliceToResult(form, disconnectSignal(req, res));
+        } catch (err) {
+          throw asHttpError(err);
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+        }
+      },
+    },
+    {
+      method: 'post', path: '/api/slicer/remote/slice/stream', level: 'print', tag: TAG,
+      summary: 'Slice on the slicer service with live progress (event stream)',
+      description:
+        'The slicer service\'s events `progress` {stage, pct}, `layer` {layer, total_layers}, `done` (the Slice result) and `error` {message, code} ' +
+        'relayed unchanged as `text/event-stream`, with `: keep-alive` comments every 15 s. `X-Job-Id` names the service\'s job (for jobs/:id/gcode, ' +
+        'cancel, preview). Closing the stream stops following, not the job. Errors before the stream starts are JSON.',
+      body: { kind: 'raw', contentType: 'multipart/form-data', maxBytes: SLICE_BODY_MAX_BYTES, schema: SLICE_FORM_SCHEMA },
+      responses: {
+        200: { description: 'The event stream.', contentType: 'text/event-stream' },
+        ...sliceErrors,
+        429: { description: 'The slicer service\'s queue is full (ERR_TOO_MANY_JOBS).' },
+        503: { description: 'The slicer service is disabled, unreachable, incompatible or does not slice (ERR_UNAVAILABLE).' },
+      },
+      handler: async ({ req, res }) => {
+        const dir = await workspace.create();
+        try {
+          await remote.probe.requireUsable();
+          const form = await receiveSliceUpload(req, dir);
+          const gone = new AbortController();
+          res.once('abort', () => gone.abort());
+          const upstream = await remote.probe.watch(() => remote.client.slice({
+            modelPath: form.model.path,
+            modelName: form.model.fileName || 'model.stl',
+            printerId: form.printerId,
+            filamentIds: form.filamentIds,
+            processId: form.processId,
+            overrides: form.overrides,
+          }, 'text/event-stream', gone.signal));
+          if (upstream.body === null) throw new RemoteUnavailableError('the slicer service answered the slice without a body');
+          const jobId = upstream.headers.get('x-job-id');
+          const stream = new EventStream(req, res, { keepAliveMs: RELAY_KEEPALIVE_MS, headers: jobId === null ? {} : { 'x-job-id': jobId } });
+          stream.open(jobId === null ? 'relaying the slicer service' : `job ${jobId}`);
+          stream.onClose(() => gone.abort());
+          let terminal = false;
+          try {
+            await remote.probe.watch(() => followSliceStream(upstream.body!, {
+              signal: gone.signal,
+              ...(remote.streamIdleMs === undefined ? {} : { idleMs: remote.streamIdleMs }),
+              onEvent(event) {
+                if (event.type === 'done' || event.type === 'error') terminal = true;
+                stream.send(event.type, event.data);
+              },
+            }));
+          } catch (err) {
+            if (!terminal && !gone.signal.aborted) {
+              const message = err instanceof Error ? err.message : String(err);
+              stream.send('error', { message, code: err instanceof AppError ? err.code : ErrorCode.unavailable });
+            }
+          }
+          stream.end();
+        } catch (err) {
+          throw asHttpError(err);
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+        }
+      },
+    },
+    {
+      method: 'post', path: '/api/slicer/remote/slice-and-send', level: 'print', tag: TAG,
+      summary: 'Slice (with fallback) and start the print on a dashboard printer',
+      description:
+        'The slice form, where `printer_id` names the dashboard printer and `printer_profile_id` the printer profile (default: the printer\'s ' +
+        '`printer_profile`). The printer is checked before slicing and again before the upload; the file is stored as a result, uploaded by the ' +
+        'printer\'s driver and started.',
+      body: { kind: 'raw', contentType: 'multipart/form-data', maxBytes: SLICE_BODY_MAX_BYTES, schema: SLICE_AND_SEND_FORM_SCHEMA },
+      responses: {
+        200: { description: 'Sliced, uploaded and started.', schema: SEND_RESULT_SCHEMA },
+        ...sliceErrors,
+        404: { description: 'Unknown printer (ERR_NOT_FOUND) or profile (ERR_PROFILE_NOT_FOUND).' },
+        409: { description: 'The printer is not connected, busy or in error (ERR_CONFLICT).' },
+        422: { description: 'The printer cannot store files (ERR_UNSUPPORTED_ACTION), or the model is broken (ERR_BAD_MODEL).' },
+        503: { description: 'No backend could slice, or the printers are not available (ERR_UNAVAILABLE).' },
+      },
+      handler: async ({ req, res }) => {
+        const dir = await workspace.create();
+        try {
+          const multipart = await readSliceUpload(req, dir);
+          const printerId = multipart.fields.get('printer_id')?.trim();
+          if (!printerId) throw validationError([{ path: 'body/printer_id', message: 'is required (the dashboard printer to print on)' }]);
+          const access = deps.printers();
+          if (access === undefined) throw new AppError(ErrorCode.unavailable, 503, 'this dashboard runs without its printers feature');
+          const { printer } = readyPrinter(access, printerId);
+          const profileId = multipart.fields.get('printer_profile_id')?.trim() || printer.printer_profile;
+          if (!profileId) {
+            throw validationError([{ path: 'body/printer_profile_id', message: `is required: printer "${printer.name}" has no printer_profile` }]);
+          }
+          multipart.fields.delete('printer_profile_id');
+          multipart.fields.set('printer_id', profileId);
+          const result = await sliceToResult(parseSliceUpload(multipart), disconnectSignal(req, res));
+          const sent = await sendToPrinter(access, printerId, remote.results.filePath(result));
+          return { result, printer: { id: sent.printer_id, name: sent.printer_name }, remote_name: sent.remote_name, started: true };
+        } catch (err) {
+          throw asHttpError(err);
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+        }
+      },
+    },
+  ];
+}

@@ -1,0 +1,272 @@
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createNativeSlicingFeature } from '../../../../appliance/dashboard/slicing/native/feature.js';
+import { startDashboardFixture, testAuthenticator, TEST_TOKENS, type DashboardFixture, type TestResponse } from '../../../fixtures/dashboard.js';
+import { MARLIN_JOB, postForm, sliceForm, sliceStats } from './slice-client.js';
+
+const { view, print } = TEST_TOKENS;
+let dash: DashboardFixture;
+
+function start(dataDir?: string): Promise<DashboardFixture> {
+  return startDashboardFixture({
+    features: [createNativeSlicingFeature],
+    createAuthenticator: testAuthenticator,
+    config: { rate_limit: { enabled: false } },
+    logLevel: 'warn',
+    ...(dataDir ? { dataDir } : {}),
+  });
+}
+
+before(async () => {
+  dash = await start();
+});
+after(() => dash.cleanup());
+
+function paths(response: TestResponse): string[] {
+  return (response.json.details as { path: string }[]).map((d) => d.path).sort();
+}
+
+async function nativeInfo(): Promise<{ slots: { running: number; waiting: number }; slices: { completed: number; failed: number; cancelled: number } }> {
+  const response = await dash.request('GET', '/api/system/info', { token: view });
+  assert.equal(response.status, 200, response.text);
+  return response.json.slicer_native;
+}
+
+async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (await check()) return;
+    await sleep(50);
+  }
+  assert.fail(`never happened: ${what}`);
+}
+
+describe('native profiles', () => {
+  test('lists the bundled profiles as read-only, filtered by kind and source', async () => {
+    const all = await dash.request('GET', '/api/slicer/native/profiles', { token: view });
+    assert.equal(all.status, 200, all.text);
+    const marlin = all.json.profiles.find((p: { id: string }) => p.id === 'generic-marlin-0.4');
+    assert.deepEqual([marlin.kind, marlin.source, marlin.read_only], ['printer', 'bundled', true]);
+    const filaments = await dash.request('GET', '/api/slicer/native/profiles?kind=filament', { token: view });
+    assert.ok(filaments.json.profiles.length > 0);
+    assert.ok(filaments.json.profiles.every((p: { kind: string }) => p.kind === 'filament'));
+    const users = await dash.request('GET', '/api/slicer/native/profiles?source=user&kind=process', { token: view });
+    assert.deepEqual(users.json.profiles, []);
+    assert.equal((await dash.request('GET', '/api/slicer/native/profiles?kind=resin', { token: view })).status, 400);
+  });
+
+  test('creates a profile that inherits a bundled one; its settings resolve over the parent\'s', async () => {
+    const created = await dash.request('POST', '/api/slicer/native/profiles', {
+      token: print,
+      body: { name: 'My PLA', kind: 'filament', inherits: 'generic-pla', settings: { nozzle_temperature: [205], filament_flow_ratio: '0.95' } },
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.json.id, 'my-pla');
+    assert.deepEqual([created.json.source, created.json.read_only], ['user', false]);
+    assert.deepEqual(created.json.settings, { nozzle_temperature: [205], filament_flow_ratio: [0.95] });
+    const parent = await dash.request('GET', '/api/slicer/native/profiles/generic-pla', { token: view });
+    assert.deepEqual(created.json.resolved_settings.nozzle_temperature, [205]);
+    assert.deepEqual(created.json.resolved_settings.filament_density, parent.json.resolved_settings.filament_density);
+    const read = await dash.request('GET', '/api/slicer/native/profiles/my-pla', { token: view });
+    assert.equal(read.status, 200);
+    assert.equal(read.json.inherits, 'generic-pla');
+    assert.ok(read.json.created_at);
+  });
+
+  test('names every bad setting by its key: unknown, of another kind, bad value', async () => {
+    const response = await dash.request('POST', '/api/slicer/native/profiles', {
+      token: print,
+      body: { name: 'Broken', kind: 'process', settings: { layer_hieght: 0.2, nozzle_temperature: [200], layer_height: 5, wall_loops: 'many' } },
+    });
+    assert.equal(response.status, 400, response.text);
+    assert.equal(response.json.code, 'ERR_VALIDATION');
+    assert.deepEqual(paths(response), ['body/settings/layer_height', 'body/settings/layer_hieght', 'body/settings/nozzle_temperature', 'body/settings/wall_loops']);
+    assert.match(response.json.error, /layer_height.*above the maximum/);
+    assert.match(response.json.error, /nozzle_temperature is a filament setting/);
+    const missing = await dash.request('GET', '/api/slicer/native/profiles/broken', { token: view });
+    assert.equal(missing.status, 404);
+  });
+
+  test('refuses a parent that does not exist, is of another kind, or makes a cycle', async () => {
+    const unknown = await dash.request('POST', '/api/slicer/native/profiles', { token: print, body: { name: 'Orphan', kind: 'process', inherits: 'no-such-profile' } });
+    assert.equal(unknown.status, 400, unknown.text);
+    assert.deepEqual(paths(unknown), ['body/inherits']);
+    const otherKind = await dash.request('POST', '/api/slicer/native/profiles', { token: print, body: { name: 'Odd', kind: 'process', inherits: 'generic-pla' } });
+    assert.equal(otherKind.status, 400, otherKind.text);
+    assert.match(otherKind.json.error, /filament profile/);
+
+    const a = await dash.request('POST', '/api/slicer/native/profiles', { token: print, body: { id: 'cycle-a', name: 'A', kind: 'process', inherits: '0.20mm-standard' } });
+    assert.equal(a.status, 201, a.text);
+    const b = await dash.request('POST', '/api/slicer/native/profiles', { token: print, body: { id: 'cycle-b', name: 'B', kind: 'process', inherits: 'cycle-a' } });
+    assert.equal(b.status, 201, b.text);
+    const loop = await dash.request('PUT', '/api/slicer/native/profiles/cycle-a', { token: print, body: { inherits: 'cycle-b' } });
+    assert.equal(loop.status, 400, loop.text);
+    assert.match(loop.json.error, /cycle/);
+  });
+
+  test('ids are unique, also against the bundled profiles', async () => {
+    const bundled = await dash.request('POST', '/api/slicer/native/profiles', { token: print, body: { id: 'generic-pla', name: 'Mine', kind: 'filament' } });
+    assert.equal(bundled.status, 409, bundled.text);
+    const first = await dash.request('POST', '/api/slicer/native/profiles', { token: print, body: { name: 'Twice', kind: 'process' } });
+    assert.equal(first.status, 201, first.text);
+    const second = await dash.request('POST', '/api/slicer/native/profiles', { token: print, body: { name: 'twice', kind: 'process' } });
+    assert.equal(second.status, 409, second.text);
+  });
+
+  test('PUT merges settings (null removes a key); bundled profiles cannot be changed or deleted', async () => {
+    const created = await dash.request('POST', '/api/slicer/native/profiles', {
+      token: print,
+      body: { id: 'fine-walls', name: 'Fine walls', kind: 'process', inherits: '0.20mm-standard', settings: { wall_loops: 4, layer_height: 0.16 } },
+    });
+    assert.equal(created.status, 201, created.text);
+    const changed = await dash.request('PUT', '/api/slicer/native/profiles/fine-walls', {
+      token: print,
+      body: { name: 'Fine walls 2', settings: { wall_loops: null, sparse_infill_density: '20%' }, description: 'for tests' },
+    });
+    assert.equal(changed.status, 200, changed.text);
+    assert.deepEqual(changed.json.settings, { layer_height: 0.16, sparse_infill_density: 20 });
+    assert.equal(changed.json.name, 'Fine walls 2');
+    const parent = await dash.request('GET', '/api/slicer/native/profiles/0.20mm-standard', { token: view });
+    assert.equal(changed.json.resolved_settings.wall_loops, parent.json.resolved_settings.wall_loops);
+    const bad = await dash.request('PUT', '/api/slicer/native/profiles/fine-walls', { token: print, body: { settings: { layer_height: -1 } } });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(paths(bad), ['body/settings/layer_height']);
+
+    assert.equal((await dash.request('PUT', '/api/slicer/native/profiles/0.20mm-standard', { token: print, body: { name: 'x' } })).status, 409);
+    assert.equal((await dash.request('DELETE', '/api/slicer/native/profiles/generic-pla', { token: print })).status, 409);
+    assert.equal((await dash.request('PUT', '/api/slicer/native/profiles/nope', { token: print, body: { name: 'x' } })).status, 404);
+  });
+
+  test('a profile others inherit from cannot be deleted; a leaf can', async () => {
+    await dash.request('POST', '/api/slicer/native/profiles', { token: print, body: { id: 'parent-proc', name: 'Parent', kind: 'process' } });
+    await dash.request('POST', '/api/slicer/native/profiles', { token: print, body: { id: 'child-proc', name: 'Child', kind: 'process', inherits: 'parent-proc' } });
+    const refused = await dash.request('DELETE', '/api/slicer/native/profiles/parent-proc', { token: print });
+    assert.equal(refused.status, 409, refused.text);
+    assert.match(refused.json.error, /child-proc/);
+    assert.equal((await dash.request('DELETE', '/api/slicer/native/profiles/child-proc', { token: print })).status, 204);
+    assert.equal((await dash.request('DELETE', '/api/slicer/native/profiles/parent-proc', { token: print })).status, 204);
+    assert.equal((await dash.request('GET', '/api/slicer/native/profiles/parent-proc', { token: view })).status, 404);
+  });
+
+  test('viewers read, only print and above write; nobody without credentials', async () => {
+    assert.equal((await dash.request('GET', '/api/slicer/native/profiles')).status, 401);
+    assert.equal((await dash.request('POST', '/api/slicer/native/profiles', { token: view, body: { name: 'V', kind: 'process' } })).status, 403);
+    assert.equal((await dash.request('DELETE', '/api/slicer/native/profiles/my-pla', { token: view })).status, 403);
+  });
+
+  test('user profiles survive a restart', async () => {
+    await dash.stop();
+    dash = await start(dash.dataDir);
+    const read = await dash.request('GET', '/api/slicer/native/profiles/my-pla', { token: view });
+    assert.equal(read.status, 200, read.text);
+    assert.deepEqual(read.json.settings.nozzle_temperature, [205]);
+  });
+});
+
+describe('native slice', () => {
+  test('returns the G-code with the four statistics headers, sliced with a user profile', async () => {
+    const response = await postForm(dash.url, '/api/slicer/native/slice', print, sliceForm('box.stl', { ...MARLIN_JOB, filament_ids: '["my-pla"]' }));
+    const gcode = await response.text();
+    assert.equal(response.status, 200, gcode);
+    assert.equal(response.headers.get('content-type'), 'text/x.gcode');
+    assert.match(response.headers.get('content-disposition') ?? '', /filename="box\.gcode"/);
+    assert.equal(response.headers.get('x-slicer-backend'), 'native');
+    const stats = sliceStats(response);
+    assert.equal(stats.layers, (gcode.match(/^;LAYER_CHANGE/gm) ?? []).length);
+    assert.ok(stats.layers > 10);
+    assert.ok(stats.estimatedTimeS > 0);
+    assert.ok(stats.filamentG[0] > 0);
+    assert.ok(stats.durationMs > 0);
+    assert.match(gcode, /M109 S205|M104 S205/, 'the user profile\'s nozzle temperature is used');
+  });
+
+  test('answers a Bambu printer with a .gcode.3mf package', async () => {
+    const response = await postForm(dash.url, '/api/slicer/native/slice', print, sliceForm('box.stl', { ...MARLIN_JOB, printer_id: 'bambu-lab-p1s-0.4' }));
+    const body = Buffer.from(await response.arrayBuffer());
+    assert.equal(response.status, 200, body.toString());
+    assert.equal(response.headers.get('content-type'), 'model/3mf');
+    assert.match(response.headers.get('content-disposition') ?? '', /filename="box\.gcode\.3mf"/);
+    assert.equal(body.subarray(0, 2).toString(), 'PK');
+    assert.ok(sliceStats(response).layers > 0);
+  });
+
+  test('the request\'s mistakes come back as they are: unknown profile, bad setting, missing field, not a model', async () => {
+    const unknown = await postForm(dash.url, '/api/slicer/native/slice', print, sliceForm('box.stl', { ...MARLIN_JOB, process_id: 'no-such-process' }));
+    assert.equal(unknown.status, 404);
+    assert.equal((await unknown.json() as { code: string }).code, 'ERR_PROFILE_NOT_FOUND');
+
+    const setting = await postForm(dash.url, '/api/slicer/native/slice', print, sliceForm('box.stl', { ...MARLIN_JOB, overrides: '{"layer_height": 7}' }));
+    const settingBody = await setting.json() as { code: string; details: { path: string }[] };
+    assert.equal(setting.status, 400);
+    assert.equal(settingBody.code, 'ERR_VALIDATION');
+    assert.deepEqual(settingBody.details.map((d) => d.path), ['body/overrides/layer_height']);
+
+    const { process_id: _dropped, ...withoutProcess } = MARLIN_JOB;
+    const missing = await postForm(dash.url, '/api/slicer/native/slice', print, sliceForm('box.stl', withoutProcess));
+    const missingBody = await missing.json() as { details: { path: string }[] };
+    assert.equal(missing.status, 400);
+    assert.deepEqual(missingBody.details.map((d) => d.path), ['body/process_id']);
+
+    const form = sliceForm('box.stl');
+    form.set('model', new Blob([Buffer.from('this is no model at all, just text that goes on and on and on')]), 'notes.txt');
+    const notModel = await postForm(dash.url, '/api/slicer/native/slice', print, form);
+    assert.equal(notModel.status, 415, await notModel.clone().text());
+    assert.equal((await notModel.json() as { code: string }).code, 'ERR_UNSUPPORTED_MODEL');
+
+    assert.equal((await postForm(dash.url, '/api/slicer/native/slice', view, sliceForm('box.stl'))).status, 403);
+  });
+
+  test('a body announced over the 50 MB model limit is refused with 413, and nothing of it is stored', async () => {
+    const response = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${dash.url}/api/slicer/native/slice`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${print}`, 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(60 * 1024 * 1024) },
+      }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      // uWebSockets.js answers once the whole request has arrived; the server discards it unread.
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      for (let i = 0; i < 60; i++) req.write(chunk);
+      req.end();
+    });
+    assert.equal(response.status, 413, response.body);
+    assert.equal(JSON.parse(response.body).code, 'ERR_PAYLOAD_TOO_LARGE');
+    assert.deepEqual(readdirSync(path.join(dash.dataDir, 'slicing-work', 'native')), []);
+  });
+
+  test('/api/health answers while a slice runs (the engine is in a worker thread)', async () => {
+    let sliceDone = false;
+    const slicing = postForm(dash.url, '/api/slicer/native/slice', print, sliceForm('openscad_example024_menger.stl'))
+      .then(async (response) => {
+        await response.arrayBuffer();
+        sliceDone = true;
+        return response.status;
+      });
+    await eventually('the slice has started', async () => (await nativeInfo()).slots.running === 1);
+    for (let i = 0; i < 5; i++) {
+      const health = await dash.request('GET', '/api/health');
+      assert.equal(health.status, 200);
+      assert.equal(sliceDone, false, 'health answered only after the slice had finished');
+    }
+    assert.equal(await slicing, 200);
+  });
+
+  test('a client that goes away cancels its slice', async () => {
+    const before = (await nativeInfo()).slices.cancelled;
+    const controller = new AbortController();
+    const slicing = postForm(dash.url, '/api/slicer/native/slice', print, sliceForm('bearing.stl'), controller.signal).catch((err: Error) => err);
+    await eventually('the slice has started', async () => (await nativeInfo()).slots.running === 1);
+    controller.abort();
+    assert.equal((await slicing as Error).name, 'AbortError');
+    await eventually('the slice was cancelled', async () => {
+      const info = await nativeInfo();
+      return info.slices.cancelled === before + 1 && info.slots.running === 0;
+    });
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * Slice uploads as a browser sends them, for the tests of the file-returning slice routes
+ * (native/slice, bridge/slice, bridge/slice-and-send): multipart forms with a corpus model, and
+ * the statistics headers of the reply.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+export const CORPUS = '/work/shared/corpus';
+
+/** The bundled profiles every test slices with unless it says otherwise. */
+export const MARLIN_JOB = { printer_id: 'generic-marlin-0.4', filament_ids: '["generic-pla"]', process_id: '0.20mm-standard' } as const;
+
+export function sliceForm(model: string, fields: Record<string, string> = MARLIN_JOB): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  form.set('model', new Blob([readFileSync(path.join(CORPUS, model))]), model);
+  return form;
+}
+
+export async function postForm(baseUrl: string, urlPath: string, token: string, form: FormData, signal?: AbortSignal): Promise<Response> {
+  return fetch(baseUrl + urlPath, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form, ...(signal ? { signal } : {}) });
+}
+
+export interface SliceStats {
+  layers: number;
+  durationMs: number;
+  estimatedTimeS: number;
+  filamentG: number[];
+}
+
+/** The four statistics headers; a missing one fails the test that reads it. */
+export function sliceStats(response: Response): SliceStats {
+  const header = (name: string): string => {
+    const value = response.headers.get(name);
+    if (value === null) throw new Error(`the reply has no ${name} header`);
+    return value;
+  };
+  return {
+    layers: Number(header('x-layer-count')),
+    durationMs: Number(header('x-slice-duration-ms')),
+    estimatedTimeS: Number(header('x-estimated-time-sec')),
+    filamentG: header('x-filament-g').split(',').map(Number),
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * A dashboard for the slicer-service tests: the same features the executable has for slicing
+ * (notifications, printers, the WebSocket, the built-in engine, the bridge, the slicer service),
+ * the test authenticator (TEST_TOKENS), config.json pointing at a slicer service, and printers
+ * driven by a test driver that accepts files (until the real drivers are wired into these tests).
+ */
+import { readFileSync } from 'node:fs';
+import { AppError, ErrorCode } from '../../../../appliance/common/errors.js';
+import type { CommandResult, DriverCapabilities, DriverContext, PrinterDriver, StartOptions, UploadSource } from '../../../../appliance/dashboard/printers/driver.js';
+import type { PrinterRecord } from '../../../../appliance/dashboard/printers/printer.js';
+import { DriverRegistry } from '../../../../appliance/dashboard/printers/drivers/index.js';
+import { createPrintersFeature } from '../../../../appliance/dashboard/printers/feature.js';
+import type { PrinterStatus } from '../../../../appliance/dashboard/printers/status.js';
+import { createLiveFeature } from '../../../../appliance/dashboard/live/feature.js';
+import { createNotificationsFeature } from '../../../../appliance/dashboard/notifications/feature.js';
+import { createBridgeFeature } from '../../../../appliance/dashboard/slicing/bridge/feature.js';
+import type { BridgeOptions } from '../../../../appliance/dashboard/slicing/bridge/desktop-bridge.js';
+import { createNativeSlicingFeature } from '../../../../appliance/dashboard/slicing/native/feature.js';
+import { createSlicerServiceFeature, type SlicerServiceFeatureOptions } from '../../../../appliance/dashboard/slicing/remote/feature.js';
+import { startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture, type TestResponse } from '../../../fixtures/dashboard.js';
+
+export { TEST_TOKENS };
+
+/** A driver that takes files: it keeps what it was sent and prints it (state `printing`). */
+export class ReceivingDriver implements PrinterDriver {
+  readonly capabilities: DriverCapabilities = { upload: true, ams: false, camera: false, gcode_console: false };
+  readonly files = new Map<string, string>();
+  readonly started: string[] = [];
+  printing: string | null = null;
+
+  constructor(readonly printer: Readonly<PrinterRecord>, private readonly context: DriverContext) {}
+
+  async connect(): Promise<void> {}
+  async disconnect(): Promise<void> {}
+
+  status(): PrinterStatus {
+    return {
+      printer_id: this.printer.id,
+      state: this.printing === null ? 'idle' : 'printing',
+      online: true,
+      temperatures: {},
+      job: null,
+      fans: {},
+      error: null,
+      updated_at: new Date().toISOString(),
+    };
+  }
+
+  async command(): Promise<CommandResult> {
+    throw new AppError(ErrorCode.validation, 400, 'the test driver takes no commands');
+  }
+
+  async upload(source: UploadSource, remoteName: string): Promise<void> {
+    if (!('path' in source)) throw new Error('the test driver takes files by path');
+    this.files.set(remoteName, readFileSync(source.path, 'utf8'));
+  }
+
+  async start(remoteName: string, _options?: StartOptions): Promise<void> {
+    this.started.push(remoteName);
+    this.printing = remoteName;
+    this.context.events.status(this.status());
+  }
+
+  async pause(): Promise<void> {}
+  async resume(): Promise<void> {}
+  async stop(): Promise<void> {
+    this.printing = null;
+  }
+}
+
+export interface TestPrinters {
+  registry: DriverRegistry;
+  drivers: ReceivingDriver[];
+}
+
+export function receivingDrivers(): TestPrinters {
+  const registry = new DriverRegistry();
+  const drivers: ReceivingDriver[] = [];
+  registry.register('marlin-serial', (printer, context) => {
+    const driver = new ReceivingDriver(printer, context);
+    drivers.push(driver);
+    return driver;
+  });
+  return { registry, drivers };
+}
+
+export interface RemoteDashboardOptions {
+  url: string;
+  token?: string;
+  enabled?: boolean;
+  remote?: SlicerServiceFeatureOptions;
+  bridge?: BridgeOptions;
+  printers?: TestPrinters;
+  dataDir?: string;
+  env?: Record<string, string>;
+}
+
+/** No desktop slicer: the chain goes remote → native. */
+export const NO_DESKTOP_SLICERS: BridgeOptions = { searchDirs: [] };
+
+export async function startRemoteDashboard(options: RemoteDashboardOptions): Promise<DashboardFixture> {
+  const printers = options.printers ?? receivingDrivers();
+  return startDashboardFixture({
+    config: { slicer_service: { enabled: options.enabled ?? true, url: options.url, token: options.token ?? '' } },
+    createAuthenticator: testAuthenticator,
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.env ? { env: options.env } : {}),
+    logLevel: 'warn',
+    features: [
+      createNotificationsFeature,
+      (ctx) => createPrintersFeature(ctx, { drivers: printers.registry }),
+      createLiveFeature,
+      createNativeSlicingFeature,
+      (ctx) => createBridgeFeature(ctx, options.bridge ?? NO_DESKTOP_SLICERS),
+      (ctx) => createSlicerServiceFeature(ctx, options.remote ?? {}),
+    ],
+  });
+}
+
+/** Posts a multipart form with the test token of `role`. */
+export async function postForm(dash: DashboardFixture, path: string, form: FormData, role: keyof typeof TEST_TOKENS = 'print'): Promise<Response> {
+  return fetch(dash.url + path, { method: 'POST', headers: { authorization: `Bearer ${TEST_TOKENS[role]}` }, body: form });
+}
+
+export async function asJson(response: Response): Promise<TestResponse> {
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, json, text };
+}
+
+/** Waits until `check` holds, polling; fails after `timeoutMs` with `what`. */
+export async function eventually<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
