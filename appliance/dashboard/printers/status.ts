@@ -48,9 +48,24 @@ export interface PrinterStatus {
   updated_at: string;
 }
 
+/** Where a print stands, for drivers that can tell more than the printer state. */
+export const PRINT_PROGRESS_STATES = ['printing', 'paused', 'finished', 'cancelled', 'interrupted', 'failed'] as const;
+export type PrintProgressState = (typeof PRINT_PROGRESS_STATES)[number];
+
+/**
+ * The optional fields are filled by drivers that stream the file themselves (Marlin host
+ * printing): `interrupted` is a print whose connection was lost (it is never resumed blindly),
+ * `extruded_mm` the filament pushed per tool during this print, from the E positions sent.
+ */
 export interface PrintProgress extends PrintJobStatus {
   printer_id: string;
   updated_at: string;
+  state?: PrintProgressState;
+  bytes_done?: number;
+  bytes_total?: number;
+  lines_done?: number;
+  lines_total?: number;
+  extruded_mm?: number[];
 }
 
 export interface AmsTray {

@@ -16,7 +16,7 @@ import { EventEmitter } from 'node:events';
 import { lstatSync, mkdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { SerialPort } from 'serialport';
-import { openTty } from './tty-port.js';
+import { openTty } from '../../../appliance/hardware/serial/tty-port.js';
 
 const READY_TIMEOUT_MS = 5000;
 const LINK_POLL_MS = 10;

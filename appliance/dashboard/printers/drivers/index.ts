@@ -8,6 +8,7 @@ import { AppError, ErrorCode } from '../../../common/errors.js';
 import type { DriverFactory } from '../driver.js';
 import { findPrinterType } from '../printer-types/index.js';
 import { createBambuLanDriver } from './bambu/bambu-driver.js';
+import { createMarlinSerialDriver } from './marlin/marlin-driver.js';
 
 export class DriverRegistry {
   private readonly factories = new Map<string, DriverFactory>();
@@ -34,6 +35,7 @@ export class DriverRegistry {
 /** The registry the dashboard uses. */
 export const drivers = new DriverRegistry();
 drivers.register('bambu-lan', createBambuLanDriver);
+drivers.register('marlin-serial', createMarlinSerialDriver);
 
 export function registerDriver(type: string, factory: DriverFactory): () => void {
   return drivers.register(type, factory);

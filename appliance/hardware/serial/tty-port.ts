@@ -6,7 +6,10 @@
  * (bindings-cpp 13) treats 0 bytes as "nothing yet, read again" and spins in a tight loop, never
  * reporting the disconnect, when the hang-up lands while a read is in flight. Here 0 bytes ends
  * the read with an error, which serialport turns into a `close` event with a disconnect error;
- * "no data yet" (EAGAIN) still waits for the port to become readable.
+ * "no data yet" (EAGAIN) still waits for the port to become readable — unless the port was
+ * closed meanwhile: its poller is destroyed then, and polling it crashes the process (SIGSEGV).
+ *
+ * Used by the Marlin driver (dashboard) and by the virtual Marlin and its test host.
  */
 import { read } from 'node:fs';
 import { promisify } from 'node:util';
@@ -43,6 +46,8 @@ async function readTty(port: UnixPortInternals, buffer: Buffer, offset: number, 
       ({ bytesRead } = await readAsync(port.fd, buffer, offset, length, null));
     } catch (err) {
       if (!TRY_AGAIN.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+      // Closed while the read was under way: the poller is destroyed, and polling it crashes the process.
+      if (port.fd === null) throw new PortClosedError('Port is not open');
       await readable(port);
       continue;
     }

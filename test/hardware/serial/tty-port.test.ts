@@ -2,7 +2,9 @@
  * The hang-up-safe serial reader: when the far side of a pty vanishes while a read is in flight,
  * the port closes with a disconnect error instead of spinning on zero-byte reads. Keeping libuv's
  * thread pool busy makes reads wait in its queue, so the hang-up lands between a read's start and
- * its execution, which is the case serialport's own reader gets wrong.
+ * its execution, which is the case serialport's own reader gets wrong. The same delay makes a
+ * port closed on purpose find its read coming back with "no data" after the close, when polling
+ * the destroyed poller would crash the process.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -12,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { openTty } from '../../../../scripts/simulators/marlin/tty-port.js';
+import { openTty } from '../../../appliance/hardware/serial/tty-port.js';
 
 /** A pty at `<dir>/port` whose other side is socat's stdin (a pipe, written without the thread pool). */
 async function pipedPty(dir: string) {
@@ -56,6 +58,29 @@ test('a port whose pty hangs up under a read in flight closes with a disconnect 
       const [err] = (await closed) as [Error | null];
       stopBusy();
       assert.ok(err instanceof Error, 'closed by a disconnect');
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a port closed while its read waits for data closes cleanly (its poller is not used after)', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'printyard-tty-'));
+  try {
+    for (let round = 0; round < 10; round++) {
+      const socat = await pipedPty(dir);
+      const port = await openTty(path.join(dir, 'port'));
+      socat.stdin?.write('start\n');
+      await once(port, 'data');
+      // The next read finds no data (EAGAIN) only after the close, behind the busy thread pool.
+      const stopBusy = busyThreadPool();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise<void>((resolve, reject) => port.close((err) => (err ? reject(err) : resolve())));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      stopBusy();
+      assert.equal(port.isOpen, false);
+      socat.kill('SIGTERM');
+      await once(socat, 'exit');
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
