@@ -1,10 +1,14 @@
 /**
  * The HTTP server every service uses: hyper-express on the native uWebSockets.js build.
  *
- * Two traps are closed here. On a Node without a matching uWS binary the package silently swaps
+ * Three traps are closed here. On a Node without a matching uWS binary the package silently swaps
  * in a JavaScript shim that fails later ("Not implemented"), so the native build is asserted up
- * front. And uWS binds with SO_REUSEPORT, so a second service on a taken port would "succeed"
- * and share the port; a plain exclusive bind is tried first to detect the conflict.
+ * front. uWS binds with SO_REUSEPORT, so a second service on a taken port would "succeed" and
+ * share the port; a plain exclusive bind is tried first to detect the conflict. And uWS sets
+ * SO_REUSEADDR (and SO_REUSEPORT) only when it is given a port number: on port 0 its socket has
+ * neither, the connections it accepts inherit that, and after the process dies with connections
+ * open their TIME_WAIT entries (a minute) keep anyone from binding that port again. So port 0 is
+ * resolved to a free port number here and uWS is given the number.
  */
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -55,15 +59,46 @@ function probePort(host: string, port: number): Promise<void> {
   });
 }
 
-/** Listens on host:port (port 0 picks a free one) and returns the port actually bound. */
+/** A port that is free on `host` now, picked by the kernel. */
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen({ host, port: 0, exclusive: true }, () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/* Port 0: how many free ports are tried, should another socket take one between pick and bind. */
+const FREE_PORT_ATTEMPTS = 5;
+
+/**
+ * Listens on host:port and returns the port actually bound. Port 0 picks a free one, which uWS is
+ * then given by number so that its socket has SO_REUSEADDR like any other (see above).
+ */
 export async function listen(server: Server, host: string, port: number): Promise<number> {
-  if (port !== 0) await probePort(host, port);
-  try {
-    await server.listen(port, host);
-  } catch {
-    throw new AppError(ERR_ADDRESS_IN_USE, 500, `cannot listen on ${host}:${port}`);
+  if (port !== 0) {
+    await probePort(host, port);
+    try {
+      await server.listen(port, host);
+    } catch {
+      throw new AppError(ERR_ADDRESS_IN_USE, 500, `cannot listen on ${host}:${port}`);
+    }
+    return server.port;
   }
-  return server.port;
+  for (let attempt = 1; ; attempt++) {
+    const free = await freePort(host).catch((err: NodeJS.ErrnoException) => {
+      throw err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND' ? new AppError(ERR_ADDRESS_IN_USE, 500, `cannot bind to ${host}: no such local address`) : err;
+    });
+    try {
+      await server.listen(free, host);
+      return server.port;
+    } catch {
+      if (attempt >= FREE_PORT_ATTEMPTS) throw new AppError(ERR_ADDRESS_IN_USE, 500, `cannot listen on a free port of ${host}`);
+    }
+  }
 }
 
 /** Closes the port and every open connection (idle keep-alive ones would keep the process alive). */

@@ -108,6 +108,8 @@ export async function readMultipart(request: Request, dir: string, limits: Uploa
   };
   try {
     await request.multipart({
+      // Browsers (and fetch's FormData) send a file name's UTF-8 bytes as they are; busboy reads latin1 by default.
+      defParamCharset: 'utf8',
       // busboy flags a part as soon as it reaches its limit, so one byte more tells "at" from "over".
       limits: { fileSize: limits.maxFileBytes + 1, fieldSize: limits.maxFieldBytes + 1, files: limits.maxFiles, fields: limits.maxFields },
     }, (field) => {

@@ -63,6 +63,12 @@ test('text fields and a file part are read, the file stored on disk', async () =
   assert.deepEqual(readdirSync(dir), [], 'discardUploads removed the stored file');
 });
 
+test('a file name in UTF-8, as browsers and fetch send it, is read as UTF-8', async () => {
+  const r = await upload(form({ model: { content: 'solid x\n', name: 'Würfel – 10 mm.stl' } }));
+  assert.equal(r.status, 200);
+  assert.equal((r.json.file as { name: string }).name, 'Würfel – 10 mm.stl');
+});
+
 test('a file part after several text parts is reported only once its bytes are stored', async () => {
   const content = 'solid x\n'.repeat(500);
   const r = await upload(form({ printer_id: 'p1', process_id: 'q', filament_ids: '["f"]', model: { content, name: 'cube.stl' } }));

@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import type { RouteSpec } from '../../http/route.js';
 import { validationError } from '../../http/validate.js';
+import { unsupportedAction } from '../../printers/actions.js';
 import type { PrintersAccess } from '../../printers/feature.js';
 import { BackendUnavailableError } from '../backend.js';
 import {
@@ -13,7 +14,7 @@ import type { ProfileKind } from '../../../slicer/profiles/types.js';
 import type { BridgeSliceResult } from './backend.js';
 import type { DesktopBridge } from './desktop-bridge.js';
 import { probeQuery, probeSchema, profilesQuery, profilesSchema, sentSchema, sliceAndSendFormSchema, sliceFormSchema } from './schemas.js';
-import { readyPrinter, sendToPrinter } from './send-to-printer.js';
+import { printFormatOf, readyPrinter, sendToPrinter } from './send-to-printer.js';
 
 const TAG = 'slicing';
 
@@ -116,7 +117,10 @@ export function bridgeRoutes(bridge: DesktopBridge, workspace: SliceWorkspace, p
         ...sliceErrors,
         404: { description: 'No printer with this id (ERR_NOT_FOUND), or a profile id is unknown (ERR_PROFILE_NOT_FOUND).' },
         409: { description: 'The printer is offline or busy (ERR_CONFLICT).' },
-        422: { description: 'The model is broken (ERR_BAD_MODEL), or the printer cannot receive files (ERR_UNSUPPORTED_ACTION).' },
+        422: {
+          description: 'The model is broken (ERR_BAD_MODEL); the printer cannot receive files, or cannot print plain G-code (a Bambu Lab printer ' +
+            'prints .gcode.3mf projects, which the desktop slicers do not write: use /api/slicer/remote/slice-and-send) (ERR_UNSUPPORTED_ACTION).',
+        },
       },
       handler: async ({ req, res }) => {
         const dir = await workspace.create();
@@ -127,6 +131,12 @@ export function bridgeRoutes(bridge: DesktopBridge, workspace: SliceWorkspace, p
           const access = printers();
           if (access === undefined) throw new AppError(ErrorCode.unavailable, 503, 'this dashboard runs without its printers feature');
           const { printer } = readyPrinter(access, printerId);
+          if (printFormatOf(printer) === 'gcode.3mf') {
+            throw unsupportedAction(
+              `printer "${printer.name}" (${printer.type}) prints only .gcode.3mf projects, which the desktop slicers' command lines do not write: ` +
+              'use POST /api/slicer/remote/slice-and-send (the slicer service or the built-in engine makes them)',
+            );
+          }
           const profileId = multipart.fields.get('printer_profile_id')?.trim() || printer.printer_profile;
           if (!profileId) {
             throw validationError([{ path: 'body/printer_profile_id', message: `is required: printer "${printer.name}" has no printer_profile` }]);
@@ -135,7 +145,7 @@ export function bridgeRoutes(bridge: DesktopBridge, workspace: SliceWorkspace, p
           multipart.fields.set('printer_id', profileId);
           const form = parseSliceUpload(multipart);
           const result = await bridgeSlice(bridge, jobRequest(form, dir, disconnectSignal(req, res)));
-          const sent = await sendToPrinter(access, printerId, result.gcodePath);
+          const sent = await sendToPrinter(access, printerId, result.gcodePath, 'gcode');
           return {
             ...sent,
             backend: result.backend,

@@ -3,7 +3,10 @@
  * The printer is checked before the slice (no point slicing for ten minutes for a printer that is
  * busy) and again before the upload. Answers, in this order: unknown printer 404; a printer whose
  * driver cannot receive files 422 ERR_UNSUPPORTED_ACTION; offline (disabled, not connected, no
- * driver) or busy (anything but idle or finished) 409 ERR_CONFLICT; then the driver's own errors.
+ * driver), busy (anything but idle, finished or error) or in error (a Bambu Lab printer's `error`
+ * is its last print's failure and does not count) 409 ERR_CONFLICT; a file the printer cannot
+ * print (plain G-code for a Bambu Lab printer, a .gcode.3mf for a Marlin one) 422
+ * ERR_UNSUPPORTED_ACTION, before anything is uploaded; then the driver's own errors.
  */
 import path from 'node:path';
 import { AppError, ErrorCode } from '../../../common/errors.js';
@@ -11,9 +14,28 @@ import { unsupportedAction } from '../../printers/actions.js';
 import type { PrinterDriver } from '../../printers/driver.js';
 import type { PrintersAccess } from '../../printers/feature.js';
 import type { PrinterView } from '../../printers/printer.js';
+import type { SliceJobResult } from '../backend.js';
 
 /** States in which a printer takes a new job. */
 const READY_STATES = new Set(['idle', 'finished']);
+
+/**
+ * Types whose `error` state is the last job's outcome rather than a fault of the printer: a Bambu
+ * Lab printer stays FAILED (our `error`) after a failed or cancelled print until the next one
+ * starts, and takes a new `project_file` then (its driver starts on an idle, finished or failed
+ * printer). Elsewhere `error` is a printer fault (Marlin: halted) and refuses the job.
+ */
+const ERROR_IS_LAST_JOB = new Set(['bambu-lan']);
+
+type PrintFormat = SliceJobResult['format'];
+
+/**
+ * What a printer of each type prints: Bambu Lab printers start `.gcode.3mf` projects only (the
+ * driver's `print.project_file`), Marlin prints plain G-code. Types not listed are not checked.
+ */
+const PRINT_FORMATS: Readonly<Record<string, PrintFormat>> = { 'bambu-lan': 'gcode.3mf', 'marlin-serial': 'gcode' };
+
+const FORMAT_NAMES: Readonly<Record<PrintFormat, string>> = { 'gcode': 'plain G-code', 'gcode.3mf': '.gcode.3mf projects' };
 
 export interface PrintTarget {
   printer: PrinterView;
@@ -37,15 +59,67 @@ export function readyPrinter(printers: PrintersAccess, printerId: string): Print
   if (driver === null || !printer.online) {
     throw new AppError(ErrorCode.conflict, 409, `printer "${printer.name}" is offline${printer.status.error ? ` (${printer.status.error})` : ''}`);
   }
-  if (!READY_STATES.has(printer.state)) throw new AppError(ErrorCode.conflict, 409, `printer "${printer.name}" is busy (${printer.state})`);
+  if (printer.state === 'error' && !ERROR_IS_LAST_JOB.has(printer.type)) {
+    throw new AppError(ErrorCode.conflict, 409, `printer "${printer.name}" is in error${printer.status.error ? ` (${printer.status.error})` : ''}`);
+  }
+  if (!READY_STATES.has(printer.state) && printer.state !== 'error') throw new AppError(ErrorCode.conflict, 409, `printer "${printer.name}" is busy (${printer.state})`);
   return { printer, driver };
 }
 
-/** Uploads `file` under its own name and starts printing it. */
-export async function sendToPrinter(printers: PrintersAccess, printerId: string, file: string): Promise<SentFile> {
-  const { printer, driver } = readyPrinter(printers, printerId);
-  const remoteName = path.basename(file);
-  await driver.upload({ path: file }, remoteName);
-  await driver.start(remoteName);
-  return { printer_id: printer.id, printer_name: printer.name, remote_name: remoteName, started: true };
+/** The kind of file a printer prints, or null when its type is not known here. */
+export function printFormatOf(printer: Pick<PrinterView, 'type'>): PrintFormat | null {
+  return PRINT_FORMATS[printer.type] ?? null;
+}
+
+/** Throws 422 ERR_UNSUPPORTED_ACTION when `printer` cannot print a file of `format`. */
+export function checkPrintFormat(printer: Pick<PrinterView, 'name' | 'type'>, format: PrintFormat): void {
+  const needed = printFormatOf(printer);
+  if (needed === null || needed === format) return;
+  const advice = needed === 'gcode.3mf' ? 'slice with a Bambu Lab printer profile' : 'slice with a printer profile of its own kind';
+  throw unsupportedAction(`printer "${printer.name}" (${printer.type}) prints ${FORMAT_NAMES[needed]}, not ${FORMAT_NAMES[format]}: ${advice}`);
+}
+
+/**
+ * The name a file gets on the printer: what every printer's storage takes (a Bambu card's root
+ * takes letters, digits and `._()+-` and spaces, up to 128 characters; a Marlin card is pickier
+ * still), so a model named `Würfel [v2].stl` is not refused only after it was sliced. Other
+ * characters (spaces too) become `_`, runs of dots one dot; the name starts with a letter or
+ * digit; the extension
+ * (`.gcode`, `.gcode.3mf`) is kept.
+ */
+export function printerFileName(file: string): string {
+  const base = path.basename(file);
+  const extension = /\.gcode\.3mf$/i.test(base) ? base.slice(-'.gcode.3mf'.length) : path.extname(base);
+  const stem = base.slice(0, base.length - extension.length).replace(/[^A-Za-z0-9._()+-]/g, '_').replace(/\.{2,}/g, '.').replace(/^[^A-Za-z0-9]+/, '').replace(/\.+$/, '');
+  return `${(stem || 'model').slice(0, 128 - extension.length)}${extension}`;
+}
+
+/** Adds `extra` to an AppError's details (a new error: the original may be shared). */
+function withDetails(err: unknown, extra: Record<string, unknown>): unknown {
+  if (!(err instanceof AppError)) return err;
+  const details = err.details;
+  if (details !== undefined && (typeof details !== 'object' || details === null || Array.isArray(details))) return err;
+  return new AppError(err.code, err.status, err.message, { ...(details as Record<string, unknown> | undefined), ...extra });
+}
+
+/**
+ * Uploads `file` (of `format`) under a name the printer takes and starts printing it. An AppError
+ * on the way gets `details` (merged with what it had) from `details`, plus `uploaded_as`, the
+ * file's name on the printer, when the upload went through and the start did not.
+ */
+export async function sendToPrinter(
+  printers: PrintersAccess, printerId: string, file: string, format: PrintFormat, details: Record<string, unknown> = {},
+): Promise<SentFile> {
+  let uploadedAs: string | null = null;
+  try {
+    const { printer, driver } = readyPrinter(printers, printerId);
+    checkPrintFormat(printer, format);
+    const remoteName = printerFileName(file);
+    await driver.upload({ path: file }, remoteName);
+    uploadedAs = remoteName;
+    await driver.start(remoteName);
+    return { printer_id: printer.id, printer_name: printer.name, remote_name: remoteName, started: true };
+  } catch (err) {
+    throw withDetails(err, uploadedAs === null ? details : { ...details, uploaded_as: uploadedAs });
+  }
 }

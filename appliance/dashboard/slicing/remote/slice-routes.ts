@@ -152,14 +152,20 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
       description:
         'The slice form, where `printer_id` names the dashboard printer and `printer_profile_id` the printer profile (default: the printer\'s ' +
         '`printer_profile`). The printer is checked before slicing and again before the upload; the file is stored as a result, uploaded by the ' +
-        'printer\'s driver and started.',
+        'printer\'s driver (under a name every printer takes: ASCII letters, digits, `._()+-`) and started. A file the printer cannot print ' +
+        '(plain G-code for a Bambu Lab printer, a .gcode.3mf for a Marlin one) is refused with 422 before the upload. When the printer refuses ' +
+        'after the slice, the error\'s `details.result` is the stored result (download it from its `gcode_url`), and `details.uploaded_as` names ' +
+        'the file on the printer when only the start failed.',
       body: { kind: 'raw', contentType: 'multipart/form-data', maxBytes: SLICE_BODY_MAX_BYTES, schema: SLICE_AND_SEND_FORM_SCHEMA },
       responses: {
         200: { description: 'Sliced, uploaded and started.', schema: SEND_RESULT_SCHEMA },
         ...sliceErrors,
         404: { description: 'Unknown printer (ERR_NOT_FOUND) or profile (ERR_PROFILE_NOT_FOUND).' },
-        409: { description: 'The printer is not connected, busy or in error (ERR_CONFLICT).' },
-        422: { description: 'The printer cannot store files (ERR_UNSUPPORTED_ACTION), or the model is broken (ERR_BAD_MODEL).' },
+        409: { description: 'The printer is not connected, busy or in error (ERR_CONFLICT); after the slice, with `details.result`.' },
+        422: {
+          description: 'The printer cannot store files, or cannot print the sliced file\'s format (ERR_UNSUPPORTED_ACTION, with `details.result`), ' +
+            'or the model is broken (ERR_BAD_MODEL).',
+        },
         503: { description: 'No backend could slice, or the printers are not available (ERR_UNAVAILABLE).' },
       },
       handler: async ({ req, res }) => {
@@ -178,7 +184,9 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
           multipart.fields.delete('printer_profile_id');
           multipart.fields.set('printer_id', profileId);
           const result = await sliceToResult(parseSliceUpload(multipart), disconnectSignal(req, res));
-          const sent = await sendToPrinter(access, printerId, remote.results.filePath(result));
+          // The result is stored: when the printer refuses it now (busy since the first check, a file
+          // it cannot print, the driver's own refusal), the error names it, so nothing is sliced in vain.
+          const sent = await sendToPrinter(access, printerId, remote.results.filePath(result), result.format, { result });
           return { result, printer: { id: sent.printer_id, name: sent.printer_name }, remote_name: sent.remote_name, started: true };
         } catch (err) {
           throw asHttpError(err);

@@ -5,7 +5,7 @@
  * fall back to the desktop-slicer bridge (Debian's prusa-slicer) or the built-in engine.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { DISCONNECTED, RECONNECTED } from '../../../../appliance/dashboard/slicing/remote/probe.js';
 import type { DashboardFixture } from '../../../fixtures/dashboard.js';
@@ -35,18 +35,6 @@ after(async () => {
   await dash.cleanup();
   await slicer.cleanup();
 });
-
-/**
- * Connections to a local port that are open, from /proc/net/tcp. The slicer service's listener
- * (uWebSockets.js) lacks SO_REUSEADDR, so a connection the killed service had open stays in
- * TIME_WAIT on its port for a minute and blocks a restart there; waiting until the dashboard's
- * HTTP client has closed its idle keep-alive connections (after 4 s) avoids that.
- */
-function openConnections(port: number): number {
-  const hex = port.toString(16).toUpperCase().padStart(4, '0');
-  return readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)
-    .filter((line) => line.trim().split(/\s+/)[1]?.endsWith(`:${hex}`) && line.trim().split(/\s+/)[3] === '01').length;
-}
 
 const status = async () => (await dash.request('get', '/api/slicer/remote/status?force=1', { token: TEST_TOKENS.view })).json;
 const count = (kind: string) => notified.filter((k) => k === kind).length;
@@ -110,7 +98,8 @@ test('a browser that leaves the stream stops the relay, not the job; cancel goes
 
 test('the service killed: the probe flips, one disconnected notification, the next slice falls back; restarted: one reconnected', async () => {
   const port = slicer.port;
-  await eventually('the idle connections to the slicer service to close', async () => openConnections(port) === 0);
+  // Killed with the dashboard's keep-alive connections (usually) still open: they stay in
+  // TIME_WAIT on the port, and the restart on the same port right away must work all the same.
   await slicer.stop('SIGKILL');
   const down = await status();
   assert.deepEqual([down.ok, down.state], [false, 'unreachable']);
@@ -128,7 +117,6 @@ test('the service killed: the probe flips, one disconnected notification, the ne
   assert.match((await dash.request('get', fallback.json.gcode_url, { token: TEST_TOKENS.view })).text, /G1 /);
   assert.equal(count(DISCONNECTED), 1, 'still one: a failed slice is not a new transition');
 
-  await eventually('the dashboard to let go of the dead service', async () => openConnections(port) === 0);
   slicer = await startSlicer(['--rest-port', String(port)], { root: slicer.root });
   assert.equal((await status()).ok, true);
   await status();
