@@ -11,17 +11,18 @@
 // generator shares the cores with the server; read the figures as a floor.
 //   node scripts/bench-dashboard.mjs [--entry dist/appliance/dashboard/main.js] [--seconds 5]
 //        [--connections 50] [--ws-clients 100] [--ws-events 200] [--json out.json]
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { signIn as benchSignIn, startDashboard } from './bench/dashboard-process.mjs';
+import { latencySummary } from './bench/stats.mjs';
 import { formatWsFanout, measureWsFanout } from './bench/ws-fanout.mjs';
 
+export { latencySummary, quantile } from './bench/stats.mjs';
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const BENCH_USER = { username: 'bench', password: 'bench-password-1234' };
 
 function log(message) {
   process.stderr.write(`[bench] ${message}\n`);
@@ -56,78 +57,14 @@ function options() {
   };
 }
 
-/** The q-quantile (0..1) of sorted values, nearest rank. */
-export function quantile(sorted, q) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
-
-export function latencySummary(samplesMs) {
-  const s = [...samplesMs].sort((a, b) => a - b);
-  return { count: s.length, p50: quantile(s, 0.5), p99: quantile(s, 0.99), max: s.at(-1) ?? NaN };
-}
-
-function startDashboard(entry) {
-  const dir = mkdtempSync(join(tmpdir(), 'printyard-bench-dashboard-'));
-  const env = { ...process.env, PRINTYARD_RATE_LIMIT_ENABLED: 'false' };
-  const child = spawn(process.execPath, [entry, '--port', '0', '--bind', '127.0.0.1', '--data-dir', dir], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  const url = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the dashboard did not start in time:\n${stderr}`)), 20_000);
-    child.stderr.setEncoding('utf8').on('data', (t) => {
-      stderr += t;
-      const m = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the dashboard exited (${code}):\n${stderr}`));
-    });
-  });
-  const stop = () => new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  }).finally(() => rmSync(dir, { recursive: true, force: true }));
-  return { url, stop };
-}
-
-async function call(base, method, path, { body, headers = {} } = {}) {
-  const res = await fetch(base + path, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let json;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, json, text };
-}
-
 /**
  * The first admin, a session token and an API key; null (with the reason logged) when this
  * build has no auth routes yet.
  */
 async function signIn(base) {
-  const setup = await call(base, 'POST', '/api/auth/setup', { body: BENCH_USER });
-  if (setup.status === 404) {
-    log('skipping the authenticated measurements: this build has no /api/auth/setup yet');
-    return null;
-  }
-  if (setup.status !== 201 && setup.status !== 200) throw new Error(`POST /api/auth/setup: HTTP ${setup.status} ${setup.text}`);
-  const login = await call(base, 'POST', '/api/auth/login', { body: BENCH_USER });
-  if (login.status !== 200) throw new Error(`POST /api/auth/login: HTTP ${login.status} ${login.text}`);
-  const token = login.json.token;
-  const key = await call(base, 'POST', '/api/api-keys', { body: { name: 'bench', role: 'view' }, headers: { authorization: `Bearer ${token}` } });
-  if (key.status !== 201) throw new Error(`POST /api/api-keys: HTTP ${key.status} ${key.text}`);
-  return { token, apiKey: key.json.key };
+  const credentials = await benchSignIn(base, { apiKey: 'view' });
+  if (!credentials) log('skipping the authenticated measurements: this build has no /api/auth/setup yet');
+  return credentials;
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1024 });
@@ -166,7 +103,7 @@ function throughputRow(label, r) {
 
 async function main() {
   const opts = options();
-  const dashboard = startDashboard(opts.entry);
+  const dashboard = startDashboard(opts.entry, { env: { PRINTYARD_RATE_LIMIT_ENABLED: 'false' } });
   try {
     const base = await dashboard.url;
     log(`dashboard at ${base}; ${opts.connections} connections, ${opts.seconds} s per endpoint`);

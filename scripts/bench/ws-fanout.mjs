@@ -19,20 +19,10 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
+import { latencySummary as summary } from './stats.mjs';
 
 const CONNECT_TIMEOUT_MS = 15_000;
 const EVENT_TIMEOUT_MS = 15_000;
-
-/** The q-quantile (0..1) of sorted values, nearest rank. */
-function quantile(sorted, q) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
-
-function summary(samplesMs) {
-  const s = [...samplesMs].sort((a, b) => a - b);
-  return { count: s.length, p50: quantile(s, 0.5), p99: quantile(s, 0.99), max: s.at(-1) ?? NaN };
-}
 
 function withTimeout(promise, ms, what) {
   let timer;

@@ -21,6 +21,7 @@ export const OPTIONS = {
   ftps_port: { type: 'integer', default: 990, min: 0, max: 65535, help: 'implicit FTPS port (0 picks a free one)' },
   time_scale: { type: 'number', default: 1, above: 0, max: 10000, help: 'printer seconds per real second: 20 prints a 20-minute file in a minute' },
   push_interval_ms: { type: 'integer', default: 1000, min: 10, max: 60000, help: 'period of the status reports' },
+  stagger: { type: 'boolean', default: false, help: 'spread the printers\' report clocks over one period (off: all report at the same instant)' },
   prepare_seconds: { type: 'number', default: 5, above: -1, max: 3600, help: 'printer seconds spent in PREPARE before printing' },
   ams_units: { type: 'integer', default: 1, min: 0, max: 4, help: 'AMS units of four trays' },
   faults: { type: 'string', default: '', help: `comma-separated faults on at start: ${FAULT_NAMES.join(', ')}` },

@@ -46,6 +46,11 @@ export interface FarmOptions {
   /** Printer seconds per real second. */
   timeScale?: number;
   pushIntervalMs?: number;
+  /**
+   * Spreads the printers' report clocks evenly over one push interval, as real printers are not
+   * in step; off, every printer reports at the same instant.
+   */
+  staggerPushes?: boolean;
   /** Printer seconds in PREPARE before a print runs. */
   prepareSeconds?: number;
   /** Share of publishes lost under `dropPublishes`. */
@@ -139,6 +144,7 @@ export async function startVirtualBambuFarm(options: FarmOptions): Promise<Virtu
         serial: spec.serial, accessCode: spec.accessCode, model: spec.model ?? 'P1S', sd,
         broker: { host: '127.0.0.1', port: internalPort, username: user.name, password: user.password },
         timeScale: options.timeScale ?? 1, pushIntervalMs: options.pushIntervalMs ?? 1000,
+        pushOffsetMs: options.staggerPushes ? ((options.pushIntervalMs ?? 1000) * index) / options.printers.length : 0,
         prepareSeconds: options.prepareSeconds ?? 5, dropRatio: options.dropRatio ?? 0.5, ams: spec.ams, log,
       });
       for (const fault of spec.faults ?? []) printer.setFault(fault, true);

@@ -103,7 +103,7 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     farm = await startVirtualBambuFarm({
       printers: specs, dir: options.dir || undefined, bindHost: options.bind, timeScale: options.time_scale,
-      pushIntervalMs: options.push_interval_ms, prepareSeconds: options.prepare_seconds, log,
+      pushIntervalMs: options.push_interval_ms, staggerPushes: options.stagger, prepareSeconds: options.prepare_seconds, log,
     });
   } catch (err) {
     log.error(`cannot start: ${(err as Error).message}`);

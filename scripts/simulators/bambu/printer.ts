@@ -35,6 +35,8 @@ export interface VirtualPrinterOptions {
   /** Printer seconds per real second. */
   timeScale: number;
   pushIntervalMs: number;
+  /** Delay of the report clock, so printers of a farm do not all report at the same instant; 0 by default. */
+  pushOffsetMs?: number;
   prepareSeconds: number;
   /** Share of publishes lost under `dropPublishes`. */
   dropRatio: number;
@@ -53,6 +55,7 @@ export class VirtualBambuPrinter extends EventEmitter {
   private readonly context: RequestContext;
   private client: MqttClient | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private offsetTimer: NodeJS.Timeout | null = null;
   private lastTick = 0;
   private baseline: Report | null = null;
   private sequence = 0;
@@ -110,11 +113,19 @@ export class VirtualBambuPrinter extends EventEmitter {
       });
     });
     this.lastTick = performance.now();
-    this.timer = setInterval(() => this.tick(), this.options.pushIntervalMs);
+    const clockStart = () => {
+      this.offsetTimer = null;
+      this.timer = setInterval(() => this.tick(), this.options.pushIntervalMs);
+    };
+    const offset = this.options.pushOffsetMs ?? 0;
+    if (offset > 0) this.offsetTimer = setTimeout(clockStart, offset);
+    else clockStart();
     return subscribed;
   }
 
   async stop(): Promise<void> {
+    if (this.offsetTimer) clearTimeout(this.offsetTimer);
+    this.offsetTimer = null;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     const client = this.client;
@@ -171,7 +182,7 @@ export class VirtualBambuPrinter extends EventEmitter {
     this.pushPending = true;
     setImmediate(() => {
       this.pushPending = false;
-      if (this.timer) this.pushPeriodic();
+      if (this.timer || this.offsetTimer) this.pushPeriodic();
     });
   }
 

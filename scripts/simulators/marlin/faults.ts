@@ -45,8 +45,8 @@ export function formatFaults(rates: FaultRates): string {
   return set.length > 0 ? set.join(',') : 'none';
 }
 
-/** mulberry32: small, fast and good enough to decide which lines get a fault. */
-function seededRandom(seed: number): () => number {
+/** mulberry32: small, fast and good enough to decide which lines get a fault (and thermistor noise). */
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -31,6 +31,11 @@ export interface FirmwareSettings {
   machineName: string;
   uuid: string;
   geometry: MachineGeometry;
+  /**
+   * Not a Marlin option but the board's: ± °C of noise on every reported temperature, as a real
+   * thermistor reading jitters (0: readings are the model's exact values).
+   */
+  temperatureNoise: number;
 }
 
 /** A stable UUID for a name (each simulated printer reports its own, like a configured one). */
@@ -52,12 +57,13 @@ export function defaultFirmwareSettings(overrides: Partial<FirmwareSettings> = {
     machineName: 'Printyard Virtual Marlin',
     uuid: 'cede2a2f-41a2-4748-9b12-c55c62f367ff',
     geometry: DEFAULT_GEOMETRY,
+    temperatureNoise: 0,
     ...overrides,
   };
   if (!Number.isInteger(settings.extruders) || settings.extruders < 1 || settings.extruders > MAX_EXTRUDERS) {
     throw new RangeError(`extruders must be a whole number from 1 to ${MAX_EXTRUDERS}, got ${settings.extruders}`);
   }
-  for (const key of ['keepaliveSeconds', 'noTimeoutsMs', 'bootMs'] as const) {
+  for (const key of ['keepaliveSeconds', 'noTimeoutsMs', 'bootMs', 'temperatureNoise'] as const) {
     if (!(settings[key] >= 0)) throw new RangeError(`${key} must be 0 or more, got ${settings[key]}`);
   }
   return settings;

@@ -11,10 +11,10 @@ import { AbortedError, type CancelTimer, type SimClock } from './clock.js';
 import type { FirmwareContext, HandlerResult, JobTimerState } from './command-context.js';
 import { COMMANDS } from './commands/index.js';
 import { sdStatusLine } from './commands/sd-card.js';
-import type { FaultInjector } from './faults.js';
+import { seededRandom, type FaultInjector } from './faults.js';
 import type { FirmwareSettings } from './firmware-settings.js';
 import { GcodeCommand } from './gcode-command.js';
-import { BED_MODEL, Heater, HOTEND_MODEL } from './heater.js';
+import { BED_MODEL, Heater, HOTEND_MODEL, thermistorNoise } from './heater.js';
 import { Motion } from './motion.js';
 import { Periodic } from './periodic.js';
 import { Planner } from './planner.js';
@@ -87,9 +87,11 @@ export class MarlinFirmware implements FirmwareContext {
     this.clock = clock;
     this.faults = faults;
     this.hooks = hooks;
+    // Seeded by the board's UUID: each printer jitters its own way, the same way every run.
+    const noise = thermistorNoise(settings.temperatureNoise, seededRandom(Number.parseInt(settings.uuid.slice(0, 8), 16) || 1));
     this.heaters = {
-      hotends: Array.from({ length: settings.extruders }, () => new Heater(HOTEND_MODEL, clock)),
-      bed: new Heater(BED_MODEL, clock),
+      hotends: Array.from({ length: settings.extruders }, () => new Heater(HOTEND_MODEL, clock, undefined, noise)),
+      bed: new Heater(BED_MODEL, clock, undefined, noise),
     };
     this.planner = new Planner(clock);
     this.sd = new SdCard(settings.longFilenameWrite);

@@ -31,23 +31,36 @@ const SETTLED = 0.001;
 /** Power added per degree below target, on top of the feed-forward term. */
 const GAIN_PER_DEGREE = 0.1;
 
+/** Uniform noise of ± `amplitude` °C from a seeded generator; none for 0. */
+export function thermistorNoise(amplitude: number, random: () => number): () => number {
+  return amplitude > 0 ? () => (random() * 2 - 1) * amplitude : () => 0;
+}
+
 export class Heater {
   private readonly model: HeaterModel;
   private readonly clock: SimClock;
+  private readonly noise: () => number;
   private temperature: number;
   private targetTemperature = 0;
   private updatedAt: number;
 
-  constructor(model: HeaterModel, clock: SimClock, initial = model.ambient) {
+  /** `noise` is the thermistor's: an offset added to each reading, never to the model. */
+  constructor(model: HeaterModel, clock: SimClock, initial = model.ambient, noise: () => number = () => 0) {
     this.model = model;
     this.clock = clock;
     this.temperature = initial;
+    this.noise = noise;
     this.updatedAt = clock.now();
   }
 
   get current(): number {
     this.advance();
     return this.temperature;
+  }
+
+  /** What the firmware reports: the temperature plus the sensor's noise (the control loop uses `current`). */
+  get reading(): number {
+    return this.current + this.noise();
   }
 
   get target(): number {

@@ -26,6 +26,7 @@ export const OPTIONS = {
   lfn_write: { type: 'boolean', default: false, help: 'M28 may create long file names (Cap:LFN_WRITE)' },
   reset_on_open: { type: 'boolean', default: true, help: 'reset and print the banner when a host opens the port' },
   wait_ms: { type: 'integer', default: 0, min: 0, help: 'send "wait" after this many idle milliseconds (0: never)' },
+  temperature_noise: { type: 'number', default: 0, max: 10, help: '± °C of thermistor noise on every reported temperature (0: exact)' },
   sd_dir: { type: 'string', default: '', help: 'put the G-code files of this folder on the virtual SD card' },
   log_level: { type: 'enum', values: LOG_LEVELS, default: 'info', help: 'error, warn, info or debug (debug shows the wire)' },
 } as const satisfies ConfigSchema;
@@ -41,6 +42,7 @@ function invalid(message: string): AppError {
 export function loadOptions(argv: readonly string[], env: Env): CliOptions {
   const options = parseConfig(OPTIONS, { argv, env, envPrefix: ENV_PREFIX });
   if (options.link === '') throw invalid('--link: a folder for the pty links is required');
+  if (options.temperature_noise < 0) throw invalid('--temperature-noise: must be 0 or more');
   try {
     parseFaults(options.faults);
   } catch (err) {
@@ -77,6 +79,7 @@ export function simulatorOptions(options: CliOptions): VirtualMarlinOptions {
       advancedOk: options.advanced_ok,
       longFilenameWrite: options.lfn_write,
       noTimeoutsMs: options.wait_ms,
+      temperatureNoise: options.temperature_noise,
     },
     sdFiles: options.sd_dir === '' ? {} : sdFilesFrom(options.sd_dir),
   };

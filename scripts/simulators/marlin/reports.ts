@@ -19,10 +19,10 @@ const power = (heater: Heater) => Math.round(heater.power * 127);
 /** ` T:21.56 /0.00 B:21.88 /0.00 @:0 B@:0`, with `T0:`/`T1:`… when there are several hotends. */
 export function temperatureReport(heaters: Heaters, tool: number): string {
   const hotend = heaters.hotends[tool];
-  let line = ` T:${celsius(hotend.current)} /${celsius(hotend.target)}`;
-  line += ` B:${celsius(heaters.bed.current)} /${celsius(heaters.bed.target)}`;
+  let line = ` T:${celsius(hotend.reading)} /${celsius(hotend.target)}`;
+  line += ` B:${celsius(heaters.bed.reading)} /${celsius(heaters.bed.target)}`;
   if (heaters.hotends.length > 1) {
-    heaters.hotends.forEach((h, e) => { line += ` T${e}:${celsius(h.current)} /${celsius(h.target)}`; });
+    heaters.hotends.forEach((h, e) => { line += ` T${e}:${celsius(h.reading)} /${celsius(h.target)}`; });
   }
   line += ` @:${power(hotend)} B@:${power(heaters.bed)}`;
   if (heaters.hotends.length > 1) heaters.hotends.forEach((h, e) => { line += ` @${e}:${power(h)}`; });

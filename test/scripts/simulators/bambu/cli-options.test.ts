@@ -27,4 +27,6 @@ test('bad options are named', () => {
   assert.throws(() => printerSpecs(loadCliOptions(['--serial', '01p00a123456789'], {})), /serial "01p00a123456789": expected 15 upper-case/);
   assert.throws(() => loadCliOptions(['--time-scale', '0'], {}), /--time-scale/);
   assert.equal(loadCliOptions([], { PRINTYARD_SIM_BAMBU_TIME_SCALE: '20' }).time_scale, 20);
+  assert.equal(loadCliOptions([], {}).stagger, false);
+  assert.equal(loadCliOptions(['--stagger'], {}).stagger, true);
 });

@@ -7,6 +7,8 @@ test('settings no build could have are refused with the name of the setting', ()
   assert.throws(() => defaultFirmwareSettings({ extruders: 0 }), /extruders must be a whole number from 1 to 8, got 0/);
   assert.throws(() => defaultFirmwareSettings({ extruders: 1.5 }), /extruders/);
   assert.throws(() => defaultFirmwareSettings({ bootMs: -1 }), /bootMs must be 0 or more/);
+  assert.equal(defaultFirmwareSettings().temperatureNoise, 0);
+  assert.throws(() => defaultFirmwareSettings({ temperatureNoise: -0.1 }), /temperatureNoise must be 0 or more/);
 });
 
 test('each simulated printer gets its own stable UUID', () => {

@@ -56,3 +56,20 @@ test('the bed is slower than the hotend', () => {
   advance(15);
   assert.ok(bed.current - BED_MODEL.ambient < hotend.current - HOTEND_MODEL.ambient);
 });
+
+test('with thermistor noise the readings jitter around the model, which stays exact', async () => {
+  const { seededRandom } = await import('../../../../scripts/simulators/marlin/faults.js');
+  const { thermistorNoise } = await import('../../../../scripts/simulators/marlin/heater.js');
+  const { temperatureReport } = await import('../../../../scripts/simulators/marlin/reports.js');
+  const { clock } = manualClock();
+  const noisy = new Heater(HOTEND_MODEL, clock, undefined, thermistorNoise(0.25, seededRandom(7)));
+  const bed = new Heater(BED_MODEL, clock);
+  const readings = Array.from({ length: 50 }, () => noisy.reading);
+  assert.equal(noisy.current, HOTEND_MODEL.ambient);
+  assert.ok(readings.every((r) => Math.abs(r - HOTEND_MODEL.ambient) <= 0.25), `within ±0.25: ${readings}`);
+  assert.ok(new Set(readings.map((r) => r.toFixed(2))).size > 10, 'the readings differ');
+  assert.equal(bed.reading, BED_MODEL.ambient, 'no noise unless asked for');
+  const lines = new Set(Array.from({ length: 5 }, () => temperatureReport({ hotends: [noisy], bed }, 0)));
+  assert.ok(lines.size > 1, 'reports show the readings');
+  for (const line of lines) assert.match(line, /^ T:2[45]\.\d\d \/0\.00 B:25\.00 \/0\.00 @:0 B@:0$/);
+});

@@ -58,6 +58,7 @@ test('bad options exit with status 2 and say what is wrong', async () => {
     [['--link', path.join(root, 'x'), '--faults', 'resend=2'], /--faults: fault resend: expected a rate from 0 to 1/],
     [['--link', path.join(root, 'x'), '--speed', '0'], /--speed: expected a number above 0/],
     [['--link', path.join(root, 'x'), '--bogus'], /unknown option --bogus/],
+    [['--link', path.join(root, 'x'), '--temperature-noise', '-1'], /--temperature-noise: must be 0 or more/],
   ] as const) {
     const { child, stderr } = run([...args]);
     assert.equal(await exitCode(child), 2);
