@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat, statfs } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError, ErrorCode } from '../../../../common/errors.js';
@@ -21,6 +21,11 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._ ()+-]{0,127}$/;
 const EXTENSION = /\.(gcode|gco|g)$/i;
 /** Left free on the data partition besides the file, for the state files. */
 const RESERVE_BYTES = 16 * 1024 * 1024;
+/**
+ * Files kept per printer, newest first: the box's storage is an SD card, and every slice-and-send
+ * stores a file. A file being printed may go too: its open stream keeps reading the data.
+ */
+export const KEPT_FILES = 20;
 
 /** A name for the printer's files: letters, digits, `. _ ( ) + -` and spaces, up to 128, a G-code extension. */
 export function checkFileName(name: string): void {
@@ -84,6 +89,16 @@ export class PrinterFiles {
     await handle.close();
     await rename(temp, path.join(this.dir, name));
     await syncPath(this.dir, 'r');
+    await this.prune();
+  }
+
+  /** Removes all but the newest KEPT_FILES files. */
+  private async prune(): Promise<void> {
+    const names = (await readdir(this.dir)).filter((n) => !n.startsWith('.'));
+    if (names.length <= KEPT_FILES) return;
+    const dated = await Promise.all(names.map(async (n) => ({ n, at: (await stat(path.join(this.dir, n)).catch(() => null))?.mtimeMs ?? 0 })));
+    dated.sort((a, b) => b.at - a.at);
+    await Promise.all(dated.slice(KEPT_FILES).map(({ n }) => rm(path.join(this.dir, n), { force: true })));
   }
 
   private async openSource(source: UploadSource): Promise<{ stream: Readable; size: number | null }> {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, test } from 'node:test';
 import type { UploadProgress } from '../../../../../appliance/dashboard/printers/driver.js';
-import { checkFileName, PrinterFiles } from '../../../../../appliance/dashboard/printers/drivers/marlin/printer-files.js';
+import { checkFileName, KEPT_FILES, PrinterFiles } from '../../../../../appliance/dashboard/printers/drivers/marlin/printer-files.js';
 import { rejection } from './driver-harness.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'printyard-printer-files-'));
@@ -46,4 +46,19 @@ test('a file larger than the free space is refused before writing', async () => 
   assert.equal(err.status, 503);
   assert.match(err.message, /not enough free space/);
   assert.deepEqual(readdirSync(files.dir), []);
+});
+
+test(`only the newest ${KEPT_FILES} files are kept for a printer`, async () => {
+  const files = new PrinterFiles(dataDir, 'p3');
+  const total = KEPT_FILES + 3;
+  for (let k = 0; k < total; k++) {
+    await files.store({ stream: Readable.from([Buffer.from(`; file ${k}\n`)]) }, `f${k}.gcode`);
+    // Distinct modification times, oldest first, whatever the file system's time resolution.
+    const at = new Date(Date.UTC(2026, 0, 1, 0, k));
+    utimesSync(path.join(files.dir, `f${k}.gcode`), at, at);
+  }
+  await files.store({ stream: Readable.from([Buffer.from('; again\n')]) }, `f${total - 1}.gcode`);
+  const kept = readdirSync(files.dir).sort((a, b) => Number(a.slice(1, -6)) - Number(b.slice(1, -6)));
+  assert.equal(kept.length, KEPT_FILES);
+  assert.deepEqual(kept, Array.from({ length: KEPT_FILES }, (_, i) => `f${i + total - KEPT_FILES}.gcode`));
 });
