@@ -1,6 +1,6 @@
 /**
- * Reads the slicer service's event stream as a browser's EventSource would (WHATWG HTML, "Server-
- * sent events"): UTF-8 with an optional BOM, lines ended by CRLF, LF or CR, `data` lines joined
+ * Reads a text/event-stream (the slicer service's, or any in a test) as a browser's EventSource
+ * would (WHATWG HTML, "Server-sent events"): UTF-8 with an optional BOM, lines ended by CRLF, LF or CR, `data` lines joined
  * with LF, `event` naming the type (default `message`), a blank line dispatching, an event without
  * data dropped, and an unfinished block at the end of the stream dropped. Comments (keep-alives)
  * are reported separately so a watchdog can count them as signs of life.

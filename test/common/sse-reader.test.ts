@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SseReader, type UpstreamEvent } from '../../../../appliance/dashboard/slicing/remote/sse-reader.js';
+import { SseReader, type UpstreamEvent } from '../../appliance/common/sse-reader.js';
 
 function read(chunks: string[]): { events: UpstreamEvent[]; comments: string[] } {
   const events: UpstreamEvent[] = [];

@@ -11,7 +11,7 @@
  */
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import { RemoteUnavailableError, statusOfCode } from './errors.js';
-import { SseReader, type UpstreamEvent } from './sse-reader.js';
+import { SseReader, type UpstreamEvent } from '../../../common/sse-reader.js';
 
 export const STREAM_ENDED_WITHOUT_DONE = 'SSE stream ended without a done event';
 /** Four of the service's keep-alive intervals (15 s). */
