@@ -8,7 +8,7 @@ const pad = (v, n) => String(v).padStart(n);
 export const LATENCY_NOTE = [
   'latency = simulator publish → (Bambu: mosquitto, MQTT over TLS | Marlin: pty via socat) → driver → manager change filter',
   '  → event bus → WebSocket hub → this client. The manager sends an event only when the status (or progress) differs from the',
-  '  last one sent, ignoring updated_at, and at most every 250 ms (status) or 1000 ms (progress, AMS) per printer; a change that',
+  '  last one sent, ignoring updated_at, and at most every 250 ms (status) or 500 ms (progress, AMS) per printer; a change that',
   '  comes sooner is held until the interval ends (the newest wins), so held time is part of the latency, and a report that',
   '  changes nothing (or is superseded while held) yields no message: "shown" counts the reports some message matched.',
 ].join('\n');
