@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FeatureFactory } from '../../../appliance/dashboard/features.js';
 import { FEATURES } from '../../../appliance/dashboard/features.js';
 import { createPrintersFeature } from '../../../appliance/dashboard/printers/feature.js';
@@ -11,6 +10,7 @@ import { loginAs } from '../../fixtures/dashboard-auth.js';
 import { startDashboardFixture, type DashboardFixture, type TestResponse } from '../../fixtures/dashboard.js';
 import { fakeDrivers, type FakeDrivers } from './fake-driver.js';
 import { bambuInput, marlinInput } from './sample-printers.js';
+import { eventually } from '../../fixtures/eventually.js';
 
 let dash: DashboardFixture;
 let fakes: FakeDrivers;
@@ -33,15 +33,6 @@ async function start(dataDir?: string): Promise<void> {
 
 before(() => start());
 after(() => dash.cleanup());
-
-/** Polls until `check` holds: connecting happens in the background after a response. */
-async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await sleep(10);
-  }
-  assert.fail(`never happened: ${what}`);
-}
 
 function issuePaths(response: TestResponse): string[] {
   return (response.json.details as { path: string }[]).map((issue) => issue.path);

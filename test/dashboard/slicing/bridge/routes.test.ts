@@ -9,7 +9,6 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, wri
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createPrintersFeature } from '../../../../appliance/dashboard/printers/feature.js';
 import { createBridgeFeature } from '../../../../appliance/dashboard/slicing/bridge/feature.js';
 import type { BridgeOptions } from '../../../../appliance/dashboard/slicing/bridge/desktop-bridge.js';
@@ -19,6 +18,7 @@ import { writeOrcaVendor } from '../../../fixtures/profiles/orca-vendor.js';
 import { marlinInput } from '../../printers/sample-printers.js';
 import { MARLIN_JOB, postForm, sliceForm, sliceStats } from '../native/slice-client.js';
 import { recordingDrivers, type RecordingDrivers } from './recording-driver.js';
+import { eventually } from '../../../fixtures/eventually.js';
 
 const { view, print, admin } = TEST_TOKENS;
 const CURA_DEFINITIONS = path.resolve('.cache/peers/cura-4.13/definitions');
@@ -61,15 +61,6 @@ function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-async function eventually<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 600; i++) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await sleep(50);
-  }
-  assert.fail(`never happened: ${what}`);
 }
 
 /** The pid of the desktop slicer the bridge is running, once it runs. */

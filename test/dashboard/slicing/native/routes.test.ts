@@ -3,10 +3,10 @@ import { readdirSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createNativeSlicingFeature } from '../../../../appliance/dashboard/slicing/native/feature.js';
 import { startDashboardFixture, testAuthenticator, TEST_TOKENS, type DashboardFixture, type TestResponse } from '../../../fixtures/dashboard.js';
 import { MARLIN_JOB, postForm, sliceForm, sliceStats } from './slice-client.js';
+import { eventually } from '../../../fixtures/eventually.js';
 
 const { view, print } = TEST_TOKENS;
 let dash: DashboardFixture;
@@ -34,14 +34,6 @@ async function nativeInfo(): Promise<{ slots: { running: number; waiting: number
   const response = await dash.request('GET', '/api/system/info', { token: view });
   assert.equal(response.status, 200, response.text);
   return response.json.slicer_native;
-}
-
-async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (await check()) return;
-    await sleep(50);
-  }
-  assert.fail(`never happened: ${what}`);
 }
 
 describe('native profiles', () => {

@@ -18,6 +18,7 @@ import type { BridgeOptions } from '../../../../appliance/dashboard/slicing/brid
 import { createNativeSlicingFeature } from '../../../../appliance/dashboard/slicing/native/feature.js';
 import { createSlicerServiceFeature, type SlicerServiceFeatureOptions } from '../../../../appliance/dashboard/slicing/remote/feature.js';
 import { startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture, type TestResponse } from '../../../fixtures/dashboard.js';
+import { eventually as poll } from '../../../fixtures/eventually.js';
 
 export { TEST_TOKENS };
 
@@ -133,13 +134,8 @@ export async function asJson(response: Response): Promise<TestResponse> {
   return { status: response.status, headers: response.headers, json, text };
 }
 
-/** Waits until `check` holds, polling; fails after `timeoutMs` with `what`. */
-export async function eventually<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+
+/** `eventually` at 5 polls a second: this dashboard keeps its rate limit (20/s, 200/min) on. */
+export function eventually<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  return poll(what, check, timeoutMs, 200);
 }

@@ -20,6 +20,7 @@ import { startVirtualMarlin, type VirtualMarlinFixture } from '../../../../fixtu
 import { connect, wsUrl, type Received, type TestClient } from '../../../live/ws-client.js';
 import { TEST_TIMINGS } from './driver-harness.js';
 import { squares } from './gcode-samples.js';
+import { eventually } from '../../../../fixtures/eventually.js';
 
 let vm: VirtualMarlinFixture;
 let dash: DashboardFixture;
@@ -34,15 +35,6 @@ function features(): FeatureFactory[] {
   return FEATURES.map((create) =>
     create === createPrintersFeature ? (ctx) => createPrintersFeature(ctx, { drivers, backoff: { initialMs: 200, maxMs: 1_000, stableMs: 60_000 } }) : create,
   );
-}
-
-async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await sleep(50);
-  }
-  assert.fail(`never happened: ${what}`);
 }
 
 async function status(): Promise<Record<string, any>> {
