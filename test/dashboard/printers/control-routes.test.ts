@@ -15,6 +15,7 @@ import { FtpsClient } from '../../fixtures/ftps-client.js';
 import { bambuGcode, gcode3mf, startVirtualBambu, type VirtualBambu } from '../../fixtures/virtual-bambu.js';
 import { connect, wsUrl, type Received, type TestClient } from '../live/ws-client.js';
 import { TEST_TIMINGS } from './drivers/bambu/driver-harness.js';
+import { eventually } from '../../fixtures/eventually.js';
 
 let vb: VirtualBambu;
 let dash: DashboardFixture;
@@ -31,15 +32,6 @@ function features(): FeatureFactory[] {
   return FEATURES.map((create) =>
     create === createPrintersFeature ? (ctx) => createPrintersFeature(ctx, { drivers, backoff: { initialMs: 200, maxMs: 1_000, stableMs: 60_000 } }) : create,
   );
-}
-
-async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await sleep(50);
-  }
-  assert.fail(`never happened: ${what}`);
 }
 
 async function status(printer = id): Promise<Record<string, any>> {
@@ -113,7 +105,7 @@ describe('a Bambu printer on the virtual printer', () => {
     assert.equal(live.status, 200, live.text);
     assert.deepEqual(validate(liveStateSchema, live.json, 'state'), []);
     assert.equal(live.json.online, true);
-    assert.deepEqual(live.json.capabilities, { upload: true, ams: true, camera: false, gcode_console: true, actions: ['home', 'jog', 'temperature', 'fan', 'light', 'speed'] });
+    assert.deepEqual(live.json.capabilities, { upload: true, ams: true, camera: false, gcode_console: true, actions: ['home', 'jog', 'temperature', 'fan', 'light', 'speed', 'load_filament', 'unload_filament'] });
     assert.equal(live.json.ams.units[0].trays[2].material, 'PETG');
     assert.deepEqual([live.json.details.gcode_state, live.json.details.speed_level, live.json.details.developer_mode], ['IDLE', 2, null]);
     const printer = await dash.request('GET', `/api/printers/${id}`, { token: viewer });
@@ -152,8 +144,9 @@ describe('a Bambu printer on the virtual printer', () => {
   });
 
   test('422 for what this printer can never do, 400 for bodies that do not fit, 409 for what it cannot do now', async () => {
-    expectError(await post('/actions/load_filament', {}), 422, 'ERR_UNSUPPORTED_ACTION', /do not offer the "load_filament" action/);
-    expectError(await post('/actions/tool_change', { tool: 1 }), 422, 'ERR_UNSUPPORTED_ACTION');
+    expectError(await post('/actions/tool_change', { tool: 1 }), 422, 'ERR_UNSUPPORTED_ACTION', /do not offer the "tool_change" action/);
+    expectError(await post('/actions/load_filament', { tray: 9 }), 422, 'ERR_UNSUPPORTED_ACTION', /no tray 9/);
+    expectError(await post('/actions/load_filament', { tray: 'spool' }), 400, 'ERR_VALIDATION');
     expectError(await post('/actions/speed', { percent: 120 }), 422, 'ERR_UNSUPPORTED_ACTION', /speed level/);
     expectError(await post('/actions/light', { light: 'work', on: true }), 422, 'ERR_UNSUPPORTED_ACTION', /no work light/);
     expectError(await post('/actions/temperature', { heater: 'chamber', target: 40 }), 422, 'ERR_UNSUPPORTED_ACTION');
@@ -197,6 +190,17 @@ describe('a Bambu printer on the virtual printer', () => {
     assert.equal((update.payload as Record<string, any>).units[0].trays[3].material, 'PLA');
   });
 
+  test('load and unload filament through /actions; ams.update on the WebSocket shows the tray in use', async () => {
+    assert.equal((await post('/actions/load_filament', { tray: 2 })).status, 204);
+    const loaded = await message('ams.update', (a) => a.printer_id === id && a.active_tray === 2, 'tray 2 in use');
+    assert.equal((loaded.payload as Record<string, any>).units[0].trays[2].material, 'PETG');
+    assert.equal(vb.printer.state.trayNow, 2);
+    await eventually('the change finished', async () => (await dash.request('GET', `/api/printers/${id}/state`, { token: viewer })).json.details.stage === 255);
+    assert.equal((await post('/actions/unload_filament', {})).status, 204);
+    await message('ams.update', (a) => a.printer_id === id && a.active_tray === null, 'no tray in use');
+    assert.equal(vb.printer.state.trayNow, 255);
+  });
+
   test('developer mode off: the action is refused with 409 naming it', async () => {
     await vb.setFault('developerModeOff', true);
     try {
@@ -223,7 +227,7 @@ describe('a Bambu printer on the virtual printer', () => {
       await sleep(1_500);
       assert.equal(attempts(), seen, 'with a 200 ms backoff, a retrying manager would have tried again');
       expectError(await post('/actions/home', {}), 409, 'ERR_CONFLICT', /not connected \(cannot connect: the printer refused the access code/);
-      expectError(await post('/actions/load_filament', {}), 422, 'ERR_UNSUPPORTED_ACTION', undefined);
+      expectError(await post('/actions/tool_change', { tool: 1 }), 422, 'ERR_UNSUPPORTED_ACTION', undefined);
     } finally {
       await vb.setFault('wrongAccessCode', false);
     }
