@@ -39,7 +39,8 @@ export interface PrinterActionParams {
   /** Exactly one: a named level (Bambu) or a feed-rate percentage (Marlin M220). */
   speed: { level?: SpeedLevel; percent?: number };
   tool_change: { tool: number };
-  load_filament: { tool?: number };
+  /** `tray`: the AMS tray to load from (global id `unit × 4 + slot`) or the external spool (Bambu Lab; Marlin has none). */
+  load_filament: { tool?: number; tray?: number | 'external' };
   unload_filament: { tool?: number };
 }
 
@@ -48,6 +49,10 @@ export function unsupportedAction(message: string): AppError {
   return new AppError(ERR_UNSUPPORTED_ACTION, 422, message);
 }
 
+const tray: JsonSchema = {
+  oneOf: [{ type: 'integer', minimum: 0, maximum: 15 }, { type: 'string', const: 'external' }],
+  description: 'AMS tray to load from: global id unit × 4 + slot (0–15), or "external" for the external spool. Required on Bambu Lab printers; Marlin printers have no trays.',
+};
 const tool: JsonSchema = { type: 'integer', minimum: 0, maximum: 15, description: 'Tool (extruder) number, from 0.' };
 const distance = (axis: string): JsonSchema => ({ type: 'number', minimum: -1000, maximum: 1000, description: `Relative ${axis} move in mm.` });
 
@@ -89,7 +94,7 @@ export const ACTION_BODY_SCHEMAS: Readonly<Record<PrinterActionName, JsonSchema>
     { oneOf: [{ required: ['level'] }, { required: ['percent'] }], description: 'Exactly one of level and percent.' },
   ),
   tool_change: object({ tool }, ['tool']),
-  load_filament: object({ tool }),
+  load_filament: object({ tool, tray }),
   unload_filament: object({ tool }),
 };
 

@@ -9,6 +9,7 @@
  * 0x05004003 "unable to parse the file", 0x07008012 "failed to get AMS mapping table".
  */
 import { EXTERNAL_TRAY, findTray, NO_TRAY, type AmsUnit } from './ams.js';
+import type { FilamentChange } from './filament-change.js';
 import type { PrintPlan } from './gcode-plan.js';
 
 export const GCODE_STATES = ['IDLE', 'PREPARE', 'SLICING', 'RUNNING', 'PAUSE', 'FINISH', 'FAILED'] as const;
@@ -101,6 +102,8 @@ export class PrinterState {
   trayNow = NO_TRAY;
   trayTarget = NO_TRAY;
   trayPrevious = NO_TRAY;
+  /** An `ams_change_filament` under way (filament-change.ts), null otherwise. */
+  filamentChange: FilamentChange | null = null;
   job: Job | null = null;
 
   constructor(readonly ams: AmsUnit[], lightNodes: readonly string[]) {
@@ -113,6 +116,7 @@ export class PrinterState {
 
   get stage(): number {
     if (this.gcodeState === 'PAUSE') return Stage.pausedByUser;
+    if (this.filamentChange) return this.filamentChange.stage;
     if (this.gcodeState !== 'RUNNING') return Stage.idle;
     if (this.job?.waitingFor === 'bed') return Stage.heatingBed;
     if (this.job?.waitingFor === 'nozzle') return Stage.heatingNozzle;
@@ -195,6 +199,7 @@ export class PrinterState {
     approach(this.bed, seconds, BED_RATE, BED_TAU);
     const chamberGoal = AMBIENT_C + 0.25 * (this.bed.temp - AMBIENT_C);
     this.chamber = chamberGoal + (this.chamber - chamberGoal) * Math.exp(-seconds / CHAMBER_TAU);
+    if (this.filamentChange?.tick(this, seconds)) this.filamentChange = null;
     const job = this.job;
     if (!job?.plan) return;
     if (this.gcodeState === 'PREPARE') {

@@ -6,6 +6,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { trayBits, type AmsUnit, type Tray } from './ams.js';
+import { AMS_STATUS_FILAMENT_CHANGE } from './filament-change.js';
 import type { ModelProfile } from './models.js';
 import type { PrinterState } from './printer-state.js';
 
@@ -152,7 +153,7 @@ export function fullReport({ model, state, developerMode, wifiDbm }: ReportInput
     nozzle_type: model.nozzleType,
     ams: amsReport(state.ams, state),
     vt_tray: EXTERNAL_SPOOL,
-    ams_status: 0,
+    ams_status: state.filamentChange ? AMS_STATUS_FILAMENT_CHANGE : 0,
     ams_rfid_status: 6,
     ipcam: { ipcam_dev: '1', ipcam_record: 'enable', timelapse: 'disable', resolution: '1080p' },
     xcam: { first_layer_inspector: true, spaghetti_detector: true, print_halt: true, halt_print_sensitivity: 'medium' },

@@ -5,12 +5,14 @@
  *
  * Supported: `pushing.pushall` / `pushing.start` (full report), `info.get_version`, `print.pause`
  * / `resume` / `stop`, `print.print_speed` (param "1"–"4"), `print.gcode_line`,
- * `print.project_file`, `print.gcode_file`, `print.clean_print_error`, `system.ledctrl`.
+ * `print.project_file`, `print.gcode_file`, `print.clean_print_error`, `print.ams_change_filament`
+ * (load `target` tray, or unload with 255; filament-change.ts), `system.ledctrl`.
  * Like the firmware, the simulator ignores what it does not understand (other commands, JSON that
  * does not parse) without a reply; it logs them.
  */
 import type { Logger } from '../../../appliance/common/logger.js';
 import { parseAmsMapping } from './ams.js';
+import { startFilamentChange } from './filament-change.js';
 import { HMS_COMMAND_VERIFICATION, type FaultName } from './faults.js';
 import { applyGcodeLines } from './gcode-commands.js';
 import { AMS_MODULE, type ModelProfile } from './models.js';
@@ -109,6 +111,10 @@ async function dispatch(ctx: RequestContext, message: unknown): Promise<RequestO
       return projectFile(ctx, request);
     case 'print.gcode_file':
       return gcodeFile(ctx, request);
+    case 'print.ams_change_filament': {
+      const refusal = startFilamentChange(ctx.state, request.target, request.tar_temp);
+      return control(ctx, request, refusal === null, refusal ?? '');
+    }
     case 'system.ledctrl':
       return ledctrl(ctx, request);
     default:
@@ -200,7 +206,7 @@ async function gcodeFile(ctx: RequestContext, request: Message): Promise<Request
  */
 async function start(ctx: RequestContext, request: Message, spec: StartSpec): Promise<RequestOutcome> {
   const { state } = ctx;
-  if (state.active || ctx.starting) {
+  if (state.active || ctx.starting || state.filamentChange) {
     state.printError = PrintError.busy;
     ctx.changed();
     return control(ctx, request, false, 'device is busy');

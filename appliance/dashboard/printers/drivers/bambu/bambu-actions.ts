@@ -4,8 +4,8 @@
  * - home, jog, temperature, fan: `print.gcode_line` (G28; G91/G1/G90; M104/M140; M106 P1/P2/P3)
  * - light: `system.ledctrl` on `chamber_light` or `work_light`
  * - speed: `print.print_speed` with level 1–4 (silent, standard, sport, ludicrous)
- * Not offered (422): tool change and filament load/unload, which go through the AMS
- * (`ams_change_filament`, `unload_filament`) and are not implemented by this driver; a feed-rate
+ * - load_filament, unload_filament: `print.ams_change_filament` (filament-change.ts)
+ * Not offered (422): tool change (one nozzle; the AMS changes filament, not tools); a feed-rate
  * percentage (the printers only have levels); heaters and lights the printer does not have.
  * Motion while a print is running is refused (409): it would ruin the print.
  */
@@ -13,6 +13,7 @@ import { AppError, ErrorCode } from '../../../../common/errors.js';
 import { validate, validationError } from '../../../http/validate.js';
 import { ACTION_BODY_SCHEMAS, SPEED_LEVELS, unsupportedAction, type PrinterActionName, type PrinterActionParams } from '../../actions.js';
 import { ACTIVE_STATES, gcodeState, lightNodes } from './bambu-status.js';
+import { filamentRequest } from './filament-change.js';
 import type { Json } from './report-state.js';
 
 export interface BambuRequest {
@@ -23,7 +24,8 @@ export interface BambuRequest {
   confirm?: (print: Json) => boolean;
 }
 
-export const BAMBU_ACTIONS: readonly PrinterActionName[] = ['home', 'jog', 'temperature', 'fan', 'light', 'speed'];
+/** Filament load/unload on every printer: each has the external spool holder, AMS or not (filament-change.ts). */
+export const BAMBU_ACTIONS: readonly PrinterActionName[] = ['home', 'jog', 'temperature', 'fan', 'light', 'speed', 'load_filament', 'unload_filament'];
 
 const MAX_TARGET: Readonly<Record<string, { gcode: string; field: string; max: number }>> = {
   tool0: { gcode: 'M104', field: 'nozzle_target_temper', max: 300 },
@@ -117,6 +119,9 @@ export function actionRequest(action: string, rawParams: Readonly<Record<string,
       const level = SPEED_LEVELS.indexOf(params.level) + 1;
       return { kind: 'print', command: 'print_speed', params: { param: String(level) }, confirm: (p) => Number(p.spd_lvl) === level };
     }
+    case 'load_filament':
+    case 'unload_filament':
+      return filamentRequest(action as 'load_filament' | 'unload_filament', rawParams as PrinterActionParams['load_filament'], print);
     default:
       throw unsupportedAction(`Bambu Lab printers on the LAN driver do not offer "${action}"`);
   }

@@ -34,11 +34,11 @@ export const PRINT_ERROR_TEXT: Readonly<Record<number, string>> = {
 export const HMS_COMMAND_VERIFICATION = '0500050000010007';
 const FUN_DEVELOPER_MODE_OFF = 0x20000000n;
 const TRAYS_PER_UNIT = 4;
-const EXTERNAL_TRAY = 254;
-const NO_TRAY = 255;
+export const EXTERNAL_TRAY = 254;
+export const NO_TRAY = 255;
 const FAN_GEARS = 15;
 
-function num(value: unknown): number | null {
+export function num(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value === 'string' && value.trim() !== '') {
     const n = Number(value);
@@ -47,15 +47,15 @@ function num(value: unknown): number | null {
   return null;
 }
 
-function str(value: unknown): string {
+export function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-function obj(value: unknown): Json {
+export function obj(value: unknown): Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
 }
 
-function list(value: unknown): Json[] {
+export function list(value: unknown): Json[] {
   return Array.isArray(value) ? value.filter((v): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)) : [];
 }
 

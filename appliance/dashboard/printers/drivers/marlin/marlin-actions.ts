@@ -115,6 +115,7 @@ export function actionCommands(action: string, rawParams: Readonly<Record<string
     case 'load_filament':
     case 'unload_filament': {
       const params = rawParams as PrinterActionParams['load_filament'];
+      if (params.tray !== undefined) throw unsupportedAction('Marlin printers have no AMS trays; name a tool instead');
       const tool = params.tool === undefined ? null : checkTool(ctx, params.tool);
       refuseWhilePrinting(ctx, action === 'load_filament' ? 'load filament' : 'unload filament');
       return [`${action === 'load_filament' ? 'M701' : 'M702'}${tool === null ? '' : ` T${tool}`}`];

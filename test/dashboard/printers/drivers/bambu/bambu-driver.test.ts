@@ -133,7 +133,7 @@ describe('a P1S (delta pushes)', () => {
     await run.events.until('light off', () => (run.driver.state().details.lights as Record<string, string>).chamber_light === 'off');
     await run.driver.command({ kind: 'gcode', lines: ['M106 P2 S255'] });
     await run.events.until('aux fan', () => run.driver.status().fans.aux === 100);
-    for (const [action, params] of [['light', { light: 'work', on: true }], ['load_filament', {}], ['temperature', { heater: 'chamber', target: 40 }], ['speed', { percent: 120 }]] as const) {
+    for (const [action, params] of [['light', { light: 'work', on: true }], ['tool_change', { tool: 1 }], ['temperature', { heater: 'chamber', target: 40 }], ['speed', { percent: 120 }]] as const) {
       const refused = await rejection(run.driver.command({ kind: 'action', action, params }));
       assert.deepEqual([refused.status, refused.code], [422, 'ERR_UNSUPPORTED_ACTION'], `${action} ${JSON.stringify(params)}`);
     }
