@@ -7,6 +7,7 @@ import { PermanentConnectError, type UploadProgress } from '../../../../../appli
 import { startVirtualBambu, type VirtualBambu } from '../../../../fixtures/virtual-bambu.js';
 import { driverFor, type DriverRun } from './driver-harness.js';
 import { project, TWO_FILAMENTS } from './project-file.js';
+import { rejection } from '../../../../fixtures/rejection.js';
 
 type Request = { message: unknown; outcome: string };
 
@@ -19,15 +20,6 @@ function recordRequests(vb: VirtualBambu): { commands: string[]; stop(): void } 
   };
   vb.printer.on('request', onRequest);
   return { commands, stop: () => vb.printer.off('request', onRequest) };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<Error & { status?: number; code?: string }> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as Error & { status?: number; code?: string };
-  }
-  assert.fail('expected a rejection');
 }
 
 async function printing(run: DriverRun, vb: VirtualBambu, name: string, minutes = 30): Promise<void> {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startVirtualBambu, type VirtualBambu } from '../../../../fixtures/virtual-bambu.js';
 import { driverFor, type DriverRun } from './driver-harness.js';
+import { rejection } from '../../../../fixtures/rejection.js';
 
 type Params = Record<string, unknown>;
 
@@ -14,15 +15,6 @@ function recordChanges(vb: VirtualBambu): { sent: Params[]; stop(): void } {
   };
   vb.printer.on('request', onRequest);
   return { sent, stop: () => vb.printer.off('request', onRequest) };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<Error & { status?: number; code?: string }> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as Error & { status?: number; code?: string };
-  }
-  assert.fail('expected a rejection');
 }
 
 describe('filament load and unload on a P1S with an AMS', () => {

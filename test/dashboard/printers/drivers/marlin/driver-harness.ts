@@ -12,6 +12,7 @@ import { DEFAULT_MARLIN_TIMINGS, type MarlinTimings } from '../../../../../appli
 import type { PrinterRecord } from '../../../../../appliance/dashboard/printers/printer.js';
 import type { VirtualMarlinFixture } from '../../../../fixtures/virtual-marlin.js';
 import { RecordedEvents } from '../recorded-events.js';
+export { rejection } from '../../../../fixtures/rejection.js';
 
 export const PRINTER_ID = 'a1a1a1a1a1a1a1a1';
 
@@ -97,14 +98,4 @@ export function driverFor(vm: VirtualMarlinFixture, timings: Partial<MarlinTimin
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** Rejects with the error a promise rejects with, or fails the test when it resolves. */
-export async function rejection(promise: Promise<unknown>): Promise<Error & { status?: number; code?: string }> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as Error & { status?: number; code?: string };
-  }
-  throw new Error('expected a rejection');
 }
