@@ -2,15 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FeatureFactory } from '../../../appliance/dashboard/features.js';
-import { FEATURES } from '../../../appliance/dashboard/features.js';
 import { validate } from '../../../appliance/dashboard/http/validate.js';
 import { liveStateSchema } from '../../../appliance/dashboard/printers/control-schemas.js';
 import { bambuLanDriverFactory } from '../../../appliance/dashboard/printers/drivers/bambu/bambu-driver.js';
 import { DriverRegistry } from '../../../appliance/dashboard/printers/drivers/index.js';
-import { createPrintersFeature } from '../../../appliance/dashboard/printers/feature.js';
 import { BambuTestClient } from '../../fixtures/bambu-mqtt-client.js';
 import { loginAs } from '../../fixtures/dashboard-auth.js';
-import { startDashboardFixture, type DashboardFixture, type TestResponse } from '../../fixtures/dashboard.js';
+import { featuresWithPrinters, startDashboardFixture, type DashboardFixture, type TestResponse } from '../../fixtures/dashboard.js';
 import { FtpsClient } from '../../fixtures/ftps-client.js';
 import { bambuGcode, gcode3mf, startVirtualBambu, type VirtualBambu } from '../../fixtures/virtual-bambu.js';
 import { connect, wsUrl, type Received, type TestClient } from '../live/ws-client.js';
@@ -29,9 +27,7 @@ let ws: TestClient;
 function features(): FeatureFactory[] {
   const drivers = new DriverRegistry();
   drivers.register('bambu-lan', bambuLanDriverFactory(TEST_TIMINGS));
-  return FEATURES.map((create) =>
-    create === createPrintersFeature ? (ctx) => createPrintersFeature(ctx, { drivers, backoff: { initialMs: 200, maxMs: 1_000, stableMs: 60_000 } }) : create,
-  );
+  return featuresWithPrinters({ drivers, backoff: { initialMs: 200, maxMs: 1_000, stableMs: 60_000 } });
 }
 
 async function status(printer = id): Promise<Record<string, any>> {

@@ -3,11 +3,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FeatureFactory } from '../../../appliance/dashboard/features.js';
-import { FEATURES } from '../../../appliance/dashboard/features.js';
-import { createPrintersFeature } from '../../../appliance/dashboard/printers/feature.js';
 import type { PrinterStatus } from '../../../appliance/dashboard/printers/status.js';
 import { loginAs } from '../../fixtures/dashboard-auth.js';
-import { startDashboardFixture, type DashboardFixture, type TestResponse } from '../../fixtures/dashboard.js';
+import { featuresWithPrinters, startDashboardFixture, type DashboardFixture, type TestResponse } from '../../fixtures/dashboard.js';
 import { fakeDrivers, type FakeDrivers } from './fake-driver.js';
 import { bambuInput, marlinInput } from './sample-printers.js';
 import { eventually } from '../../fixtures/eventually.js';
@@ -20,7 +18,7 @@ let printer: string;
 
 /** The real composition, with the printers feature on fake drivers (Marlin only: Bambu has none). */
 function features(drivers: FakeDrivers): FeatureFactory[] {
-  return FEATURES.map((create) => (create === createPrintersFeature ? (ctx) => createPrintersFeature(ctx, { drivers: drivers.registry }) : create));
+  return featuresWithPrinters({ drivers: drivers.registry });
 }
 
 async function start(dataDir?: string): Promise<void> {

@@ -7,15 +7,15 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FEATURES, type FeatureFactory } from '../../../../../appliance/dashboard/features.js';
+import type { FeatureFactory } from '../../../../../appliance/dashboard/features.js';
 import { validate } from '../../../../../appliance/dashboard/http/validate.js';
 import { liveStateSchema } from '../../../../../appliance/dashboard/printers/control-schemas.js';
 import { DriverRegistry } from '../../../../../appliance/dashboard/printers/drivers/index.js';
 import { marlinSerialDriverFactory } from '../../../../../appliance/dashboard/printers/drivers/marlin/marlin-driver.js';
-import { createPrintersFeature, printersOf } from '../../../../../appliance/dashboard/printers/feature.js';
+import { printersOf } from '../../../../../appliance/dashboard/printers/feature.js';
 import { printerStatusSchema } from '../../../../../appliance/dashboard/printers/status.js';
 import { loginAs } from '../../../../fixtures/dashboard-auth.js';
-import { startDashboardFixture, type DashboardFixture, type TestResponse } from '../../../../fixtures/dashboard.js';
+import { featuresWithPrinters, startDashboardFixture, type DashboardFixture, type TestResponse } from '../../../../fixtures/dashboard.js';
 import { startVirtualMarlin, type VirtualMarlinFixture } from '../../../../fixtures/virtual-marlin.js';
 import { connect, wsUrl, type Received, type TestClient } from '../../../live/ws-client.js';
 import { TEST_TIMINGS } from './driver-harness.js';
@@ -32,9 +32,7 @@ let ws: TestClient;
 function features(): FeatureFactory[] {
   const drivers = new DriverRegistry();
   drivers.register('marlin-serial', marlinSerialDriverFactory(TEST_TIMINGS));
-  return FEATURES.map((create) =>
-    create === createPrintersFeature ? (ctx) => createPrintersFeature(ctx, { drivers, backoff: { initialMs: 200, maxMs: 1_000, stableMs: 60_000 } }) : create,
-  );
+  return featuresWithPrinters({ drivers, backoff: { initialMs: 200, maxMs: 1_000, stableMs: 60_000 } });
 }
 
 async function status(): Promise<Record<string, any>> {
