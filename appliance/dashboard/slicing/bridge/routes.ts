@@ -2,19 +2,18 @@
 import { rm } from 'node:fs/promises';
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import type { RouteSpec } from '../../http/route.js';
-import { validationError } from '../../http/validate.js';
 import { unsupportedAction } from '../../printers/actions.js';
 import type { PrintersAccess } from '../../printers/feature.js';
 import { BackendUnavailableError } from '../backend.js';
 import {
-  disconnectSignal, jobRequest, parseSliceUpload, readSliceUpload, receiveSliceUpload, sendSliceResult,
+  disconnectSignal, jobRequest, readSliceUpload, receiveSliceUpload, sendSliceResult,
   SLICE_BODY_MAX_BYTES, SLICE_RESULT_DESCRIPTION, type SliceWorkspace,
 } from '../native/slice-http.js';
 import type { ProfileKind } from '../../../slicer/profiles/types.js';
 import type { BridgeSliceResult } from './backend.js';
 import type { DesktopBridge } from './desktop-bridge.js';
 import { probeQuery, probeSchema, profilesQuery, profilesSchema, sentSchema, sliceAndSendFormSchema, sliceFormSchema } from './schemas.js';
-import { printFormatOf, readyPrinter, sendToPrinter } from './send-to-printer.js';
+import { printFormatOf, sendTarget, sendToPrinter, sliceFormFor } from './send-to-printer.js';
 
 const TAG = 'slicing';
 
@@ -126,24 +125,14 @@ export function bridgeRoutes(bridge: DesktopBridge, workspace: SliceWorkspace, p
         const dir = await workspace.create();
         try {
           const multipart = await readSliceUpload(req, dir);
-          const printerId = multipart.fields.get('printer_id')?.trim();
-          if (!printerId) throw validationError([{ path: 'body/printer_id', message: 'is required (the dashboard printer to print on)' }]);
-          const access = printers();
-          if (access === undefined) throw new AppError(ErrorCode.unavailable, 503, 'this dashboard runs without its printers feature');
-          const { printer } = readyPrinter(access, printerId);
+          const { printers: access, printerId, printer } = sendTarget(printers(), multipart);
           if (printFormatOf(printer) === 'gcode.3mf') {
             throw unsupportedAction(
               `printer "${printer.name}" (${printer.type}) prints only .gcode.3mf projects, which the desktop slicers' command lines do not write: ` +
               'use POST /api/slicer/remote/slice-and-send (the slicer service or the built-in engine makes them)',
             );
           }
-          const profileId = multipart.fields.get('printer_profile_id')?.trim() || printer.printer_profile;
-          if (!profileId) {
-            throw validationError([{ path: 'body/printer_profile_id', message: `is required: printer "${printer.name}" has no printer_profile` }]);
-          }
-          multipart.fields.delete('printer_profile_id');
-          multipart.fields.set('printer_id', profileId);
-          const form = parseSliceUpload(multipart);
+          const form = sliceFormFor(printer, multipart);
           const result = await bridgeSlice(bridge, jobRequest(form, dir, disconnectSignal(req, res)));
           const sent = await sendToPrinter(access, printerId, result.gcodePath, 'gcode');
           return {

@@ -1,5 +1,6 @@
 /**
- * Hands a sliced file to a dashboard printer through its running driver: upload, then start.
+ * Slice-and-send's printer side: the target printer and the profile it is sliced with, then the
+ * sliced file handed to the printer through its running driver: upload, then start.
  * The printer is checked before the slice (no point slicing for ten minutes for a printer that is
  * busy) and again before the upload. Answers, in this order: unknown printer 404; a printer whose
  * driver cannot receive files 422 ERR_UNSUPPORTED_ACTION; offline (disabled, not connected, no
@@ -10,11 +11,15 @@
  */
 import path from 'node:path';
 import { AppError, ErrorCode } from '../../../common/errors.js';
+import type { MultipartForm } from '../../../common/multipart.js';
+import type { SliceForm } from '../../../slicer/service/slice-form.js';
+import { validationError } from '../../http/validate.js';
 import { unsupportedAction } from '../../printers/actions.js';
 import type { PrinterDriver } from '../../printers/driver.js';
 import type { PrintersAccess } from '../../printers/feature.js';
 import type { PrinterView } from '../../printers/printer.js';
 import type { SliceJobResult } from '../backend.js';
+import { parseSliceUpload } from '../native/slice-http.js';
 
 /** States in which a printer takes a new job. */
 const READY_STATES = new Set(['idle', 'finished']);
@@ -48,6 +53,37 @@ export interface SentFile {
   /** The name the file has on the printer. */
   remote_name: string;
   started: true;
+}
+
+export interface SendTarget {
+  printers: PrintersAccess;
+  printerId: string;
+  printer: PrinterView;
+}
+
+/**
+ * The printer a slice-and-send form names (`printer_id`), checked ready before anything is
+ * sliced; 503 when the dashboard runs without its printers feature.
+ */
+export function sendTarget(printers: PrintersAccess | undefined, multipart: MultipartForm): SendTarget {
+  const printerId = multipart.fields.get('printer_id')?.trim();
+  if (!printerId) throw validationError([{ path: 'body/printer_id', message: 'is required (the dashboard printer to print on)' }]);
+  if (printers === undefined) throw new AppError(ErrorCode.unavailable, 503, 'this dashboard runs without its printers feature');
+  return { printers, printerId, printer: readyPrinter(printers, printerId).printer };
+}
+
+/**
+ * The slice form of a slice-and-send: sliced with `printer_profile_id`, else the printer's own
+ * `printer_profile`, which becomes the form's `printer_id` (the slice form names a profile there).
+ */
+export function sliceFormFor(printer: PrinterView, multipart: MultipartForm): SliceForm {
+  const profileId = multipart.fields.get('printer_profile_id')?.trim() || printer.printer_profile;
+  if (!profileId) {
+    throw validationError([{ path: 'body/printer_profile_id', message: `is required: printer "${printer.name}" has no printer_profile` }]);
+  }
+  multipart.fields.delete('printer_profile_id');
+  multipart.fields.set('printer_id', profileId);
+  return parseSliceUpload(multipart);
 }
 
 /** The printer and its driver when it can take a job now; throws otherwise (see above). */

@@ -14,13 +14,12 @@ import { AppError, ErrorCode } from '../../../common/errors.js';
 import { EventStream } from '../../../common/sse.js';
 import type { SliceForm } from '../../../slicer/service/slice-form.js';
 import type { RouteSpec } from '../../http/route.js';
-import { validationError } from '../../http/validate.js';
 import type { SlicingBackend } from '../backend.js';
 import { sliceWithFallback } from '../fallback.js';
 import type { PrintersAccess } from '../../printers/feature.js';
-import { readyPrinter, sendToPrinter } from '../bridge/send-to-printer.js';
+import { sendTarget, sendToPrinter, sliceFormFor } from '../bridge/send-to-printer.js';
 import {
-  disconnectSignal, jobRequest, parseSliceUpload, readSliceUpload, receiveSliceUpload, SLICE_BODY_MAX_BYTES, type SliceWorkspace,
+  disconnectSignal, jobRequest, readSliceUpload, receiveSliceUpload, SLICE_BODY_MAX_BYTES, type SliceWorkspace,
 } from '../native/slice-http.js';
 import { asHttpError, RemoteUnavailableError } from './errors.js';
 import type { RemoteSlicing } from './remote-slicing.js';
@@ -172,18 +171,8 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
         const dir = await workspace.create();
         try {
           const multipart = await readSliceUpload(req, dir);
-          const printerId = multipart.fields.get('printer_id')?.trim();
-          if (!printerId) throw validationError([{ path: 'body/printer_id', message: 'is required (the dashboard printer to print on)' }]);
-          const access = deps.printers();
-          if (access === undefined) throw new AppError(ErrorCode.unavailable, 503, 'this dashboard runs without its printers feature');
-          const { printer } = readyPrinter(access, printerId);
-          const profileId = multipart.fields.get('printer_profile_id')?.trim() || printer.printer_profile;
-          if (!profileId) {
-            throw validationError([{ path: 'body/printer_profile_id', message: `is required: printer "${printer.name}" has no printer_profile` }]);
-          }
-          multipart.fields.delete('printer_profile_id');
-          multipart.fields.set('printer_id', profileId);
-          const result = await sliceToResult(parseSliceUpload(multipart), disconnectSignal(req, res));
+          const { printers: access, printerId, printer } = sendTarget(deps.printers(), multipart);
+          const result = await sliceToResult(sliceFormFor(printer, multipart), disconnectSignal(req, res));
           // The result is stored: when the printer refuses it now (busy since the first check, a file
           // it cannot print, the driver's own refusal), the error names it, so nothing is sliced in vain.
           const sent = await sendToPrinter(access, printerId, remote.results.filePath(result), result.format, { result });
