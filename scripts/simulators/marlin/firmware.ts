@@ -309,7 +309,8 @@ export class MarlinFirmware implements FirmwareContext {
 
   private async process(entry: QueuedCommand): Promise<void> {
     if (entry.finishesSdPrint) {
-      await this.planner.synchronize(this.signal);
+      // M1001 runs as a command, so Marlin's host keepalive covers its wait for the last moves.
+      await this.whileBusy(this.planner.synchronize(this.signal));
       this.jobTimer = 'idle';
       this.send('Done printing file');
       return;

@@ -197,6 +197,18 @@ describe('firmware SD printing', () => {
     assert.equal(fw.jobTimer, 'idle');
   });
 
+  test('at the end of an SD file the wait for the last moves keeps the host informed with busy lines', async () => {
+    const { fw, out, request } = await boot({ keepaliveSeconds: 1 });
+    fw.sd.put('slow.gco', `G28\n${Array.from({ length: 8 }, (_, k) => `G1 X${k % 2 ? 0 : 200} F600`).join('\n')}\n`);
+    await request('M23 SLOW.GCO');
+    await request('M24');
+    // The whole file is read; what is left is the end-of-file command's wait for the planned moves.
+    await waitFor(() => fw.sd.job === null);
+    out.skip();
+    const tail = await out.until('Done printing file');
+    assert.ok(tail.includes('echo:busy: processing'), `busy before "Done printing file": ${tail.join(' | ')}`);
+  });
+
   test('M524 aborts an SD print: reading stops, heaters go off', async () => {
     const { fw, request } = await boot();
     fw.sd.put('long.gco', `M104 S200\n${Array.from({ length: 200 }, (_, k) => `G1 X${k % 2 ? 200 : 0} F600`).join('\n')}\n`);
