@@ -5,7 +5,7 @@
 // ratios to each peer, then the PASS/FAIL summary. Runs after the build; see scripts/bench/README.md.
 //   node scripts/bench-slice.mjs [--models a,b] [--runs N] [--json out.json]
 //        [--dist dist] [--corpus DIR] [--keep] [--no-check]
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,7 +92,8 @@ function slicers({ paths, oursBuilt, definition, facts, config, workDir, peers }
   const filament = { filamentDiameter: facts.filamentDiameter, filamentDensity: first(config.filament_density) };
   return {
     ours: oursBuilt
-      ? (job, output) => measured(process.execPath, oursCliArgs(paths.cli, job.path, output), output, (gcode) => parseGcodeSummary(gcode))
+      // Run as an installed command runs: through its first line, with the runtime settings it carries.
+      ? (job, output) => measured(paths.cli, oursCliArgs(paths.cli, job.path, output).slice(1), output, (gcode) => parseGcodeSummary(gcode))
       : undefined,
     prusa: (job, output) => measured(PRUSA, ['--export-gcode', '--load', job.iniPath, '--output', output, job.path], output,
       (gcode) => parseGcodeSummary(gcode)),
@@ -132,6 +133,13 @@ async function main() {
   const files = corpusModels(corpus, opts.models);
   const paths = distPaths(root, opts.dist);
   const oursBuilt = existsSync(paths.cli);
+  if (oursBuilt) {
+    try {
+      accessSync(paths.cli, constants.X_OK);
+    } catch {
+      throw new Error(`${paths.cli} is not executable: build with npm run build, which marks the commands executable`);
+    }
+  }
   const { config, source } = await resolveBenchConfig(root, opts.dist);
   const peers = await loadPeerModules(root, opts.dist);
   const facts = peers.configFacts(config);

@@ -3,7 +3,7 @@
 // node_modules is absent or older than the lockfile) and, with --debian, the Debian packages the
 // tests and benchmarks need. Uses only Node built-ins: it runs before anything is installed.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -65,6 +65,9 @@ export function build() {
   const tsc = join(root, 'node_modules', '.bin', 'tsc');
   const r = spawnSync(tsc, ['-p', join(root, 'tsconfig.json')], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) throw new Error('TypeScript build failed');
+  // The commands run through their first line (the command line's runtime settings live there).
+  const { bin } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  for (const path of Object.values(bin ?? {})) chmodSync(join(root, path), 0o755);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

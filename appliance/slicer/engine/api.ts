@@ -26,8 +26,11 @@ export interface SliceMetadata {
 }
 
 export interface SliceRequest {
-  /** Model file bytes (STL or 3MF). */
-  model: Uint8Array;
+  /**
+   * Model file bytes (STL or 3MF), or a function that reads them: the engine then holds the bytes
+   * only while it parses them, not for the whole slice (a 6.5 MB ASCII STL is 6.5 MB less at the peak).
+   */
+  model: Uint8Array | (() => Promise<Uint8Array>);
   /** File name of the model (used for names and labels, not for the format). */
   fileName: string;
   /** The fully resolved configuration (printer + filaments + process + overrides). */

@@ -186,6 +186,8 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
       progress.within(written / (total + 2));
       return body.drained();
     });
+    // The worker threads are done: their heaps would otherwise stay resident while the file is finished.
+    await i.runner.close();
     const stats = writer.end();
     await body.close();
     const estimate = planner.finish();

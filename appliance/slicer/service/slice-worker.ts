@@ -35,12 +35,11 @@ function post(message: WorkerMessage, transfer: ArrayBuffer[] = []): void {
 }
 
 async function slice(task: SliceTask, signal: AbortSignal): Promise<void> {
-  const model = await readFile(task.modelPath);
   let lastLayerAt = 0;
   let lastProgressAt = 0;
   let lastStage = '';
   const result = await sliceModel({
-    model,
+    model: () => readFile(task.modelPath),
     fileName: task.fileName,
     config: task.config,
     outputPath: task.outputPath,

@@ -27,6 +27,12 @@ test('--list-profiles --json lists every kind with id, kind, name and vendor', (
   assert.ok(printers.length > 5 && printers.every((p) => p.kind === 'printer'));
 });
 
+test('runs as an installed command does: executable, through its first line and the runtime settings there', () => {
+  const r = spawnSync(CLI, ['--version'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^\d+\.\d+\.\d+\s*$/);
+});
+
 test('--list-profiles prints a table for people', () => {
   const r = run('--list-profiles', '--kind', 'process');
   assert.equal(r.status, 0);
