@@ -5,12 +5,12 @@
  * so callers only ever see plain typed arrays.
  */
 import factory from 'clipper2-wasm/dist/es/clipper2z.js';
-import type { MainModule, PathD, PathsD } from 'clipper2-wasm/dist/clipper2z.js';
+import type { PathD, PathsD } from 'clipper2-wasm/dist/clipper2z.js';
 import type { ExPolygon, FillRule, JoinType, Polygon, Polyline } from './types.js';
 import { nestPolygons } from './nesting.js';
 import { signedArea } from './polygon.js';
 
-const C: MainModule = await factory();
+const C = await factory();
 
 /** Decimal places of the integer grid Clipper2 works on: 4 = 0.1 µm. */
 const PRECISION = 4;
@@ -31,43 +31,77 @@ function assignPath(target: PathD, path: Float64Array): void {
   target.assign(scratch.subarray(0, n * 3));
 }
 
-/**
- * One PathD is filled and copied in for every path: each binding call and handle costs more than
- * copying the points (2.5 times faster than a PathD per path, measured on 3000 paths).
+/*
+ * Every WASM object handed to JS costs a binding handle (and garbage). On a slice of many small
+ * layers (the corpus's rigid3d platform: 850 layers, 13,000 booleans) the handles are a large part
+ * of each boolean's cost, so the inputs go through containers made once and reused, and results
+ * are read straight out of WASM memory instead of through a handle per path.
  */
-function toPathsD(paths: readonly Float64Array[], minPoints: number): PathsD {
-  const out = new C.PathsD();
-  const p = new C.PathD();
+const subjectPaths = new C.PathsD();
+const clipPaths = new C.PathsD();
+const pathIn = new C.PathD();
+
+/** Fills `target` with the paths of at least `minPoints` points (one copy per path, no handle). */
+function loadPaths(target: PathsD, paths: readonly Float64Array[], minPoints: number): PathsD {
+  target.clear();
   for (const path of paths) {
     if (path.length < minPoints * 2) continue;
-    assignPath(p, path);
-    out.push_back(p);
+    assignPath(pathIn, path);
+    target.push_back(pathIn);
   }
-  p.delete();
-  return out;
+  return target;
 }
 
-function fromPathD(p: PathD): Float64Array {
-  const v = p.view();
-  const n = v.length / 3;
-  const out = new Float64Array(n * 2);
-  for (let k = 0, o = 0; o < out.length; k += 3, o += 2) {
-    out[o] = v[k];
-    out[o + 1] = v[k + 1];
-  }
-  return out;
-}
-
-function fromPathsD(ps: PathsD, minPoints: number): Float64Array[] {
+/**
+ * The paths of a PathsD with at least `minPoints` points, read from WASM memory. A PathsD is a
+ * std::vector of std::vector<PointD> (wasm32: begin, end and capacity pointers, 4 bytes each), a
+ * PointD is x and y (doubles) and z (a 64-bit integer): 24 bytes. The binding handle keeps the
+ * object's address in `$$.ptr`.
+ */
+function readPaths(ps: PathsD, minPoints: number): Float64Array[] {
+  const memory = C.HEAPU8.buffer;
+  const u32 = new Uint32Array(memory);
+  const f64 = new Float64Array(memory);
+  const at = (ps as unknown as { $$: { ptr: number } }).$$.ptr >> 2;
   const out: Float64Array[] = [];
-  const n = ps.size();
-  for (let k = 0; k < n; k++) {
-    const p = ps.get(k);
-    if (p.size() >= minPoints) out.push(fromPathD(p));
-    p.delete();
+  for (let v = u32[at], end = u32[at + 1]; v < end; v += 12) {
+    const first = u32[v >> 2] >> 3;
+    const n = ((u32[(v >> 2) + 1] >> 3) - first) / 3;
+    if (n < minPoints) continue;
+    const path = new Float64Array(n * 2);
+    for (let k = 0, o = first; k < path.length; k += 2, o += 3) {
+      path[k] = f64[o];
+      path[k + 1] = f64[o + 1];
+    }
+    out.push(path);
   }
   return out;
 }
+
+/** Reads the result of a call, then frees it. */
+function takePaths(ps: PathsD, minPoints: number): Float64Array[] {
+  const out = readPaths(ps, minPoints);
+  ps.delete();
+  return out;
+}
+
+/**
+ * The layout readPaths relies on, checked once against the bindings: a clipper2-wasm build with
+ * another layout fails here, at load, instead of returning wrong geometry.
+ */
+function checkLayout(): void {
+  const probe = [Float64Array.of(1, 2, 3, 4, 5, 6), Float64Array.of(7, 8, 9, 10)];
+  const read = readPaths(loadPaths(subjectPaths, probe, 2), 1);
+  const second = subjectPaths.get(1);
+  const viaBindings = Array.from(second.view());
+  second.delete();
+  subjectPaths.clear();
+  const same = read.length === 2 && probe.every((p, k) => p.length === read[k].length && p.every((v, i) => v === read[k][i]));
+  if (!same || viaBindings.join() !== '7,8,0,9,10,0') {
+    throw new Error('clipper2-wasm: PathsD is not laid out as geometry/clipper.ts reads it (check the pinned version)');
+  }
+}
+checkLayout();
 
 function fillRuleOf(rule: FillRule) {
   return rule === 'evenodd' ? C.FillRule.EvenOdd : rule === 'positive' ? C.FillRule.Positive : C.FillRule.NonZero;
@@ -89,14 +123,9 @@ function clipTypeOf(kind: ClipKind) {
 }
 
 function booleanPaths(kind: ClipKind, subject: readonly Polygon[], clip: readonly Polygon[], rule: FillRule): Polygon[] {
-  const s = toPathsD(subject, 3);
-  const c = toPathsD(clip, 3);
-  const r = C.BooleanOpD(clipTypeOf(kind), fillRuleOf(rule), s, c, PRECISION);
-  s.delete();
-  c.delete();
-  const out = fromPathsD(r, 3);
-  r.delete();
-  return out;
+  const s = loadPaths(subjectPaths, subject, 3);
+  const c = loadPaths(clipPaths, clip, 3);
+  return takePaths(C.BooleanOpD(clipTypeOf(kind), fillRuleOf(rule), s, c, PRECISION), 3);
 }
 
 /**
@@ -153,20 +182,15 @@ export function xorEx(a: readonly ExPolygon[], b: readonly ExPolygon[]): ExPolyg
   return booleanEx('xor', flatten(a), flatten(b), 'nonzero');
 }
 
-function inflate(paths: readonly Float64Array[], delta: number, join: JoinType, closed: boolean, miterLimit: number): PathsD {
-  const src = toPathsD(paths, closed ? 3 : 2);
+function inflate(paths: readonly Float64Array[], delta: number, join: JoinType, closed: boolean, miterLimit: number): Polygon[] {
+  const src = loadPaths(subjectPaths, paths, closed ? 3 : 2);
   const endType = closed ? C.EndType.Polygon : C.EndType.Round;
-  const r = C.InflatePathsD(src, delta, joinOf(join), endType, miterLimit, PRECISION, ARC_TOLERANCE);
-  src.delete();
-  return r;
+  return takePaths(C.InflatePathsD(src, delta, joinOf(join), endType, miterLimit, PRECISION, ARC_TOLERANCE), 3);
 }
 
 /** Offsets closed polygons by delta (positive grows). Orientation decides holes, so pass whole ExPolygon rings. */
 export function offset(polys: readonly Polygon[], delta: number, join: JoinType = 'miter', miterLimit = 3): Polygon[] {
-  const r = inflate(polys, delta, join, true, miterLimit);
-  const out = fromPathsD(r, 3);
-  r.delete();
-  return out;
+  return inflate(polys, delta, join, true, miterLimit);
 }
 
 /** Offsets ExPolygons. Clipper unions what it offsets, so the result is already clean and disjoint. */
@@ -178,26 +202,21 @@ export function offsetEx(list: readonly ExPolygon[], delta: number, join: JoinTy
 /** Outlines of open polylines thickened to a width (round ends), unioned. */
 export function thickenPolylines(lines: readonly Polyline[], width: number): ExPolygon[] {
   if (lines.length === 0) return [];
-  const r = inflate(lines, width / 2, 'round', false, 2);
-  const paths = fromPathsD(r, 3);
-  r.delete();
-  return nestPolygons(paths);
+  return nestPolygons(inflate(lines, width / 2, 'round', false, 2));
 }
 
 function clipOpen(kind: 'intersection' | 'difference', lines: readonly Polyline[], clip: readonly ExPolygon[]): Polyline[] {
   if (lines.length === 0) return [];
   if (clip.length === 0) return kind === 'intersection' ? [] : lines.slice();
   const clipper = new C.ClipperD(PRECISION);
-  const subj = toPathsD(lines, 2);
-  const clips = toPathsD(flatten(clip), 3);
-  clipper.AddOpenSubject(subj);
-  clipper.AddClip(clips);
+  clipper.AddOpenSubject(loadPaths(subjectPaths, lines, 2));
+  clipper.AddClip(loadPaths(clipPaths, flatten(clip), 3));
   const closed = new C.PathsD();
   const open = new C.PathsD();
   clipper.ExecutePath(clipTypeOf(kind), C.FillRule.NonZero, closed, open);
-  const out = fromPathsD(open, 2);
-  for (const o of [clipper, subj, clips, closed, open]) o.delete();
-  return out;
+  clipper.delete();
+  closed.delete();
+  return takePaths(open, 2);
 }
 
 /** The parts of open polylines inside the region. */
@@ -211,12 +230,8 @@ export function subtractFromPolylines(lines: readonly Polyline[], region: readon
 }
 
 export function simplifyPolygons(polys: readonly Polygon[], epsilon: number): Polygon[] {
-  const src = toPathsD(polys, 3);
-  const r = C.SimplifyPathsD(src, epsilon, true);
-  src.delete();
-  const out = fromPathsD(r, 3).filter((p) => Math.abs(signedArea(p)) > 0);
-  r.delete();
-  return out;
+  const src = loadPaths(subjectPaths, polys, 3);
+  return takePaths(C.SimplifyPathsD(src, epsilon, true), 3).filter((p) => Math.abs(signedArea(p)) > 0);
 }
 
 /** Simplifies every ring of the ExPolygons, dropping rings that collapse. */
