@@ -49,14 +49,17 @@ async function readModel(path: string): Promise<Uint8Array> {
 }
 
 async function slice(args: SliceArgs): Promise<void> {
+  // The engine is most of the program's modules (listing profiles or printing help never loads it):
+  // its files are read while the catalogue loads.
+  const engine = import('../engine/slice.js');
+  engine.catch(() => undefined);
   const cat = await catalogue(args.configDir);
   const config = cat.resolveConfig({ printerId: args.printer, filamentIds: args.filaments, processId: args.process, overrides: args.overrides });
   const bambu = config.gcode_flavor === 'bambu';
   if (bambu && !args.output.endsWith('.gcode.3mf')) {
     throw new AppError(ErrorCode.badRequest, 400, `printer "${args.printer}" takes a Bambu .gcode.3mf package: name the output *.gcode.3mf`);
   }
-  // The engine is most of the program's modules: listing profiles or printing help never loads it.
-  const { sliceModel } = await import('../engine/slice.js');
+  const { sliceModel } = await engine;
   const showProgress = !args.quiet && process.stderr.isTTY;
   let last = '';
   const result = await sliceModel({
