@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  clipPolylines, differenceEx, offset, simplifyPolygons, subtractFromPolylines, thickenPolylines, union,
+} from '../../../../appliance/slicer/engine/geometry/clipper.js';
+import { signedArea, totalArea } from '../../../../appliance/slicer/engine/geometry/polygon.js';
+
+/** A counter-clockwise square. */
+function square(x: number, y: number, size: number): Float64Array {
+  return Float64Array.of(x, y, x + size, y, x + size, y + size, x, y + size);
+}
+
+/** The same ring the other way round: a hole. */
+function reversed(ring: Float64Array): Float64Array {
+  const out = new Float64Array(ring.length);
+  for (let k = 0; k < ring.length; k += 2) {
+    out[k] = ring[ring.length - 2 - k];
+    out[k + 1] = ring[ring.length - 1 - k];
+  }
+  return out;
+}
+
+function circle(cx: number, cy: number, r: number, points: number): Float64Array {
+  const out = new Float64Array(points * 2);
+  for (let k = 0; k < points; k++) {
+    const a = (k / points) * 2 * Math.PI;
+    out[k * 2] = cx + r * Math.cos(a);
+    out[k * 2 + 1] = cy + r * Math.sin(a);
+  }
+  return out;
+}
+
+test('booleans keep holes and areas: a frame minus a bar', () => {
+  const frame = { contour: square(0, 0, 10), holes: [reversed(square(2, 2, 6))] };
+  const bar = { contour: Float64Array.of(-1, 4, 11, 4, 11, 6, -1, 6), holes: [] };
+  const rest = differenceEx([frame], [bar]);
+  assert.equal(rest.length, 2, 'the bar cuts the frame in two');
+  assert.ok(rest.every((ex) => ex.holes.length === 0));
+  assert.ok(Math.abs(totalArea(rest) - (100 - 36 - 2 * 2 * 2)) < 1e-6, `area ${totalArea(rest)}`);
+});
+
+test('open polylines are clipped to a region and to what lies outside it', () => {
+  const region = [{ contour: square(0, 0, 10), holes: [] }];
+  const line = Float64Array.of(-5, 5, 15, 5);
+  const inside = clipPolylines([line], region);
+  const outside = subtractFromPolylines([line], region);
+  const length = (ls: Float64Array[]) => ls.reduce((a, l) => a + Math.hypot(l[2] - l[0], l[3] - l[1]), 0);
+  assert.ok(Math.abs(length(inside) - 10) < 1e-6);
+  assert.equal(outside.length, 2);
+  assert.ok(Math.abs(length(outside) - 10) < 1e-6);
+  const band = thickenPolylines(inside, 0.4);
+  assert.ok(Math.abs(totalArea(band) - (10 * 0.4 + Math.PI * 0.04)) < 0.01, 'a round-ended band of the width');
+});
+
+test('simplification drops the points a straight edge does not need and rings that collapse', () => {
+  const dense = Float64Array.of(0, 0, 5, 0, 10, 0, 10, 10, 0, 10);
+  const [simple] = simplifyPolygons([dense], 0.01);
+  assert.deepEqual(Array.from(simple), [0, 0, 10, 0, 10, 10, 0, 10]);
+  assert.deepEqual(simplifyPolygons([Float64Array.of(0, 0, 1, 0, 2, 0)], 0.01), [], 'a ring with no area');
+});
+
+test('results stay right when the booleans need more WASM memory than they started with', () => {
+  // 400 circles of 2,000 points: the union and its offset need tens of MB inside Clipper.
+  const circles = Array.from({ length: 400 }, (_, c) => circle((c % 20) * 30, Math.floor(c / 20) * 30, 10, 2000));
+  const merged = union(circles);
+  assert.equal(merged.length, 400);
+  const grown = offset(merged, 1);
+  const area = grown.reduce((a, p) => a + signedArea(p), 0);
+  assert.ok(Math.abs(area - 400 * Math.PI * 121) < 5, `area ${area}`);
+});
