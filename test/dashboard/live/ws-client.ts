@@ -26,6 +26,8 @@ export interface TestClient {
   next(): Promise<Received>;
   /** Skips messages until one of this type arrives. */
   nextOfType(type: string): Promise<Received>;
+  /** Skips messages until one of this type whose payload matches arrives; fails after `timeoutMs`, naming `what`. */
+  nextMatching(type: string, match: (payload: Record<string, any>) => boolean, what: string, timeoutMs?: number): Promise<Received>;
   /** Messages received and not yet taken. */
   pending(): Received[];
   send(message: unknown): void;
@@ -58,15 +60,33 @@ export function connect(url: string, headers: Record<string, string> = {}): Test
     if (queued) return Promise.resolve(queued);
     return new Promise((resolve) => waiters.push(resolve));
   };
+  const nextOfType = async (type: string): Promise<Received> => {
+    for (;;) {
+      const message = await next();
+      if (message.type === type) return message;
+    }
+  };
   return {
     ws,
     opened,
     closed,
     next,
-    async nextOfType(type) {
-      for (;;) {
-        const message = await next();
-        if (message.type === type) return message;
+    nextOfType,
+    async nextMatching(type, match, what, timeoutMs = 15_000) {
+      const found = (async () => {
+        for (;;) {
+          const message = await nextOfType(type);
+          if (match(message.payload)) return message;
+        }
+      })();
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`no ${type} on the WebSocket: ${what}`)), timeoutMs);
+      });
+      try {
+        return await Promise.race([found, timeout]);
+      } finally {
+        clearTimeout(timer);
       }
     },
     pending: () => [...queue],

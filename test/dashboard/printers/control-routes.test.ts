@@ -8,7 +8,7 @@ import { bambuLanDriverFactory } from '../../../appliance/dashboard/printers/dri
 import { DriverRegistry } from '../../../appliance/dashboard/printers/drivers/index.js';
 import { BambuTestClient } from '../../fixtures/bambu-mqtt-client.js';
 import { loginAs } from '../../fixtures/dashboard-auth.js';
-import { featuresWithPrinters, startDashboardFixture, type DashboardFixture, type TestResponse } from '../../fixtures/dashboard.js';
+import { expectError, featuresWithPrinters, startDashboardFixture, type DashboardFixture, type TestResponse } from '../../fixtures/dashboard.js';
 import { FtpsClient } from '../../fixtures/ftps-client.js';
 import { bambuGcode, gcode3mf, startVirtualBambu, type VirtualBambu } from '../../fixtures/virtual-bambu.js';
 import { connect, wsUrl, type Received, type TestClient } from '../live/ws-client.js';
@@ -35,31 +35,11 @@ async function status(printer = id): Promise<Record<string, any>> {
 }
 
 /** The next WebSocket message of `type` whose payload matches, within 15 s. */
-async function message(type: string, match: (payload: Record<string, any>) => boolean, what: string): Promise<Received> {
-  const found = (async () => {
-    for (;;) {
-      const m = await ws.nextOfType(type);
-      if (match(m.payload)) return m;
-    }
-  })();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no ${type} on the WebSocket: ${what}`)), 15_000);
-  });
-  try {
-    return await Promise.race([found, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+function message(type: string, match: (payload: Record<string, any>) => boolean, what: string): Promise<Received> {
+  return ws.nextMatching(type, match, what);
 }
 
 const post = (path: string, body: unknown, token = operator): Promise<TestResponse> => dash.request('POST', `/api/printers/${id}${path}`, { token, body });
-
-function expectError(response: TestResponse, status: number, code: string, pattern?: RegExp): void {
-  assert.equal(response.status, status, response.text);
-  assert.equal(response.json.code, code);
-  if (pattern) assert.match(response.json.error, pattern);
-}
 
 before(async () => {
   vb = await startVirtualBambu({ model: 'P1S' });

@@ -15,7 +15,7 @@ import { marlinSerialDriverFactory } from '../../../../../appliance/dashboard/pr
 import { printersOf } from '../../../../../appliance/dashboard/printers/feature.js';
 import { printerStatusSchema } from '../../../../../appliance/dashboard/printers/status.js';
 import { loginAs } from '../../../../fixtures/dashboard-auth.js';
-import { featuresWithPrinters, startDashboardFixture, type DashboardFixture, type TestResponse } from '../../../../fixtures/dashboard.js';
+import { expectError, featuresWithPrinters, startDashboardFixture, type DashboardFixture, type TestResponse } from '../../../../fixtures/dashboard.js';
 import { startVirtualMarlin, type VirtualMarlinFixture } from '../../../../fixtures/virtual-marlin.js';
 import { connect, wsUrl, type Received, type TestClient } from '../../../live/ws-client.js';
 import { TEST_TIMINGS } from './driver-harness.js';
@@ -44,31 +44,11 @@ async function liveState(): Promise<Record<string, any>> {
 }
 
 /** The next WebSocket message of `type` about this printer whose payload matches, within 15 s. */
-async function message(type: string, match: (payload: Record<string, any>) => boolean, what: string): Promise<Received> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no ${type} on the WebSocket: ${what}`)), 15_000);
-  });
-  const found = (async () => {
-    for (;;) {
-      const m = await ws.nextOfType(type);
-      if (m.payload.printer_id === id && match(m.payload)) return m;
-    }
-  })();
-  try {
-    return await Promise.race([found, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+function message(type: string, match: (payload: Record<string, any>) => boolean, what: string): Promise<Received> {
+  return ws.nextMatching(type, (payload) => payload.printer_id === id && match(payload), what);
 }
 
 const post = (urlPath: string, body: unknown): Promise<TestResponse> => dash.request('POST', `/api/printers/${id}${urlPath}`, { token: operator, body });
-
-function expectError(response: TestResponse, status: number, code: string, pattern?: RegExp): void {
-  assert.equal(response.status, status, response.text);
-  assert.equal(response.json.code, code);
-  if (pattern) assert.match(response.json.error, pattern);
-}
 
 /** Hands a file to the running driver the way slice-and-send does. */
 async function printFile(name: string, gcode: string): Promise<void> {
