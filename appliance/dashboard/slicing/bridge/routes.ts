@@ -1,5 +1,4 @@
 /** The desktop-slicer bridge's endpoints: probe, the slicers' profiles, slice, slice-and-send. */
-import { rm } from 'node:fs/promises';
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import type { RouteSpec } from '../../http/route.js';
 import { unsupportedAction } from '../../printers/actions.js';
@@ -89,17 +88,12 @@ export function bridgeRoutes(bridge: DesktopBridge, workspace: SliceWorkspace, p
         'started, on time-out or when the client goes away. One at a time, two waiting. `X-Desktop-Slicer` names the slicer and its version.',
       body: { kind: 'raw', contentType: 'multipart/form-data', maxBytes: SLICE_BODY_MAX_BYTES, schema: sliceFormSchema },
       responses: { 200: { description: SLICE_RESULT_DESCRIPTION, contentType: 'text/x.gcode' }, ...sliceErrors },
-      handler: async ({ req, res }) => {
-        const dir = await workspace.create();
-        try {
-          const form = await receiveSliceUpload(req, dir);
-          const result = await bridgeSlice(bridge, jobRequest(form, dir, disconnectSignal(req, res)));
-          res.header('x-desktop-slicer', `${result.slicer.name} ${result.slicer.version ?? ''}`.trim(), true);
-          await sendSliceResult(res, result);
-        } finally {
-          await rm(dir, { recursive: true, force: true });
-        }
-      },
+      handler: ({ req, res }) => workspace.use(async (dir) => {
+        const form = await receiveSliceUpload(req, dir);
+        const result = await bridgeSlice(bridge, jobRequest(form, dir, disconnectSignal(req, res)));
+        res.header('x-desktop-slicer', `${result.slicer.name} ${result.slicer.version ?? ''}`.trim(), true);
+        await sendSliceResult(res, result);
+      }),
     },
     {
       method: 'post',
@@ -121,34 +115,29 @@ export function bridgeRoutes(bridge: DesktopBridge, workspace: SliceWorkspace, p
             'prints .gcode.3mf projects, which the desktop slicers do not write: use /api/slicer/remote/slice-and-send) (ERR_UNSUPPORTED_ACTION).',
         },
       },
-      handler: async ({ req, res }) => {
-        const dir = await workspace.create();
-        try {
-          const multipart = await readSliceUpload(req, dir);
-          const { printers: access, printerId, printer } = sendTarget(printers(), multipart);
-          if (printFormatOf(printer) === 'gcode.3mf') {
-            throw unsupportedAction(
-              `printer "${printer.name}" (${printer.type}) prints only .gcode.3mf projects, which the desktop slicers' command lines do not write: ` +
-              'use POST /api/slicer/remote/slice-and-send (the slicer service or the built-in engine makes them)',
-            );
-          }
-          const form = sliceFormFor(printer, multipart);
-          const result = await bridgeSlice(bridge, jobRequest(form, dir, disconnectSignal(req, res)));
-          const sent = await sendToPrinter(access, printerId, result.gcodePath, 'gcode');
-          return {
-            ...sent,
-            backend: result.backend,
-            slicer: result.slicer,
-            layers: result.layers,
-            estimated_time_s: result.estimatedTimeS,
-            filament_g: result.filamentG,
-            duration_ms: result.durationMs,
-            warnings: result.warnings,
-          };
-        } finally {
-          await rm(dir, { recursive: true, force: true });
+      handler: ({ req, res }) => workspace.use(async (dir) => {
+        const multipart = await readSliceUpload(req, dir);
+        const { printers: access, printerId, printer } = sendTarget(printers(), multipart);
+        if (printFormatOf(printer) === 'gcode.3mf') {
+          throw unsupportedAction(
+            `printer "${printer.name}" (${printer.type}) prints only .gcode.3mf projects, which the desktop slicers' command lines do not write: ` +
+            'use POST /api/slicer/remote/slice-and-send (the slicer service or the built-in engine makes them)',
+          );
         }
-      },
+        const form = sliceFormFor(printer, multipart);
+        const result = await bridgeSlice(bridge, jobRequest(form, dir, disconnectSignal(req, res)));
+        const sent = await sendToPrinter(access, printerId, result.gcodePath, 'gcode');
+        return {
+          ...sent,
+          backend: result.backend,
+          slicer: result.slicer,
+          layers: result.layers,
+          estimated_time_s: result.estimatedTimeS,
+          filament_g: result.filamentG,
+          duration_ms: result.durationMs,
+          warnings: result.warnings,
+        };
+      }),
     },
   ];
 }

@@ -1,5 +1,4 @@
 /** The built-in engine's endpoints: profile CRUD over NativeProfiles, and a slice that answers with the file. */
-import { rm } from 'node:fs/promises';
 import { Reply, type RouteSpec } from '../../http/route.js';
 import type { NativeSlicing } from './native-slicing.js';
 import type { ProfileInput, ProfilePatch, ProfileSource } from './profiles.js';
@@ -102,16 +101,11 @@ export function nativeRoutes(native: NativeSlicing, workspace: SliceWorkspace): 
         422: { description: 'The model is broken or does not fit the printer (ERR_BAD_MODEL, ERR_MODEL_OUTSIDE_BED).' },
         429: { description: 'The built-in engine is busy (ERR_TOO_MANY_JOBS).' },
       },
-      handler: async ({ req, res }) => {
-        const dir = await workspace.create();
-        try {
-          const form = await receiveSliceUpload(req, dir);
-          const result = await native.backend.slice(jobRequest(form, dir, disconnectSignal(req, res)));
-          await sendSliceResult(res, result);
-        } finally {
-          await rm(dir, { recursive: true, force: true });
-        }
-      },
+      handler: ({ req, res }) => workspace.use(async (dir) => {
+        const form = await receiveSliceUpload(req, dir);
+        const result = await native.backend.slice(jobRequest(form, dir, disconnectSignal(req, res)));
+        await sendSliceResult(res, result);
+      }),
     },
   ];
 }

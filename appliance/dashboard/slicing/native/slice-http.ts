@@ -52,10 +52,15 @@ export class SliceWorkspace {
     await mkdir(this.root, { recursive: true, mode: 0o700 });
   }
 
-  async create(): Promise<string> {
+  /** Runs `work` in a folder of its own, removed afterwards whatever the outcome. */
+  async use<T>(work: (dir: string) => Promise<T>): Promise<T> {
     const dir = path.join(this.root, randomBytes(8).toString('hex'));
     await mkdir(dir, { recursive: true });
-    return dir;
+    try {
+      return await work(dir);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }
 }
 

@@ -9,7 +9,6 @@
  *   keeps the G-code). A stream that breaks off without `done` gets an `error` event of our own
  *   with "SSE stream ended without a done event", since the browser could not tell otherwise.
  */
-import { rm } from 'node:fs/promises';
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import { EventStream } from '../../../common/sse.js';
 import type { SliceForm } from '../../../slicer/service/slice-form.js';
@@ -75,17 +74,14 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
         ...sliceErrors,
         503: { description: 'No backend could slice (ERR_UNAVAILABLE); `details.skipped` has each one\'s reason.' },
       },
-      handler: async ({ req, res }) => {
-        const dir = await workspace.create();
+      handler: ({ req, res }) => workspace.use(async (dir) => {
         try {
           const form = await receiveSliceUpload(req, dir);
           return await sliceToResult(form, disconnectSignal(req, res));
         } catch (err) {
           throw asHttpError(err);
-        } finally {
-          await rm(dir, { recursive: true, force: true });
         }
-      },
+      }),
     },
     {
       method: 'post', path: '/api/slicer/remote/slice/stream', level: 'print', tag: TAG,
@@ -101,8 +97,7 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
         429: { description: 'The slicer service\'s queue is full (ERR_TOO_MANY_JOBS).' },
         503: { description: 'The slicer service is disabled, unreachable, incompatible or does not slice (ERR_UNAVAILABLE).' },
       },
-      handler: async ({ req, res }) => {
-        const dir = await workspace.create();
+      handler: ({ req, res }) => workspace.use(async (dir) => {
         try {
           await remote.probe.requireUsable();
           const form = await receiveSliceUpload(req, dir);
@@ -140,10 +135,8 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
           stream.end();
         } catch (err) {
           throw asHttpError(err);
-        } finally {
-          await rm(dir, { recursive: true, force: true });
         }
-      },
+      }),
     },
     {
       method: 'post', path: '/api/slicer/remote/slice-and-send', level: 'print', tag: TAG,
@@ -167,8 +160,7 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
         },
         503: { description: 'No backend could slice, or the printers are not available (ERR_UNAVAILABLE).' },
       },
-      handler: async ({ req, res }) => {
-        const dir = await workspace.create();
+      handler: ({ req, res }) => workspace.use(async (dir) => {
         try {
           const multipart = await readSliceUpload(req, dir);
           const { printers: access, printerId, printer } = sendTarget(deps.printers(), multipart);
@@ -179,10 +171,8 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
           return { result, printer: { id: sent.printer_id, name: sent.printer_name }, remote_name: sent.remote_name, started: true };
         } catch (err) {
           throw asHttpError(err);
-        } finally {
-          await rm(dir, { recursive: true, force: true });
         }
-      },
+      }),
     },
   ];
 }
