@@ -11,6 +11,7 @@ import { packageVersion } from '../common/version.js';
 import { startDashboard } from './app.js';
 import { ENV_PREFIX, loadOptions, OPTIONS } from './options.js';
 import { CONFIG_FILE, redactSettings, settingsUsage } from './settings/schema.js';
+import { waitForStopSignal } from '../common/stop-signal.js';
 
 const NAME = 'printyard-dashboard';
 
@@ -26,18 +27,6 @@ ${configUsage(OPTIONS, ENV_PREFIX, process.env)}
 
 Settings in <data-dir>/${CONFIG_FILE} (created with the defaults on the first start):
 ${settingsUsage()}`;
-}
-
-function waitForStopSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolve(signal);
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
 }
 
 async function main(argv: readonly string[]): Promise<number> {

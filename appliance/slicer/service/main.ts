@@ -13,6 +13,7 @@ import { lowerOtherThreads } from '../../common/thread-priority.js';
 import { packageVersion } from '../../common/version.js';
 import { ENV_PREFIX, exposureWarning, loadOptions, OPTIONS, SETTINGS_FILE } from './options.js';
 import { startSlicerService } from './service.js';
+import { waitForStopSignal } from '../../common/stop-signal.js';
 
 const NAME = 'printyard-slicer';
 /** Nice value of the threads that are not the event loop: /api/health must answer in milliseconds. */
@@ -27,18 +28,6 @@ Options (also read from ${ENV_PREFIX}* environment variables and <config-dir>/${
 ${configUsage(OPTIONS, ENV_PREFIX, process.env)}
   --help                  this help
   --version               print the version`;
-}
-
-function waitForStopSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolve(signal);
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
 }
 
 async function main(argv: readonly string[]): Promise<number> {

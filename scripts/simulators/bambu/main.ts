@@ -16,6 +16,7 @@ import { createLogger, type Logger } from '../../../appliance/common/logger.js';
 import { ENV_PREFIX, loadCliOptions, OPTIONS, printerSpecs } from './cli-options.js';
 import { startVirtualBambuFarm, type VirtualBambuFarm } from './farm.js';
 import { FAULT_NAMES, isFaultName } from './faults.js';
+import { waitForStopSignal } from '../../../appliance/common/stop-signal.js';
 
 const NAME = 'printyard-virtual-bambu';
 
@@ -95,10 +96,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const log = createLogger({ name: NAME, level: options.log_level });
   // Listening first: a signal that arrives while starting (or just after the output) must stop us cleanly.
-  const signal = new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  const signal = waitForStopSignal();
   let farm: VirtualBambuFarm;
   try {
     farm = await startVirtualBambuFarm({

@@ -14,6 +14,7 @@ import { CONSOLE_HELP, runConsoleCommand } from './console-commands.js';
 import { formatFaults } from './faults.js';
 import { ENV_PREFIX, loadOptions, OPTIONS, simulatorOptions } from './options.js';
 import { VirtualMarlin } from './virtual-marlin.js';
+import { waitForStopSignal } from '../../../appliance/common/stop-signal.js';
 
 const NAME = 'virtual-marlin';
 
@@ -28,18 +29,6 @@ ${configUsage(OPTIONS, ENV_PREFIX, process.env)}
   --help                  this help
 
 ${CONSOLE_HELP}`;
-}
-
-function waitForStopSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolve(signal);
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
 }
 
 function startConsole(printer: VirtualMarlin, log: (text: string) => void): void {
