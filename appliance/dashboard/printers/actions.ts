@@ -14,6 +14,7 @@
  */
 import { AppError } from '../../common/errors.js';
 import type { JsonSchema } from '../http/route.js';
+import { validate, validationError } from '../http/validate.js';
 
 export const PRINTER_ACTIONS = ['home', 'jog', 'temperature', 'fan', 'light', 'speed', 'tool_change', 'load_filament', 'unload_filament'] as const;
 export type PrinterActionName = (typeof PRINTER_ACTIONS)[number];
@@ -109,3 +110,39 @@ export const ACTION_SUMMARIES: Readonly<Record<PrinterActionName, string>> = {
   load_filament: 'Load filament',
   unload_filament: 'Unload filament',
 };
+
+/**
+ * The action, checked as every driver checks it: offered by this printer (else 422 with `refusal`
+ * and the offered list) and with parameters its schema accepts (else 400; the routes checked the
+ * body already, callers inside the dashboard get the same check).
+ */
+export function checkedAction(action: string, offered: readonly PrinterActionName[], rawParams: Readonly<Record<string, unknown>>, refusal: string): PrinterActionName {
+  if (!(offered as readonly string[]).includes(action)) throw unsupportedAction(`${refusal} (offered: ${offered.join(', ')})`);
+  const issues = validate(ACTION_BODY_SCHEMAS[action as PrinterActionName], rawParams, 'params');
+  if (issues.length > 0) throw validationError(issues);
+  return action as PrinterActionName;
+}
+
+/** Jog feed rates when the request names none (mm/min): across the bed, and for Z alone. */
+const JOG_XY_FEEDRATE = 3000;
+const JOG_Z_FEEDRATE = 600;
+
+/** `G28` with the axes asked for (all when none). */
+export function homeGcode(params: PrinterActionParams['home']): string {
+  return ['G28', ...(params.axes ?? []).map((axis) => axis.toUpperCase())].join(' ');
+}
+
+/** A relative move: `G91`, `G1 X… Y… Z… F…`, `G90`. */
+export function jogGcode(params: PrinterActionParams['jog']): string[] {
+  const words = (['x', 'y', 'z'] as const)
+    .filter((axis) => params[axis] !== undefined)
+    .map((axis) => `${axis.toUpperCase()}${(params[axis] as number).toFixed(3).replace(/\.?0+$/, '')}`);
+  const onlyZ = params.x === undefined && params.y === undefined;
+  const feedrate = params.feedrate ?? (onlyZ ? JOG_Z_FEEDRATE : JOG_XY_FEEDRATE);
+  return ['G91', `G1 ${words.join(' ')} F${Math.round(feedrate)}`, 'G90'];
+}
+
+/** A fan percentage as the 0–255 value of `M106 S`. */
+export function fanPwm(percent: number): number {
+  return Math.round((percent / 100) * 255);
+}

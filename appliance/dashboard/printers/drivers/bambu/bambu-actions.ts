@@ -10,8 +10,7 @@
  * Motion while a print is running is refused (409): it would ruin the print.
  */
 import { AppError, ErrorCode } from '../../../../common/errors.js';
-import { validate, validationError } from '../../../http/validate.js';
-import { ACTION_BODY_SCHEMAS, SPEED_LEVELS, unsupportedAction, type PrinterActionName, type PrinterActionParams } from '../../actions.js';
+import { checkedAction, fanPwm, homeGcode, jogGcode, SPEED_LEVELS, unsupportedAction, type PrinterActionName, type PrinterActionParams } from '../../actions.js';
 import { ACTIVE_STATES, gcodeState, lightNodes } from './bambu-status.js';
 import { filamentRequest } from './filament-change.js';
 import type { Json } from './report-state.js';
@@ -37,8 +36,6 @@ const FAN_INDEX: Readonly<Record<string, { index: number; field: string }>> = {
   chamber: { index: 3, field: 'big_fan2_speed' },
 };
 const FAN_GEARS = 15;
-const XY_FEEDRATE = 3000;
-const Z_FEEDRATE = 600;
 
 /** `print.gcode_line`: lines joined by newlines, as the firmware takes several at once. */
 export function gcodeRequest(lines: readonly string[], confirm?: (print: Json) => boolean): BambuRequest {
@@ -55,33 +52,17 @@ function near(value: unknown, expected: number, tolerance: number): boolean {
   return Number.isFinite(n) && Math.abs(n - expected) <= tolerance;
 }
 
-function axisWords(params: PrinterActionParams['jog']): string {
-  return (['x', 'y', 'z'] as const)
-    .filter((axis) => params[axis] !== undefined)
-    .map((axis) => `${axis.toUpperCase()}${Number(params[axis]).toFixed(3).replace(/\.?0+$/, '')}`)
-    .join(' ');
-}
-
 export function actionRequest(action: string, rawParams: Readonly<Record<string, unknown>>, print: Json): BambuRequest {
-  if (!(BAMBU_ACTIONS as readonly string[]).includes(action)) {
-    throw unsupportedAction(`Bambu Lab printers on the LAN driver do not offer "${action}" (offered: ${BAMBU_ACTIONS.join(', ')})`);
-  }
-  // The routes checked the body already; callers inside the dashboard get the same check.
-  const issues = validate(ACTION_BODY_SCHEMAS[action as PrinterActionName], rawParams, 'params');
-  if (issues.length > 0) throw validationError(issues);
-  switch (action as PrinterActionName) {
+  switch (checkedAction(action, BAMBU_ACTIONS, rawParams, `Bambu Lab printers on the LAN driver do not offer "${action}"`)) {
     case 'home': {
       const params = rawParams as PrinterActionParams['home'];
       refuseWhilePrinting(print, 'home');
-      const axes = params.axes?.length ? ` ${params.axes.map((a) => a.toUpperCase()).join(' ')}` : '';
-      return gcodeRequest([`G28${axes}`]);
+      return gcodeRequest([homeGcode(params)]);
     }
     case 'jog': {
       const params = rawParams as PrinterActionParams['jog'];
       refuseWhilePrinting(print, 'move the toolhead');
-      const onlyZ = params.x === undefined && params.y === undefined;
-      const feedrate = params.feedrate ?? (onlyZ ? Z_FEEDRATE : XY_FEEDRATE);
-      return gcodeRequest(['G91', `G1 ${axisWords(params)} F${Math.round(feedrate)}`, 'G90']);
+      return gcodeRequest(jogGcode(params));
     }
     case 'temperature': {
       const params = rawParams as PrinterActionParams['temperature'];
@@ -96,7 +77,7 @@ export function actionRequest(action: string, rawParams: Readonly<Record<string,
     case 'fan': {
       const params = rawParams as PrinterActionParams['fan'];
       const fan = FAN_INDEX[params.fan];
-      const speed = Math.round((params.percent / 100) * 255);
+      const speed = fanPwm(params.percent);
       const gear = Math.round((speed / 255) * FAN_GEARS);
       return gcodeRequest([`M106 P${fan.index} S${speed}`], (p) => near(p[fan.field], gear, 0));
     }

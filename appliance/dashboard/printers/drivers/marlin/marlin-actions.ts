@@ -16,8 +16,7 @@
  * (they would ruin the print, and a paused print returns to where it stopped).
  */
 import { AppError, ErrorCode } from '../../../../common/errors.js';
-import { validate, validationError } from '../../../http/validate.js';
-import { ACTION_BODY_SCHEMAS, PRINTER_ACTIONS, unsupportedAction, type PrinterActionName, type PrinterActionParams } from '../../actions.js';
+import { checkedAction, fanPwm, homeGcode, jogGcode, PRINTER_ACTIONS, unsupportedAction, type PrinterActionName, type PrinterActionParams } from '../../actions.js';
 import type { FirmwareInfo } from './firmware-info.js';
 
 export interface ActionContext {
@@ -29,9 +28,6 @@ export interface ActionContext {
   filamentCommands: boolean | null;
 }
 
-const XY_FEEDRATE = 3000;
-const Z_FEEDRATE = 600;
-
 /** The actions this printer offers, as far as is known (before the first connect, all it may have). */
 export function offeredActions(ctx: ActionContext): PrinterActionName[] {
   const caps = ctx.firmware?.capabilities ?? {};
@@ -41,10 +37,6 @@ export function offeredActions(ctx: ActionContext): PrinterActionName[] {
     if (action === 'load_filament' || action === 'unload_filament') return ctx.filamentCommands !== false;
     return true;
   });
-}
-
-function number(value: number): string {
-  return value.toFixed(3).replace(/\.?0+$/, '');
 }
 
 function refuseWhilePrinting(ctx: ActionContext, what: string): void {
@@ -59,26 +51,16 @@ function checkTool(ctx: ActionContext, tool: number): number {
 }
 
 export function actionCommands(action: string, rawParams: Readonly<Record<string, unknown>>, ctx: ActionContext): string[] {
-  const offered = offeredActions(ctx);
-  if (!(offered as readonly string[]).includes(action)) {
-    throw unsupportedAction(`this Marlin printer does not offer "${action}" (offered: ${offered.join(', ')})`);
-  }
-  // The routes checked the body already; callers inside the dashboard get the same check.
-  const issues = validate(ACTION_BODY_SCHEMAS[action as PrinterActionName], rawParams, 'params');
-  if (issues.length > 0) throw validationError(issues);
-  switch (action as PrinterActionName) {
+  switch (checkedAction(action, offeredActions(ctx), rawParams, `this Marlin printer does not offer "${action}"`)) {
     case 'home': {
       const params = rawParams as PrinterActionParams['home'];
       refuseWhilePrinting(ctx, 'home');
-      return [['G28', ...(params.axes ?? []).map((axis) => axis.toUpperCase())].join(' ')];
+      return [homeGcode(params)];
     }
     case 'jog': {
       const params = rawParams as PrinterActionParams['jog'];
       refuseWhilePrinting(ctx, 'move the toolhead');
-      const words = (['x', 'y', 'z'] as const).filter((axis) => params[axis] !== undefined).map((axis) => `${axis.toUpperCase()}${number(params[axis] as number)}`);
-      const onlyZ = params.x === undefined && params.y === undefined;
-      const feedrate = params.feedrate ?? (onlyZ ? Z_FEEDRATE : XY_FEEDRATE);
-      return ['G91', `G1 ${words.join(' ')} F${Math.round(feedrate)}`, 'G90'];
+      return jogGcode(params);
     }
     case 'temperature': {
       const params = rawParams as PrinterActionParams['temperature'];
@@ -93,7 +75,7 @@ export function actionCommands(action: string, rawParams: Readonly<Record<string
     case 'fan': {
       const params = rawParams as PrinterActionParams['fan'];
       if (params.fan !== 'part') throw unsupportedAction(`Marlin printers are driven here through their part-cooling fan only; there is no "${params.fan}" fan to set`);
-      const speed = Math.round((params.percent / 100) * 255);
+      const speed = fanPwm(params.percent);
       return [speed === 0 ? 'M107' : `M106 S${speed}`];
     }
     case 'light': {
