@@ -9,6 +9,19 @@ import { SETTINGS, isSettingKey, parsePatch, type ConfigPatch } from './schema.j
 import { isValidProfileId } from './ids.js';
 import { PROFILE_KINDS, emptyReport, type Profile, type ProfileBatch, type ProfileKind, type ProfileSource } from './types.js';
 
+/** A user profile as a profile file holds it (the optional fields left out when unset). */
+export interface ProfileFileEntry {
+  id: string;
+  kind: ProfileKind;
+  name: string;
+  vendor: string;
+  inherits?: string;
+  description?: string;
+  compatible_printers?: string[];
+  printer_model?: string;
+  settings: ConfigPatch;
+}
+
 const FIELDS = new Set([
   'id', 'kind', 'name', 'vendor', 'inherits', 'instantiable', 'is_default', 'compatible_printers',
   'printer_model', 'description', 'settings',

@@ -14,6 +14,7 @@ import type { JsonStore, JsonStores } from '../../../common/json-store.js';
 import { loadBundledProfiles } from '../../../slicer/profiles/bundled.js';
 import { ProfileCatalogue } from '../../../slicer/profiles/catalogue.js';
 import { slugify } from '../../../slicer/profiles/ids.js';
+import type { ProfileFileEntry } from '../../../slicer/profiles/profile-file.js';
 import { inheritanceChain, resolveSettings } from '../../../slicer/profiles/resolve.js';
 import type { ConfigPatch } from '../../../slicer/profiles/schema.js';
 import { PROFILE_KINDS, type Profile, type ProfileKind } from '../../../slicer/profiles/types.js';
@@ -22,16 +23,8 @@ import { checkSettings, mergeSettings } from './profile-input.js';
 
 export const NATIVE_PROFILES_STORE = 'slicer-native-profiles';
 
-export interface UserProfileRecord {
-  id: string;
-  kind: ProfileKind;
-  name: string;
-  vendor: string;
-  inherits?: string;
-  description?: string;
-  compatible_printers?: string[];
-  printer_model?: string;
-  settings: ConfigPatch;
+/** A dashboard user profile: a profile file entry with when it was made and last changed. */
+export interface UserProfileRecord extends ProfileFileEntry {
   created_at: string;
   updated_at: string;
 }

@@ -23,6 +23,7 @@ import path from 'node:path';
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import { isLoopback } from '../../../common/http-server.js';
 import { writeFileAtomic } from '../../../common/json-store.js';
+import type { ProfileFileEntry } from '../../../slicer/profiles/profile-file.js';
 import type { RemoteSlicerClient } from '../remote/client.js';
 import type { RemoteProbe } from '../remote/probe.js';
 import type { ProfileSync, SyncStatus } from './sync.js';
@@ -30,18 +31,6 @@ import type { ProfileSync, SyncStatus } from './sync.js';
 export const PUSH_FOLDER = 'printyard-dashboard';
 export const PUSH_FILE = 'dashboard-profiles.json';
 
-/** A profile in the slicer's profile file format (`appliance/slicer/profiles/README.md`). */
-export interface PushedProfile {
-  id: string;
-  kind: string;
-  name: string;
-  vendor: string;
-  inherits?: string;
-  description?: string;
-  compatible_printers?: string[];
-  printer_model?: string;
-  settings: Record<string, unknown>;
-}
 
 export interface PushReport {
   /** The file written (or removed, when there was nothing to push). */
@@ -60,7 +49,7 @@ export interface ProfilePushOptions {
   probe: RemoteProbe;
   sync: ProfileSync;
   /** The dashboard's user profiles, in the profile file format. */
-  profiles(): Promise<PushedProfile[]>;
+  profiles(): Promise<ProfileFileEntry[]>;
   waitMs?: number;
   pollMs?: number;
 }
@@ -121,7 +110,7 @@ export class ProfilePush {
   }
 
   /** The pushed ids the service lists under the same name, once all are or the wait is over. */
-  private async waitUntilListed(profiles: readonly PushedProfile[]): Promise<Set<string>> {
+  private async waitUntilListed(profiles: readonly ProfileFileEntry[]): Promise<Set<string>> {
     const waitMs = this.options.waitMs ?? 20_000;
     const pollMs = this.options.pollMs ?? 1_000;
     const deadline = Date.now() + waitMs;

@@ -14,7 +14,8 @@ import { desktopBridgeOf } from '../bridge/desktop-bridge.js';
 import { nativeSlicingOf } from '../native/native-slicing.js';
 import type { UserProfileRecord } from '../native/profiles.js';
 import { SliceWorkspace } from '../native/slice-http.js';
-import { ProfilePush, type PushedProfile } from '../profiles/push.js';
+import { ProfilePush } from '../profiles/push.js';
+import type { ProfileFileEntry } from '../../../slicer/profiles/profile-file.js';
 import { profileRoutes } from '../profiles/routes.js';
 import { remoteSlicingOf, type RemoteSlicingOptions } from './remote-slicing.js';
 import { remoteRoutes } from './routes.js';
@@ -60,7 +61,7 @@ export function createSlicerServiceFeature(ctx: DashboardContext, options: Slice
 }
 
 /** A dashboard user profile in the slicer's profile file format (no timestamps: unknown fields are refused). */
-function pushedProfile(record: UserProfileRecord): PushedProfile {
+function pushedProfile(record: UserProfileRecord): ProfileFileEntry {
   return {
     id: record.id,
     kind: record.kind,
