@@ -15,6 +15,21 @@ import { DriverRegistry } from '../../../appliance/dashboard/printers/drivers/in
 import type { PrinterRecord } from '../../../appliance/dashboard/printers/printer.js';
 import type { PrinterStatus } from '../../../appliance/dashboard/printers/status.js';
 
+/** The status of a connected printer with no job, as test drivers report it. */
+export function onlineStatus(printerId: string, overrides: Partial<PrinterStatus> = {}): PrinterStatus {
+  return {
+    printer_id: printerId,
+    state: 'idle',
+    online: true,
+    temperatures: {},
+    job: null,
+    fans: {},
+    error: null,
+    updated_at: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
 /** What the next connect() does: succeed, reject with the error, or throw it synchronously. */
 export type ConnectOutcome = 'ok' | Error | { throwSync: Error } | { hang: true };
 
@@ -61,17 +76,7 @@ export class FakeDriver implements PrinterDriver {
   }
 
   idleStatus(overrides: Partial<PrinterStatus> = {}): PrinterStatus {
-    return {
-      printer_id: this.printer.id,
-      state: 'idle',
-      online: true,
-      temperatures: { tool0: { actual: 21, target: 0 }, bed: { actual: 20, target: 0 } },
-      job: null,
-      fans: {},
-      error: null,
-      updated_at: new Date().toISOString(),
-      ...overrides,
-    };
+    return onlineStatus(this.printer.id, { temperatures: { tool0: { actual: 21, target: 0 }, bed: { actual: 20, target: 0 } }, ...overrides });
   }
 
   private unsupported(): Promise<never> {

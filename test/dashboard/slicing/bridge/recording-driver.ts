@@ -10,6 +10,7 @@ import type {
 import { DriverRegistry } from '../../../../appliance/dashboard/printers/drivers/index.js';
 import type { PrinterRecord } from '../../../../appliance/dashboard/printers/printer.js';
 import type { PrinterState, PrinterStatus } from '../../../../appliance/dashboard/printers/status.js';
+import { onlineStatus } from '../../printers/fake-driver.js';
 
 export class RecordingDriver implements PrinterDriver {
   readonly capabilities: DriverCapabilities;
@@ -30,16 +31,7 @@ export class RecordingDriver implements PrinterDriver {
   async disconnect(): Promise<void> {}
 
   status(): PrinterStatus {
-    return {
-      printer_id: this.printer.id,
-      state: this.printerState,
-      online: true,
-      temperatures: {},
-      job: null,
-      fans: {},
-      error: null,
-      updated_at: new Date().toISOString(),
-    };
+    return onlineStatus(this.printer.id, { state: this.printerState });
   }
 
   /** Changes the state and reports it, as a printer that starts or ends a job would. */

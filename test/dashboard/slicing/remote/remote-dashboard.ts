@@ -19,6 +19,7 @@ import { createNativeSlicingFeature } from '../../../../appliance/dashboard/slic
 import { createSlicerServiceFeature, type SlicerServiceFeatureOptions } from '../../../../appliance/dashboard/slicing/remote/feature.js';
 import { startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture, type TestResponse } from '../../../fixtures/dashboard.js';
 import { eventually as poll } from '../../../fixtures/eventually.js';
+import { onlineStatus } from '../../printers/fake-driver.js';
 
 export { TEST_TOKENS };
 
@@ -35,16 +36,7 @@ export class ReceivingDriver implements PrinterDriver {
   async disconnect(): Promise<void> {}
 
   status(): PrinterStatus {
-    return {
-      printer_id: this.printer.id,
-      state: this.printing === null ? 'idle' : 'printing',
-      online: true,
-      temperatures: {},
-      job: null,
-      fans: {},
-      error: null,
-      updated_at: new Date().toISOString(),
-    };
+    return onlineStatus(this.printer.id, { state: this.printing === null ? 'idle' : 'printing' });
   }
 
   async command(): Promise<CommandResult> {
