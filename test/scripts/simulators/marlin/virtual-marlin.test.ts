@@ -27,6 +27,15 @@ async function connect(sim: VirtualMarlinFixture): Promise<SerialHost> {
   return host;
 }
 
+/** Closes the host's port, waits until the printer saw it and the port is back, and opens it again. */
+async function reopen(sim: VirtualMarlinFixture, host: SerialHost): Promise<SerialHost> {
+  const closed = once(sim.printer, 'host-close');
+  await host.close();
+  await closed;
+  await sim.hostReady();
+  return connect(sim);
+}
+
 afterEach(async () => {
   for (const host of open.splice(0)) await host.close();
   for (const sim of running.splice(0)) await sim.stop();
@@ -266,12 +275,7 @@ describe('virtual Marlin cable and port', TIMEOUT, () => {
 
   test('a host can close the port and open it again', async () => {
     const sim = await start();
-    const host = await connect(sim);
-    const closed = once(sim.printer, 'host-close');
-    await host.close();
-    await closed;
-    await sim.hostReady();
-    const again = await connect(sim);
+    const again = await reopen(sim, await connect(sim));
     assert.match((await again.request('M105'))[0], /^ok T:/);
   });
 
@@ -297,11 +301,7 @@ describe('virtual Marlin cable and port', TIMEOUT, () => {
     const state = sim.printer.state();
     assert.equal(state.firmware, 'killed');
     assert.equal(state.hotends[0].target, 0);
-    const closed = once(sim.printer, 'host-close');
-    await host.close();
-    await closed;
-    await sim.hostReady();
-    const again = await connect(sim);
+    const again = await reopen(sim, host);
     assert.match((await again.request('M105'))[0], /^ok T:/);
     assert.equal(sim.printer.state().firmware, 'ready');
   });
