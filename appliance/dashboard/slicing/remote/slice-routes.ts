@@ -20,12 +20,12 @@ import { sendTarget, sendToPrinter, sliceFormFor } from '../bridge/send-to-print
 import {
   disconnectSignal, jobRequest, readSliceUpload, receiveSliceUpload, SLICE_BODY_MAX_BYTES, type SliceWorkspace,
 } from '../native/slice-http.js';
-import { asHttpError, RemoteUnavailableError } from './errors.js';
+import { RemoteUnavailableError } from './errors.js';
 import type { RemoteSlicing } from './remote-slicing.js';
 import { SEND_RESULT_SCHEMA, SLICE_AND_SEND_FORM_SCHEMA, SLICE_FORM_SCHEMA, SLICE_RESULT_SCHEMA } from './schemas.js';
 import { followSliceStream } from './slice-stream.js';
 import type { StoredResult } from './results.js';
-import { TAG } from './routes.js';
+import { proxied, TAG } from './routes.js';
 
 /** Keep-alive comments of the relayed stream, as the service sends its own. */
 export const RELAY_KEEPALIVE_MS = 15_000;
@@ -74,14 +74,10 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
         ...sliceErrors,
         503: { description: 'No backend could slice (ERR_UNAVAILABLE); `details.skipped` has each one\'s reason.' },
       },
-      handler: ({ req, res }) => workspace.use(async (dir) => {
-        try {
-          const form = await receiveSliceUpload(req, dir);
-          return await sliceToResult(form, disconnectSignal(req, res));
-        } catch (err) {
-          throw asHttpError(err);
-        }
-      }),
+      handler: proxied(({ req, res }) => workspace.use(async (dir) => {
+        const form = await receiveSliceUpload(req, dir);
+        return sliceToResult(form, disconnectSignal(req, res));
+      })),
     },
     {
       method: 'post', path: '/api/slicer/remote/slice/stream', level: 'print', tag: TAG,
@@ -97,46 +93,42 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
         429: { description: 'The slicer service\'s queue is full (ERR_TOO_MANY_JOBS).' },
         503: { description: 'The slicer service is disabled, unreachable, incompatible or does not slice (ERR_UNAVAILABLE).' },
       },
-      handler: ({ req, res }) => workspace.use(async (dir) => {
+      handler: proxied(({ req, res }) => workspace.use(async (dir) => {
+        await remote.probe.requireUsable();
+        const form = await receiveSliceUpload(req, dir);
+        const gone = new AbortController();
+        res.once('abort', () => gone.abort());
+        const upstream = await remote.probe.watch(() => remote.client.slice({
+          modelPath: form.model.path,
+          modelName: form.model.fileName || 'model.stl',
+          printerId: form.printerId,
+          filamentIds: form.filamentIds,
+          processId: form.processId,
+          overrides: form.overrides,
+        }, 'text/event-stream', gone.signal));
+        if (upstream.body === null) throw new RemoteUnavailableError('the slicer service answered the slice without a body');
+        const jobId = upstream.headers.get('x-job-id');
+        const stream = new EventStream(req, res, { keepAliveMs: RELAY_KEEPALIVE_MS, headers: jobId === null ? {} : { 'x-job-id': jobId } });
+        stream.open(jobId === null ? 'relaying the slicer service' : `job ${jobId}`);
+        stream.onClose(() => gone.abort());
+        let terminal = false;
         try {
-          await remote.probe.requireUsable();
-          const form = await receiveSliceUpload(req, dir);
-          const gone = new AbortController();
-          res.once('abort', () => gone.abort());
-          const upstream = await remote.probe.watch(() => remote.client.slice({
-            modelPath: form.model.path,
-            modelName: form.model.fileName || 'model.stl',
-            printerId: form.printerId,
-            filamentIds: form.filamentIds,
-            processId: form.processId,
-            overrides: form.overrides,
-          }, 'text/event-stream', gone.signal));
-          if (upstream.body === null) throw new RemoteUnavailableError('the slicer service answered the slice without a body');
-          const jobId = upstream.headers.get('x-job-id');
-          const stream = new EventStream(req, res, { keepAliveMs: RELAY_KEEPALIVE_MS, headers: jobId === null ? {} : { 'x-job-id': jobId } });
-          stream.open(jobId === null ? 'relaying the slicer service' : `job ${jobId}`);
-          stream.onClose(() => gone.abort());
-          let terminal = false;
-          try {
-            await remote.probe.watch(() => followSliceStream(upstream.body!, {
-              signal: gone.signal,
-              ...(remote.streamIdleMs === undefined ? {} : { idleMs: remote.streamIdleMs }),
-              onEvent(event) {
-                if (event.type === 'done' || event.type === 'error') terminal = true;
-                stream.send(event.type, event.data);
-              },
-            }));
-          } catch (err) {
-            if (!terminal && !gone.signal.aborted) {
-              const message = err instanceof Error ? err.message : String(err);
-              stream.send('error', { message, code: err instanceof AppError ? err.code : ErrorCode.unavailable });
-            }
-          }
-          stream.end();
+          await remote.probe.watch(() => followSliceStream(upstream.body!, {
+            signal: gone.signal,
+            ...(remote.streamIdleMs === undefined ? {} : { idleMs: remote.streamIdleMs }),
+            onEvent(event) {
+              if (event.type === 'done' || event.type === 'error') terminal = true;
+              stream.send(event.type, event.data);
+            },
+          }));
         } catch (err) {
-          throw asHttpError(err);
+          if (!terminal && !gone.signal.aborted) {
+            const message = err instanceof Error ? err.message : String(err);
+            stream.send('error', { message, code: err instanceof AppError ? err.code : ErrorCode.unavailable });
+          }
         }
-      }),
+        stream.end();
+      })),
     },
     {
       method: 'post', path: '/api/slicer/remote/slice-and-send', level: 'print', tag: TAG,
@@ -160,19 +152,15 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
         },
         503: { description: 'No backend could slice, or the printers are not available (ERR_UNAVAILABLE).' },
       },
-      handler: ({ req, res }) => workspace.use(async (dir) => {
-        try {
-          const multipart = await readSliceUpload(req, dir);
-          const { printers: access, printerId, printer } = sendTarget(deps.printers(), multipart);
-          const result = await sliceToResult(sliceFormFor(printer, multipart), disconnectSignal(req, res));
-          // The result is stored: when the printer refuses it now (busy since the first check, a file
-          // it cannot print, the driver's own refusal), the error names it, so nothing is sliced in vain.
-          const sent = await sendToPrinter(access, printerId, remote.results.filePath(result), result.format, { result });
-          return { result, printer: { id: sent.printer_id, name: sent.printer_name }, remote_name: sent.remote_name, started: true };
-        } catch (err) {
-          throw asHttpError(err);
-        }
-      }),
+      handler: proxied(({ req, res }) => workspace.use(async (dir) => {
+        const multipart = await readSliceUpload(req, dir);
+        const { printers: access, printerId, printer } = sendTarget(deps.printers(), multipart);
+        const result = await sliceToResult(sliceFormFor(printer, multipart), disconnectSignal(req, res));
+        // The result is stored: when the printer refuses it now (busy since the first check, a file
+        // it cannot print, the driver's own refusal), the error names it, so nothing is sliced in vain.
+        const sent = await sendToPrinter(access, printerId, remote.results.filePath(result), result.format, { result });
+        return { result, printer: { id: sent.printer_id, name: sent.printer_name }, remote_name: sent.remote_name, started: true };
+      })),
     },
   ];
 }
