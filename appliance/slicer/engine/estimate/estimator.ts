@@ -9,6 +9,7 @@ import { DEFAULT_FIRMWARE_RETRACTION, type FirmwareRetraction, type MachineLimit
 import { LayerTracker } from './layer-tracker.js';
 import { applyExtendedCommand, applyLimitCommand } from './limit-commands.js';
 import { MotionPlanner } from './planner.js';
+import { length2 } from '../geometry/polygon.js';
 
 export interface EstimatorOptions {
   /** G10/G11 retraction per extruder (the last entry serves extruders beyond the list). */
@@ -245,7 +246,7 @@ export class GcodeEstimator implements GcodeSink {
     if (r !== undefined) {
       const dx = ex - sx;
       const dy = ey - sy;
-      const chord = Math.hypot(dx, dy);
+      const chord = length2(dx, dy);
       const given = Math.abs(r * this.unit);
       if (chord === 0 || given === 0) return;
       // A radius shorter than half the chord is taken as a half circle.
@@ -261,7 +262,7 @@ export class GcodeEstimator implements GcodeSink {
       cx = sx + (i ?? 0) * this.unit;
       cy = sy + (j ?? 0) * this.unit;
     }
-    const radius = Math.hypot(sx - cx, sy - cy);
+    const radius = length2(sx - cx, sy - cy);
     if (radius === 0) return;
     const start = Math.atan2(sy - cy, sx - cx);
     let sweep = Math.atan2(ey - cy, ex - cx) - start;

@@ -2,6 +2,8 @@
  * One layer's G-code before it is written: moves in a typed buffer (so cooling can retime them)
  * interleaved with text lines and fan marks. Formatting writes only the axes that change.
  */
+import { length3 } from '../geometry/polygon.js';
+
 export const enum MoveKind {
   Travel = 0,
   Extrude = 1,
@@ -69,7 +71,7 @@ export class LayerBuffer {
     let z = fromZ;
     for (let k = 0; k < this.count; k++) {
       const o = k * STRIDE;
-      const d = Math.hypot(m[o] - x, m[o + 1] - y, m[o + 2] - z) || Math.abs(m[o + 3]);
+      const d = length3(m[o] - x, m[o + 1] - y, m[o + 2] - z) || Math.abs(m[o + 3]);
       const t = d / m[o + 4];
       total += t;
       if (m[o + 5] === MoveKind.Extrude) extruding += t;
@@ -96,7 +98,7 @@ export class LayerBuffer {
     for (let k = 0; k < this.count; k++) {
       const o = k * STRIDE;
       if (m[o + 5] === MoveKind.Extrude) {
-        lengths.push(Math.hypot(m[o] - x, m[o + 1] - y, m[o + 2] - z));
+        lengths.push(length3(m[o] - x, m[o + 1] - y, m[o + 2] - z));
         feeds.push(m[o + 4]);
         index.push(o);
       }

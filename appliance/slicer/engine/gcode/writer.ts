@@ -16,6 +16,7 @@ import type { Flavour } from './flavour.js';
 import { GcodeFormatter, PROGRESS_MARK } from './formatter.js';
 import { FanMark, fmt, LayerBuffer, MoveKind } from './layer-buffer.js';
 import { machineLimits } from './machine-limits.js';
+import { length2 } from '../geometry/polygon.js';
 
 export interface LabelledObject {
   id: number;
@@ -265,7 +266,7 @@ export class GcodeWriter {
     for (let k = 2; k < pts.length; k += 2) {
       const x = pts[k];
       const y = pts[k + 1];
-      const len = Math.hypot(x - this.x, y - this.y);
+      const len = length2(x - this.x, y - this.y);
       if (len < 1e-6) continue;
       b.move(x, y, this.z, len * ePerMm, feed, MoveKind.Extrude);
       this.x = x;
@@ -276,7 +277,7 @@ export class GcodeWriter {
   }
 
   private travelTo(x: number, y: number, island: IslandPaths | null): void {
-    const d = Math.hypot(x - this.x, y - this.y);
+    const d = length2(x - this.x, y - this.y);
     if (d < 1e-6) return;
     const c = this.c;
     const minTravel = pick(c.retraction_minimum_travel, this.filament);
@@ -326,7 +327,7 @@ export class GcodeWriter {
     for (let k = path.length - 4; k >= 0 && remaining > 0; k -= 2) {
       const x = path[k];
       const y = path[k + 1];
-      const seg = Math.hypot(x - px, y - py);
+      const seg = length2(x - px, y - py);
       if (seg < 1e-9) continue;
       const t = Math.min(1, remaining / seg);
       px += (x - px) * t;

@@ -52,23 +52,39 @@ function loadPaths(target: PathsD, paths: readonly Float64Array[], minPoints: nu
   return target;
 }
 
+/** Views of the WASM memory, made again when the memory grows (which replaces its buffer). */
+let heapU32 = new Uint32Array(C.HEAPU8.buffer);
+let heapF64 = new Float64Array(C.HEAPU8.buffer);
+
 /**
  * The paths of a PathsD with at least `minPoints` points, read from WASM memory. A PathsD is a
  * std::vector of std::vector<PointD> (wasm32: begin, end and capacity pointers, 4 bytes each), a
  * PointD is x and y (doubles) and z (a 64-bit integer): 24 bytes. The binding handle keeps the
- * object's address in `$$.ptr`.
+ * object's address in `$$.ptr`. The paths are views of one array: a typed array of its own costs
+ * an allocation outside the heap, ten times a view's cost (booleans return thousands of paths).
  */
 function readPaths(ps: PathsD, minPoints: number): Float64Array[] {
-  const memory = C.HEAPU8.buffer;
-  const u32 = new Uint32Array(memory);
-  const f64 = new Float64Array(memory);
+  if (heapU32.buffer !== C.HEAPU8.buffer) {
+    heapU32 = new Uint32Array(C.HEAPU8.buffer);
+    heapF64 = new Float64Array(C.HEAPU8.buffer);
+  }
+  const u32 = heapU32;
+  const f64 = heapF64;
   const at = (ps as unknown as { $$: { ptr: number } }).$$.ptr >> 2;
+  let doubles = 0;
+  for (let v = u32[at], end = u32[at + 1]; v < end; v += 12) {
+    const n = ((u32[(v >> 2) + 1] - u32[v >> 2]) >> 3) / 3;
+    if (n >= minPoints) doubles += n * 2;
+  }
+  const all = new Float64Array(doubles);
   const out: Float64Array[] = [];
+  let next = 0;
   for (let v = u32[at], end = u32[at + 1]; v < end; v += 12) {
     const first = u32[v >> 2] >> 3;
     const n = ((u32[(v >> 2) + 1] >> 3) - first) / 3;
     if (n < minPoints) continue;
-    const path = new Float64Array(n * 2);
+    const path = all.subarray(next, next + n * 2);
+    next += n * 2;
     for (let k = 0, o = first; k < path.length; k += 2, o += 3) {
       path[k] = f64[o];
       path[k + 1] = f64[o + 1];

@@ -44,16 +44,29 @@ export function reversed(path: Float64Array): Float64Array {
   return out;
 }
 
+/*
+ * Math.hypot guards against overflow that millimetre coordinates never reach, and V8 does not
+ * optimise it: it costs ten times a square root and boxes its result (on the corpus's rigid3d
+ * platform, 850,000 calls and 13 MB of garbage).
+ */
+export function length2(dx: number, dy: number): number {
+  return Math.sqrt(dx * dx + dy * dy);
+}
+
+export function length3(dx: number, dy: number, dz: number): number {
+  return Math.sqrt(dx * dx + dy * dy + dz * dz);
+}
+
 export function polylineLength(path: Polyline): number {
   let len = 0;
-  for (let k = 2; k < path.length; k += 2) len += Math.hypot(path[k] - path[k - 2], path[k + 1] - path[k - 1]);
+  for (let k = 2; k < path.length; k += 2) len += length2(path[k] - path[k - 2], path[k + 1] - path[k - 1]);
   return len;
 }
 
 export function polygonLength(poly: Polygon): number {
   const n = poly.length;
   if (n < 4) return 0;
-  return polylineLength(poly) + Math.hypot(poly[0] - poly[n - 2], poly[1] - poly[n - 1]);
+  return polylineLength(poly) + length2(poly[0] - poly[n - 2], poly[1] - poly[n - 1]);
 }
 
 export function emptyBBox(): BBox2 {

@@ -7,6 +7,7 @@
  */
 import type { Polygon } from '../geometry/types.js';
 import type { LayerSegments } from './slice-mesh.js';
+import { length2 } from '../geometry/polygon.js';
 
 export interface LoopReport {
   loops: Polygon[];
@@ -93,7 +94,7 @@ function addLoop(loops: Polygon[], pts: number[]): void {
   if (m >= 6) loops.push(Float64Array.from(pts.slice(0, m)));
 }
 
-const dist = (ax: number, ay: number, bx: number, by: number) => Math.hypot(ax - bx, ay - by);
+const dist = (ax: number, ay: number, bx: number, by: number) => length2(ax - bx, ay - by);
 
 /**
  * Joins open chains. Each step links chain ends to chain starts (a chain's own start included,

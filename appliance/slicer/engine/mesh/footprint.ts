@@ -1,5 +1,5 @@
 /** Footprints of meshes on the bed plane and whether they fit a printable-area polygon. */
-import { distToSegmentSq, pointInRing } from '../geometry/polygon.js';
+import { distToSegmentSq, length2, pointInRing } from '../geometry/polygon.js';
 import type { Polygon } from '../geometry/types.js';
 import type { IndexedMesh } from './types.js';
 
@@ -94,8 +94,8 @@ function nearBorder(x: number, y: number, area: Polygon): boolean {
 
 /** Whether segments ab and cd cross each other, not merely touch (within the border tolerance). */
 function segmentsCross(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, dx: number, dy: number): boolean {
-  const epsAB = BORDER_TOLERANCE_MM * Math.hypot(bx - ax, by - ay);
-  const epsCD = BORDER_TOLERANCE_MM * Math.hypot(dx - cx, dy - cy);
+  const epsAB = BORDER_TOLERANCE_MM * length2(bx - ax, by - ay);
+  const epsCD = BORDER_TOLERANCE_MM * length2(dx - cx, dy - cy);
   const c1 = cross(cx, cy, dx, dy, ax, ay);
   const c2 = cross(cx, cy, dx, dy, bx, by);
   const c3 = cross(ax, ay, bx, by, cx, cy);

@@ -6,6 +6,7 @@
  */
 import type { IndexedMesh } from '../mesh/types.js';
 import { checkImageSize, encodePng, parseHexColor } from './image.js';
+import { length3 } from '../geometry/polygon.js';
 
 export type MeshView = 'top' | 'iso';
 
@@ -38,7 +39,7 @@ const DEPTH_CUE = 0.2;
 const SUPERSAMPLE_LIMIT = 1024 * 1024;
 
 function normalize(v: Vec3): Vec3 {
-  const n = Math.hypot(v[0], v[1], v[2]);
+  const n = length3(v[0], v[1], v[2]);
   return [v[0] / n, v[1] / n, v[2] / n];
 }
 
@@ -161,7 +162,7 @@ function drawMeshes(canvas: DepthCanvas, meshes: readonly IndexedMesh[], project
       const ux = v[i1 * 3] - v[i0 * 3], uy = v[i1 * 3 + 1] - v[i0 * 3 + 1], uz = v[i1 * 3 + 2] - v[i0 * 3 + 2];
       const wx = v[i2 * 3] - v[i0 * 3], wy = v[i2 * 3 + 1] - v[i0 * 3 + 1], wz = v[i2 * 3 + 2] - v[i0 * 3 + 2];
       let nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
-      const length = Math.hypot(nx, ny, nz);
+      const length = length3(nx, ny, nz);
       if (length === 0) continue;
       const facing = nx * t[0] + ny * t[1] + nz * t[2] < 0 ? -1 / length : 1 / length;
       nx *= facing;

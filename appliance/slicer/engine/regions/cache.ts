@@ -1,7 +1,8 @@
 /**
  * Reuse of walls and infill between consecutive layers of a worker. An island identical to one on
  * the layer below (same content hash) and resting on it gets the same walls; an identical fill
- * area with the same pattern phase gets the same lines.
+ * area with the same pattern phase gets the same lines; a layer that depends on the same things as
+ * one two layers down (workers/tasks.ts says what) is that layer's toolpaths.
  */
 import type { ExPolygon } from '../geometry/types.js';
 import type { Extrusion } from '../toolpath/types.js';
@@ -19,6 +20,7 @@ export class RegionCache {
   private readonly walls = new Map<string, { layer: number; value: IslandWalls }>();
   private readonly fills = new Map<string, { layer: number; value: Extrusion[] }>();
   private readonly outlineGeometry = new Map<string, { layer: number; value: ExPolygon[] }>();
+  private readonly layers = new Map<string, { layer: number; value: Float64Array }>();
   private layer = -1;
 
   /** Moves to a layer; entries unused for longer than they can serve are dropped. */
@@ -31,6 +33,13 @@ export class RegionCache {
     drop(this.walls, KEEP_PATHS);
     drop(this.fills, KEEP_PATHS);
     drop(this.outlineGeometry, KEEP_OUTLINE_GEOMETRY);
+    drop(this.layers, KEEP_PATHS);
+  }
+
+  /** A whole encoded layer by its key (what the layer depends on), reused by a repeat of it. */
+  layerFor(key: string, layer: number, compute: () => Float64Array): Float64Array {
+    this.at(layer);
+    return this.memo(this.layers, key, compute);
   }
 
   wallsFor(key: string, compute: () => IslandWalls): IslandWalls {

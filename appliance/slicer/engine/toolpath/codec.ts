@@ -46,6 +46,14 @@ export function encodeLayer(layer: LayerPaths): Float64Array {
   return w.finish();
 }
 
+/** A copy of an encoded layer moved to another index and height (a repeat of that layer). */
+export function relocateLayer(buf: Float64Array, index: number, printZ: number): Float64Array {
+  const out = buf.slice();
+  out[0] = index;
+  out[1] = printZ;
+  return out;
+}
+
 export function decodeLayer(buf: Float64Array): LayerPaths {
   const r = new F64Reader(buf);
   const index = r.num();

@@ -3,6 +3,7 @@
  * `aligned` stays close to the previous layer's seam of the object, `back` goes to the rear,
  * `nearest` starts where the nozzle is, `random` scatters them.
  */
+import { length2 } from '../geometry/polygon.js';
 export type SeamMode = 'aligned' | 'nearest' | 'back' | 'random';
 
 /** Worth of a corner, in mm of distance: a concave right angle outweighs 3 mm. */
@@ -49,8 +50,8 @@ export function chooseSeam(points: Float64Array, ctx: SeamContext): number {
     const ay = cy - py;
     const bx = nx - cx;
     const by = ny - cy;
-    const la = Math.hypot(ax, ay);
-    const lb = Math.hypot(bx, by);
+    const la = length2(ax, ay);
+    const lb = length2(bx, by);
     let corner = 0;
     if (la > 1e-9 && lb > 1e-9) {
       const cross = (ax * by - ay * bx) / (la * lb);
@@ -58,7 +59,7 @@ export function chooseSeam(points: Float64Array, ctx: SeamContext): number {
       const turn = Math.atan2(Math.abs(cross), dot) / (Math.PI / 2);
       corner = Math.min(turn, 1.5) * (cross < 0 ? CONCAVE_WEIGHT : CONVEX_WEIGHT);
     }
-    const distance = Number.isNaN(target[0]) ? ctx.rearY - cy : Math.hypot(cx - target[0], cy - target[1]);
+    const distance = Number.isNaN(target[0]) ? ctx.rearY - cy : length2(cx - target[0], cy - target[1]);
     const score = corner - distance;
     if (score > bestScore) {
       bestScore = score;
@@ -89,7 +90,7 @@ export function trimEnd(points: Float64Array, gap: number): Float64Array {
     const y0 = points[end - 3];
     const x1 = points[end - 2];
     const y1 = points[end - 1];
-    const len = Math.hypot(x1 - x0, y1 - y0);
+    const len = length2(x1 - x0, y1 - y0);
     if (len > remaining) {
       const out = points.slice(0, end);
       const k = (len - remaining) / len;

@@ -52,9 +52,10 @@ export class F64Reader {
     return this.buf[this.i++];
   }
 
+  /** A view into the stream's buffer, not a copy (nothing writes to decoded geometry). */
   array(): Float64Array {
     const len = this.buf[this.i++];
-    const out = this.buf.slice(this.i, this.i + len);
+    const out = this.buf.subarray(this.i, this.i + len);
     this.i += len;
     return out;
   }

@@ -12,7 +12,8 @@ import { loopsToIslands, type OutlineOptions } from '../layers/slices.js';
 import type { IndexedMesh } from '../mesh/types.js';
 import { buildLayer, type ObjectLayer } from '../regions/layer.js';
 import type { RegionParams } from '../regions/params.js';
-import { encodeLayer } from '../toolpath/codec.js';
+import { hashPath } from '../geometry/hash.js';
+import { encodeLayer, relocateLayer } from '../toolpath/codec.js';
 import { F64Reader, F64Writer } from './f64-stream.js';
 
 export interface SetupArgs {
@@ -73,6 +74,29 @@ interface State {
 
 export type TaskSet = { [N in TaskName]: (args: TaskArgs<N>) => TaskResult<N> };
 
+/** Fill patterns whose lines follow the height (not only the layer's parity): their layers never repeat. */
+const FOLLOWS_Z = new Set(['gyroid']);
+
+/**
+ * Everything a layer's toolpaths depend on but its index and height, when that is all: the
+ * outlines of its objects and of their shell neighbourhoods (by hash), its support areas, its
+ * height and the parity of its index (rectilinear patterns turn every layer). A prismatic part
+ * repeats the same key layer after layer (the corpus's rigid3d platform: 700 of 850 layers), and
+ * those layers are copies of the one two below. Null where the layer must be built: the first
+ * layer (its own widths and speeds) and patterns that follow the height.
+ */
+function layerKey(index: number, height: number, objects: readonly ObjectLayer[], support: { base: Float64Array; iface: Float64Array } | undefined, p: RegionParams): string | null {
+  if (index === 0 || [p.sparsePattern, p.solidPattern, p.topPattern, p.bottomPattern].some((pattern) => FOLLOWS_Z.has(pattern))) return null;
+  let key = `${height}:${index % 2}:${support ? `${hashPath(support.base)}/${hashPath(support.iface)}` : '-'}`;
+  for (const o of objects) {
+    key += `|${o.object}:${o.filament}:${o.current.hash}^`;
+    for (const l of o.above) key += `${l.hash},`;
+    key += 'v';
+    for (const l of o.below) key += `${l.hash},`;
+  }
+  return key;
+}
+
 /** A set of task functions with their own job state (one per worker thread, or one per in-process slice). */
 export function createTasks(): TaskSet {
   let state: State | null = null;
@@ -130,9 +154,12 @@ export function createTasks(): TaskSet {
           return { object: o.object, filament: o.filament, current: at(i), above, below };
         });
         const sup = support?.[i - first];
-        const supportLayer = sup ? { base: new F64Reader(sup.base).exPolygons(), iface: new F64Reader(sup.iface).exPolygons() } : null;
-        const layer = buildLayer({ index: i, printZ: s.setup.printZs[i], height: s.setup.heights[i], objects: objs, support: supportLayer }, s.setup.regions, regionCache);
-        out.push(encodeLayer(layer));
+        const build = () => {
+          const supportLayer = sup ? { base: new F64Reader(sup.base).exPolygons(), iface: new F64Reader(sup.iface).exPolygons() } : null;
+          return encodeLayer(buildLayer({ index: i, printZ: s.setup.printZs[i], height: s.setup.heights[i], objects: objs, support: supportLayer }, s.setup.regions, regionCache));
+        };
+        const key = layerKey(i, s.setup.heights[i], objs, sup, s.setup.regions);
+        out.push(key === null ? build() : relocateLayer(regionCache.layerFor(key, i, build), i, s.setup.printZs[i]));
       }
       return out;
     },

@@ -3,7 +3,7 @@
  * held at both ends by the solid material below.
  */
 import { differenceEx } from '../../geometry/clipper.js';
-import { bboxOfEx, pointInExPolygon } from '../../geometry/polygon.js';
+import { bboxOfEx, length2, pointInExPolygon } from '../../geometry/polygon.js';
 import type { BBox2, ExPolygon } from '../../geometry/types.js';
 import { Boundary } from './boundary.js';
 import { hatch } from './hatch.js';
@@ -56,7 +56,7 @@ function candidateAngles(bridge: ExPolygon): number[] {
     const j = i + 1 < n ? i + 1 : 0;
     const dx = ring[j * 2] - ring[i * 2];
     const dy = ring[j * 2 + 1] - ring[i * 2 + 1];
-    edges.push({ len: Math.hypot(dx, dy), dir: Math.atan2(dy, dx) / DEG });
+    edges.push({ len: length2(dx, dy), dir: Math.atan2(dy, dx) / DEG });
   }
   edges.sort((a, b) => b.len - a.len);
   for (const e of edges.slice(0, EDGE_CANDIDATES)) angles.push(e.dir, e.dir + 90);
@@ -78,7 +78,7 @@ function score(
   let longestAnchored = 0;
   let longest = 0;
   for (const p of pieces.paths) {
-    const len = Math.hypot(p[2] - p[0], p[3] - p[1]);
+    const len = length2(p[2] - p[0], p[3] - p[1]);
     total += len;
     if (len > longest) longest = len;
     const held =
