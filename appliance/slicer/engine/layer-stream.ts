@@ -9,7 +9,6 @@ import { decodeLayer } from './toolpath/codec.js';
 import type { LayerPaths } from './toolpath/types.js';
 import { F64Writer } from './workers/f64-stream.js';
 import type { LayersArgs } from './workers/tasks.js';
-import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import type { TaskRunner } from './workers/runner.js';
 
 export interface LayerStreamInput {
@@ -62,7 +61,7 @@ export async function streamLayers(input: LayerStreamInput, runner: TaskRunner, 
   for (let k = 0; k < starts.length; k++) {
     let buffers: Float64Array[];
     if (runner.isLocal(k)) {
-      await yieldToEvents();
+      await runner.letEventsThrough();
       buffers = runner.runHere('layers', argsOf(k));
     } else {
       buffers = await inflight.get(k)!;

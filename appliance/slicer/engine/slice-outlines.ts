@@ -8,7 +8,6 @@ import { layerSpecs, type LayerSpec } from './layers/zlist.js';
 import type { OutlineOptions } from './layers/slices.js';
 import type { ModelObject } from './mesh/types.js';
 import type { Progress } from './progress.js';
-import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import type { TaskRunner } from './workers/runner.js';
 import type { SliceOutput } from './workers/tasks.js';
 
@@ -84,7 +83,7 @@ export async function sliceOutlines(objects: ModelObject[], specs: LayerSpec[], 
   remote.forEach((p) => p?.catch(() => undefined));
   for (let k = 0; k < jobs.length; k++) {
     if (!runner.isLocal(k)) continue;
-    await yieldToEvents();
+    await runner.letEventsThrough();
     take(jobs[k], runner.runHere('slice', jobs[k]));
   }
   await Promise.all(remote);

@@ -29,6 +29,12 @@ export class LayerBuffer {
   /** A number ≥ 0 is a move index; a string is a line; { fan } a fan mark; { tool } a filament change. */
   readonly items: (number | string | { fan: FanMark } | { tool: number })[] = [];
 
+  /** Empties the buffer for the next layer, keeping its storage (a new one per layer was 5 % of the writer's time). */
+  clear(): void {
+    this.count = 0;
+    this.items.length = 0;
+  }
+
   move(x: number, y: number, z: number, de: number, feed: number, kind: MoveKind): void {
     if ((this.count + 1) * STRIDE > this.moves.length) {
       const grown = new Float64Array(this.moves.length * 2);

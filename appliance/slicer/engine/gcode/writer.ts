@@ -68,7 +68,7 @@ export class GcodeWriter {
   private readonly seams = new Map<number, [number, number]>();
   private lastPath: Float64Array | null = null;
   private layerIndex = 0;
-  private buf = new LayerBuffer();
+  private readonly buf = new LayerBuffer();
   private layerStart: [number, number, number] = [0, 0, 0];
 
   constructor(private readonly d: WriterDeps) {
@@ -111,7 +111,8 @@ export class GcodeWriter {
     const c = this.c;
     this.layerIndex = layer.index;
     this.layerStart = [this.x, this.y, this.z];
-    const b = (this.buf = new LayerBuffer());
+    const b = this.buf;
+    b.clear();
     for (const line of this.f.layerChangeComments(layer.printZ, layer.height)) b.line(line);
     this.text(this.d.render(c.before_layer_change_gcode, 'before_layer_change_gcode', { num: layer.index, z: layer.printZ }));
     if (pick(c.retract_when_changing_layer, this.filament)) this.retract();
@@ -137,7 +138,8 @@ export class GcodeWriter {
   }
 
   end(): WriterStats {
-    const b = (this.buf = new LayerBuffer());
+    const b = this.buf;
+    b.clear();
     this.retract();
     b.fan(FanMark.Off);
     const last = { num: this.d.totalLayers - 1, z: this.z };
