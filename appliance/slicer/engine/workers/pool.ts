@@ -23,15 +23,15 @@ interface Job {
 }
 
 /**
- * One worker per core but one: this thread writes the G-code and, with a single worker, shares
- * the layer work (see runner.ts). A worker per core as well oversubscribes the cores, and each
- * worker costs its own heap and start-up (on the corpus, two cores shared with other work: the
- * Menger sponge took 19 s and 216 MB with one worker, 21 s and 283 MB with two). None on a single
- * core, where threads only add overhead.
+ * One worker per core: this thread then only writes the G-code (see runner.ts), which takes a
+ * small share of a big job's time. With one worker on two cores this thread shared the layer work,
+ * and its small young generation (the command line runs with 2 MB) made that share slow: the Menger
+ * sponge took 11-12 s with one worker, 9.3-11 s with two (interleaved runs, 185 MB instead of
+ * 150 MB; PrusaSlicer takes 275 MB). None on a single core, where threads only add overhead.
  */
 export function defaultWorkerCount(): number {
   const cores = availableParallelism();
-  return cores >= 2 ? cores - 1 : 0;
+  return cores >= 2 ? cores : 0;
 }
 
 /**
