@@ -7,6 +7,7 @@ import { RegionCache } from '../regions/cache.js';
 import type { HashedLayer } from '../regions/surfaces.js';
 import { buildEdgeTable, type EdgeTable } from '../mesh/edges.js';
 import { ChainScratch, chainLoops } from '../layers/loops.js';
+import { loopShapeHash } from '../layers/loop-shape.js';
 import { sliceMesh } from '../layers/slice-mesh.js';
 import { loopsToIslands, type OutlineOptions } from '../layers/slices.js';
 import type { IndexedMesh } from '../mesh/types.js';
@@ -120,14 +121,25 @@ export function createTasks(): TaskSet {
       const layers: Float64Array[] = [];
       let openChains = 0;
       let largestGap = 0;
+      // A plane that cuts the outline the plane below cut has its islands (not after the first
+      // layer, whose islands are compensated for elephant foot); the buffer is shared, never written.
+      let below: { layer: number; shape: number; open: boolean; encoded: Float64Array } | null = null;
       segments.forEach((seg, k) => {
+        const layer = first + k;
         const r = chainLoops(seg, scratch);
         openChains += r.openChains;
         largestGap = Math.max(largestGap, r.largestGap);
-        const islands = loopsToIslands(r.loops, s.setup.outline, first + k === 0, r.openChains > 0);
+        const shape = loopShapeHash(r.loops);
+        const open = r.openChains > 0;
+        if (below && below.layer > 0 && below.shape === shape && below.open === open) {
+          layers.push(below.encoded);
+          return;
+        }
+        const islands = loopsToIslands(r.loops, s.setup.outline, layer === 0, open);
         const w = new F64Writer();
         w.exPolygons(islands);
-        layers.push(w.finish());
+        below = { layer, shape, open, encoded: w.finish() };
+        layers.push(below.encoded);
       });
       return { first, layers, openChains, largestGap };
     },

@@ -73,3 +73,25 @@ test('layers of a pattern that follows the height are built each time, not copie
   assert.ok(infillOf(50).length > 0);
   assert.notDeepEqual(infillOf(50), infillOf(52));
 });
+
+test('a plane that cuts the outline of the plane below gets the same islands as when cut on its own', async () => {
+  const c = await config();
+  const mesh = cubeWithHole(20, 8);
+  const specs = planLayers([{ name: 'part', filament: 1, mesh }], c);
+  const tasks = createTasks();
+  tasks.setup({
+    meshes: [mesh],
+    sliceZs: Float64Array.from(specs, (s) => s.sliceZ),
+    printZs: Float64Array.from(specs, (s) => s.printZ),
+    heights: Float64Array.from(specs, (s) => s.height),
+    outline: outlineOptions({ ...c, elefant_foot_compensation: 0.2 }),
+    regions: regionParams(c),
+  });
+  const together = tasks.slice({ object: 0, first: 0, last: specs.length }).layers;
+  const alone = specs.map((_, i) => tasks.slice({ object: 0, first: i, last: i + 1 }).layers[0]);
+  assert.deepEqual(together.map((b) => Array.from(b)), alone.map((b) => Array.from(b)));
+  // The first layer is shrunk for elephant foot, so the second is not its copy.
+  assert.notDeepEqual(Array.from(together[0]), Array.from(together[1]));
+  assert.deepEqual(Array.from(together[1]), Array.from(together[2]));
+});
+
