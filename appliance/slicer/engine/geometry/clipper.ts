@@ -40,6 +40,10 @@ function assignPath(target: PathD, path: Float64Array): void {
 const subjectPaths = new C.PathsD();
 const clipPaths = new C.PathsD();
 const pathIn = new C.PathD();
+/** Booleans run on one clipper and write into containers kept for it, rather than a new result each. */
+const clipper = new C.ClipperD(PRECISION);
+const closedOut = new C.PathsD();
+const openOut = new C.PathsD();
 
 /** Fills `target` with the paths of at least `minPoints` points (one copy per path, no handle). */
 function loadPaths(target: PathsD, paths: readonly Float64Array[], minPoints: number): PathsD {
@@ -139,9 +143,12 @@ function clipTypeOf(kind: ClipKind) {
 }
 
 function booleanPaths(kind: ClipKind, subject: readonly Polygon[], clip: readonly Polygon[], rule: FillRule): Polygon[] {
-  const s = loadPaths(subjectPaths, subject, 3);
-  const c = loadPaths(clipPaths, clip, 3);
-  return takePaths(C.BooleanOpD(clipTypeOf(kind), fillRuleOf(rule), s, c, PRECISION), 3);
+  clipper.Clear();
+  clipper.AddSubject(loadPaths(subjectPaths, subject, 3));
+  clipper.AddClip(loadPaths(clipPaths, clip, 3));
+  closedOut.clear();
+  clipper.ExecutePath(clipTypeOf(kind), fillRuleOf(rule), closedOut);
+  return readPaths(closedOut, 3);
 }
 
 /**
@@ -224,15 +231,13 @@ export function thickenPolylines(lines: readonly Polyline[], width: number): ExP
 function clipOpen(kind: 'intersection' | 'difference', lines: readonly Polyline[], clip: readonly ExPolygon[]): Polyline[] {
   if (lines.length === 0) return [];
   if (clip.length === 0) return kind === 'intersection' ? [] : lines.slice();
-  const clipper = new C.ClipperD(PRECISION);
+  clipper.Clear();
   clipper.AddOpenSubject(loadPaths(subjectPaths, lines, 2));
   clipper.AddClip(loadPaths(clipPaths, flatten(clip), 3));
-  const closed = new C.PathsD();
-  const open = new C.PathsD();
-  clipper.ExecutePath(clipTypeOf(kind), C.FillRule.NonZero, closed, open);
-  clipper.delete();
-  closed.delete();
-  return takePaths(open, 2);
+  closedOut.clear();
+  openOut.clear();
+  clipper.ExecutePath(clipTypeOf(kind), C.FillRule.NonZero, closedOut, openOut);
+  return readPaths(openOut, 2);
 }
 
 /** The parts of open polylines inside the region. */
