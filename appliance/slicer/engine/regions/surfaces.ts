@@ -112,13 +112,15 @@ export function surfaceMasks(current: HashedLayer, above: HashedLayer[], below: 
   const exposedBelow = below.slice(0, Math.max(bottomLayers, 1)).map(exposedTo);
   const top = above.length === 0 ? current.islands : exposedAbove[0];
   const bottom = below.length === 0 ? current.islands : exposedBelow[0];
+  const reach = vertical?.mode === 'ensure_all' ? vertical.shellReach : 0;
   const shell = (neighbours: HashedLayer[], exposed: ExPolygon[][], count: number) => {
     if (count === 0) return none;
     if (neighbours.length < count) return current.islands;
     const parts = exposed.slice(0, count).filter((e) => e.length > 0);
-    return parts.length > 1 ? unionExs(parts.flat()) : parts[0] ?? none;
+    if (parts.length <= 1) return parts[0] ?? none;
+    // Widening offsets the parts and unites what it gets, which is the union widened.
+    return reach > 0 ? parts.flat() : unionExs(parts.flat());
   };
-  const reach = vertical?.mode === 'ensure_all' ? vertical.shellReach : 0;
   const widened = (list: ExPolygon[]) => (reach > 0 && list.length && list !== current.islands ? offsetEx(list, reach) : list);
   const topShell = widened(shell(above, exposedAbove, topLayers));
   const bottomShell = widened(shell(below, exposedBelow, bottomLayers));
@@ -193,12 +195,11 @@ export function classifyFill(area: ExPolygon[], layerMasks: SurfaceMasks, o: Cla
   const grownTop = o.firstLayer ? none : anchored(masks.top, area, o.topMargin);
   // Bridges keep their ground.
   const top = grownTop.length && taken.length ? differenceEx(grownTop, taken) : grownTop;
-  const rest = o.firstLayer ? none : differenceEx(area, top.length ? unionExs([...taken, ...top]) : taken);
+  // Booleans take their clip by the non-zero rule: overlapping parts need not be united first.
+  const rest = o.firstLayer ? none : differenceEx(area, top.length ? [...taken, ...top] : taken);
   if (rest.length === 0) return { top, bottom, bridge, solid: none, sparse: none };
   if (o.solidInfill) return { top, bottom, bridge, solid: rest, sparse: none };
-  const parts = [masks.topShell, masks.bottomShell].filter((m) => m.length > 0);
-  const shells = parts.length > 1 ? unionExs(parts.flat()) : parts[0] ?? none;
-  let solid = anchored(shells, rest, o.shellMargin);
+  let solid = anchored([...masks.topShell, ...masks.bottomShell], rest, o.shellMargin);
   if (masks.verticalShell.length) {
     // Slivers narrower than a line are dropped (an opening), as PrusaSlicer does: they could not
     // be filled and would only break the sparse infill up.
