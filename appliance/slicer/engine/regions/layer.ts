@@ -2,7 +2,7 @@
  * Everything one layer prints for its objects: walls per island, the island's fill area split
  * into surfaces, and the infill of each. Pure function of its inputs, run in worker threads.
  */
-import { differenceEx, offsetEx } from '../geometry/clipper.js';
+import { differenceEx, offsetEx, simplifyEx } from '../geometry/clipper.js';
 import type { ExPolygon } from '../geometry/types.js';
 import type { Extrusion, ExtrusionRole, IslandPaths, LayerPaths } from '../toolpath/types.js';
 import { bridgeFlow, crossSection, spacingOf, widthFor } from './flow.js';
@@ -35,6 +35,15 @@ export interface LayerInput {
 /** How far bridges and top surfaces reach into their anchors: PrusaSlicer's and OrcaSlicer's external infill margin (mm). */
 const EXTERNAL_MARGIN = 3;
 
+/**
+ * The outlines the surface masks are found from are simplified to this (mm). Where a mask ends is a
+ * matter of tenths of a millimetre (tops and bridges reach 3 mm into their anchors, slivers under
+ * 0.1 mm are dropped), but the booleans that find the masks cost in proportion to the points, and a
+ * scanned or finely tessellated part keeps a point every few hundredths of a millimetre (the corpus's
+ * bearing: half the layer work went to the masks).
+ */
+const MASK_TOLERANCE = 0.05;
+
 /** Patterns whose lines turn every layer: their cached lines are only valid for layers of the same parity. */
 const ALTERNATING: ReadonlySet<FillPattern> = new Set(['zig-zag', 'line', 'monotonic', 'monotonicline']);
 
@@ -48,7 +57,11 @@ export function buildLayer(input: LayerInput, p: RegionParams, cache: RegionCach
   for (const obj of input.objects) {
     const current = obj.current.islands;
     if (current.length === 0) continue;
-    const masks = surfaceMasks(obj.current, obj.above, obj.below, p.topLayers, p.bottomLayers, first ? null : verticalShells);
+    const coarse = (layer: HashedLayer): HashedLayer => ({
+      hash: layer.hash,
+      islands: cache.outlineGeometryFor(`coarse:${layer.hash}`, () => simplifyEx(layer.islands, MASK_TOLERANCE)),
+    });
+    const masks = surfaceMasks(coarse(obj.current), obj.above.map(coarse), obj.below.map(coarse), p.topLayers, p.bottomLayers, first ? null : verticalShells);
     const outerWidth = widthFor('outer-wall', p.widths, first);
     const innerWidth = widthFor('inner-wall', p.widths, first);
     const belowHashes = new Set(obj.below[0]?.islands.map((ex) => hashExPolygon(ex)) ?? []);
