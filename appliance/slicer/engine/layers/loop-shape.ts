@@ -6,15 +6,12 @@
  * with the height. So the hash ignores points on a straight edge, where a loop starts and the order
  * of the loops; coordinates count to 1 nm.
  */
+import { HASH_SEED, mix } from '../geometry/hash.js';
 import type { Polygon } from '../geometry/types.js';
 
 /** A point is on a straight edge when the sine of the turn there is below this. */
 const STRAIGHT = 1e-9;
 const GRID = 1e6;
-
-function mix(h: number, v: number): number {
-  return Math.imul(h ^ v, 0x01000193);
-}
 
 function loopHash(loop: Polygon): number {
   const n = loop.length >> 1;
@@ -34,7 +31,7 @@ function loopHash(loop: Polygon): number {
   }
   let start = 0;
   for (let i = 1; i < xs.length; i++) if (xs[i] < xs[start] || (xs[i] === xs[start] && ys[i] < ys[start])) start = i;
-  let h = mix(0x811c9dc5, xs.length);
+  let h = mix(HASH_SEED, xs.length);
   for (let k = 0; k < xs.length; k++) {
     const i = (start + k) % xs.length;
     h = mix(mix(h, xs[i] | 0), ys[i] | 0);
@@ -44,7 +41,7 @@ function loopHash(loop: Polygon): number {
 
 export function loopShapeHash(loops: readonly Polygon[]): number {
   const hashes = Uint32Array.from(loops, loopHash).sort();
-  let h = mix(0x811c9dc5, hashes.length);
+  let h = mix(HASH_SEED, hashes.length);
   for (const v of hashes) h = mix(h, v);
   return h >>> 0;
 }
