@@ -75,18 +75,20 @@ function readPaths(ps: PathsD, minPoints: number): Float64Array[] {
   const u32 = heapU32;
   const f64 = heapF64;
   const at = (ps as unknown as { $$: { ptr: number } }).$$.ptr >> 2;
+  /** Points of the path whose vector starts at byte `v`: (end - begin) / 24. */
+  const pointsAt = (v: number) => (u32[(v >> 2) + 1] - u32[v >> 2]) / 24;
   let doubles = 0;
   for (let v = u32[at], end = u32[at + 1]; v < end; v += 12) {
-    const n = ((u32[(v >> 2) + 1] - u32[v >> 2]) >> 3) / 3;
+    const n = pointsAt(v);
     if (n >= minPoints) doubles += n * 2;
   }
   const all = new Float64Array(doubles);
   const out: Float64Array[] = [];
   let next = 0;
   for (let v = u32[at], end = u32[at + 1]; v < end; v += 12) {
-    const first = u32[v >> 2] >> 3;
-    const n = ((u32[(v >> 2) + 1] >> 3) - first) / 3;
+    const n = pointsAt(v);
     if (n < minPoints) continue;
+    const first = u32[v >> 2] >> 3;
     const path = all.subarray(next, next + n * 2);
     next += n * 2;
     for (let k = 0, o = first; k < path.length; k += 2, o += 3) {

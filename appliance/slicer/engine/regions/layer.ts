@@ -54,13 +54,13 @@ export function buildLayer(input: LayerInput, p: RegionParams, cache: RegionCach
   let hasBridges = false;
   cache.at(input.index);
   const verticalShells = verticalShellRule(p, cache, h);
+  const coarse = (layer: HashedLayer): HashedLayer => ({
+    hash: layer.hash,
+    islands: cache.outlineGeometryFor(`coarse:${layer.hash}`, () => simplifyEx(layer.islands, MASK_TOLERANCE)),
+  });
   for (const obj of input.objects) {
     const current = obj.current.islands;
     if (current.length === 0) continue;
-    const coarse = (layer: HashedLayer): HashedLayer => ({
-      hash: layer.hash,
-      islands: cache.outlineGeometryFor(`coarse:${layer.hash}`, () => simplifyEx(layer.islands, MASK_TOLERANCE)),
-    });
     const masks = surfaceMasks(coarse(obj.current), obj.above.map(coarse), obj.below.map(coarse), p.topLayers, p.bottomLayers, first ? null : verticalShells);
     const outerWidth = widthFor('outer-wall', p.widths, first);
     const innerWidth = widthFor('inner-wall', p.widths, first);
