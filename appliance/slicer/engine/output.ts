@@ -3,9 +3,7 @@
  * workers, the estimate, then header (identification, thumbnails, summary), body with M73
  * progress, and the PrusaSlicer-compatible footer, or the Bambu blocks and `.gcode.3mf` package.
  */
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
-import { once } from 'node:events';
+import { open, rename, rm, stat } from 'node:fs/promises';
 import type { PrintConfig } from '../profiles/schema.js';
 import { packageVersion } from '../../common/version.js';
 import type { SliceRequest, SliceResult } from './api.js';
@@ -13,6 +11,7 @@ import { unionExs } from './geometry/clipper.js';
 import { bboxOfEx } from './geometry/polygon.js';
 import type { ExPolygon } from './geometry/types.js';
 import { bambuConfigBlock, bambuHeaderBlock } from './gcode/bambu-blocks.js';
+import { FileSink } from './gcode/file-sink.js';
 import { flavourOf } from './gcode/flavour.js';
 import { prusaFooter } from './gcode/footer.js';
 import { identificationLines } from './gcode/identity.js';
@@ -57,37 +56,6 @@ const PREVIEW_SIZE = 512;
 
 function labels(placed: PlacedModel): LabelledObject[] {
   return placed.objects.map((o, id) => ({ id, name: o.name, label: `${o.name.replace(/[^A-Za-z0-9_.-]+/g, '_')}_id_${id}` }));
-}
-
-/**
- * Writes to a file stream, waiting when its buffer is full so memory stays bounded. A write error
- * is kept and thrown at the next write or close; `abort` drops the stream quietly after a failure.
- */
-class Sink {
-  private pending: Promise<unknown> | null = null;
-  private error: Error | null = null;
-  constructor(private readonly stream: WriteStream) {
-    stream.on('error', (err) => { this.error ??= err; });
-  }
-  write(data: string | Uint8Array): void {
-    if (this.error) throw this.error;
-    if (!this.stream.write(data)) this.pending ??= once(this.stream, 'drain').then(() => { this.pending = null; });
-  }
-  async drained(): Promise<void> {
-    if (this.pending) await this.pending;
-    if (this.error) throw this.error;
-  }
-  async close(): Promise<void> {
-    if (this.error) throw this.error;
-    this.stream.end();
-    await once(this.stream, 'finish');
-  }
-  async abort(): Promise<void> {
-    if (this.stream.closed) return;
-    const closed = once(this.stream, 'close').catch(() => undefined);
-    this.stream.destroy();
-    await closed;
-  }
 }
 
 function adhesionFor(first: ExPolygon[][], heights: number[], c: PrintConfig, p: RegionParams, spec0: LayerSpec): { brim: Extrusion[]; skirt: Extrusion[] } {
@@ -149,12 +117,12 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
   };
 
   const bodyPath = `${req.outputPath}.body.tmp`;
-  const body = new Sink(createWriteStream(bodyPath, { highWaterMark: 1 << 20 }));
+  const body = await FileSink.create(bodyPath);
   const planner = new MotionPlanner(limitsFromConfig(c));
   const writer = new GcodeWriter({
     config: c, flavour, objects, totalLayers: total, render,
     planner,
-    out: (text) => body.write(text),
+    out: (chunk) => body.write(chunk),
   });
   const bounds = bboxOfEx(firstLayer.flat());
   for (const o of outlines.objects) {
@@ -167,7 +135,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
     }
   }
   const raster = req.preview === false ? null : new ToolpathRaster({ width: PREVIEW_SIZE, height: PREVIEW_SIZE, bounds, maxZ });
-  let out: Sink | null = null;
+  let out: FileSink | null = null;
 
   try {
     writer.start();
@@ -200,7 +168,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
     const m73 = (elapsed: number) => `M73 P${Math.min(100, Math.floor((elapsed / Math.max(totalS, 1e-9)) * 100))} R${Math.max(0, Math.round((totalS - elapsed) / 60))}`;
 
     const final = flavour.bambu ? `${req.outputPath}.gcode.tmp` : `${req.outputPath}.tmp`;
-    out = new Sink(createWriteStream(final, { highWaterMark: COPY_CHUNK }));
+    out = await FileSink.create(final);
     if (flavour.bambu) {
       out.write(bambuHeaderBlock({ version, date, config: c, printTimeS: totalS, layers: total, filament, maxZ }));
       out.write(thumbnailBlock(thumbs, { bambuMarkers: true }));
@@ -310,31 +278,40 @@ function excludeObjectDefinitions(placed: PlacedModel, objects: LabelledObject[]
 }
 
 /** Bytes of the body read at a time when it is copied into the final file. */
-const COPY_CHUNK = 1 << 18;
+const COPY_CHUNK = 1 << 20;
 const MARK_BYTES = Buffer.from(PROGRESS_MARK);
 const NEWLINE = 0x0a;
 
 /**
  * Copies the body, turning each progress mark into an M73 line, chunk by chunk, and numbering the
  * commands (`N123 G1 …`) when the profile asks for line numbers. Without numbering the bytes are
- * copied as they are, never decoded into strings: a big print's body passes through in a few
- * small buffers.
+ * copied as they are, never decoded into strings: a big print's body passes through in pieces of
+ * a megabyte (a new one each: the sink holds on to a piece until it is written).
  */
-async function copyWithProgress(path: string, out: Sink, m73: (tag: string) => string, lineNumbers: boolean): Promise<void> {
+async function copyWithProgress(path: string, out: FileSink, m73: (tag: string) => string, lineNumbers: boolean): Promise<void> {
   let n = 0;
   const number = (text: string) => text.replace(/^(?=[^;\n])/gm, () => `N${++n} `);
   const emit = lineNumbers
     ? (bytes: Buffer) => out.write(number(replaceMarks(bytes, m73).map((part) => part.toString()).join('')))
     : (bytes: Buffer) => { for (const part of replaceMarks(bytes, m73)) out.write(part); };
-  let carry: Buffer = Buffer.alloc(0);
-  for await (const chunk of createReadStream(path, { highWaterMark: COPY_CHUNK })) {
-    const bytes = carry.length ? Buffer.concat([carry, chunk as Buffer]) : chunk as Buffer;
-    const cut = bytes.lastIndexOf(NEWLINE) + 1;
-    carry = bytes.subarray(cut);
-    emit(bytes.subarray(0, cut));
-    await out.drained();
+  const body = await open(path, 'r');
+  try {
+    let carry: Buffer = Buffer.alloc(0);
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(carry.length + COPY_CHUNK);
+      carry.copy(chunk);
+      const { bytesRead } = await body.read(chunk, carry.length, COPY_CHUNK, null);
+      if (bytesRead === 0) break;
+      const bytes = chunk.subarray(0, carry.length + bytesRead);
+      const cut = bytes.lastIndexOf(NEWLINE) + 1;
+      carry = bytes.subarray(cut);
+      emit(bytes.subarray(0, cut));
+      await out.drained();
+    }
+    emit(carry);
+  } finally {
+    await body.close();
   }
-  emit(carry);
 }
 
 /** The pieces of `bytes` with every progress mark line replaced by its M73 line. */

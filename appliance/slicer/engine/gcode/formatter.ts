@@ -1,12 +1,13 @@
 /**
- * Writes a layer buffer out as G-code text: only the axes that change, relative or absolute E,
+ * Writes a layer buffer out as G-code bytes: only the axes that change, relative or absolute E,
  * the feed rate when it changes, fan commands where the marks ask for them, extruder and Z
  * offsets; every move also goes to the planner, which times the print.
  */
 import type { PrintConfig } from '../../profiles/schema.js';
 import { pick } from '../toolpath/speeds.js';
 import type { Flavour } from './flavour.js';
-import { FanMark, fmt, type LayerBuffer, MOVE_STRIDE, MoveKind } from './layer-buffer.js';
+import { AsciiOut } from './ascii-out.js';
+import { FanMark, type LayerBuffer, MOVE_STRIDE, MoveKind } from './layer-buffer.js';
 import type { PlannerSink } from './writer.js';
 
 /** Written where M73 progress goes; the assembler replaces it once the total time is known. */
@@ -14,6 +15,9 @@ export const PROGRESS_MARK = ';PRINTYARD_PROGRESS ';
 
 /** What `gcode_comments` appends to each kind of move. */
 const VERBOSE = [' ; travel', '', ' ; retract / unretract', ' ; lift / lower'];
+
+/** Character codes of the words of a move. */
+const [G, ONE, SPACE, X, Y, Z, E, F, NEWLINE] = [...'G1 XYZEF\n'].map((ch) => ch.charCodeAt(0));
 
 /** Accelerations set in the stream (by the writer) reach the planner where they are written. */
 const ACCELERATION = /^(?:M204 S|SET_VELOCITY_LIMIT ACCEL=)(\d+)/;
@@ -24,13 +28,14 @@ export class GcodeFormatter {
   private fanNow = -1;
   private filament = 0;
   private readonly used: number[];
+  private readonly ascii = new AsciiOut();
   readonly bounds: [number, number, number, number, number, number] = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
 
   constructor(
     private readonly c: PrintConfig,
     private readonly f: Flavour,
     private readonly planner: PlannerSink,
-    private readonly out: (text: string) => void,
+    private readonly out: (bytes: Uint8Array) => void,
   ) {
     this.used = c.filament_diameter.map(() => 0);
   }
@@ -43,7 +48,7 @@ export class GcodeFormatter {
   write(b: LayerBuffer, fan: number, bridgeFan: number): void {
     const c = this.c;
     const m = b.moves;
-    const lines: string[] = [];
+    const out = this.ascii;
     const relE = c.use_relative_e_distances;
     const zOffset = c.z_offset;
     const verbose = c.gcode_comments;
@@ -55,7 +60,8 @@ export class GcodeFormatter {
     let cz = NaN;
     for (const item of b.items) {
       if (typeof item === 'string') {
-        lines.push(item);
+        out.text(item);
+        out.char(NEWLINE);
         if (item.startsWith(PROGRESS_MARK)) this.planner.marker(item.slice(PROGRESS_MARK.length));
         const accel = ACCELERATION.exec(item);
         if (accel) this.planner.setAccelerations({ print: Number(accel[1]), travel: Number(accel[1]) });
@@ -69,7 +75,8 @@ export class GcodeFormatter {
         }
         const want = item.fan === FanMark.Off ? 0 : Math.round(item.fan === FanMark.Bridge ? bridgeFan : fan);
         if (want !== this.fanNow) {
-          lines.push(this.f.fan(want));
+          out.text(this.f.fan(want));
+          out.char(NEWLINE);
           this.fanNow = want;
         }
         continue;
@@ -81,30 +88,41 @@ export class GcodeFormatter {
       const de = m[o + 3];
       const feed = m[o + 4];
       const kind = m[o + 5];
-      let s = 'G1';
+      out.pair(G, ONE);
       const planar = kind !== MoveKind.Retract && kind !== MoveKind.Lift;
-      if (planar && x !== cx) s += ' X' + fmt(x, 3);
-      if (planar && y !== cy) s += ' Y' + fmt(y, 3);
-      if (kind === MoveKind.Lift || (kind !== MoveKind.Retract && z !== cz && !Number.isNaN(cz))) s += ' Z' + fmt(z, 3);
+      if (planar && x !== cx) {
+        out.pair(SPACE, X);
+        out.fixed(x, 3);
+      }
+      if (planar && y !== cy) {
+        out.pair(SPACE, Y);
+        out.fixed(y, 3);
+      }
+      if (kind === MoveKind.Lift || (kind !== MoveKind.Retract && z !== cz && !Number.isNaN(cz))) {
+        out.pair(SPACE, Z);
+        out.fixed(z, 3);
+      }
       cx = x;
       cy = y;
       cz = z;
       if (de !== 0) {
         this.eAbs += de;
         this.used[this.filament] += de;
-        s += ' E' + fmt(relE ? de : this.eAbs, 5);
+        out.pair(SPACE, E);
+        out.fixed(relE ? de : this.eAbs, 5);
       }
       const f = Math.round(feed * 60);
       if (f !== this.lastFeed) {
-        s += ' F' + f;
+        out.pair(SPACE, F);
+        out.int(f);
         this.lastFeed = f;
       }
-      lines.push(verbose ? s + VERBOSE[kind] : s);
+      if (verbose) out.text(VERBOSE[kind]);
+      out.char(NEWLINE);
       this.planner.move(x, y, z, this.eAbs, feed);
       if (kind === MoveKind.Extrude) this.extend(x, y, z);
     }
-    lines.push('');
-    this.out(lines.join('\n'));
+    this.out(out.take());
   }
 
   private extend(x: number, y: number, z: number): void {

@@ -131,29 +131,3 @@ export class LayerBuffer {
 }
 
 export const MOVE_STRIDE = STRIDE;
-
-const SCALES = [1, 10, 100, 1000, 10000, 100000, 1000000];
-
-/**
- * A number with at most `decimals` decimals and no trailing zeros ("12.3", "5", "-0.25"). Integer
- * arithmetic instead of toFixed: this runs for every coordinate of the file.
- */
-export function fmt(v: number, decimals: number): string {
-  const scale = SCALES[decimals];
-  let n = Math.round(v * scale);
-  if (n === 0) return '0';
-  const negative = n < 0;
-  if (negative) n = -n;
-  const whole = Math.floor(n / scale);
-  let frac = n - whole * scale;
-  let out = String(whole);
-  if (frac !== 0) {
-    let digits = decimals;
-    while (frac % 10 === 0) {
-      frac /= 10;
-      digits--;
-    }
-    out += '.' + String(frac).padStart(digits, '0');
-  }
-  return negative ? '-' + out : out;
-}

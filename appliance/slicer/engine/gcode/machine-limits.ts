@@ -1,6 +1,6 @@
 /** Machine limits as Marlin takes them (M201, M203, M204, M205), from the printer profile. */
 import type { PrintConfig } from '../../profiles/schema.js';
-import { fmt } from './layer-buffer.js';
+import { fmt } from './ascii-out.js';
 
 export function machineLimits(c: PrintConfig): string[] {
   const r = (v: number) => Math.round(v);

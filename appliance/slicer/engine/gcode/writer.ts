@@ -14,7 +14,8 @@ import type { Extrusion, ExtrusionRole, IslandPaths, LayerPaths } from '../toolp
 import { bedTemperatures } from './bed-temperature.js';
 import type { Flavour } from './flavour.js';
 import { GcodeFormatter, PROGRESS_MARK } from './formatter.js';
-import { FanMark, fmt, LayerBuffer, MoveKind } from './layer-buffer.js';
+import { fmt } from './ascii-out.js';
+import { FanMark, LayerBuffer, MoveKind } from './layer-buffer.js';
 import { machineLimits } from './machine-limits.js';
 import { length2 } from '../geometry/polygon.js';
 
@@ -43,9 +44,9 @@ export interface WriterDeps {
    */
   render: (source: string, where: string, layer: { num: number; z: number } | null, extra?: Record<string, number>) => string;
   planner: PlannerSink;
-  out: (text: string) => void;
+  /** Where the G-code goes: the start as text, then each layer as bytes. */
+  out: (chunk: string | Uint8Array) => void;
 }
-
 
 export interface WriterStats {
   /** mm of filament pushed per filament (net of retractions). */

@@ -1,16 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fmt, LayerBuffer, MoveKind } from '../../../../appliance/slicer/engine/gcode/layer-buffer.js';
-
-test('fmt writes the fewest digits that keep the value', () => {
-  assert.equal(fmt(12.3, 3), '12.3');
-  assert.equal(fmt(5, 3), '5');
-  assert.equal(fmt(-0.25, 3), '-0.25');
-  assert.equal(fmt(-0.0004, 3), '0');
-  assert.equal(fmt(123.45678, 3), '123.457');
-  assert.equal(fmt(0.00001, 5), '0.00001');
-  assert.equal(fmt(1.0005, 3), '1.001');
-});
+import { LayerBuffer, MoveKind } from '../../../../appliance/slicer/engine/gcode/layer-buffer.js';
 
 function layer(): LayerBuffer {
   const b = new LayerBuffer();

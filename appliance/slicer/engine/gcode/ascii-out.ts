@@ -1,0 +1,115 @@
+/**
+ * G-code text written straight into bytes: numbers become ASCII digits in place and lines are
+ * never built as strings. The formatter writes a whole layer here and hands the bytes on; as
+ * strings, a 2.8 MB file allocated 30 MB of short-lived pieces and was encoded once more on its
+ * way to the file (the rigid3d platform: a fifth of the command line's young-generation GCs).
+ */
+
+const SCALES = [1, 10, 100, 1000, 10000, 100000, 1000000];
+const ZERO = 0x30;
+const MINUS = 0x2d;
+const DOT = 0x2e;
+
+/** Bytes of a line's text, digits of a number, with the room they need made as they are written. */
+export class AsciiOut {
+  private bytes = Buffer.allocUnsafe(1 << 16);
+  private length = 0;
+
+  /** Any text (UTF-8: custom G-code and object names may hold any character). */
+  text(s: string): void {
+    this.room(s.length * 3);
+    this.length += this.bytes.write(s, this.length, 'utf8');
+  }
+
+  /** One ASCII character by its code. */
+  char(code: number): void {
+    this.room(1);
+    this.bytes[this.length++] = code;
+  }
+
+  /** Two ASCII characters: a space and an axis letter, the usual start of a word. */
+  pair(a: number, b: number): void {
+    this.room(2);
+    this.bytes[this.length++] = a;
+    this.bytes[this.length++] = b;
+  }
+
+  /** A whole number ≥ 0 below 2^53. */
+  uint(n: number): void {
+    let digits = 1;
+    for (let p = 10; p <= n; p *= 10) digits++;
+    this.room(digits);
+    let at = this.length + digits;
+    while (n >= 10) {
+      const q = Math.floor(n / 10);
+      this.bytes[--at] = ZERO + (n - q * 10);
+      n = q;
+    }
+    this.bytes[--at] = ZERO + n;
+    this.length += digits;
+  }
+
+  /** An integer, as `String(Math.round(v))` writes it. */
+  int(v: number): void {
+    const n = Math.round(v);
+    if (!Number.isSafeInteger(n)) return this.text(String(n));
+    if (n < 0) {
+      this.char(MINUS);
+      this.uint(-n);
+    } else this.uint(n);
+  }
+
+  /** A number with at most `decimals` decimals (≤ 6) and no trailing zeros: "12.3", "5", "-0.25". */
+  fixed(v: number, decimals: number): void {
+    const scale = SCALES[decimals];
+    let n = Math.round(v * scale);
+    if (!Number.isSafeInteger(n)) return this.text(String(v));
+    if (n === 0) return this.char(ZERO);
+    if (n < 0) {
+      this.char(MINUS);
+      n = -n;
+    }
+    const whole = Math.floor(n / scale);
+    let frac = n - whole * scale;
+    this.uint(whole);
+    if (frac === 0) return;
+    let digits = decimals;
+    while (frac % 10 === 0) {
+      frac /= 10;
+      digits--;
+    }
+    this.room(digits + 1);
+    this.bytes[this.length++] = DOT;
+    for (let p = SCALES[digits - 1]; p > frac; p /= 10) this.bytes[this.length++] = ZERO;
+    this.uint(frac);
+  }
+
+  /** What was written since the last take, as a string, and a fresh start. */
+  takeText(): string {
+    const text = this.bytes.toString('utf8', 0, this.length);
+    this.length = 0;
+    return text;
+  }
+
+  /** The bytes written since the last take, copied (the receiver may keep them), and a fresh start. */
+  take(): Buffer {
+    const out = Buffer.from(this.bytes.subarray(0, this.length));
+    this.length = 0;
+    return out;
+  }
+
+  private room(n: number): void {
+    if (this.length + n <= this.bytes.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + n));
+    this.bytes.copy(grown, 0, 0, this.length);
+    this.bytes = grown;
+  }
+}
+
+const scratch = new AsciiOut();
+
+/** A number with at most `decimals` decimals and no trailing zeros ("12.3", "5", "-0.25"), as a string. */
+export function fmt(v: number, decimals: number): string {
+  scratch.fixed(v, decimals);
+  return scratch.takeText();
+}
