@@ -65,9 +65,29 @@ export function build() {
   const tsc = join(root, 'node_modules', '.bin', 'tsc');
   const r = spawnSync(tsc, ['-p', join(root, 'tsconfig.json')], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) throw new Error('TypeScript build failed');
+  bundleCommandLine();
   // The commands run through their first line (the command line's runtime settings live there).
   const { bin } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   for (const path of Object.values(bin ?? {})) chmodSync(join(root, path), 0o755);
+}
+
+/**
+ * The slicing command line is replaced by a bundle, and its worker threads get one beside it (the
+ * pool starts `./worker.js` next to itself); shared code and what is loaded only on demand (Bambu
+ * packages, profile directories) become chunks in the same folder. A slice from the command line
+ * otherwise spends 40-50 ms resolving and loading 114 modules, a tenth of a small model's slice;
+ * the service and the tests keep using the modules as compiled. npm packages stay outside.
+ */
+function bundleCommandLine() {
+  const cli = join(root, 'dist', 'appliance', 'slicer', 'cli');
+  const esbuild = join(root, 'node_modules', '.bin', 'esbuild');
+  const r = spawnSync(esbuild, [
+    join(cli, 'printyard-slice.js'),
+    join(root, 'dist', 'appliance', 'slicer', 'engine', 'workers', 'worker.js'),
+    '--bundle', '--splitting', '--platform=node', '--format=esm', '--target=node20', '--packages=external',
+    `--outdir=${cli}`, '--entry-names=[name]', '--allow-overwrite', '--sourcemap', '--log-level=warning',
+  ], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('bundling the command line failed');
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

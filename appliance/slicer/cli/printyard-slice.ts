@@ -107,4 +107,10 @@ async function main(): Promise<number> {
   }
 }
 
+// A reader that stops early (`--list-profiles | head`) closes the pipe: that ends the listing, not in a crash.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(process.exitCode ?? 0);
+});
+
 process.exitCode = await main();
