@@ -23,8 +23,8 @@ import { GcodeWriter, filamentArea, type LabelledObject } from './gcode/writer.j
 import { streamLayers } from './layer-stream.js';
 import type { LayerSpec } from './layers/zlist.js';
 import { convexHullXY } from './mesh/footprint.js';
-import type { PlacedModel, RepairReport } from './mesh/types.js';
-import { renderMeshPng } from './preview/mesh-render.js';
+import type { IndexedMesh, PlacedModel, RepairReport } from './mesh/types.js';
+import { renderMeshPngs } from './preview/mesh-render.js';
 import { ToolpathRaster } from './preview/toolpath-raster.js';
 import type { Progress } from './progress.js';
 import { brimLoops, skirtLoops } from './regions/adhesion.js';
@@ -124,17 +124,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
     planner,
     out: (chunk) => body.write(chunk),
   });
-  const bounds = bboxOfEx(firstLayer.flat());
-  for (const o of outlines.objects) {
-    for (const buf of o.layers) {
-      const b = bboxOfEx(new F64Reader(buf).exPolygons());
-      bounds.minX = Math.min(bounds.minX, b.minX);
-      bounds.minY = Math.min(bounds.minY, b.minY);
-      bounds.maxX = Math.max(bounds.maxX, b.maxX);
-      bounds.maxY = Math.max(bounds.maxY, b.maxY);
-    }
-  }
-  const raster = req.preview === false ? null : new ToolpathRaster({ width: PREVIEW_SIZE, height: PREVIEW_SIZE, bounds, maxZ });
+  const raster = req.preview === false ? null : new ToolpathRaster({ width: PREVIEW_SIZE, height: PREVIEW_SIZE, bounds: outlineBounds(firstLayer, outlines), maxZ });
   let out: FileSink | null = null;
 
   try {
@@ -164,7 +154,9 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
     const filament = filamentUsage(c, stats.filamentMm);
 
     const meshes = placed.objects.map((o) => o.mesh);
-    const thumbs = parseThumbnailSpec(c.thumbnails).map((t) => ({ ...t, png: renderMeshPng(meshes, { width: t.width, height: t.height, view: 'iso', color: c.filament_colour[0] }) }));
+    const sizes = parseThumbnailSpec(c.thumbnails);
+    const pngs = renderMeshPngs(meshes, sizes, { view: 'iso', color: c.filament_colour[0] });
+    const thumbs = sizes.map((t, k) => ({ ...t, png: pngs[k] }));
     const m73 = (elapsed: number) => `M73 P${Math.min(100, Math.floor((elapsed / Math.max(totalS, 1e-9)) * 100))} R${Math.max(0, Math.round((totalS - elapsed) / 60))}`;
 
     const final = flavour.bambu ? `${req.outputPath}.gcode.tmp` : `${req.outputPath}.tmp`;
@@ -213,8 +205,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
           bbox: [stats.bounds[0], stats.bounds[1], stats.bounds[3], stats.bounds[4]],
         },
         thumbnails: {
-          png: renderMeshPng(meshes, { width: 512, height: 512, view: 'iso', color: c.filament_colour[0] }),
-          small_png: renderMeshPng(meshes, { width: 128, height: 128, view: 'iso', color: c.filament_colour[0] }),
+          ...bambuThumbnails(meshes, c.filament_colour[0]),
         },
         objects: objects.map((o) => ({ id: o.id, name: o.name })),
       });
@@ -243,6 +234,27 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
     await rm(`${req.outputPath}.tmp`, { force: true });
     await rm(`${req.outputPath}.gcode.tmp`, { force: true });
   }
+}
+
+/** The plate pictures of a Bambu package: 512 and 128 pixels square, from one drawing. */
+function bambuThumbnails(meshes: IndexedMesh[], color: string): { png: Uint8Array; small_png: Uint8Array } {
+  const [png, small] = renderMeshPngs(meshes, [{ width: 512, height: 512 }, { width: 128, height: 128 }], { view: 'iso', color });
+  return { png, small_png: small };
+}
+
+/** The XY box of every layer's outlines: the preview's frame, found before any toolpath is drawn. */
+function outlineBounds(firstLayer: ExPolygon[][], outlines: OutlineResult) {
+  const bounds = bboxOfEx(firstLayer.flat());
+  for (const o of outlines.objects) {
+    for (const buf of o.layers) {
+      const b = bboxOfEx(new F64Reader(buf).exPolygons());
+      bounds.minX = Math.min(bounds.minX, b.minX);
+      bounds.minY = Math.min(bounds.minY, b.minY);
+      bounds.maxX = Math.max(bounds.maxX, b.maxX);
+      bounds.maxY = Math.max(bounds.maxY, b.maxY);
+    }
+  }
+  return bounds;
 }
 
 /** Cura-style summary lines that several printer displays and OctoPrint plugins read. */

@@ -9,6 +9,8 @@ const SCALES = [1, 10, 100, 1000, 10000, 100000, 1000000];
 const ZERO = 0x30;
 const MINUS = 0x2d;
 const DOT = 0x2e;
+/** Sign, 16 digits and a point: the longest number `fixed` writes itself. */
+const MAX_NUMBER_BYTES = 18;
 
 /** Bytes of a line's text, digits of a number, with the room they need made as they are written. */
 export class AsciiOut {
@@ -61,27 +63,38 @@ export class AsciiOut {
 
   /** A number with at most `decimals` decimals (≤ 6) and no trailing zeros: "12.3", "5", "-0.25". */
   fixed(v: number, decimals: number): void {
-    const scale = SCALES[decimals];
-    let n = Math.round(v * scale);
+    let n = Math.round(v * SCALES[decimals]);
     if (!Number.isSafeInteger(n)) return this.text(String(v));
     if (n === 0) return this.char(ZERO);
+    this.room(MAX_NUMBER_BYTES);
+    const bytes = this.bytes;
     if (n < 0) {
-      this.char(MINUS);
+      bytes[this.length++] = MINUS;
       n = -n;
     }
-    const whole = Math.floor(n / scale);
-    let frac = n - whole * scale;
-    this.uint(whole);
-    if (frac === 0) return;
-    let digits = decimals;
-    while (frac % 10 === 0) {
-      frac /= 10;
-      digits--;
+    // Trailing zeros of the fraction are dropped; what is left is written from its last digit back.
+    let kept = decimals;
+    while (kept > 0 && n % 10 === 0) {
+      n /= 10;
+      kept--;
     }
-    this.room(digits + 1);
-    this.bytes[this.length++] = DOT;
-    for (let p = SCALES[digits - 1]; p > frac; p /= 10) this.bytes[this.length++] = ZERO;
-    this.uint(frac);
+    let digits = 1;
+    for (let p = 10; p <= n; p *= 10) digits++;
+    const wholeDigits = Math.max(digits - kept, 1);
+    const end = this.length + wholeDigits + (kept > 0 ? kept + 1 : 0);
+    let at = end;
+    for (let k = 0; k < kept; k++) {
+      const q = Math.floor(n / 10);
+      bytes[--at] = ZERO + (n - q * 10);
+      n = q;
+    }
+    if (kept > 0) bytes[--at] = DOT;
+    do {
+      const q = Math.floor(n / 10);
+      bytes[--at] = ZERO + (n - q * 10);
+      n = q;
+    } while (n > 0);
+    this.length = end;
   }
 
   /** What was written since the last take, as a string, and a fresh start. */
@@ -93,7 +106,8 @@ export class AsciiOut {
 
   /** The bytes written since the last take, copied (the receiver may keep them), and a fresh start. */
   take(): Buffer {
-    const out = Buffer.from(this.bytes.subarray(0, this.length));
+    const out = Buffer.allocUnsafe(this.length);
+    this.bytes.copy(out, 0, 0, this.length);
     this.length = 0;
     return out;
   }

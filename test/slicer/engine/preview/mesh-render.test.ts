@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PNG } from 'pngjs';
-import { renderMeshPng } from '../../../../appliance/slicer/engine/preview/mesh-render.js';
+import { renderMeshPng, renderMeshPngs } from '../../../../appliance/slicer/engine/preview/mesh-render.js';
 import type { IndexedMesh } from '../../../../appliance/slicer/engine/mesh/types.js';
 import { box, cube } from '../../../fixtures/meshes.js';
 import { quadMesh } from '../../../fixtures/render-meshes.js';
@@ -96,4 +96,21 @@ test('sizes outside 1..2048 and bad colours are bad requests', () => {
     assert.throws(() => renderMeshPng([cube()], { width, height, view: 'top' }), { code: 'ERR_BAD_REQUEST', status: 400 });
   }
   assert.throws(() => renderMeshPng([cube()], { width: 10, height: 10, view: 'top', color: 'orange' }), { code: 'ERR_BAD_REQUEST' });
+});
+
+test('pictures of the same shape share one drawing: the largest is as drawn alone, the smaller ones match theirs', () => {
+  const meshes = [box(20, 10, 6)];
+  const sizes = [{ width: 48, height: 48 }, { width: 300, height: 300 }, { width: 96, height: 48 }];
+  const pngs = renderMeshPngs(meshes, sizes, { view: 'iso' }).map(decode);
+  assert.deepEqual(pngs.map((p) => [p.width, p.height]), sizes.map((s) => [s.width, s.height]));
+  assert.deepEqual(pngs[1].data, decode(renderMeshPng(meshes, { width: 300, height: 300, view: 'iso' })).data);
+  assert.deepEqual(pngs[2].data, decode(renderMeshPng(meshes, { width: 96, height: 48, view: 'iso' })).data, 'another shape is drawn for itself');
+  // Averaged down from 600 x 600 samples instead of drawn on 96 x 96: the same picture within a pixel.
+  const alone = decode(renderMeshPng(meshes, { width: 48, height: 48, view: 'iso' }));
+  const shared = opaqueBox(pngs[0]);
+  const own = opaqueBox(alone);
+  for (const side of ['minX', 'maxX', 'minY', 'maxY'] as const) assert.ok(Math.abs(shared[side] - own[side]) <= 1, `${side}: ${shared[side]} vs ${own[side]}`);
+  let differing = 0;
+  for (let k = 3; k < alone.data.length; k += 4) if (Math.abs(alone.data[k] - pngs[0].data[k]) > 128) differing++;
+  assert.ok(differing <= 48, `${differing} pixels differ in coverage`);
 });
