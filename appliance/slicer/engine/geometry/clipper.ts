@@ -193,6 +193,33 @@ export function intersectionEx(a: readonly ExPolygon[], b: readonly ExPolygon[])
   return booleanEx('intersection', flatten(a), flatten(b), 'nonzero');
 }
 
+/**
+ * What every list covers, in one boolean instead of one per list. Each list must be disjoint
+ * ExPolygons as Clipper returns them (contours counter-clockwise): with n lists, n - 1 clockwise
+ * frames around them all take n - 1 off the winding count, so the positive rule keeps exactly the
+ * points inside all n.
+ */
+export function intersectionOfAll(lists: readonly (readonly ExPolygon[])[]): ExPolygon[] {
+  if (lists.length === 0 || lists.some((list) => list.length === 0)) return [];
+  if (lists.length === 1) return lists[0].slice();
+  const rings = lists.flatMap((list) => flatten(list));
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const ring of rings) {
+    for (let k = 0; k < ring.length; k += 2) {
+      if (ring[k] < minX) minX = ring[k];
+      if (ring[k] > maxX) maxX = ring[k];
+      if (ring[k + 1] < minY) minY = ring[k + 1];
+      if (ring[k + 1] > maxY) maxY = ring[k + 1];
+    }
+  }
+  const frame = Float64Array.of(minX - 1, minY - 1, minX - 1, maxY + 1, maxX + 1, maxY + 1, maxX + 1, minY - 1);
+  for (let k = 1; k < lists.length; k++) rings.push(frame);
+  return booleanEx('union', rings, [], 'positive');
+}
+
 export function difference(a: readonly Polygon[], b: readonly Polygon[]): Polygon[] {
   return booleanPaths('difference', a, b, 'nonzero');
 }
@@ -257,13 +284,26 @@ export function simplifyPolygons(polys: readonly Polygon[], epsilon: number): Po
   return takePaths(C.SimplifyPathsD(src, epsilon, true), 3).filter((p) => Math.abs(signedArea(p)) > 0);
 }
 
-/** Simplifies every ring of the ExPolygons, dropping rings that collapse. */
+/**
+ * Simplifies every ring of the ExPolygons, dropping rings that collapse (an island goes with its
+ * contour). One call for all of them: Clipper simplifies each path on its own and returns them in
+ * order, so the rings are found again by position.
+ */
 export function simplifyEx(list: readonly ExPolygon[], epsilon: number): ExPolygon[] {
+  const rings = flatten(list);
+  if (rings.length === 0) return [];
+  const simplified = takePaths(C.SimplifyPathsD(loadPaths(subjectPaths, rings, 0), epsilon, true), 0);
+  const kept = (ring: Polygon) => (ring.length >= 6 && Math.abs(signedArea(ring)) > 0 ? ring : null);
   const out: ExPolygon[] = [];
+  let k = 0;
   for (const ex of list) {
-    const [contour] = simplifyPolygons([ex.contour], epsilon);
-    if (!contour) continue;
-    out.push({ contour, holes: ex.holes.length ? simplifyPolygons(ex.holes, epsilon) : [] });
+    const contour = kept(simplified[k++]);
+    const holes: Polygon[] = [];
+    for (let h = 0; h < ex.holes.length; h++) {
+      const hole = kept(simplified[k++]);
+      if (hole) holes.push(hole);
+    }
+    if (contour) out.push({ contour, holes });
   }
   return out;
 }

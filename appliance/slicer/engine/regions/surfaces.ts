@@ -4,7 +4,7 @@
  * (discover_horizontal_shells): an area is solid when any of the next N layers above (or below)
  * does not cover it.
  */
-import { differenceEx, intersectionEx, offsetEx, unionExs } from '../geometry/clipper.js';
+import { differenceEx, intersectionEx, intersectionOfAll, offsetEx, unionExs } from '../geometry/clipper.js';
 import { bboxOfEx, exArea, exPolygonsNear, polygonLength, totalArea } from '../geometry/polygon.js';
 import { hashExPolygons, islandHash } from '../geometry/hash.js';
 import type { ExPolygon } from '../geometry/types.js';
@@ -86,12 +86,8 @@ function fullVerticalShell(current: HashedLayer, window: HashedLayer[], inner: V
   const islands = current.islands.filter((ex) => changed.has(ex));
   const own = inner({ islands, hash: hashExPolygons(islands) });
   const box = bboxOfEx(islands);
-  let kept = own;
-  for (const layer of others) {
-    kept = intersectionEx(kept, exPolygonsNear(inner(layer), box));
-    if (kept.length === 0) break;
-  }
-  return kept === own ? [] : differenceEx(own, kept);
+  const kept = intersectionOfAll([own, ...others.map((layer) => exPolygonsNear(inner(layer), box))]);
+  return differenceEx(own, kept);
 }
 
 /**

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  clipPolylines, differenceEx, offset, simplifyPolygons, subtractFromPolylines, thickenPolylines, union,
+  clipPolylines, differenceEx, intersectionEx, intersectionOfAll, offset, simplifyEx, simplifyPolygons, subtractFromPolylines,
+  thickenPolylines, union, xorEx,
 } from '../../../../appliance/slicer/engine/geometry/clipper.js';
 import { signedArea, totalArea } from '../../../../appliance/slicer/engine/geometry/polygon.js';
 
@@ -67,4 +68,35 @@ test('results stay right when the booleans need more WASM memory than they start
   const grown = offset(merged, 1);
   const area = grown.reduce((a, p) => a + signedArea(p), 0);
   assert.ok(Math.abs(area - 400 * Math.PI * 121) < 5, `area ${area}`);
+});
+
+test('what every list covers, in one boolean: the same area as intersecting them one by one', () => {
+  const frame = { contour: square(0, 0, 10), holes: [reversed(square(3, 3, 4))] };
+  const lists = [
+    [frame],
+    [{ contour: square(2, 1, 10), holes: [] }, { contour: square(-5, -5, 3), holes: [] }],
+    [{ contour: circle(5, 5, 5.5, 64), holes: [] }],
+  ];
+  const once = intersectionOfAll(lists);
+  const stepwise = intersectionEx(intersectionEx(lists[0], lists[1]), lists[2]);
+  assert.ok(totalArea(once) > 10, `area ${totalArea(once)}`);
+  assert.ok(totalArea(xorEx(once, stepwise)) < 1e-6, 'the same region');
+  assert.ok(once.some((ex) => ex.holes.length === 1), 'the frame keeps its hole');
+  assert.deepEqual(intersectionOfAll([lists[0], []]), []);
+  assert.deepEqual(intersectionOfAll([lists[1]]), lists[1]);
+  assert.deepEqual(intersectionOfAll([[{ contour: square(0, 0, 1), holes: [] }], [{ contour: square(5, 5, 1), holes: [] }]]), [], 'apart: nothing in common');
+});
+
+test('simplifying ExPolygons keeps each ring with its island and drops what collapses', () => {
+  const bumpy = (x: number, y: number) => Float64Array.of(x, y, x + 5, y + 0.001, x + 10, y, x + 10, y + 10, x, y + 10);
+  const islands = [
+    { contour: bumpy(0, 0), holes: [reversed(square(2, 2, 2)), reversed(square(6, 6, 0.01))] },
+    { contour: square(20, 0, 0.01), holes: [] },
+    { contour: bumpy(40, 0), holes: [] },
+  ];
+  const out = simplifyEx(islands, 0.05);
+  assert.equal(out.length, 2, 'the tiny island goes');
+  assert.deepEqual(out.map((ex) => [ex.contour.length / 2, ex.holes.length]), [[4, 1], [4, 0]]);
+  assert.ok(Math.abs(out[0].holes[0][0] - 2) < 1e-9 || Math.abs(out[0].holes[0][0] - 4) < 1e-9, 'the hole is the 2 mm square');
+  assert.ok(out[1].contour.every((v, k) => k % 2 === 1 || v >= 40), 'the second island keeps its place');
 });
