@@ -78,6 +78,17 @@ function changedIslands(layer: HashedLayer, other: HashedLayer): ExPolygon[] {
   return layer.islands.filter((ex) => !repeated.has(islandHash(ex)));
 }
 
+/** The list without repeats of an equal island (by content hash). */
+function distinctIslands(list: ExPolygon[]): ExPolygon[] {
+  const seen = new Set<number>();
+  return list.filter((ex) => {
+    const hash = islandHash(ex);
+    if (seen.has(hash)) return false;
+    seen.add(hash);
+    return true;
+  });
+}
+
 /** `ensure_all`: what of this layer's infill area is not infill area on every layer of the window. */
 function fullVerticalShell(current: HashedLayer, window: HashedLayer[], inner: VerticalShellRule['inner']): ExPolygon[] {
   const others = window.filter((layer, k) => layer.hash !== current.hash && window.findIndex((l) => l.hash === layer.hash) === k);
@@ -99,10 +110,17 @@ export function surfaceMasks(current: HashedLayer, above: HashedLayer[], below: 
   const none: ExPolygon[] = [];
   if (current.islands.length === 0) return { top: none, bottom: none, topShell: none, bottomShell: none, verticalShell: none };
   // What of this layer a neighbour does not cover; a shell is the union of these over its layers.
+  // Neighbours with equal outlines (a part of constant section) expose the same: found once.
+  const exposures = new Map<number, ExPolygon[]>();
   const exposedTo = (other: HashedLayer) => {
     if (other.hash === current.hash) return none;
-    const changed = changedIslands(current, other);
-    return changed.length ? dropSlivers(differenceEx(changed, exPolygonsNear(other.islands, bboxOfEx(changed)))) : none;
+    let exposed = exposures.get(other.hash);
+    if (!exposed) {
+      const changed = changedIslands(current, other);
+      exposed = changed.length ? dropSlivers(differenceEx(changed, exPolygonsNear(other.islands, bboxOfEx(changed)))) : none;
+      exposures.set(other.hash, exposed);
+    }
+    return exposed;
   };
   const exposedAbove = above.slice(0, Math.max(topLayers, 1)).map(exposedTo);
   const exposedBelow = below.slice(0, Math.max(bottomLayers, 1)).map(exposedTo);
@@ -112,10 +130,12 @@ export function surfaceMasks(current: HashedLayer, above: HashedLayer[], below: 
   const shell = (neighbours: HashedLayer[], exposed: ExPolygon[][], count: number) => {
     if (count === 0) return none;
     if (neighbours.length < count) return current.islands;
-    const parts = exposed.slice(0, count).filter((e) => e.length > 0);
+    const parts = [...new Set(exposed.slice(0, count).filter((e) => e.length > 0))];
     if (parts.length <= 1) return parts[0] ?? none;
-    // Widening offsets the parts and unites what it gets, which is the union widened.
-    return reach > 0 ? parts.flat() : unionExs(parts.flat());
+    // A piece exposed to several neighbours counts once. Widening offsets the pieces and unites what
+    // it gets, which is the union widened.
+    const pieces = distinctIslands(parts.flat());
+    return reach > 0 ? pieces : unionExs(pieces);
   };
   const widened = (list: ExPolygon[]) => (reach > 0 && list.length && list !== current.islands ? offsetEx(list, reach) : list);
   const topShell = widened(shell(above, exposedAbove, topLayers));
@@ -201,7 +221,8 @@ export function classifyFill(area: ExPolygon[], layerMasks: SurfaceMasks, o: Cla
     // be filled and would only break the sparse infill up.
     const reach = intersectionEx(rest, masks.verticalShell);
     const wide = reach.length ? offsetEx(offsetEx(reach, -o.minSolidWidth / 2), o.minSolidWidth / 2) : none;
-    if (wide.length) solid = solid.length ? unionExs([...solid, ...intersectionEx(wide, rest)]) : intersectionEx(wide, rest);
+    // solid lies in rest already: rest ∩ (solid ∪ wide) is the union, in one boolean.
+    if (wide.length) solid = intersectionEx(rest, solid.length ? [...solid, ...wide] : wide);
   }
   let sparse = solid.length ? differenceEx(rest, solid) : rest;
   if (o.minSparseArea > 0 && sparse.length) {
