@@ -4,7 +4,7 @@
  * overlap). The inner edge of the innermost wall bounds the infill.
  */
 import { clipPolylines, offsetEx } from '../geometry/clipper.js';
-import { closeLoop, polylineLength, signedArea } from '../geometry/polygon.js';
+import { closeLoop, emptyBBox, exPolygonsNear, extendBBox, polylineLength, signedArea } from '../geometry/polygon.js';
 import type { ExPolygon, Polygon } from '../geometry/types.js';
 import type { Extrusion, ExtrusionRole } from '../toolpath/types.js';
 import { crossSection, spacingOf } from './flow.js';
@@ -87,12 +87,16 @@ function loopsOf(list: ExPolygon[], depth: number, p: WallParams): Extrusion[] {
   return out;
 }
 
-/** A loop overhangs when more than half of it runs outside the supported area. */
+/**
+ * A loop overhangs when more than half of it runs outside the supported area. Only the supported
+ * parts near the loop go to Clipper: the layer below may hold hundreds of islands (the Menger
+ * sponge), and handing all of them over for every loop made this a square of their count.
+ */
 function overhangs(ring: Polygon, supported: ExPolygon[]): boolean {
   const closed = closeLoop(ring);
   const total = polylineLength(closed);
   let inside = 0;
-  for (const piece of clipPolylines([closed], supported)) inside += polylineLength(piece);
+  for (const piece of clipPolylines([closed], exPolygonsNear(supported, extendBBox(emptyBBox(), ring)))) inside += polylineLength(piece);
   return inside < total / 2;
 }
 
