@@ -29,10 +29,60 @@ function firstAbove(zs: Float64Array, z: number, from: number, to: number): numb
 }
 
 /**
- * Segments for the planes sliceZs[first..last) (sliceZs sorted ascending). Returns one entry per
- * plane in that range.
+ * Planes whose section is the section of the plane below (1) or not (0). A plane crosses the
+ * triangles with zmin < z <= zmax, so two planes with no vertex height in [below, above) cross the
+ * same ones; when all of those stand vertical, the mesh is a prism between the planes and its
+ * section does not change (the segments do: a wall's triangles are crossed at other points, but
+ * they tile the same outline). The first plane has none below.
  */
-export function sliceMesh(mesh: IndexedMesh, edges: EdgeTable, sliceZs: Float64Array, first: number, last: number): LayerSegments[] {
+export function repeatedSections(mesh: IndexedMesh, sliceZs: Float64Array): Uint8Array {
+  const v = mesh.vertices;
+  const idx = mesh.indices;
+  const heights = Float64Array.from({ length: v.length / 3 }, (_, k) => v[k * 3 + 2]).sort();
+  let distinct = 0;
+  for (let k = 0; k < heights.length; k++) if (k === 0 || heights[k] !== heights[k - 1]) heights[distinct++] = heights[k];
+  const levels = heights.subarray(0, distinct);
+  // Slab k lies between levels[k - 1] and levels[k]: a plane at z is in slab (levels below z).
+  const slabOf = (z: number) => firstAtOrAbove(levels, z);
+  const sloped = new Int32Array(distinct + 2);
+  for (let t = 0; t < idx.length; t += 3) {
+    const a = idx[t] * 3;
+    const b = idx[t + 1] * 3;
+    const c = idx[t + 2] * 3;
+    const normalZ = (v[b] - v[a]) * (v[c + 1] - v[a + 1]) - (v[b + 1] - v[a + 1]) * (v[c] - v[a]);
+    if (normalZ === 0) continue;
+    const zmin = Math.min(v[a + 2], v[b + 2], v[c + 2]);
+    const zmax = Math.max(v[a + 2], v[b + 2], v[c + 2]);
+    // Crossed by the planes of slabs slabOf(zmin) + 1 to slabOf(zmax).
+    sloped[slabOf(zmin) + 1]++;
+    sloped[slabOf(zmax) + 1]--;
+  }
+  for (let k = 1; k < sloped.length; k++) sloped[k] += sloped[k - 1];
+  const repeated = new Uint8Array(sliceZs.length);
+  for (let p = 1; p < sliceZs.length; p++) {
+    const slab = slabOf(sliceZs[p]);
+    repeated[p] = slab === slabOf(sliceZs[p - 1]) && sloped[slab] === 0 ? 1 : 0;
+  }
+  return repeated;
+}
+
+/** First index whose value is >= z (values sorted ascending; their length when none). */
+function firstAtOrAbove(values: Float64Array, z: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (values[mid] >= z) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * Segments for the planes sliceZs[first..last) (sliceZs sorted ascending). Returns one entry per
+ * plane in that range; planes marked in `skip` (by plane index) are left empty, uncut.
+ */
+export function sliceMesh(mesh: IndexedMesh, edges: EdgeTable, sliceZs: Float64Array, first: number, last: number, skip?: Uint8Array): LayerSegments[] {
   const v = mesh.vertices;
   const idx = mesh.indices;
   const triCount = idx.length / 3;
@@ -48,7 +98,7 @@ export function sliceMesh(mesh: IndexedMesh, edges: EdgeTable, sliceZs: Float64A
     const zmin = z0 < z1 ? (z0 < z2 ? z0 : z2) : (z1 < z2 ? z1 : z2);
     const zmax = z0 > z1 ? (z0 > z2 ? z0 : z2) : (z1 > z2 ? z1 : z2);
     if (zmax < zLow || zmin >= zHigh) continue;
-    for (let p = firstAbove(sliceZs, zmin, first, last); p < last && sliceZs[p] <= zmax; p++) counts[p - first]++;
+    for (let p = firstAbove(sliceZs, zmin, first, last); p < last && sliceZs[p] <= zmax; p++) if (!skip?.[p]) counts[p - first]++;
   }
 
   const out: LayerSegments[] = new Array(planes);
@@ -79,6 +129,7 @@ export function sliceMesh(mesh: IndexedMesh, edges: EdgeTable, sliceZs: Float64A
     const zmax = z0 > z1 ? (z0 > z2 ? z0 : z2) : (z1 > z2 ? z1 : z2);
     if (zmax < zLow || zmin >= zHigh) continue;
     for (let p = firstAbove(sliceZs, zmin, first, last); p < last && sliceZs[p] <= zmax; p++) {
+      if (skip?.[p]) continue;
       const z = sliceZs[p];
       const a0 = z0 >= z;
       const a1 = z1 >= z;

@@ -8,7 +8,7 @@ import type { HashedLayer } from '../regions/surfaces.js';
 import { buildEdgeTable, type EdgeTable } from '../mesh/edges.js';
 import { ChainScratch, chainLoops } from '../layers/loops.js';
 import { loopShapeHash } from '../layers/loop-shape.js';
-import { sliceMesh } from '../layers/slice-mesh.js';
+import { repeatedSections, sliceMesh } from '../layers/slice-mesh.js';
 import { loopsToIslands, type OutlineOptions } from '../layers/slices.js';
 import type { IndexedMesh } from '../mesh/types.js';
 import { buildLayer, type ObjectLayer } from '../regions/layer.js';
@@ -71,6 +71,8 @@ interface State {
   setup: SetupArgs;
   edges: (EdgeTable | null)[];
   scratch: (ChainScratch | null)[];
+  /** Per object: planes whose section is that of the plane below (`repeatedSections`). */
+  repeated: (Uint8Array | null)[];
 }
 
 export type TaskSet = { [N in TaskName]: (args: TaskArgs<N>) => TaskResult<N> };
@@ -108,7 +110,7 @@ export function createTasks(): TaskSet {
   };
   return {
     setup(args) {
-      state = { setup: args, edges: args.meshes.map(() => null), scratch: args.meshes.map(() => null) };
+      state = { setup: args, edges: args.meshes.map(() => null), scratch: args.meshes.map(() => null), repeated: args.meshes.map(() => null) };
       return true;
     },
 
@@ -117,15 +119,26 @@ export function createTasks(): TaskSet {
       const mesh = s.setup.meshes[object];
       const edges = (s.edges[object] ??= buildEdgeTable(mesh.indices));
       const scratch = (s.scratch[object] ??= new ChainScratch(edges.count));
-      const segments = sliceMesh(mesh, edges, s.setup.sliceZs, first, last);
+      const repeated = (s.repeated[object] ??= repeatedSections(mesh, s.setup.sliceZs));
+      // A plane where the mesh is a prism since the plane below is not even cut, when that plane is
+      // in this chunk and is not the first layer (whose islands are compensated for elephant foot).
+      const skip = repeated.map((r, p) => (r && p - 1 > first - 1 && p - 1 > 0 ? 1 : 0));
+      const segments = sliceMesh(mesh, edges, s.setup.sliceZs, first, last, skip);
       const layers: Float64Array[] = [];
       let openChains = 0;
       let largestGap = 0;
       // A plane that cuts the outline the plane below cut has its islands (not after the first
       // layer, whose islands are compensated for elephant foot); the buffer is shared, never written.
       let below: { layer: number; shape: number; open: boolean; encoded: Float64Array } | null = null;
-      segments.forEach((seg, k) => {
+      segments.forEach((uncut, k) => {
         const layer = first + k;
+        if (skip[layer] && below && below.layer === layer - 1 && !below.open) {
+          below = { ...below, layer };
+          layers.push(below.encoded);
+          return;
+        }
+        // A skipped plane after an open section is cut after all: gaps are closed per plane.
+        const seg = skip[layer] ? sliceMesh(mesh, edges, s.setup.sliceZs, layer, layer + 1)[0] : uncut;
         const r = chainLoops(seg, scratch);
         openChains += r.openChains;
         largestGap = Math.max(largestGap, r.largestGap);

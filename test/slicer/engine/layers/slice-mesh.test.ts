@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildEdgeTable } from '../../../../appliance/slicer/engine/mesh/edges.js';
 import { ChainScratch, chainLoops } from '../../../../appliance/slicer/engine/layers/loops.js';
-import { sliceMesh } from '../../../../appliance/slicer/engine/layers/slice-mesh.js';
+import { repeatedSections, sliceMesh } from '../../../../appliance/slicer/engine/layers/slice-mesh.js';
 import { loopsToIslands } from '../../../../appliance/slicer/engine/layers/slices.js';
 import { exArea, signedArea } from '../../../../appliance/slicer/engine/geometry/polygon.js';
 import type { IndexedMesh } from '../../../../appliance/slicer/engine/mesh/types.js';
@@ -65,4 +65,48 @@ test('elephant-foot compensation shrinks only the first layer', () => {
   const other = exArea(loopsToIslands(loops, opts, false, false)[0]);
   assert.ok(Math.abs(other - 400) < 1e-6);
   assert.ok(Math.abs(first - 19.6 * 19.6) < 1e-3);
+});
+
+/** A 10 × 10 box whose top slopes from z 10 (x = 0) to z 15 (x = 10): vertical sides, a sloped top. */
+function slopedTopBox(): IndexedMesh {
+  const vertices = Float32Array.of(0, 0, 0, 10, 0, 0, 10, 10, 0, 0, 10, 0, 0, 0, 10, 10, 0, 15, 10, 10, 15, 0, 10, 10);
+  const indices = Uint32Array.of(
+    0, 2, 1, 0, 3, 2, // bottom
+    4, 5, 6, 4, 6, 7, // sloped top
+    0, 1, 5, 0, 5, 4, // y = 0
+    1, 2, 6, 1, 6, 5, // x = 10
+    2, 3, 7, 2, 7, 6, // y = 10
+    3, 0, 4, 3, 4, 7, // x = 0
+  );
+  return { vertices, indices };
+}
+
+test('a plane repeats the section below only inside one slab of vertical faces', () => {
+  // The T: levels at 0, 20 and 25; the plane just above 20 is in a new slab.
+  const t = repeatedSections(overhang(), Float64Array.of(0.1, 10, 19.9, 20.1, 22, 24.9));
+  assert.deepEqual(Array.from(t), [0, 1, 1, 0, 1, 1]);
+  // Under the sloped top the walls are vertical; between z 10 and 15 the top is crossed.
+  const sloped = repeatedSections(slopedTopBox(), Float64Array.of(1, 5, 9.9, 10.5, 12, 14));
+  assert.deepEqual(Array.from(sloped), [0, 1, 1, 0, 0, 0]);
+  // What "repeated" promises: the same section.
+  const mesh = slopedTopBox();
+  const edges = buildEdgeTable(mesh.indices);
+  const sectionAt = (z: number) => {
+    const [seg] = sliceMesh(mesh, edges, Float64Array.of(z), 0, 1);
+    return loopsToIslands(chainLoops(seg, new ChainScratch(edges.count)).loops, NO_FIX, false, false);
+  };
+  assert.equal(sectionAt(5).length, 1);
+  assert.ok(Math.abs(exArea(sectionAt(5)[0]) - 100) < 1e-6);
+  assert.deepEqual(sectionAt(5).map((ex) => Array.from(ex.contour)), sectionAt(9.9).map((ex) => Array.from(ex.contour)));
+  assert.notDeepEqual(sectionAt(10.5).map((ex) => Array.from(ex.contour)), sectionAt(12).map((ex) => Array.from(ex.contour)));
+});
+
+test('planes marked to skip are left uncut, the others are cut as usual', () => {
+  const mesh = cube(20);
+  const edges = buildEdgeTable(mesh.indices);
+  const zs = Float64Array.of(5, 10, 15);
+  const all = sliceMesh(mesh, edges, zs, 0, 3);
+  const skipped = sliceMesh(mesh, edges, zs, 0, 3, Uint8Array.of(0, 1, 0));
+  assert.deepEqual(skipped.map((s) => s.count), [all[0].count, 0, all[2].count]);
+  assert.deepEqual(Array.from(skipped[2].coords), Array.from(all[2].coords));
 });

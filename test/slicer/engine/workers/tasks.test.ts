@@ -10,7 +10,7 @@ import { decodeLayer, encodeLayer } from '../../../../appliance/slicer/engine/to
 import { F64Reader } from '../../../../appliance/slicer/engine/workers/f64-stream.js';
 import { createTasks } from '../../../../appliance/slicer/engine/workers/tasks.js';
 import type { PrintConfig } from '../../../../appliance/slicer/profiles/schema.js';
-import { cube, cubeWithHole } from '../../../fixtures/meshes.js';
+import { cube, cubeWithHole, overhang } from '../../../fixtures/meshes.js';
 import { config } from '../../../fixtures/slicing.js';
 
 /**
@@ -95,3 +95,24 @@ test('a plane that cuts the outline of the plane below gets the same islands as 
   assert.deepEqual(Array.from(together[1]), Array.from(together[2]));
 });
 
+
+test('planes of a prism are not even cut when the plane below is in the chunk: the same islands, a step still seen', async () => {
+  const c = await config();
+  const mesh = overhang();
+  const specs = planLayers([{ name: 'part', filament: 1, mesh }], c);
+  const tasks = createTasks();
+  tasks.setup({
+    meshes: [mesh],
+    sliceZs: Float64Array.from(specs, (s) => s.sliceZ),
+    printZs: Float64Array.from(specs, (s) => s.printZ),
+    heights: Float64Array.from(specs, (s) => s.height),
+    outline: outlineOptions(c),
+    regions: regionParams(c),
+  });
+  const together = tasks.slice({ object: 0, first: 0, last: specs.length }).layers;
+  const alone = specs.map((_, i) => tasks.slice({ object: 0, first: i, last: i + 1 }).layers[0]);
+  assert.deepEqual(together.map((b) => Array.from(b)), alone.map((b) => Array.from(b)));
+  const step = specs.findIndex((s) => s.sliceZ > 20);
+  assert.notDeepEqual(Array.from(together[step]), Array.from(together[step - 1]), 'the bar is wider than the stem');
+  assert.deepEqual(Array.from(together[step + 1]), Array.from(together[step]));
+});
