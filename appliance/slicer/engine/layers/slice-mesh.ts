@@ -7,6 +7,7 @@
  */
 import type { IndexedMesh } from '../mesh/types.js';
 import type { EdgeTable } from '../mesh/edges.js';
+import { firstAbove, firstAtOrAbove } from '../geometry/search.js';
 
 export interface LayerSegments {
   count: number;
@@ -14,18 +15,6 @@ export interface LayerSegments {
   coords: Float64Array;
   startEdge: Uint32Array;
   endEdge: Uint32Array;
-}
-
-/** First index in [from, to) whose value is > z (to when none). */
-function firstAbove(zs: Float64Array, z: number, from: number, to: number): number {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (zs[mid] > z) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
 }
 
 /**
@@ -64,18 +53,6 @@ export function repeatedSections(mesh: IndexedMesh, sliceZs: Float64Array): Uint
     repeated[p] = slab === slabOf(sliceZs[p - 1]) && sloped[slab] === 0 ? 1 : 0;
   }
   return repeated;
-}
-
-/** First index whose value is >= z (values sorted ascending; their length when none). */
-function firstAtOrAbove(values: Float64Array, z: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (values[mid] >= z) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
 }
 
 /**

@@ -13,23 +13,29 @@ import type { PrintConfig } from '../../../../appliance/slicer/profiles/schema.j
 import { cube, cubeWithHole, overhang } from '../../../fixtures/meshes.js';
 import { config } from '../../../fixtures/slicing.js';
 
-/**
- * Every layer as the tasks build it in one chunk (so layers reuse the ones below), and as
- * buildLayer builds it alone with nothing to reuse.
- */
-function layersBothWays(mesh: IndexedMesh, c: PrintConfig): { tasks: Float64Array[]; alone: Float64Array[] } {
+/** A task set set up to slice `mesh` with `c` (outline options optionally changed), with its layer plan. */
+function slicingTasks(mesh: IndexedMesh, c: PrintConfig, outline = outlineOptions(c)) {
   const specs = planLayers([{ name: 'part', filament: 1, mesh }], c);
-  const regions = regionParams(c);
   const tasks = createTasks();
   const setup = {
     meshes: [mesh],
     sliceZs: Float64Array.from(specs, (s) => s.sliceZ),
     printZs: Float64Array.from(specs, (s) => s.printZ),
     heights: Float64Array.from(specs, (s) => s.height),
-    outline: outlineOptions(c),
-    regions,
+    outline,
+    regions: regionParams(c),
   };
   tasks.setup(setup);
+  return { tasks, specs, setup };
+}
+
+/**
+ * Every layer as the tasks build it in one chunk (so layers reuse the ones below), and as
+ * buildLayer builds it alone with nothing to reuse.
+ */
+function layersBothWays(mesh: IndexedMesh, c: PrintConfig): { tasks: Float64Array[]; alone: Float64Array[] } {
+  const { tasks, specs, setup } = slicingTasks(mesh, c);
+  const regions = setup.regions;
   const slices = tasks.slice({ object: 0, first: 0, last: specs.length }).layers;
   const top = slices.length - 1;
   const built = tasks.layers({ first: 0, last: specs.length, objects: [{ object: 0, filament: 0, base: 0, slices, top }], support: null });
@@ -76,17 +82,7 @@ test('layers of a pattern that follows the height are built each time, not copie
 
 test('a plane that cuts the outline of the plane below gets the same islands as when cut on its own', async () => {
   const c = await config();
-  const mesh = cubeWithHole(20, 8);
-  const specs = planLayers([{ name: 'part', filament: 1, mesh }], c);
-  const tasks = createTasks();
-  tasks.setup({
-    meshes: [mesh],
-    sliceZs: Float64Array.from(specs, (s) => s.sliceZ),
-    printZs: Float64Array.from(specs, (s) => s.printZ),
-    heights: Float64Array.from(specs, (s) => s.height),
-    outline: outlineOptions({ ...c, elefant_foot_compensation: 0.2 }),
-    regions: regionParams(c),
-  });
+  const { tasks, specs } = slicingTasks(cubeWithHole(20, 8), c, outlineOptions({ ...c, elefant_foot_compensation: 0.2 }));
   const together = tasks.slice({ object: 0, first: 0, last: specs.length }).layers;
   const alone = specs.map((_, i) => tasks.slice({ object: 0, first: i, last: i + 1 }).layers[0]);
   assert.deepEqual(together.map((b) => Array.from(b)), alone.map((b) => Array.from(b)));
@@ -98,17 +94,7 @@ test('a plane that cuts the outline of the plane below gets the same islands as 
 
 test('planes of a prism are not even cut when the plane below is in the chunk: the same islands, a step still seen', async () => {
   const c = await config();
-  const mesh = overhang();
-  const specs = planLayers([{ name: 'part', filament: 1, mesh }], c);
-  const tasks = createTasks();
-  tasks.setup({
-    meshes: [mesh],
-    sliceZs: Float64Array.from(specs, (s) => s.sliceZ),
-    printZs: Float64Array.from(specs, (s) => s.printZ),
-    heights: Float64Array.from(specs, (s) => s.height),
-    outline: outlineOptions(c),
-    regions: regionParams(c),
-  });
+  const { tasks, specs } = slicingTasks(overhang(), c);
   const together = tasks.slice({ object: 0, first: 0, last: specs.length }).layers;
   const alone = specs.map((_, i) => tasks.slice({ object: 0, first: i, last: i + 1 }).layers[0]);
   assert.deepEqual(together.map((b) => Array.from(b)), alone.map((b) => Array.from(b)));

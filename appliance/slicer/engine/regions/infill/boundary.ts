@@ -2,6 +2,7 @@
  * One island's boundary rings measured by arc length, so that the ends of fill lines can be
  * placed on it, sorted along it and joined by walking along it.
  */
+import { firstAbove } from '../../geometry/search.js';
 import type { ExPolygon } from '../../geometry/types.js';
 import type { PathBuilder } from '../../geometry/lines.js';
 
@@ -46,7 +47,7 @@ export class Boundary {
       let dist = to - from;
       if (dist < 0) dist += len;
       const stop = from + dist;
-      const first = upperBound(c, from);
+      const first = firstAbove(c, from);
       for (let j = 0; j < n; j++) {
         const i = first + j;
         const arc = i <= n ? c[i] : len + c[i - n];
@@ -58,7 +59,7 @@ export class Boundary {
       let dist = from - to;
       if (dist < 0) dist += len;
       const stop = from - dist;
-      const first = upperBound(c, from) - 1;
+      const first = firstAbove(c, from) - 1;
       const start = c[first] < from ? first : first - 1;
       for (let j = 0; j < n; j++) {
         const i = start - j;
@@ -92,17 +93,6 @@ function cumulativeLengths(ring: Float64Array): Float64Array {
   return c;
 }
 
-/** First index i with a[i] > value (a sorted ascending). */
-function upperBound(a: Float64Array, value: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (a[mid] <= value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /** A uniform grid over the ring edges for nearest-edge queries near the boundary. */
 class EdgeIndex {
