@@ -204,9 +204,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
           })),
           bbox: [stats.bounds[0], stats.bounds[1], stats.bounds[3], stats.bounds[4]],
         },
-        thumbnails: {
-          ...bambuThumbnails(meshes, c.filament_colour[0]),
-        },
+        thumbnails: bambuThumbnails(meshes, c.filament_colour[0]),
         objects: objects.map((o) => ({ id: o.id, name: o.name })),
       });
       await rm(final, { force: true });
