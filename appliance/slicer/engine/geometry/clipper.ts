@@ -8,7 +8,7 @@ import factory from 'clipper2-wasm/dist/es/clipper2z.js';
 import type { PathD, PathsD } from 'clipper2-wasm/dist/clipper2z.js';
 import type { ExPolygon, FillRule, JoinType, Polygon, Polyline } from './types.js';
 import { nestPolygons } from './nesting.js';
-import { signedArea } from './polygon.js';
+import { emptyBBox, extendBBox, signedArea } from './polygon.js';
 
 const C = await factory();
 
@@ -203,19 +203,9 @@ export function intersectionOfAll(lists: readonly (readonly ExPolygon[])[]): ExP
   if (lists.length === 0 || lists.some((list) => list.length === 0)) return [];
   if (lists.length === 1) return lists[0].slice();
   const rings = lists.flatMap((list) => flatten(list));
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (const ring of rings) {
-    for (let k = 0; k < ring.length; k += 2) {
-      if (ring[k] < minX) minX = ring[k];
-      if (ring[k] > maxX) maxX = ring[k];
-      if (ring[k + 1] < minY) minY = ring[k + 1];
-      if (ring[k + 1] > maxY) maxY = ring[k + 1];
-    }
-  }
-  const frame = Float64Array.of(minX - 1, minY - 1, minX - 1, maxY + 1, maxX + 1, maxY + 1, maxX + 1, minY - 1);
+  const box = emptyBBox();
+  for (const ring of rings) extendBBox(box, ring);
+  const frame = Float64Array.of(box.minX - 1, box.minY - 1, box.minX - 1, box.maxY + 1, box.maxX + 1, box.maxY + 1, box.maxX + 1, box.minY - 1);
   for (let k = 1; k < lists.length; k++) rings.push(frame);
   return booleanEx('union', rings, [], 'positive');
 }
