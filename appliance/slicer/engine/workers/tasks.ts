@@ -122,7 +122,7 @@ export function createTasks(): TaskSet {
       const repeated = (s.repeated[object] ??= repeatedSections(mesh, s.setup.sliceZs));
       // A plane where the mesh is a prism since the plane below is not even cut, when that plane is
       // in this chunk and is not the first layer (whose islands are compensated for elephant foot).
-      const skip = repeated.map((r, p) => (r && p - 1 > first - 1 && p - 1 > 0 ? 1 : 0));
+      const skip = repeated.map((r, p) => (r && p > first && p > 1 ? 1 : 0));
       const segments = sliceMesh(mesh, edges, s.setup.sliceZs, first, last, skip);
       const layers: Float64Array[] = [];
       let openChains = 0;
@@ -145,6 +145,7 @@ export function createTasks(): TaskSet {
         const shape = loopShapeHash(r.loops);
         const open = r.openChains > 0;
         if (below && below.layer > 0 && below.shape === shape && below.open === open) {
+          below = { ...below, layer };
           layers.push(below.encoded);
           return;
         }
