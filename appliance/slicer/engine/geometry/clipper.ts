@@ -17,20 +17,6 @@ const PRECISION = 4;
 /** Maximum deviation of a round join from the true arc, in mm. */
 const ARC_TOLERANCE = 0.01;
 
-let scratch = new Float64Array(3 * 1024);
-
-/** Loads a path into `target` (x, y, z triples; z unused). */
-function assignPath(target: PathD, path: Float64Array): void {
-  const n = path.length >> 1;
-  if (scratch.length < n * 3) scratch = new Float64Array(n * 3 * 2);
-  for (let k = 0, o = 0; k < path.length; k += 2, o += 3) {
-    scratch[o] = path[k];
-    scratch[o + 1] = path[k + 1];
-    scratch[o + 2] = 0;
-  }
-  target.assign(scratch.subarray(0, n * 3));
-}
-
 /*
  * Every WASM object handed to JS costs a binding handle (and garbage). On a slice of many small
  * layers (the corpus's rigid3d platform: 850 layers, 13,000 booleans) the handles are a large part
@@ -45,20 +31,61 @@ const clipper = new C.ClipperD(PRECISION);
 const closedOut = new C.PathsD();
 const openOut = new C.PathsD();
 
+/** Views of the WASM memory, made again when the memory grows (which replaces its buffer). */
+let heapU32 = new Uint32Array(C.HEAPU8.buffer);
+let heapF64 = new Float64Array(C.HEAPU8.buffer);
+
+function heapViews(): void {
+  if (heapU32.buffer === C.HEAPU8.buffer) return;
+  heapU32 = new Uint32Array(C.HEAPU8.buffer);
+  heapF64 = new Float64Array(C.HEAPU8.buffer);
+}
+
+/** Address of the C++ object behind a binding handle. */
+function addressOf(handle: PathD | PathsD): number {
+  return (handle as unknown as { $$: { ptr: number } }).$$.ptr;
+}
+
+/** Bytes of a PointD: x and y (doubles) and z (a 64-bit integer). */
+const POINT_BYTES = 24;
+/** Points pathIn's storage holds (its size after the last `assign`, which is at most its capacity). */
+let pathInRoom = 0;
+
+/**
+ * Loads a path into `pathIn` by writing its points into the vector's storage in WASM memory: the
+ * binding's `assign` converts a typed array through several value handles per call, which cost a
+ * rigid3d slice 30 ms. The storage grows through `assign` when a path needs more room than it has.
+ */
+function loadPathIn(path: Float64Array): void {
+  const n = path.length >> 1;
+  const vector = addressOf(pathIn) >> 2;
+  heapViews();
+  if (n > pathInRoom) {
+    pathIn.assign(new Float64Array(Math.max(n, 2 * pathInRoom, 256) * 3));
+    pathInRoom = Math.max(n, 2 * pathInRoom, 256);
+    heapViews();
+  }
+  const u32 = heapU32;
+  const f64 = heapF64;
+  const begin = u32[vector];
+  u32[vector + 1] = begin + n * POINT_BYTES;
+  for (let k = 0, o = begin >> 3; k < path.length; k += 2, o += 3) {
+    f64[o] = path[k];
+    f64[o + 1] = path[k + 1];
+    f64[o + 2] = 0;
+  }
+}
+
 /** Fills `target` with the paths of at least `minPoints` points (one copy per path, no handle). */
 function loadPaths(target: PathsD, paths: readonly Float64Array[], minPoints: number): PathsD {
   target.clear();
   for (const path of paths) {
     if (path.length < minPoints * 2) continue;
-    assignPath(pathIn, path);
+    loadPathIn(path);
     target.push_back(pathIn);
   }
   return target;
 }
-
-/** Views of the WASM memory, made again when the memory grows (which replaces its buffer). */
-let heapU32 = new Uint32Array(C.HEAPU8.buffer);
-let heapF64 = new Float64Array(C.HEAPU8.buffer);
 
 /**
  * The paths of a PathsD with at least `minPoints` points, read from WASM memory. A PathsD is a
@@ -68,13 +95,10 @@ let heapF64 = new Float64Array(C.HEAPU8.buffer);
  * an allocation outside the heap, ten times a view's cost (booleans return thousands of paths).
  */
 function readPaths(ps: PathsD, minPoints: number): Float64Array[] {
-  if (heapU32.buffer !== C.HEAPU8.buffer) {
-    heapU32 = new Uint32Array(C.HEAPU8.buffer);
-    heapF64 = new Float64Array(C.HEAPU8.buffer);
-  }
+  heapViews();
   const u32 = heapU32;
   const f64 = heapF64;
-  const at = (ps as unknown as { $$: { ptr: number } }).$$.ptr >> 2;
+  const at = addressOf(ps) >> 2;
   /** Points of the path whose vector starts at byte `v`: (end - begin) / 24. */
   const pointsAt = (v: number) => (u32[(v >> 2) + 1] - u32[v >> 2]) / 24;
   let doubles = 0;
@@ -108,8 +132,8 @@ function takePaths(ps: PathsD, minPoints: number): Float64Array[] {
 }
 
 /**
- * The layout readPaths relies on, checked once against the bindings: a clipper2-wasm build with
- * another layout fails here, at load, instead of returning wrong geometry.
+ * The layout loadPathIn and readPaths rely on, checked once against the bindings: a clipper2-wasm
+ * build with another layout fails here, at load, instead of returning wrong geometry.
  */
 function checkLayout(): void {
   const probe = [Float64Array.of(1, 2, 3, 4, 5, 6), Float64Array.of(7, 8, 9, 10)];

@@ -70,6 +70,18 @@ test('results stay right when the booleans need more WASM memory than they start
   assert.ok(Math.abs(area - 400 * Math.PI * 121) < 5, `area ${area}`);
 });
 
+test('paths written straight into WASM memory keep their own points whatever was loaded before', () => {
+  // Clipper's input storage grows for the 5,000-point circle and is then reused for a square.
+  const big = union([circle(0, 0, 10, 5000)]);
+  assert.equal(big.length, 1);
+  assert.ok(Math.abs(signedArea(big[0]) - Math.PI * 100) < 0.01, `area ${signedArea(big[0])}`);
+  const [alone] = union([square(50, 50, 2)]);
+  assert.deepEqual([...alone].sort((a, b) => a - b), [50, 50, 50, 50, 52, 52, 52, 52]);
+  const both = union([square(0, 0, 1), circle(20, 0, 5, 300)]);
+  assert.equal(both.length, 2);
+  assert.ok(Math.abs(both.reduce((a, p) => a + signedArea(p), 0) - (1 + Math.PI * 25)) < 0.01);
+});
+
 test('what every list covers, in one boolean: the same area as intersecting them one by one', () => {
   const frame = { contour: square(0, 0, 10), holes: [reversed(square(3, 3, 4))] };
   const lists = [
