@@ -39,10 +39,20 @@ function chunkArgs(input: LayerStreamInput, first: number, last: number): Layers
   return { first, last, objects, support };
 }
 
+/**
+ * Most layers a chunk holds. This thread keeps its caches from chunk to chunk, and gives the event
+ * loop a turn between its chunks. A worker starts each chunk without what the layers under it
+ * would have left in its caches (walls and fills of repeating islands, the fill regions an
+ * internal bridge rests on) and builds that again: longer chunks rebuild less (the Menger sponge
+ * on two workers: 5.4 % longer with internal bridges at 16 layers a chunk, 2.7 % at 24).
+ */
+const LOCAL_CHUNK = 8;
+const WORKER_CHUNK = 24;
+
 /** Calls `consume` for every layer in order. */
 export async function streamLayers(input: LayerStreamInput, runner: TaskRunner, consume: (layer: LayerPaths) => void | Promise<void>): Promise<void> {
   const total = input.specs.length;
-  const chunk = Math.max(1, Math.min(8, Math.ceil(total / (runner.lanes * 6))));
+  const chunk = Math.max(1, Math.min(runner.threads > 0 ? WORKER_CHUNK : LOCAL_CHUNK, Math.ceil(total / (runner.lanes * 6))));
   const starts: number[] = [];
   for (let first = 0; first < total; first += chunk) starts.push(first);
   const argsOf = (k: number) => chunkArgs(input, starts[k], Math.min(total, starts[k] + chunk));

@@ -15,12 +15,22 @@ import type { IslandWalls } from './perimeters.js';
  */
 const KEEP_PATHS = 2;
 const KEEP_OUTLINE_GEOMETRY = 12;
+/**
+ * Layers whose walls and fill regions are kept, per object: they serve the layers an internal
+ * bridge may rest on them from (two for a thick bridge on 0.2 mm layers, more on thinner ones).
+ * They are kept by last use, not by layer: the layers of a prism are copies that build nothing, so
+ * the first layer built after a long run of them still finds the regions of the layers it rests
+ * on, which are those of the run's first layers.
+ */
+const KEEP_CLASSIFIED_LAYERS = 8;
 
 export class RegionCache {
   private readonly walls = new Map<string, { layer: number; value: IslandWalls }>();
   private readonly fills = new Map<string, { layer: number; value: Extrusion[] }>();
   private readonly outlineGeometry = new Map<string, { layer: number; value: ExPolygon[] }>();
   private readonly layers = new Map<string, { layer: number; value: Float64Array }>();
+  /** Most recently used last. */
+  private readonly classifications = new Map<string, unknown>();
   private layer = -1;
 
   /** Moves to a layer; entries unused for longer than they can serve are dropped. */
@@ -48,6 +58,27 @@ export class RegionCache {
 
   fillFor(key: string, compute: () => Extrusion[]): Extrusion[] {
     return this.memo(this.fills, key, compute);
+  }
+
+  /**
+   * An object's walls and fill regions on a layer, by what they depend on (regions/layer.ts builds
+   * the key); `objects` is the number of objects the layers hold.
+   */
+  classificationFor<T>(key: string, objects: number, compute: () => T): T {
+    const map = this.classifications;
+    if (map.has(key)) {
+      const hit = map.get(key) as T;
+      map.delete(key);
+      map.set(key, hit);
+      return hit;
+    }
+    const value = compute();
+    map.set(key, value);
+    for (const oldest of map.keys()) {
+      if (map.size <= KEEP_CLASSIFIED_LAYERS * Math.max(objects, 1)) break;
+      map.delete(oldest);
+    }
+    return value;
   }
 
   /** Geometry derived from a layer outline alone (by its hash): shared by the layers around it. */

@@ -5,12 +5,13 @@
 import { differenceEx, offsetEx, simplifyEx } from '../geometry/clipper.js';
 import type { ExPolygon } from '../geometry/types.js';
 import type { Extrusion, ExtrusionRole, IslandPaths, LayerPaths } from '../toolpath/types.js';
-import { bridgeFlow, crossSection, spacingOf, widthFor } from './flow.js';
+import { bridgeFlow, crossSection, spacingOf, widthFor, type BridgeFlow } from './flow.js';
 import { bridgeAngle, fill, type FillPattern } from './infill/index.js';
 import type { RegionParams } from './params.js';
-import { buildWalls, centreLine } from './perimeters.js';
+import { bridgeOverInfill } from './internal-bridges.js';
+import { buildWalls, centreLine, type IslandWalls } from './perimeters.js';
 import type { SupportLayer } from './support.js';
-import { classifyFill, surfaceMasks, type HashedLayer, type VerticalShellRule } from './surfaces.js';
+import { classifyFill, surfaceMasks, type FillRegions, type HashedLayer, type VerticalShellRule } from './surfaces.js';
 import { RegionCache } from './cache.js';
 import { hashExPolygon, hashExPolygons } from '../geometry/hash.js';
 
@@ -20,7 +21,10 @@ export interface ObjectLayer {
   current: HashedLayer;
   /** The object's next layers up, nearest first (ends early past its top). */
   above: HashedLayer[];
-  /** The object's layers below, nearest first. */
+  /**
+   * The object's layers below, nearest first: the bottom shell's and, for the layers an internal
+   * bridge rests on, theirs too.
+   */
   below: HashedLayer[];
 }
 
@@ -30,6 +34,8 @@ export interface LayerInput {
   height: number;
   objects: ObjectLayer[];
   support: SupportLayer | null;
+  /** Heights of the layers under this one that an internal bridge must find sparse infill on, nearest first. */
+  bridgeBase: number[];
 }
 
 /** How far bridges and top surfaces reach into their anchors: PrusaSlicer's and OrcaSlicer's external infill margin (mm). */
@@ -37,37 +43,46 @@ const EXTERNAL_MARGIN = 3;
 
 /**
  * The outlines the surface masks are found from are simplified to this (mm). Where a mask ends is a
- * matter of tenths of a millimetre (tops and bridges reach 3 mm into their anchors, slivers under
- * 0.1 mm are dropped), but the booleans that find the masks cost in proportion to the points, and a
- * scanned or finely tessellated part keeps a point every few hundredths of a millimetre (the corpus's
- * bearing: half the layer work went to the masks).
+ * matter of tenths of a millimetre (tops and bridges reach 3 mm into their anchors, shells half a
+ * millimetre, slivers under 0.1 mm are dropped, and every mask is clipped by the fill area found
+ * from the full outline), but the booleans that find the masks cost in proportion to the points,
+ * and a scanned or finely tessellated part keeps a point every few hundredths of a millimetre (the
+ * corpus's bearing: half the layer work went to the masks at full resolution; 0.1 instead of
+ * 0.05 mm took another fifth off them).
  */
-const MASK_TOLERANCE = 0.05;
+const MASK_TOLERANCE = 0.1;
 
 /** Patterns whose lines turn every layer: their cached lines are only valid for layers of the same parity. */
 const ALTERNATING: ReadonlySet<FillPattern> = new Set(['zig-zag', 'line', 'monotonic', 'monotonicline']);
 
-export function buildLayer(input: LayerInput, p: RegionParams, cache: RegionCache = new RegionCache()): LayerPaths {
-  const first = input.index === 0;
-  const h = input.height;
-  const islands: IslandPaths[] = [];
-  let hasBridges = false;
-  cache.at(input.index);
-  const verticalShells = verticalShellRule(p, cache, h);
-  const coarse = (layer: HashedLayer): HashedLayer => ({
-    hash: layer.hash,
-    islands: cache.outlineGeometryFor(`coarse:${layer.hash}`, () => simplifyEx(layer.islands, MASK_TOLERANCE)),
-  });
-  for (const obj of input.objects) {
-    const current = obj.current.islands;
-    if (current.length === 0) continue;
-    const masks = surfaceMasks(coarse(obj.current), obj.above.map(coarse), obj.below.map(coarse), p.topLayers, p.bottomLayers, first ? null : verticalShells);
+/** An island with its walls and the regions its fill area splits into. */
+interface ClassifiedIsland {
+  island: ExPolygon;
+  walls: IslandWalls;
+  regions: FillRegions;
+}
+
+/**
+ * The walls and fill regions of an object's islands on a layer: what its own toolpaths come from,
+ * and, for the layer above, where its sparse infill lies. Memoised by what it depends on (the
+ * outlines of the layer and of its shell neighbours, its height), so the layer above finds it.
+ */
+function classifyObject(obj: ObjectLayer, first: boolean, h: number, p: RegionParams, cache: RegionCache, objects: number): ClassifiedIsland[] {
+  const above = obj.above.slice(0, p.topLayers);
+  const below = obj.below.slice(0, Math.max(p.bottomLayers, 1));
+  return cache.classificationFor(classificationKey(obj, first, h, p), objects, () => {
+    const coarse = (layer: HashedLayer): HashedLayer => ({
+      hash: layer.hash,
+      islands: cache.outlineGeometryFor(`coarse:${layer.hash}`, () => simplifyEx(layer.islands, MASK_TOLERANCE)),
+    });
+    const verticalShells = verticalShellRule(p, cache, h);
+    const masks = surfaceMasks(coarse(obj.current), above.map(coarse), below.map(coarse), p.topLayers, p.bottomLayers, first ? null : verticalShells);
     const outerWidth = widthFor('outer-wall', p.widths, first);
     const innerWidth = widthFor('inner-wall', p.widths, first);
-    const belowHashes = new Set(obj.below[0]?.islands.map((ex) => hashExPolygon(ex)) ?? []);
+    const belowHashes = new Set(below[0]?.islands.map((ex) => hashExPolygon(ex)) ?? []);
     let supportedBy: ExPolygon[] | null | undefined;
-    const lowerGrown = () => (supportedBy ??= !first && p.detectOverhangWalls && obj.below.length ? offsetEx(obj.below[0].islands, outerWidth / 2) : null);
-    for (const island of current) {
+    const lowerGrown = () => (supportedBy ??= !first && p.detectOverhangWalls && below.length ? offsetEx(below[0].islands, outerWidth / 2) : null);
+    return obj.current.islands.map((island) => {
       const islandHash = hashExPolygon(island);
       const wallParams = { loops: p.wallLoops, outerWidth, innerWidth, height: h, sequence: p.wallSequence, detectThinWalls: p.detectThinWalls };
       // An island that rests on an identical one cannot overhang: its walls depend on nothing else.
@@ -83,14 +98,49 @@ export function buildLayer(input: LayerInput, p: RegionParams, cache: RegionCach
         solidInfill: p.density >= 0.999,
         minSolidWidth: spacingOf(widthFor('solid-infill', p.widths, first), h),
       });
+      return { island, walls, regions };
+    });
+  });
+}
+
+/** What an object's classification on a layer depends on: the outlines of the layer and its shell neighbours, its height. */
+function classificationKey(obj: ObjectLayer, first: boolean, h: number, p: RegionParams): string {
+  const above = obj.above.slice(0, p.topLayers).map((l) => l.hash).join(',');
+  const below = obj.below.slice(0, Math.max(p.bottomLayers, 1)).map((l) => l.hash).join(',');
+  return `${first}:${h}:${obj.current.hash}^${above}v${below}`;
+}
+
+/** The object's layer `k` layers under `obj`'s, as its own ObjectLayer (from the lists `obj` carries). */
+function objectLayerUnder(obj: ObjectLayer, k: number, p: RegionParams): ObjectLayer {
+  const up = [...obj.below.slice(0, k - 1).reverse(), obj.current, ...obj.above];
+  return { object: obj.object, filament: obj.filament, current: obj.below[k - 1], above: up.slice(0, p.topLayers), below: obj.below.slice(k) };
+}
+
+export function buildLayer(input: LayerInput, p: RegionParams, cache: RegionCache = new RegionCache()): LayerPaths {
+  const first = input.index === 0;
+  const h = input.height;
+  const islands: IslandPaths[] = [];
+  let hasBridges = false;
+  cache.at(input.index);
+  const flow = bridgeFlow(p.nozzle, p.bridgeFlowRatio, h, p.thickBridges);
+  for (const obj of input.objects) {
+    if (obj.current.islands.length === 0) continue;
+    let beneath: ExPolygon[][] | undefined;
+    // The sparse areas under this layer, found (or taken from the memo) only when an island has internal solid infill.
+    const sparseBeneath = () => (beneath ??= input.bridgeBase.map((height, j) => {
+      const under = objectLayerUnder(obj, j + 1, p);
+      return classifyObject(under, input.index - j - 1 === 0, height, p, cache, input.objects.length).flatMap((c) => c.regions.sparse);
+    }));
+    for (const { island, walls, regions } of classifyObject(obj, first, h, p, cache, input.objects.length)) {
       const infill: Extrusion[] = [];
-      const add = (area: ExPolygon[], role: ExtrusionRole, pattern: FillPattern, density: number, angle: number, overlap: number) => {
+      const add = (area: ExPolygon[], role: ExtrusionRole, pattern: FillPattern, density: number, angle: number, overlap: number, bridged?: BridgeFlow) => {
         if (area.length === 0) return;
-        const width = widthFor(role, p.widths, first);
-        const spacing = spacingOf(width, h);
+        const width = bridged?.width ?? widthFor(role, p.widths, first);
+        const spacing = bridged?.spacing ?? spacingOf(width, h);
+        const mm3PerMm = bridged?.mm3PerMm ?? crossSection(width, h);
         const compute = () => {
           const inset = offsetEx(area, -(0.5 - overlap) * spacing);
-          const lines = inset.length ? fill({ area: inset, pattern, density, spacing, angle, layerIndex: input.index, z: input.printZ, role, width, height: h, mm3PerMm: crossSection(width, h) }) : [];
+          const lines = inset.length ? fill({ area: inset, pattern, density, spacing, angle, layerIndex: input.index, z: input.printZ, role, width, height: h, mm3PerMm }) : [];
           if (lines.length || density < 1) return lines;
           // A solid area too small for a single fill line still must not stay open (a pin's core, the
           // top of a spire): one centre line, as gap fill.
@@ -105,7 +155,6 @@ export function buildLayer(input: LayerInput, p: RegionParams, cache: RegionCach
       if (regions.bridge.length) {
         hasBridges = true;
         const below = obj.below[0]?.islands ?? [];
-        const flow = bridgeFlow(p.nozzle, p.bridgeFlowRatio, h, p.thickBridges);
         for (const bridge of regions.bridge) {
           const inset = offsetEx([bridge], -(0.5 - p.surfaceOverlap) * flow.spacing);
           if (inset.length === 0) continue;
@@ -116,9 +165,12 @@ export function buildLayer(input: LayerInput, p: RegionParams, cache: RegionCach
           }));
         }
       }
+      const internal = p.density < 0.999 && !first ? bridgeOverInfill(regions.solid, sparseBeneath, flow.width) : { bridge: [], solid: regions.solid };
+      if (internal.bridge.length) hasBridges = true;
+      add(internal.bridge, 'bridge', p.solidPattern, 1, p.solidAngle, p.infillOverlap, flow);
       add(regions.bottom, first ? 'bottom-surface' : 'solid-infill', p.bottomPattern, 1, p.solidAngle, p.surfaceOverlap);
       add(regions.sparse, 'sparse-infill', p.sparsePattern, p.density, p.infillAngle, p.infillOverlap);
-      add(regions.solid, 'solid-infill', p.solidPattern, 1, p.solidAngle, p.infillOverlap);
+      add(internal.solid, 'solid-infill', p.solidPattern, 1, p.solidAngle, p.infillOverlap);
       add(regions.top, 'top-surface', p.topPattern, 1, p.solidAngle, p.surfaceOverlap);
       islands.push({ object: obj.object, filament: obj.filament, outline: island, walls: walls.walls, infill });
     }

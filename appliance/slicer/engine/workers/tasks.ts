@@ -11,6 +11,7 @@ import { loopShapeHash } from '../layers/loop-shape.js';
 import { repeatedSections, sliceMesh } from '../layers/slice-mesh.js';
 import { loopsToIslands, type OutlineOptions } from '../layers/slices.js';
 import type { IndexedMesh } from '../mesh/types.js';
+import { bridgeBaseDepth } from '../regions/internal-bridges.js';
 import { buildLayer, type ObjectLayer } from '../regions/layer.js';
 import type { RegionParams } from '../regions/params.js';
 import { hashPath } from '../geometry/hash.js';
@@ -82,15 +83,18 @@ const FOLLOWS_Z = new Set(['gyroid']);
 
 /**
  * Everything a layer's toolpaths depend on but its index and height, when that is all: the
- * outlines of its objects and of their shell neighbourhoods (by hash), its support areas, its
- * height and the parity of its index (rectilinear patterns turn every layer). A prismatic part
+ * outlines of its objects and of their shell neighbourhoods (by hash; the neighbourhoods of the
+ * layers an internal bridge would rest on included), its support areas, its height, the heights
+ * under it and the parity of its index (rectilinear patterns turn every layer). A prismatic part
  * repeats the same key layer after layer (the corpus's rigid3d platform: 700 of 850 layers), and
  * those layers are copies of the one two below. Null where the layer must be built: the first
  * layer (its own widths and speeds) and patterns that follow the height.
  */
-function layerKey(index: number, height: number, objects: readonly ObjectLayer[], support: { base: Float64Array; iface: Float64Array } | undefined, p: RegionParams): string | null {
+function layerKey(index: number, height: number, bridgeBase: number[], objects: readonly ObjectLayer[], support: { base: Float64Array; iface: Float64Array } | undefined, p: RegionParams): string | null {
   if (index === 0 || [p.sparsePattern, p.solidPattern, p.topPattern, p.bottomPattern].some((pattern) => FOLLOWS_Z.has(pattern))) return null;
-  let key = `${height}:${index % 2}:${support ? `${hashPath(support.base)}/${hashPath(support.iface)}` : '-'}`;
+  // A base reaching down to the first layer rests on that layer's own classification.
+  const base = `${bridgeBase.join('/')}${index === bridgeBase.length ? '*' : ''}`;
+  let key = `${height}:${index % 2}:${base}:${support ? `${hashPath(support.base)}/${hashPath(support.iface)}` : '-'}`;
   for (const o of objects) {
     key += `|${o.object}:${o.filament}:${o.current.hash}^`;
     for (const l of o.above) key += `${l.hash},`;
@@ -171,20 +175,21 @@ export function createTasks(): TaskSet {
       const empty: HashedLayer = { islands: [], hash: hashExPolygons([]) };
       const out: Float64Array[] = [];
       for (let i = first; i < last; i++) {
+        const bridgeBase = Array.from({ length: bridgeBaseDepth(i, s.setup.printZs, s.setup.heights, s.setup.regions) }, (_, k) => s.setup.heights[i - k - 1]);
         const objs: ObjectLayer[] = decoded.map((o) => {
           const at = (layer: number): HashedLayer => o.layers[layer - o.base] ?? empty;
           const above: HashedLayer[] = [];
           for (let k = 1; k <= topLayers && i + k <= o.top; k++) above.push(at(i + k));
           const below: HashedLayer[] = [];
-          for (let k = 1; k <= Math.max(bottomLayers, 1) && i - k >= 0; k++) below.push(at(i - k));
+          for (let k = 1; k <= Math.max(bottomLayers, 1) + bridgeBase.length && i - k >= 0; k++) below.push(at(i - k));
           return { object: o.object, filament: o.filament, current: at(i), above, below };
         });
         const sup = support?.[i - first];
         const build = () => {
           const supportLayer = sup ? { base: new F64Reader(sup.base).exPolygons(), iface: new F64Reader(sup.iface).exPolygons() } : null;
-          return encodeLayer(buildLayer({ index: i, printZ: s.setup.printZs[i], height: s.setup.heights[i], objects: objs, support: supportLayer }, s.setup.regions, regionCache));
+          return encodeLayer(buildLayer({ index: i, printZ: s.setup.printZs[i], height: s.setup.heights[i], objects: objs, support: supportLayer, bridgeBase }, s.setup.regions, regionCache));
         };
-        const key = layerKey(i, s.setup.heights[i], objs, sup, s.setup.regions);
+        const key = layerKey(i, s.setup.heights[i], bridgeBase, objs, sup, s.setup.regions);
         out.push(key === null ? build() : relocateLayer(regionCache.layerFor(key, i, build), i, s.setup.printZs[i]));
       }
       return out;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { hashExPolygons } from '../../../../appliance/slicer/engine/geometry/hash.js';
 import type { IndexedMesh } from '../../../../appliance/slicer/engine/mesh/types.js';
+import { bridgeBaseDepth } from '../../../../appliance/slicer/engine/regions/internal-bridges.js';
 import { buildLayer, type ObjectLayer } from '../../../../appliance/slicer/engine/regions/layer.js';
 import { regionParams } from '../../../../appliance/slicer/engine/regions/params.js';
 import type { HashedLayer } from '../../../../appliance/slicer/engine/regions/surfaces.js';
@@ -46,9 +47,11 @@ function layersBothWays(mesh: IndexedMesh, c: PrintConfig): { tasks: Float64Arra
   });
   const alone = specs.map((_, i) => {
     const above = hashed.slice(i + 1, Math.min(top, i + regions.topLayers) + 1);
-    const below = hashed.slice(Math.max(0, i - Math.max(regions.bottomLayers, 1)), i).reverse();
+    const depth = bridgeBaseDepth(i, setup.printZs, setup.heights, regions);
+    const bridgeBase = Array.from({ length: depth }, (_, k) => setup.heights[i - k - 1]);
+    const below = hashed.slice(Math.max(0, i - Math.max(regions.bottomLayers, 1) - depth), i).reverse();
     const objects: ObjectLayer[] = [{ object: 0, filament: 0, current: hashed[i], above, below }];
-    return encodeLayer(buildLayer({ index: i, printZ: setup.printZs[i], height: setup.heights[i], objects, support: null }, regions));
+    return encodeLayer(buildLayer({ index: i, printZ: setup.printZs[i], height: setup.heights[i], objects, support: null, bridgeBase }, regions));
   });
   return { tasks: built, alone };
 }
