@@ -16,7 +16,10 @@ export interface LayerStreamInput {
   objects: ObjectOutlines[];
   filaments: number[];
   support: SupportLayer[] | null;
-  /** Neighbour layers each layer needs for its top and bottom shells. */
+  /**
+   * Neighbour layers each layer needs: for its top and bottom shells, and below, those of the
+   * layers an internal bridge on it would rest on.
+   */
   above: number;
   below: number;
 }
