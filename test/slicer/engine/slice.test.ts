@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import { estimateGcodeFile } from '../../../appliance/slicer/engine/estimate/estimate-file.js';
-import { cube, cubeWithHole, thinWall, toBinaryStl } from '../../fixtures/meshes.js';
+import { box, cube, cubeWithHole, thinWall, toBinaryStl } from '../../fixtures/meshes.js';
 import { cleanup, config, extrusions, gcodeCheck, slice, writeStl } from '../../fixtures/slicing.js';
 
 /** The G-code without the lines that carry the time it was written. */
@@ -159,6 +159,22 @@ test('worker threads, one worker sharing with this thread, and this thread alone
   const runs = [];
   for (const workers of [0, 1, 2]) runs.push(await slice(cubeWithHole(20, 8), cfg, { workers }));
   try {
+    assert.equal(body(runs[1].gcode), body(runs[0].gcode));
+    assert.equal(body(runs[2].gcode), body(runs[0].gcode));
+  } finally {
+    runs.forEach(cleanup);
+  }
+});
+
+test('an internal bridge is the same whichever thread built the layers it rests on', async () => {
+  // 92 layers: on two lanes the layers go in chunks of 8, and one starts at layer 88, the first of
+  // the top shell, so the thread building it has not built the two layers under it.
+  const cfg = await config({ sparse_infill_density: 15 });
+  const runs = [];
+  for (const workers of [0, 1, 2]) runs.push(await slice(box(20, 20, 18.4), cfg, { workers }));
+  try {
+    const bridged = new Set(extrusions(runs[0].gcode).filter((m) => m.type === 'Bridge infill').map((m) => m.layer));
+    assert.deepEqual([...bridged], [88]);
     assert.equal(body(runs[1].gcode), body(runs[0].gcode));
     assert.equal(body(runs[2].gcode), body(runs[0].gcode));
   } finally {
