@@ -165,7 +165,8 @@ export function buildLayer(input: LayerInput, p: RegionParams, cache: RegionCach
           }));
         }
       }
-      const internal = p.density < 0.999 && !first ? bridgeOverInfill(regions.solid, sparseBeneath, flow.width) : { bridge: [], solid: regions.solid };
+      // No base on the first layer nor at 100 % infill (bridgeBaseDepth): nothing is bridged there.
+      const internal = bridgeOverInfill(regions.solid, sparseBeneath, flow.width);
       if (internal.bridge.length) hasBridges = true;
       add(internal.bridge, 'bridge', p.solidPattern, 1, p.solidAngle, p.infillOverlap, flow);
       add(regions.bottom, first ? 'bottom-surface' : 'solid-infill', p.bottomPattern, 1, p.solidAngle, p.surfaceOverlap);
