@@ -8,7 +8,7 @@ import type { PrintConfig } from '../profiles/schema.js';
 import { packageVersion } from '../../common/version.js';
 import type { SliceRequest, SliceResult } from './api.js';
 import { unionExs } from './geometry/clipper.js';
-import { bboxOfEx } from './geometry/polygon.js';
+import { bboxOfEx, extendBBox } from './geometry/polygon.js';
 import type { ExPolygon } from './geometry/types.js';
 import { bambuConfigBlock, bambuHeaderBlock } from './gcode/bambu-blocks.js';
 import { FileSink } from './gcode/file-sink.js';
@@ -254,13 +254,7 @@ function bambuThumbnails(meshes: IndexedMesh[], color: string): { png: Uint8Arra
 function outlineBounds(firstLayer: ExPolygon[][], outlines: OutlineResult) {
   const bounds = bboxOfEx(firstLayer.flat());
   for (const o of outlines.objects) {
-    for (const buf of o.layers) {
-      const b = bboxOfEx(new F64Reader(buf).exPolygons());
-      bounds.minX = Math.min(bounds.minX, b.minX);
-      bounds.minY = Math.min(bounds.minY, b.minY);
-      bounds.maxX = Math.max(bounds.maxX, b.maxX);
-      bounds.maxY = Math.max(bounds.maxY, b.maxY);
-    }
+    for (const buf of o.layers) for (const ex of new F64Reader(buf).exPolygons()) extendBBox(bounds, ex.contour);
   }
   return bounds;
 }

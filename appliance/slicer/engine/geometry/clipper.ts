@@ -8,7 +8,7 @@ import factory from 'clipper2-wasm/dist/es/clipper2z.js';
 import type { PathD, PathsD } from 'clipper2-wasm/dist/clipper2z.js';
 import type { ExPolygon, FillRule, JoinType, Polygon, Polyline } from './types.js';
 import { nestPolygons } from './nesting.js';
-import { emptyBBox, extendBBox, signedArea } from './polygon.js';
+import { bboxOf, signedArea } from './polygon.js';
 
 const C = await factory();
 
@@ -61,8 +61,9 @@ function loadPathIn(path: Float64Array): void {
   const vector = addressOf(pathIn) >> 2;
   heapViews();
   if (n > pathInRoom) {
-    pathIn.assign(new Float64Array(Math.max(n, 2 * pathInRoom, 256) * 3));
-    pathInRoom = Math.max(n, 2 * pathInRoom, 256);
+    const room = Math.max(n, 2 * pathInRoom, 256);
+    pathIn.assign(new Float64Array(room * 3));
+    pathInRoom = room;
     heapViews();
   }
   const u32 = heapU32;
@@ -227,8 +228,7 @@ export function intersectionOfAll(lists: readonly (readonly ExPolygon[])[]): ExP
   if (lists.length === 0 || lists.some((list) => list.length === 0)) return [];
   if (lists.length === 1) return lists[0].slice();
   const rings = lists.flatMap((list) => flatten(list));
-  const box = emptyBBox();
-  for (const ring of rings) extendBBox(box, ring);
+  const box = bboxOf(rings);
   const frame = Float64Array.of(box.minX - 1, box.minY - 1, box.minX - 1, box.maxY + 1, box.maxX + 1, box.maxY + 1, box.maxX + 1, box.minY - 1);
   for (let k = 1; k < lists.length; k++) rings.push(frame);
   return booleanEx('union', rings, [], 'positive');

@@ -4,7 +4,7 @@
  * overlap). The inner edge of the innermost wall bounds the infill.
  */
 import { clipPolylines, offsetEx } from '../geometry/clipper.js';
-import { closeLoop, emptyBBox, exPolygonsNear, extendBBox, polylineLength, signedArea } from '../geometry/polygon.js';
+import { bboxOf, closeLoop, exPolygonsNear, polylineLength, signedArea } from '../geometry/polygon.js';
 import type { ExPolygon, Polygon } from '../geometry/types.js';
 import type { Extrusion, ExtrusionRole } from '../toolpath/types.js';
 import { crossSection, spacingOf } from './flow.js';
@@ -96,7 +96,7 @@ function overhangs(ring: Polygon, supported: ExPolygon[]): boolean {
   const closed = closeLoop(ring);
   const total = polylineLength(closed);
   let inside = 0;
-  for (const piece of clipPolylines([closed], exPolygonsNear(supported, extendBBox(emptyBBox(), ring)))) inside += polylineLength(piece);
+  for (const piece of clipPolylines([closed], exPolygonsNear(supported, bboxOf([ring])))) inside += polylineLength(piece);
   return inside < total / 2;
 }
 
