@@ -28,7 +28,7 @@ import { renderMeshPngs } from './preview/mesh-render.js';
 import { ToolpathRaster } from './preview/toolpath-raster.js';
 import type { Progress } from './progress.js';
 import { brimLoops, skirtLoops } from './regions/adhesion.js';
-import { bridgeBaseDepth } from './regions/internal-bridges.js';
+import { deepestBridgeBase } from './regions/internal-bridges.js';
 import { crossSection, widthFor } from './regions/flow.js';
 import type { RegionParams } from './regions/params.js';
 import type { SupportLayer } from './regions/support.js';
@@ -133,7 +133,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
     let written = 0;
     await streamLayers({
       specs, objects: outlines.objects, filaments, support: i.support,
-      above: params.topLayers, below: Math.max(params.bottomLayers, 1) + deepestBridgeBase(specs, params),
+      above: params.topLayers, below: Math.max(params.bottomLayers, 1) + deepestBridgeBase(specs.map((s) => s.printZ), specs.map((s) => s.height), params),
     }, i.runner, (layer) => {
       progress.checkCancelled();
       if (layer.index === 0) layer.adhesion = [...skirt, ...brim];
@@ -233,15 +233,6 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
     await rm(`${req.outputPath}.tmp`, { force: true });
     await rm(`${req.outputPath}.gcode.tmp`, { force: true });
   }
-}
-
-/** The most layers an internal bridge of the print rests on: the layer stream sends their outlines too. */
-function deepestBridgeBase(specs: LayerSpec[], params: RegionParams): number {
-  const printZs = specs.map((s) => s.printZ);
-  const heights = specs.map((s) => s.height);
-  let deepest = 0;
-  for (let i = 0; i < specs.length; i++) deepest = Math.max(deepest, bridgeBaseDepth(i, printZs, heights, params));
-  return deepest;
 }
 
 /** The plate pictures of a Bambu package: 512 and 128 pixels square, from one drawing. */

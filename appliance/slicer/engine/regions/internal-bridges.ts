@@ -51,3 +51,10 @@ export function bridgeBaseDepth(index: number, printZs: ArrayLike<number>, heigh
   while (depth < index && printZs[index - depth - 1] >= printZs[index] - thickness - 1e-9) depth++;
   return depth;
 }
+
+/** The most layers an internal bridge of the print rests on: the layer stream sends their outlines too. */
+export function deepestBridgeBase(printZs: ArrayLike<number>, heights: ArrayLike<number>, p: RegionParams): number {
+  let deepest = 0;
+  for (let i = 0; i < printZs.length; i++) deepest = Math.max(deepest, bridgeBaseDepth(i, printZs, heights, p));
+  return deepest;
+}

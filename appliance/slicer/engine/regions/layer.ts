@@ -70,7 +70,8 @@ interface ClassifiedIsland {
 function classifyObject(obj: ObjectLayer, first: boolean, h: number, p: RegionParams, cache: RegionCache, objects: number): ClassifiedIsland[] {
   const above = obj.above.slice(0, p.topLayers);
   const below = obj.below.slice(0, Math.max(p.bottomLayers, 1));
-  return cache.classificationFor(classificationKey(obj, first, h, p), objects, () => {
+  const key = `${first}:${h}:${obj.current.hash}^${above.map((l) => l.hash).join(',')}v${below.map((l) => l.hash).join(',')}`;
+  return cache.classificationFor(key, objects, () => {
     const coarse = (layer: HashedLayer): HashedLayer => ({
       hash: layer.hash,
       islands: cache.outlineGeometryFor(`coarse:${layer.hash}`, () => simplifyEx(layer.islands, MASK_TOLERANCE)),
@@ -101,13 +102,6 @@ function classifyObject(obj: ObjectLayer, first: boolean, h: number, p: RegionPa
       return { island, walls, regions };
     });
   });
-}
-
-/** What an object's classification on a layer depends on: the outlines of the layer and its shell neighbours, its height. */
-function classificationKey(obj: ObjectLayer, first: boolean, h: number, p: RegionParams): string {
-  const above = obj.above.slice(0, p.topLayers).map((l) => l.hash).join(',');
-  const below = obj.below.slice(0, Math.max(p.bottomLayers, 1)).map((l) => l.hash).join(',');
-  return `${first}:${h}:${obj.current.hash}^${above}v${below}`;
 }
 
 /** The object's layer `k` layers under `obj`'s, as its own ObjectLayer (from the lists `obj` carries). */
