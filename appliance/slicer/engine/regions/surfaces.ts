@@ -132,10 +132,11 @@ export function surfaceMasks(current: HashedLayer, above: HashedLayer[], below: 
     if (neighbours.length < count) return current.islands;
     const parts = [...new Set(exposed.slice(0, count).filter((e) => e.length > 0))];
     if (parts.length <= 1) return parts[0] ?? none;
-    // A piece exposed to several neighbours counts once. Widening offsets the pieces and unites what
-    // it gets, which is the union widened.
-    const pieces = distinctIslands(parts.flat());
-    return reach > 0 ? pieces : unionExs(pieces);
+    // A piece exposed to several neighbours counts once. United before it is widened: an offset
+    // unites what it grows too, but growing the overlapping pieces of a ragged outline gives its
+    // union many more crossings to resolve (the corpus's bearing: 84 ms of offsets, against 20 ms
+    // for the union and 18 ms for the offset of what it leaves).
+    return unionExs(distinctIslands(parts.flat()));
   };
   const widened = (list: ExPolygon[]) => (reach > 0 && list.length && list !== current.islands ? offsetEx(list, reach) : list);
   const topShell = widened(shell(above, exposedAbove, topLayers));
