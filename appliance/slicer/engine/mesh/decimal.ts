@@ -18,12 +18,11 @@ export class DecimalReader {
    * number starts there. The first 17 significant digits are kept: more than float32 resolves.
    */
   read(bytes: Uint8Array, pos: number, limit: number): number {
+    // Signs are factors rather than branches that negate: a branch first taken after the code was
+    // optimised (the first negative exponent of a file) throws the optimised code away.
     let p = pos;
-    let negative = false;
-    if (bytes[p] === 45) {
-      negative = true;
-      p++;
-    } else if (bytes[p] === 43) p++;
+    const sign = bytes[p] === 45 ? -1 : 1;
+    if (bytes[p] === 45 || bytes[p] === 43) p++;
     let mantissa = 0;
     let significant = 0;
     let exponent = 0;
@@ -51,11 +50,8 @@ export class DecimalReader {
     if (!anyDigit) return NaN;
     if (p < limit && (bytes[p] | 0x20) === 101) {
       p++;
-      let expNegative = false;
-      if (bytes[p] === 45) {
-        expNegative = true;
-        p++;
-      } else if (bytes[p] === 43) p++;
+      const expSign = bytes[p] === 45 ? -1 : 1;
+      if (bytes[p] === 45 || bytes[p] === 43) p++;
       let e = 0;
       const digitsStart = p;
       while (p < limit && isDigit(bytes[p])) {
@@ -63,12 +59,11 @@ export class DecimalReader {
         p++;
       }
       if (p === digitsStart) return NaN;
-      exponent += expNegative ? -e : e;
+      exponent += expSign * e;
     }
     this.end = p;
-    let value = mantissa;
-    if (exponent > 0) value = exponent <= 22 ? value * POW10[exponent] : value * 10 ** exponent;
-    else if (exponent < 0) value = exponent >= -22 ? value / POW10[-exponent] : value / 10 ** -exponent;
-    return negative ? -value : value;
+    const magnitude = Math.abs(exponent);
+    const scale = magnitude <= 22 ? POW10[magnitude] : 10 ** magnitude;
+    return sign * (exponent < 0 ? mantissa / scale : mantissa * scale);
   }
 }
