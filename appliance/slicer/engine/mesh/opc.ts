@@ -2,9 +2,9 @@
  * The zip (Open Packaging Conventions) layer of 3MF: unpacking the parts a slicer needs,
  * following `_rels/.rels` to the start model part and to the package thumbnail.
  */
-import { createRequire } from 'node:module';
 import { badModel } from './errors.js';
 import { XmlScanner } from './xml.js';
+import { unzip } from './zip.js';
 
 const MODEL_RELATIONSHIP = 'http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel';
 const THUMBNAIL_RELATIONSHIP = 'http://schemas.openxmlformats.org/package/2006/relationships/metadata/thumbnail';
@@ -13,16 +13,6 @@ const DEFAULT_THUMBNAIL = 'Metadata/thumbnail.png';
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 /** Parts worth inflating; G-code, textures and slicer project files in big packages are skipped. */
 const WANTED_PART = /\.(rels|model|config|png)$/i;
-
-/**
- * The zip library, loaded on the first package: every slice imports this module, but only a 3MF
- * needs unzipping, and loading the library is a noticeable part of a small STL slice's start-up.
- */
-let fflate: typeof import('fflate') | undefined;
-const unzipSync: typeof import('fflate').unzipSync = (data, options) => {
-  fflate ??= createRequire(import.meta.url)('fflate') as typeof import('fflate');
-  return fflate.unzipSync(data, options);
-};
 
 export function isZip(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
@@ -43,13 +33,13 @@ export class Package {
   private readonly parts = new Map<string, Uint8Array>();
 
   constructor(bytes: Uint8Array) {
-    let files: Record<string, Uint8Array>;
+    let files: Map<string, Uint8Array>;
     try {
-      files = unzipSync(bytes, { filter: (file) => WANTED_PART.test(file.name) });
+      files = unzip(bytes, (name) => WANTED_PART.test(name));
     } catch (err) {
       throw badModel(`the file is a zip archive that cannot be unpacked (${(err as Error).message})`);
     }
-    for (const [name, data] of Object.entries(files)) this.parts.set(normalizePartName(name), data);
+    for (const [name, data] of files) this.parts.set(normalizePartName(name), data);
   }
 
   read(partName: string): Uint8Array | undefined {

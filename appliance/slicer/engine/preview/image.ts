@@ -3,6 +3,7 @@
  * straight-alpha RGBA (transparent background, so the image sits on any UI or printer screen).
  */
 import { deflateSync } from 'node:zlib';
+import { crc32 } from '../../../common/crc32.js';
 import { AppError, ErrorCode } from '../../../common/errors.js';
 
 export const MAX_IMAGE_SIDE = 2048;
@@ -13,22 +14,6 @@ export function checkImageSize(width: number, height: number): void {
       throw new AppError(ErrorCode.badRequest, 400, `image ${name} must be an integer from 1 to ${MAX_IMAGE_SIDE}, got ${value}`, { [name]: value });
     }
   }
-}
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
 }
 
 /** One chunk: length, type and data, then the CRC of type and data. */
