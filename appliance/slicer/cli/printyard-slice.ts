@@ -1,17 +1,19 @@
-#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node --max-semi-space-size=2 --interrupt-budget=135168 --max-inlined-bytecode-size-cumulative=460
+#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 MALLOC_ARENA_MAX=1 node --max-semi-space-size=2 --interrupt-budget=135168 --max-inlined-bytecode-size-cumulative=460
 /**
  * printyard-slice: slice an STL/3MF into G-code from the command line, or list the profile catalogue.
  *
  * The first line sets what a one-shot slicing process needs of its runtime (measured on the corpus,
  * two cores, appliance/slicer/engine/README.md): a fixed malloc threshold of 128 kB, so that glibc
  * does not raise it after a large buffer is freed and then keep the engine's many typed arrays in a
- * heap it cannot give back (bearing.stl: 99 MB → 88 MB peak), and a 2 MB young generation instead of
- * V8's 16 MB, which the allocation rate of the layer work would otherwise fill (rigid3d platform:
- * 94 MB → 85 MB, the same time), and less optimising-compiler work than V8 does for a long-lived
- * server: functions are optimised after twice the usual run time and inline half as much. A slice
- * of a few hundred small layers otherwise spends as much CPU time compiling on a second thread as
- * slicing on the first (rigid3d platform: CPU time -13 %, wall time -5 %, 3 MB less; the long
- * Menger sponge and bearing slices take the same time).
+ * heap it cannot give back (bearing.stl: 99 MB → 88 MB peak); one malloc arena for every thread, so
+ * that what V8's compiler threads free is reused rather than given back and faulted in again (half
+ * the page faults; rigid3d platform 0.66 → 0.62 s, bearing 1.27 → 1.24 s); a 2 MB young generation
+ * instead of V8's 16 MB, which the allocation rate of the layer work would otherwise fill (rigid3d
+ * platform: 94 MB → 85 MB, the same time), and less optimising-compiler work than V8 does for a
+ * long-lived server: functions are optimised after twice the usual run time and inline half as
+ * much. A slice of a few hundred small layers otherwise spends as much CPU time compiling on a
+ * second thread as slicing on the first (rigid3d platform: CPU time -13 %, wall time -5 %, 3 MB
+ * less; the long Menger sponge and bearing slices take the same time).
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
