@@ -135,7 +135,8 @@ export function surfaceMasks(current: HashedLayer, above: HashedLayer[], below: 
     // A piece exposed to several neighbours counts once. United before it is widened: an offset
     // unites what it grows too, but growing the overlapping pieces of a ragged outline gives its
     // union many more crossings to resolve (the corpus's bearing: 84 ms of offsets, against 20 ms
-    // for the union and 18 ms for the offset of what it leaves).
+    // for the union and 18 ms for the offset of what it leaves; the Menger sponge's squares gain
+    // nothing from it: 1.18 s instead of 1.09 s, under 1 % of its slice).
     return unionExs(distinctIslands(parts.flat()));
   };
   const widened = (list: ExPolygon[]) => (reach > 0 && list.length && list !== current.islands ? offsetEx(list, reach) : list);
