@@ -92,14 +92,7 @@ function rawZip(entries: RawEntry[], options: { zip64?: boolean } = {}): Uint8Ar
     v.setUint32(12, directorySize, true);
     v.setUint32(16, options.zip64 ? 0xffffffff : offset, true);
   }));
-  const all = [...parts, ...directory, ...tail];
-  const out = new Uint8Array(all.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of all) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return new Uint8Array(Buffer.concat([...parts, ...directory, ...tail]));
 }
 
 describe('unzip', () => {
