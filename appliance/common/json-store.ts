@@ -6,6 +6,7 @@
  *
  * Writes are serialised per file and coalesced: while one is on disk, later calls share one
  * follow-up write of the newest data, and each call resolves only once its data is durable.
+ * `settled()` waits for every store's writes, for a clean stop.
  *
  * A file that does not parse (or fails the caller's shape check) is never silently emptied: it
  * is moved aside as `<name>.corrupt-<time>`, reported through `problems()` and the log, and the
@@ -110,6 +111,11 @@ export class AtomicJsonFile<T> implements Adapter<T> {
     return promise;
   }
 
+  /** Resolves once no write of this file is on disk or queued (whether they succeeded or not). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running.catch(() => undefined);
+  }
+
   private start(text: string): Promise<void> {
     const run = writeFileAtomic(this.file, text);
     this.running = run;
@@ -130,6 +136,7 @@ export type JsonStore<T> = Low<T>;
 /** The data directory's JSON stores, and what went wrong reading them. */
 export class JsonStores {
   private readonly found: StoreProblem[] = [];
+  private readonly files: AtomicJsonFile<unknown>[] = [];
 
   constructor(readonly dir: string, private readonly log: Logger) {}
 
@@ -144,7 +151,17 @@ export class JsonStores {
     const adapter = new AtomicJsonFile<T>(file, (reason) => this.moveAside(fileName, reason), check);
     const store = new Low<T>(adapter, structuredClone(defaults));
     await store.read();
+    this.files.push(adapter as AtomicJsonFile<unknown>);
     return store;
+  }
+
+  /**
+   * Resolves once every store's writes are on disk, including ones nobody awaits (a key's last
+   * use): a service awaits this when it stops, so it neither exits nor lets its data directory be
+   * moved or removed with a write half done.
+   */
+  async settled(): Promise<void> {
+    await Promise.all(this.files.map((file) => file.idle()));
   }
 
   problems(): readonly StoreProblem[] {

@@ -106,6 +106,7 @@ export async function startDashboard(options: DashboardOptions, log: Logger, com
     await stopAll(started, log);
     closeServer(app);
     unwatch();
+    await ctx.stores.settled();
     throw err;
   }
   limiter.startSweeping();
@@ -128,6 +129,7 @@ export async function startDashboard(options: DashboardOptions, log: Logger, com
         await Promise.race([drained, new Promise((resolve) => { timer = setTimeout(resolve, CLOSE_TIMEOUT_MS); })]);
         clearTimeout(timer);
         closeServer(app);
+        await ctx.stores.settled();
       })();
       return stopping;
     },

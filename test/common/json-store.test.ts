@@ -42,6 +42,28 @@ test('concurrent writes are serialised and the newest data wins', async (t) => {
   assert.deepEqual((await readdir(dir)).sort(), ['n.json']);
 });
 
+test('settled waits for writes nobody awaited, on every store, and for failed ones too', async (t) => {
+  const dir = await tempDir(t);
+  const stores = new JsonStores(dir, quiet);
+  const a = await stores.open('a', { n: 0 });
+  const b = await stores.open('b', { n: 0 });
+  for (let i = 1; i <= 20; i++) {
+    a.data.n = i;
+    void a.write();
+    b.data.n = -i;
+    void b.write();
+  }
+  await stores.settled();
+  assert.deepEqual(JSON.parse(await readFile(path.join(dir, 'a.json'), 'utf8')), { n: 20 });
+  assert.deepEqual(JSON.parse(await readFile(path.join(dir, 'b.json'), 'utf8')), { n: -20 });
+  assert.deepEqual((await readdir(dir)).sort(), ['a.json', 'b.json'], 'no temp file is left');
+
+  await rm(dir, { recursive: true });
+  const failed = a.write();
+  await stores.settled();
+  await assert.rejects(failed, { code: 'ENOENT' });
+});
+
 test('a corrupt file is moved aside, reported, and the store starts from defaults', async (t) => {
   const dir = await tempDir(t);
   await writeFile(path.join(dir, 'spools.json'), '{"spools": [1, 2');

@@ -5,7 +5,8 @@
  * made it (`owner_id`): it never acts above that user's current role and goes away with that user.
  *
  * `last_used_at` is kept exactly in memory but written at most once per key per
- * LAST_USED_WRITE_INTERVAL_MS, so a busy client does not rewrite the file on every request.
+ * LAST_USED_WRITE_INTERVAL_MS, so a busy client does not rewrite the file on every request;
+ * `saveUsage()` (at stop) writes what that held back.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { AppError, ErrorCode } from '../../common/errors.js';
@@ -79,6 +80,7 @@ export function toPublicKey(record: ApiKeyRecord): PublicApiKey {
 export class ApiKeyStore {
   private readonly byHash = new Map<string, ApiKeyRecord>();
   private readonly lastWritten = new Map<string, number>();
+  private usageUnsaved = false;
 
   private constructor(
     private readonly store: JsonStore<ApiKeysFile>,
@@ -113,7 +115,7 @@ export class ApiKeyStore {
     };
     this.store.data.keys.push(record);
     this.byHash.set(record.hash, record);
-    await this.store.write();
+    await this.save();
     return { key, record: toPublicKey(record) };
   }
 
@@ -141,11 +143,25 @@ export class ApiKeyStore {
     const now = this.now();
     record.last_used_at = new Date(now).toISOString();
     const written = this.lastWritten.get(record.id);
-    if (written !== undefined && now - written < LAST_USED_WRITE_INTERVAL_MS) return;
+    if (written !== undefined && now - written < LAST_USED_WRITE_INTERVAL_MS) {
+      this.usageUnsaved = true;
+      return;
+    }
     this.lastWritten.set(record.id, now);
-    this.store.write().catch((err: unknown) => {
+    this.save().catch((err: unknown) => {
       this.log.warn(`could not record the use of API key ${record.name}: ${(err as Error).message}`);
     });
+  }
+
+  /** Writes the last uses that `touch` held back, if any. */
+  async saveUsage(): Promise<void> {
+    if (this.usageUnsaved) await this.save();
+  }
+
+  /** Every write carries the in-memory last uses along. */
+  private save(): Promise<void> {
+    this.usageUnsaved = false;
+    return this.store.write();
   }
 
   private async drop(match: (record: ApiKeyRecord) => boolean): Promise<number> {
@@ -156,7 +172,7 @@ export class ApiKeyStore {
       this.byHash.delete(record.hash);
       this.lastWritten.delete(record.id);
     }
-    await this.store.write();
+    await this.save();
     return dropped.length;
   }
 }

@@ -25,5 +25,6 @@ export function createAuthFeature(ctx: DashboardContext): DashboardFeature {
     name: 'auth',
     routes: [...sessionRoutes(auth), ...userRoutes(auth), ...apiKeyRoutes(auth)],
     info: () => ({ setup_needed: auth.setupNeeded, users: auth.users.count(), api_keys: auth.apiKeys.list().length }),
+    stop: () => auth.apiKeys.saveUsage(),
   };
 }

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppError } from '../../../appliance/common/errors.js';
 import { JsonStores } from '../../../appliance/common/json-store.js';
 import { createLogger } from '../../../appliance/common/logger.js';
@@ -18,16 +17,6 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const fileText = () => readFileSync(path.join(dir, 'api-keys.json'), 'utf8');
-
-/** Waits for a write that was started without being awaited (touch). */
-async function fileEventually(check: (text: string) => boolean): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    const text = fileText();
-    if (check(text)) return text;
-    await sleep(10);
-  }
-  throw new Error(`the file never matched: ${fileText()}`);
-}
 
 test('a new key is pyk_ + 32 random bytes, shown once and stored only as its hash', async () => {
   const keys = await ApiKeyStore.open(new JsonStores(dir, log), log);
@@ -74,19 +63,42 @@ test('removing a user\'s keys leaves the others', async () => {
 
 test('last_used_at is exact in memory and written at most once per interval', async () => {
   let now = Date.UTC(2025, 0, 1);
-  const keys = await ApiKeyStore.open(new JsonStores(dir, log), log, () => now);
+  const stores = new JsonStores(dir, log);
+  const keys = await ApiKeyStore.open(stores, log, () => now);
   const { key } = await keys.create({ name: 'busy', role: 'view', ownerId: 'user-1' });
   const record = keys.find(key)!;
   keys.touch(record);
   const first = new Date(now).toISOString();
-  await fileEventually((text) => text.includes(first));
+  await stores.settled();
+  assert.equal(JSON.parse(fileText()).keys[0].last_used_at, first);
   now += 1000;
   keys.touch(record);
   assert.equal(record.last_used_at, new Date(now).toISOString());
+  await stores.settled();
+  assert.equal(JSON.parse(fileText()).keys[0].last_used_at, first, 'a use within the interval is held back');
   now += LAST_USED_WRITE_INTERVAL_MS;
   keys.touch(record);
   const third = new Date(now).toISOString();
-  const text = await fileEventually((t) => t.includes(third));
-  assert.equal(text.includes(new Date(now - LAST_USED_WRITE_INTERVAL_MS).toISOString()), false);
-  assert.equal(JSON.parse(text).keys[0].last_used_at, third);
+  await stores.settled();
+  assert.equal(JSON.parse(fileText()).keys[0].last_used_at, third);
+});
+
+test('saveUsage writes the last use that the interval held back, and only then', async () => {
+  let now = Date.UTC(2025, 0, 1);
+  const stores = new JsonStores(dir, log);
+  const keys = await ApiKeyStore.open(stores, log, () => now);
+  const { key } = await keys.create({ name: 'busy', role: 'view', ownerId: 'user-1' });
+  const record = keys.find(key)!;
+  keys.touch(record);
+  await stores.settled();
+  const inode = () => statSync(path.join(dir, 'api-keys.json')).ino;
+  const written = inode();
+  await keys.saveUsage();
+  assert.equal(inode(), written, 'nothing held back, nothing written (a write renames a new file in)');
+  now += 1000;
+  keys.touch(record);
+  await keys.saveUsage();
+  assert.equal(JSON.parse(fileText()).keys[0].last_used_at, new Date(now).toISOString());
+  const reopened = await ApiKeyStore.open(new JsonStores(dir, log), log, () => now);
+  assert.equal(reopened.find(key)!.last_used_at, new Date(now).toISOString());
 });

@@ -61,3 +61,25 @@ test('an unknown or malformed key is refused; bad bodies get 400', async () => {
     assert.equal(response.json.code, 'ERR_VALIDATION');
   }
 });
+
+test('a stop writes a key\'s latest use, which a restart then lists', async () => {
+  const own = await startDashboardFixture({ config: { rate_limit: { enabled: false } } });
+  let restarted: DashboardFixture | undefined;
+  try {
+    const ownAdmin = await setupAdmin(own);
+    const { key, id } = await createApiKey(own, 'view', 'poller');
+    assert.equal((await own.request('GET', '/api/auth/me', { apiKey: key })).status, 200);
+    const lastUse = (await own.request('GET', '/api/api-keys', { token: ownAdmin })).json.find((k: { id: string }) => k.id === id).last_used_at;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.equal((await own.request('GET', '/api/auth/me', { apiKey: key })).status, 200, 'a use within the write interval');
+    const latest = (await own.request('GET', '/api/api-keys', { token: ownAdmin })).json.find((k: { id: string }) => k.id === id).last_used_at;
+    assert.ok(latest > lastUse, `${latest} after ${lastUse}`);
+    await own.stop();
+    restarted = await startDashboardFixture({ dataDir: own.dataDir });
+    const listed = (await restarted.request('GET', '/api/api-keys', { token: ownAdmin })).json.find((k: { id: string }) => k.id === id);
+    assert.equal(listed.last_used_at, latest);
+  } finally {
+    await restarted?.stop();
+    await own.cleanup();
+  }
+});
