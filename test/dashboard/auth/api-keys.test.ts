@@ -61,44 +61,45 @@ test('removing a user\'s keys leaves the others', async () => {
   await assert.rejects(keys.create({ name: '   ', role: 'view', ownerId: 'user-1' }), (err: AppError) => err.status === 400);
 });
 
-test('last_used_at is exact in memory and written at most once per interval', async () => {
+/** A store with one key, used once at the start of its own clock (`now`, moved by `advance`). */
+async function usedKey() {
   let now = Date.UTC(2025, 0, 1);
   const stores = new JsonStores(dir, log);
   const keys = await ApiKeyStore.open(stores, log, () => now);
   const { key } = await keys.create({ name: 'busy', role: 'view', ownerId: 'user-1' });
   const record = keys.find(key)!;
   keys.touch(record);
-  const first = new Date(now).toISOString();
+  return { stores, keys, key, record, now: () => now, advance: (ms: number) => { now += ms; } };
+}
+
+test('last_used_at is exact in memory and written at most once per interval', async () => {
+  const { stores, keys, record, now, advance } = await usedKey();
+  const first = new Date(now()).toISOString();
   await stores.settled();
   assert.equal(JSON.parse(fileText()).keys[0].last_used_at, first);
-  now += 1000;
+  advance(1000);
   keys.touch(record);
-  assert.equal(record.last_used_at, new Date(now).toISOString());
+  assert.equal(record.last_used_at, new Date(now()).toISOString());
   await stores.settled();
   assert.equal(JSON.parse(fileText()).keys[0].last_used_at, first, 'a use within the interval is held back');
-  now += LAST_USED_WRITE_INTERVAL_MS;
+  advance(LAST_USED_WRITE_INTERVAL_MS);
   keys.touch(record);
-  const third = new Date(now).toISOString();
+  const third = new Date(now()).toISOString();
   await stores.settled();
   assert.equal(JSON.parse(fileText()).keys[0].last_used_at, third);
 });
 
 test('saveUsage writes the last use that the interval held back, and only then', async () => {
-  let now = Date.UTC(2025, 0, 1);
-  const stores = new JsonStores(dir, log);
-  const keys = await ApiKeyStore.open(stores, log, () => now);
-  const { key } = await keys.create({ name: 'busy', role: 'view', ownerId: 'user-1' });
-  const record = keys.find(key)!;
-  keys.touch(record);
+  const { stores, keys, key, record, now, advance } = await usedKey();
   await stores.settled();
   const inode = () => statSync(path.join(dir, 'api-keys.json')).ino;
   const written = inode();
   await keys.saveUsage();
   assert.equal(inode(), written, 'nothing held back, nothing written (a write renames a new file in)');
-  now += 1000;
+  advance(1000);
   keys.touch(record);
   await keys.saveUsage();
-  assert.equal(JSON.parse(fileText()).keys[0].last_used_at, new Date(now).toISOString());
-  const reopened = await ApiKeyStore.open(new JsonStores(dir, log), log, () => now);
-  assert.equal(reopened.find(key)!.last_used_at, new Date(now).toISOString());
+  assert.equal(JSON.parse(fileText()).keys[0].last_used_at, new Date(now()).toISOString());
+  const reopened = await ApiKeyStore.open(new JsonStores(dir, log), log, now);
+  assert.equal(reopened.find(key)!.last_used_at, new Date(now()).toISOString());
 });
