@@ -6,7 +6,7 @@
  */
 import { open } from 'node:fs/promises';
 import { AppError, ErrorCode } from '../../common/errors.js';
-import { isZip } from '../engine/mesh/opc.js';
+import { isZip } from '../../common/zip.js';
 import { looksLikeAsciiStl, looksLikeBinaryStl } from '../engine/mesh/stl.js';
 
 export type ModelFormat = '3mf' | 'stl';

@@ -3,18 +3,13 @@
  * caller iterates) or a Bambu `.gcode.3mf` package (a zip: it has to be read whole, then its
  * first plate's `Metadata/plate_<n>.gcode` is used). Told apart by content, not by name.
  */
-import { unzipSync } from 'fflate';
 import { AppError, ErrorCode } from '../../../common/errors.js';
+import { isZip, unzip } from '../../../common/zip.js';
 import { ERR_SLICER_SERVICE } from './errors.js';
 
-const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 const PLATE_GCODE = /^Metadata\/plate_(\d+)\.gcode$/;
 /** A package is unzipped in memory; larger ones are refused rather than risking the dashboard. */
 export const MAX_PACKAGE_BYTES = 256 * 1024 * 1024;
-
-function isZip(chunk: Uint8Array): boolean {
-  return ZIP_MAGIC.every((byte, i) => chunk[i] === byte);
-}
 
 async function* splitLines(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8');
@@ -30,10 +25,15 @@ async function* splitLines(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Arr
 }
 
 function plateGcode(pkg: Uint8Array): Uint8Array {
-  const files = unzipSync(pkg, { filter: (file) => PLATE_GCODE.test(file.name) });
-  const first = Object.keys(files).sort((a, b) => Number(PLATE_GCODE.exec(a)![1]) - Number(PLATE_GCODE.exec(b)![1]))[0];
+  let files: Map<string, Uint8Array>;
+  try {
+    files = unzip(pkg, (name) => PLATE_GCODE.test(name));
+  } catch (err) {
+    throw new AppError(ERR_SLICER_SERVICE, 502, `the .gcode.3mf package cannot be unpacked (${(err as Error).message})`);
+  }
+  const first = [...files.keys()].sort((a, b) => Number(PLATE_GCODE.exec(a)![1]) - Number(PLATE_GCODE.exec(b)![1]))[0];
   if (first === undefined) throw new AppError(ERR_SLICER_SERVICE, 502, 'the .gcode.3mf package has no Metadata/plate_<n>.gcode');
-  return files[first];
+  return files.get(first)!;
 }
 
 export async function* gcodeLines(source: AsyncIterable<Uint8Array>): AsyncGenerator<string> {

@@ -3,8 +3,8 @@
  * binary STL size, ASCII STL text), the file name only names the object and hints that an
  * unreadable file was meant to be an STL.
  */
+import { isZip } from '../../../common/zip.js';
 import { badModel, unsupportedModel } from './errors.js';
-import { isZip } from './opc.js';
 import { isBinaryStlSize, looksLikeAsciiStl, looksLikeBinaryStl, parseAsciiStl, parseBinaryStl, type StlResult } from './stl.js';
 import { load3mf } from './threemf.js';
 import type { Model } from './types.js';

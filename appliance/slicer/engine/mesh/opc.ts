@@ -2,9 +2,9 @@
  * The zip (Open Packaging Conventions) layer of 3MF: unpacking the parts a slicer needs,
  * following `_rels/.rels` to the start model part and to the package thumbnail.
  */
+import { unzip } from '../../../common/zip.js';
 import { badModel } from './errors.js';
 import { XmlScanner } from './xml.js';
-import { unzip } from './zip.js';
 
 const MODEL_RELATIONSHIP = 'http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel';
 const THUMBNAIL_RELATIONSHIP = 'http://schemas.openxmlformats.org/package/2006/relationships/metadata/thumbnail';
@@ -13,10 +13,6 @@ const DEFAULT_THUMBNAIL = 'Metadata/thumbnail.png';
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 /** Parts worth inflating; G-code, textures and slicer project files in big packages are skipped. */
 const WANTED_PART = /\.(rels|model|config|png)$/i;
-
-export function isZip(bytes: Uint8Array): boolean {
-  return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
-}
 
 /** Part names in OPC are case-insensitive and may be written with a leading slash or percent-escapes. */
 export function normalizePartName(name: string): string {

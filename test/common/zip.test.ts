@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { deflateRawSync } from 'node:zlib';
 import { strToU8, zipSync } from 'fflate';
-import { crc32 } from '../../../../appliance/common/crc32.js';
-import { unzip } from '../../../../appliance/slicer/engine/mesh/zip.js';
+import { crc32 } from '../../appliance/common/crc32.js';
+import { isZip, unzip } from '../../appliance/common/zip.js';
 
 const text = (bytes: Uint8Array | undefined) => (bytes ? new TextDecoder().decode(bytes) : undefined);
 
@@ -139,5 +139,14 @@ describe('unzip', () => {
     const directoryAt = view.getUint32(notDeflate.length - 6, true);
     view.setUint16(directoryAt + 10, 8, true);
     assert.throws(() => unzip(notDeflate, () => true), /entry "d.model" (does not inflate|holds \d+ bytes)/);
+  });
+});
+
+describe('isZip', () => {
+  it('knows an archive by its first local header, not by its length or other magic', () => {
+    assert.equal(isZip(zipSync({ 'a.txt': strToU8('a') })), true);
+    assert.equal(isZip(strToU8('PK')), false);
+    assert.equal(isZip(strToU8('solid cube\n')), false);
+    assert.equal(isZip(new Uint8Array([0x50, 0x4b, 0x05, 0x06])), false, 'an empty archive holds no part to read');
   });
 });
