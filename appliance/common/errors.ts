@@ -31,6 +31,7 @@ export const ErrorCode = {
   tooManyJobs: 'ERR_TOO_MANY_JOBS',
   payloadTooLarge: 'ERR_PAYLOAD_TOO_LARGE',
   jobNotFound: 'ERR_JOB_NOT_FOUND',
+  insufficientStorage: 'ERR_INSUFFICIENT_STORAGE',
   internal: 'ERR_INTERNAL',
   // The dashboard's codes (its body shape adds `details` for validation errors).
   validation: 'ERR_VALIDATION',

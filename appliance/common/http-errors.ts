@@ -8,6 +8,7 @@
  */
 import type { Response } from 'hyper-express';
 import { AppError, ErrorCode } from './errors.js';
+import { bodyStillArriving, replyBeforeBody } from './http-guards.js';
 import type { Logger } from './logger.js';
 
 export interface ErrorBody {
@@ -46,12 +47,20 @@ export function mapError(err: unknown, log: Logger, shape: ErrorShape = {}): Map
   return { status: 500, body: { error: 'internal error', code: ErrorCode.internal }, headers: {} };
 }
 
-/** Sends an error unless the response is already under way (then the connection is closed). */
+/**
+ * Sends an error unless the response is already under way (then the connection is closed). While
+ * the request body is still arriving the error goes out at once, instead of after the rest of a
+ * body that is refused anyway.
+ */
 export function sendError(response: Response, err: unknown, log: Logger, shape: ErrorShape = {}): void {
   const mapped = mapError(err, log, shape);
   if (response.completed) return;
   if (response.initiated) {
     response.close();
+    return;
+  }
+  if (bodyStillArriving(response)) {
+    replyBeforeBody(response, { status: mapped.status, headers: mapped.headers, body: JSON.stringify(mapped.body) });
     return;
   }
   response.status(mapped.status);

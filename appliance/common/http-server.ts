@@ -14,6 +14,9 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import { Server } from 'hyper-express';
 import { AppError, ErrorCode } from './errors.js';
+import { guardRequestBodies } from './http-guards.js';
+import type { Logger } from './logger.js';
+import { securityHeaders } from './security-headers.js';
 
 export const ERR_ADDRESS_IN_USE = 'ERR_ADDRESS_IN_USE';
 
@@ -30,14 +33,23 @@ export function assertNativeUws(): void {
 }
 
 export interface HttpServerOptions {
-  /** Bodies larger than this are refused by hyper-express before a handler runs. */
+  /** A declared body larger than this is refused (413) before a handler runs, unless the route sets its own `max_body_length`. */
   maxBodyBytes: number;
+  log: Logger;
 }
 
+/**
+ * A server whose every response carries the security headers, with the request guards of
+ * http-guards.ts ahead of every route.
+ */
 export function createHttpServer(options: HttpServerOptions): Server {
   assertNativeUws();
-  // auto_close would add its own SIGTERM/SIGINT listeners and close the port under a draining service.
-  return new Server({ auto_close: false, max_body_length: options.maxBodyBytes });
+  // auto_close would add its own SIGTERM/SIGINT listeners and close the port under a draining
+  // service. The body limit is the guards' (hyper-express's answers an empty 413 of its own).
+  const server = new Server({ auto_close: false, max_body_length: Number.MAX_SAFE_INTEGER });
+  server.use(securityHeaders);
+  guardRequestBodies(server, options.log, options.maxBodyBytes);
+  return server;
 }
 
 /** True for addresses that only the local machine can reach. */

@@ -78,7 +78,7 @@ export async function startDashboard(options: DashboardOptions, log: Logger, com
   const features = (composition.features ?? FEATURES).map((create) => create(ctx));
   const limiter = new RateLimiter(rateLimits(settings.current));
   const unwatch = settings.onChange((current) => limiter.configure(rateLimits(current)));
-  const app = createHttpServer({ maxBodyBytes: DEFAULT_JSON_MAX_BYTES });
+  const app = createHttpServer({ maxBodyBytes: DEFAULT_JSON_MAX_BYTES, log: log.child('http') });
   const router = new DashboardRouter(app, { auth, limiter, log: log.child('http') });
   const all = [
     createSystemFeature(ctx, { settingsProblem: settings.problem, features }),

@@ -5,7 +5,10 @@ import http from 'node:http';
 import net from 'node:net';
 import { test } from 'node:test';
 import { assertNativeUws, createHttpServer, isLoopback, listen } from '../../appliance/common/http-server.js';
+import { createLogger } from '../../appliance/common/logger.js';
 import { startApp } from '../fixtures/http-app.js';
+
+const log = createLogger({ name: 'test', level: 'error', write: () => undefined });
 
 test('the native uWebSockets.js build is loaded on this Node', () => {
   assert.doesNotThrow(assertNativeUws);
@@ -31,7 +34,7 @@ test('a taken port is refused with a clear error, even though uWS would share it
   await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
   const port = (holder.address() as net.AddressInfo).port;
   try {
-    await assert.rejects(listen(createHttpServer({ maxBodyBytes: 1024 }), '127.0.0.1', port), (err: Error & { code?: string }) => {
+    await assert.rejects(listen(createHttpServer({ maxBodyBytes: 1024, log }), '127.0.0.1', port), (err: Error & { code?: string }) => {
       assert.equal(err.code, 'ERR_ADDRESS_IN_USE');
       assert.match(err.message, new RegExp(`port ${port} on 127.0.0.1 is already in use`));
       return true;
@@ -42,7 +45,7 @@ test('a taken port is refused with a clear error, even though uWS would share it
   const first = await startApp(() => undefined);
   try {
     const taken = Number(new URL(first.url).port);
-    await assert.rejects(listen(createHttpServer({ maxBodyBytes: 1024 }), '127.0.0.1', taken), /already in use/);
+    await assert.rejects(listen(createHttpServer({ maxBodyBytes: 1024, log }), '127.0.0.1', taken), /already in use/);
   } finally {
     first.close();
   }
@@ -54,8 +57,10 @@ test('a taken port is refused with a clear error, even though uWS would share it
  */
 function startChild(port: number): Promise<{ child: ChildProcess; port: number }> {
   const module = new URL('../../appliance/common/http-server.js', import.meta.url).href;
+  const logger = new URL('../../appliance/common/logger.js', import.meta.url).href;
   const script = `import { createHttpServer, listen } from ${JSON.stringify(module)};
-const app = createHttpServer({ maxBodyBytes: 1024 });
+import { createLogger } from ${JSON.stringify(logger)};
+const app = createHttpServer({ maxBodyBytes: 1024, log: createLogger({ name: 'child', level: 'error' }) });
 app.get('/ping', (_req, res) => void res.send('pong'));
 listen(app, '127.0.0.1', Number(process.argv[1])).then((p) => console.log(p), (err) => { console.error(err.message); process.exit(3); });`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script, String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });

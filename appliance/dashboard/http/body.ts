@@ -6,20 +6,10 @@
  */
 import { Writable } from 'node:stream';
 import type { Request } from 'hyper-express';
-import { AppError, ErrorCode } from '../../common/errors.js';
+import { payloadTooLarge } from '../../common/body-size.js';
 
 /** Route option: hyper-express lets any size through; the router and raw handlers limit it. */
 export const ROUTE_BODY_OPTIONS = { max_body_length: Number.MAX_SAFE_INTEGER };
-
-export function payloadTooLarge(limitBytes: number): AppError {
-  return new AppError(ErrorCode.payloadTooLarge, 413, `the request body is larger than the limit of ${formatBytes(limitBytes)}`);
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(2)} MB`;
-  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(2)} KB`;
-  return `${bytes} bytes`;
-}
 
 /** True when the request announces a body (a positive length or chunked transfer). */
 function hasBody(request: Request): boolean {

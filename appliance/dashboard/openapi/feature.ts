@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { sendFile } from '../../common/download.js';
+import { PAGE_CSP } from '../../common/security-headers.js';
 import type { DashboardFeature } from '../feature.js';
 import { Reply, type RouteSpec } from '../http/route.js';
 import { buildOpenApi } from './document.js';
@@ -14,8 +15,12 @@ const TAG = 'docs';
 export const DOCS_PATH = '/api/docs';
 export const OPENAPI_PATH = '/api/openapi.json';
 
-/** The files of swagger-ui-dist the page uses, with their types. */
+/** The page's own script: the page's CSP allows no inline script. */
+const START_SCRIPT = 'start-docs.js';
+
+/** The files the page uses (its start script and swagger-ui-dist's), with their types. */
 export const DOCS_ASSETS: Readonly<Record<string, string>> = {
+  [START_SCRIPT]: 'text/javascript; charset=utf-8',
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
   'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
@@ -42,20 +47,21 @@ function docsPage(): string {
   <div id="swagger-ui"></div>
   <script src="${asset('swagger-ui-bundle.js')}"></script>
   <script src="${asset('swagger-ui-standalone-preset.js')}"></script>
-  <script>
-    window.ui = SwaggerUIBundle({
-      url: '${OPENAPI_PATH}',
-      dom_id: '#swagger-ui',
-      deepLinking: true,
-      persistAuthorization: true,
-      presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
-      layout: 'StandaloneLayout'
-    });
-  </script>
+  <script src="${asset(START_SCRIPT)}"></script>
 </body>
 </html>
 `;
 }
+
+const startScript = `window.ui = SwaggerUIBundle({
+  url: '${OPENAPI_PATH}',
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  persistAuthorization: true,
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  layout: 'StandaloneLayout'
+});
+`;
 
 /** `routes` is read on the first request, when every feature has registered its routes. */
 export function createOpenApiFeature(routes: () => readonly RouteSpec[]): DashboardFeature {
@@ -78,7 +84,7 @@ export function createOpenApiFeature(routes: () => readonly RouteSpec[]): Dashbo
         method: 'get', path: DOCS_PATH, level: 'public', tag: TAG,
         summary: 'Interactive API documentation (Swagger UI)',
         responses: { 200: { description: 'The documentation page', contentType: 'text/html' } },
-        handler: () => new Reply(200, page, { 'content-type': 'text/html; charset=utf-8' }),
+        handler: () => new Reply(200, page, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': PAGE_CSP }),
       },
       {
         method: 'get', path: `${DOCS_PATH}/:file`, level: 'public', tag: TAG,
@@ -87,6 +93,7 @@ export function createOpenApiFeature(routes: () => readonly RouteSpec[]): Dashbo
         responses: { 200: { description: 'The file', contentType: 'application/octet-stream' } },
         handler: async ({ params, res }) => {
           res.header('cache-control', 'public, max-age=86400');
+          if (params.file === START_SCRIPT) return new Reply(200, startScript, { 'content-type': DOCS_ASSETS[START_SCRIPT] });
           await sendFile(res, path.join(assetsDir, params.file), { contentType: DOCS_ASSETS[params.file] });
         },
       },

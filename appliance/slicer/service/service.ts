@@ -66,7 +66,7 @@ export async function startSlicerService(options: SlicerOptions, log: Logger): P
   }, log.child('jobs'));
   const ctx: ServiceContext = { options, log, config, store, queue, uploadLimits: uploadLimits(options), startedAt: new Date(), draining: false };
 
-  const app = createHttpServer({ maxBodyBytes: SMALL_BODY_BYTES });
+  const app = createHttpServer({ maxBodyBytes: SMALL_BODY_BYTES, log: log.child('http') });
   installGates(app, ctx);
   for (const install of [installInfoRoutes, installProfileRoutes, installSliceRoutes, installJobRoutes, installPreviewRoutes, installPrinterRoutes]) {
     install(app, ctx);

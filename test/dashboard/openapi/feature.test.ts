@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { PAGE_CSP } from '../../../appliance/common/security-headers.js';
 import { openApiPath } from '../../../appliance/dashboard/openapi/document.js';
 import { startDashboardFixture, type DashboardFixture } from '../../fixtures/dashboard.js';
 
@@ -40,8 +41,12 @@ test('the docs page is served locally and points at the description', async () =
   const page = await dash.request('GET', '/api/docs');
   assert.equal(page.status, 200);
   assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
-  assert.match(page.text, /url: '\/api\/openapi\.json'/);
   assert.doesNotMatch(page.text, /https?:\/\//, 'nothing is loaded from elsewhere');
+  assert.doesNotMatch(page.text, /<script>/, 'no inline script: the page CSP allows none');
+  assert.equal(page.headers.get('content-security-policy'), PAGE_CSP);
+  const start = await fetch(`${dash.url}/api/docs/start-docs.js`);
+  assert.match(start.headers.get('content-type') ?? '', /javascript/);
+  assert.match(await start.text(), /url: '\/api\/openapi\.json'/);
   const assets = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
   assert.ok(assets.includes('/api/docs/swagger-ui-bundle.js'));
   for (const asset of assets) {

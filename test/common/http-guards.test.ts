@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { after, before, test } from 'node:test';
+import { ambiguousHeaders } from '../../appliance/common/http-guards.js';
+import { sendError } from '../../appliance/common/http-errors.js';
+import { createLogger } from '../../appliance/common/logger.js';
+import { AppError } from '../../appliance/common/errors.js';
+import { UNLIMITED_BODY } from '../../appliance/common/multipart.js';
+import { startApp, type TestApp } from '../fixtures/http-app.js';
+import { rawRequest } from '../fixtures/raw-http.js';
+
+const logged: string[] = [];
+const log = createLogger({ name: 'test', level: 'warn', write: (line) => void logged.push(line) });
+let t: TestApp;
+
+before(async () => {
+  t = await startApp((app) => {
+    app.set_error_handler((_req, res, err) => sendError(res, err, log));
+    app.get('/ping', (_req, res) => void res.send('pong'));
+    app.post('/echo', async (req, res) => {
+      res.json({ length: (await req.buffer()).length });
+    });
+    app.post('/refuse', UNLIMITED_BODY, () => {
+      throw new AppError('ERR_PAYLOAD_TOO_LARGE', 413, 'refused before the body');
+    });
+    app.post('/big', { max_body_length: 4096 }, async (req, res) => {
+      res.json({ length: (await req.buffer()).length });
+    });
+    // A consumer whose write throws inside hyper-express's chunk handler, as any bug in a body
+    // reader would: the throw happens in uWS's callback.
+    app.post('/throws', UNLIMITED_BODY, (req) => {
+      req.pipe(new Writable({ write() { throw new Error('reader bug'); } }));
+    });
+  }, 1024, log);
+});
+
+after(() => t.close());
+
+async function ping(): Promise<void> {
+  assert.equal(await (await fetch(`${t.url}/ping`)).text(), 'pong', 'the server still answers');
+}
+
+test('framing and identity headers may come only once; a content length is one number', () => {
+  const cases: Array<[Array<[string, string]>, RegExp | null]> = [
+    [[['content-length', '5'], ['content-length', '3']], /content-length header is given more than once/],
+    [[['Content-Length', '3'], ['content-length', '3']], /content-length header is given more than once/],
+    [[['authorization', 'Bearer a'], ['authorization', 'Bearer b']], /authorization header is given more than once/],
+    [[['x-api-key', 'a'], ['x-api-key', 'b']], /x-api-key header/],
+    [[['content-length', '3, 3']], /content-length must be one number/],
+    [[['content-length', '3'], ['transfer-encoding', 'chunked']], /must not both be given/],
+    [[['accept', 'a'], ['accept', 'b'], ['content-length', '3']], null],
+  ];
+  for (const [headers, expected] of cases) {
+    const problem = ambiguousHeaders(headers);
+    if (expected === null) assert.equal(problem, null);
+    else assert.match(problem ?? '', expected);
+  }
+});
+
+test('two different Content-Length headers are refused with 400, in either order, and the server lives', async () => {
+  for (const lengths of [[5, 3], [3, 5]]) {
+    const r = await rawRequest(t.url, {
+      head: `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: ${lengths[0]}\r\nContent-Length: ${lengths[1]}`,
+      body: 'abcde',
+    });
+    assert.equal(r.status, 400);
+    assert.equal(r.json.code, 'ERR_BAD_REQUEST');
+    assert.match(r.json.error, /content-length header is given more than once/);
+  }
+  await ping();
+});
+
+test('several Authorization headers are refused with 400', async () => {
+  const r = await rawRequest(t.url, { head: 'GET /ping HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer a\r\nAuthorization: Bearer b' });
+  assert.equal(r.status, 400);
+  assert.match(r.json.error, /authorization header is given more than once/);
+});
+
+test('an error while reading a body closes that connection only; the process lives and says why', async () => {
+  logged.length = 0;
+  await assert.rejects(fetch(`${t.url}/throws`, { method: 'POST', body: 'x'.repeat(1000) }));
+  await ping();
+  assert.match(logged.join(''), /closed a connection whose request body could not be read: reader bug/);
+});
+
+test('a refusal goes out at once, before the rest of a large body, and the connection still works', async () => {
+  const piece = Buffer.alloc(64 * 1024, 1);
+  const r = await rawRequest(t.url, {
+    head: 'POST /refuse HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked',
+    body: Array.from({ length: 80 }, () => Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])),
+    pauseMs: 5,
+    stopWhenAnswered: true,
+  });
+  assert.equal(r.status, 413);
+  assert.equal(r.json.error, 'refused before the body');
+  assert.ok(r.sentWhenAnswered < 40 * piece.length, `answered after ${r.sentWhenAnswered} bytes of 5 MB`);
+  // Node's fetch, which sends the whole body anyway, reads the early answer too.
+  const stream = new ReadableStream({
+    start(controller) {
+      for (let i = 0; i < 80; i++) controller.enqueue(piece);
+      controller.close();
+    },
+  });
+  const viaFetch = await fetch(`${t.url}/refuse`, { method: 'POST', body: stream, duplex: 'half' } as RequestInit);
+  assert.equal(viaFetch.status, 413);
+  await ping();
+});
+
+test('a declared body over the limit is refused with 413 in the error shape; a route may set its own limit', async () => {
+  const r = await rawRequest(t.url, { head: 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3000000', body: 'x'.repeat(100) });
+  assert.equal(r.status, 413);
+  assert.deepEqual(r.json, { error: 'the request body is larger than the limit of 1 KB', code: 'ERR_PAYLOAD_TOO_LARGE' });
+  const fits = await fetch(`${t.url}/big`, { method: 'POST', body: 'x'.repeat(4096) });
+  assert.deepEqual(await fits.json(), { length: 4096 });
+  const over = await fetch(`${t.url}/big`, { method: 'POST', body: 'x'.repeat(4097) });
+  assert.equal(over.status, 413);
+});
+
+test('Expect: 100-continue over the limit: uWS says 100 Continue itself, the 413 follows before any body byte', async () => {
+  const r = await rawRequest(t.url, {
+    head: 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3000000\r\nExpect: 100-continue',
+    body: [Buffer.alloc(0)],
+    pauseMs: 300,
+  });
+  assert.deepEqual(r.interim, ['HTTP/1.1 100 Continue']);
+  assert.equal(r.status, 413);
+  assert.equal(r.sentWhenAnswered, 0);
+});
