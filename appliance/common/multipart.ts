@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { Writable, type Readable } from 'node:stream';
 import busboy, { type Busboy, type FileInfo, type FieldInfo } from 'busboy';
 import type { Request } from 'hyper-express';
 import { AppError, ErrorCode } from './errors.js';
@@ -85,14 +85,24 @@ const LIMIT_ERRORS: Record<string, string> = {
   fieldsLimit: 'the form has too many fields',
 };
 
-/** Counts the body's bytes on their way to the parser and fails at the first byte over `max`. */
-function byteMeter(max: number, over: () => AppError): Transform {
+/**
+ * Counts the body's bytes on their way into the parser and fails at the first byte over `max`.
+ * A Writable, not a Transform: hyper-express pauses its request stream itself when a push meets
+ * backpressure, and only a pipe that waits for a writable's 'drain' resumes it; behind a
+ * Transform the upload stalled after its first chunks.
+ */
+function meteredInto(parser: Busboy, max: number, over: () => AppError): Writable {
   let seen = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
       if (seen > max) done(over());
-      else done(null, chunk);
+      else if (parser.write(chunk)) done();
+      else parser.once('drain', () => done());
+    },
+    final(done) {
+      parser.end();
+      done();
     },
   });
 }
@@ -143,7 +153,7 @@ class FormReader {
   private fieldBytes = 0;
   private readonly writes: Promise<void>[] = [];
   private readonly openFiles = new Set<WriteStream>();
-  private readonly meter: Transform;
+  private readonly meter: Writable;
   private settle: ((err: AppError | null) => void) | null = null;
 
   constructor(
@@ -154,7 +164,7 @@ class FormReader {
     private readonly limits: UploadLimits,
     private readonly fileFields: readonly string[],
   ) {
-    this.meter = byteMeter(maxBodyBytes(limits), () => bodyTooLarge(limits));
+    this.meter = meteredInto(parser, maxBodyBytes(limits), () => bodyTooLarge(limits));
   }
 
   read(): Promise<void> {
@@ -172,7 +182,7 @@ class FormReader {
     parser.on('finish', () => {
       void Promise.all(this.writes).then(() => this.finish());
     });
-    request.pipe(meter).pipe(parser);
+    request.pipe(meter);
     return done;
   }
 
@@ -237,7 +247,6 @@ class FormReader {
     if (this.failure) return;
     this.failure = this.asAppError(err);
     this.request.unpipe(this.meter);
-    this.meter.unpipe(this.parser);
     const failure = this.failure;
     // The failure may be raised from inside busboy's own write (a limit, a bad header): destroying
     // it there pulls its state from under the loop that is still running.
