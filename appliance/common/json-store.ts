@@ -10,7 +10,8 @@
  *
  * A file that does not parse (or fails the caller's shape check) is never silently emptied: it
  * is moved aside as `<name>.corrupt-<time>`, reported through `problems()` and the log, and the
- * store starts from its defaults.
+ * store starts from its defaults — or, when the caller can salvage the valid part of a file that
+ * fails its shape check (one bad record among good ones), from that part, written back at once.
  */
 import { open, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
@@ -29,6 +30,12 @@ export interface StoreProblem {
 
 /** Returns a reason when the parsed data is not a valid state for this store. */
 export type ShapeCheck = (data: unknown) => string | null;
+
+/**
+ * Keeps the usable part of parsed data that failed its ShapeCheck: the state to start from and
+ * what was kept (for the report, e.g. "2 of 3 users"), or null when nothing is worth keeping.
+ */
+export type Salvage<T> = (data: unknown) => { data: T; kept: string } | null;
 
 async function fsyncPath(target: string, flags: string): Promise<void> {
   const handle = await open(target, flags);
@@ -63,14 +70,18 @@ interface PendingWrite {
 export class AtomicJsonFile<T> implements Adapter<T> {
   private running: Promise<void> | null = null;
   private pending: PendingWrite | null = null;
+  /** True when the last read returned salvaged data, which is not on disk yet. */
+  salvaged = false;
 
   constructor(
     readonly file: string,
-    private readonly onCorrupt: (reason: string) => Promise<void>,
+    private readonly onCorrupt: (reason: string, kept: string | null) => Promise<void>,
     private readonly check: ShapeCheck = () => null,
+    private readonly salvage?: Salvage<T>,
   ) {}
 
   async read(): Promise<T | null> {
+    this.salvaged = false;
     let text: string;
     try {
       text = await readFile(this.file, 'utf8');
@@ -82,13 +93,15 @@ export class AtomicJsonFile<T> implements Adapter<T> {
     try {
       data = JSON.parse(text);
     } catch (err) {
-      await this.onCorrupt(text.trim() === '' ? 'the file is empty' : `not valid JSON: ${(err as Error).message}`);
+      await this.onCorrupt(text.trim() === '' ? 'the file is empty' : `not valid JSON: ${(err as Error).message}`, null);
       return null;
     }
     const problem = this.check(data);
     if (problem !== null) {
-      await this.onCorrupt(problem);
-      return null;
+      const part = this.salvage?.(data) ?? null;
+      await this.onCorrupt(problem, part?.kept ?? null);
+      this.salvaged = part !== null;
+      return part?.data ?? null;
     }
     return data as T;
   }
@@ -141,16 +154,19 @@ export class JsonStores {
   constructor(readonly dir: string, private readonly log: Logger) {}
 
   /**
-   * Opens `<dir>/<name>.json`, starting from a copy of `defaults` when it is missing or corrupt.
+   * Opens `<dir>/<name>.json`, starting from a copy of `defaults` when it is missing or corrupt
+   * (or from what `salvage` keeps of a file that fails `check`).
    * Mutate `store.data`, then `await store.write()` (or use `store.update(fn)`).
    */
-  async open<T extends object>(name: string, defaults: T, check?: ShapeCheck): Promise<JsonStore<T>> {
+  async open<T extends object>(name: string, defaults: T, check?: ShapeCheck, salvage?: Salvage<T>): Promise<JsonStore<T>> {
     if (!/^[a-z0-9][a-z0-9._-]*$/.test(name)) throw new AppError(ErrorCode.internal, 500, `bad store name ${JSON.stringify(name)}`);
     const fileName = `${name}.json`;
     const file = path.join(this.dir, fileName);
-    const adapter = new AtomicJsonFile<T>(file, (reason) => this.moveAside(fileName, reason), check);
+    const adapter = new AtomicJsonFile<T>(file, (reason, kept) => this.moveAside(fileName, reason, kept), check, salvage);
     const store = new Low<T>(adapter, structuredClone(defaults));
     await store.read();
+    // The original was moved aside: without this write a restart would find no file at all.
+    if (adapter.salvaged) await store.write();
     this.files.push(adapter as AtomicJsonFile<unknown>);
     return store;
   }
@@ -168,12 +184,14 @@ export class JsonStores {
     return this.found;
   }
 
-  private async moveAside(fileName: string, reason: string): Promise<void> {
+  private async moveAside(fileName: string, problem: string, kept: string | null): Promise<void> {
     const at = new Date();
     const movedTo = `${fileName}.corrupt-${at.toISOString().replace(/[:.]/g, '-')}`;
     await rename(path.join(this.dir, fileName), path.join(this.dir, movedTo));
     await fsyncPath(this.dir, 'r');
+    const reason = kept === null ? problem : `${problem}; kept the valid part (${kept})`;
     this.found.push({ file: fileName, moved_to: movedTo, reason, at: at.toISOString() });
-    this.log.error(`state file ${fileName} is unreadable (${reason}); moved aside to ${movedTo}, starting from defaults`);
+    const outcome = kept === null ? 'starting from defaults' : `starting from the valid part (${kept})`;
+    this.log.error(`state file ${fileName} is unreadable (${problem}); moved aside to ${movedTo}, ${outcome}`);
   }
 }

@@ -87,6 +87,31 @@ test('a file of the wrong shape counts as corrupt when the store checks its shap
   assert.equal(stores.problems()[0]?.reason, 'no jobs list');
 });
 
+test('a salvaged part of a file that fails its check is kept and written back; the original is moved aside', async (t) => {
+  const dir = await tempDir(t);
+  const original = '{"n": [1, "two", 3]}';
+  await writeFile(path.join(dir, 'nums.json'), original);
+  const lines: string[] = [];
+  const stores = new JsonStores(dir, createLogger({ name: 'test', level: 'error', write: (l) => lines.push(l) }));
+  const numbers = (d: unknown) => ((d as { n?: unknown[] }).n ?? []);
+  const check = (d: unknown) => (numbers(d).every((x) => typeof x === 'number') ? null : 'a value is not a number');
+  const salvage = (d: unknown) => {
+    const n = numbers(d).filter((x): x is number => typeof x === 'number');
+    return { data: { n }, kept: `${n.length} of ${numbers(d).length} values` };
+  };
+  const store = await stores.open('nums', { n: [] as number[] }, check, salvage);
+  assert.deepEqual(store.data, { n: [1, 3] });
+  const [problem] = stores.problems();
+  assert.equal(problem.reason, 'a value is not a number; kept the valid part (2 of 3 values)');
+  assert.equal(await readFile(path.join(dir, problem.moved_to), 'utf8'), original);
+  assert.deepEqual(JSON.parse(await readFile(path.join(dir, 'nums.json'), 'utf8')), { n: [1, 3] });
+  assert.match(lines.join(''), /starting from the valid part \(2 of 3 values\)/);
+
+  await writeFile(path.join(dir, 'nums.json'), '{"n": [1, 2');
+  const torn = await new JsonStores(dir, quiet).open('nums', { n: [] as number[] }, check, salvage);
+  assert.deepEqual(torn.data, { n: [] }, 'a file that does not parse has nothing to salvage');
+});
+
 function runWriterUntilKilled(dir: string, killAfterMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [WRITER, dir], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -24,7 +24,12 @@ export function createAuthFeature(ctx: DashboardContext): DashboardFeature {
   return {
     name: 'auth',
     routes: [...sessionRoutes(auth), ...userRoutes(auth), ...apiKeyRoutes(auth)],
-    info: () => ({ setup_needed: auth.setupNeeded, users: auth.users.count(), api_keys: auth.apiKeys.list().length }),
+    info: () => ({
+      setup_needed: auth.setup.needed,
+      setup_code_required: auth.setup.codeRequired,
+      users: auth.users.count(),
+      api_keys: auth.apiKeys.list().length,
+    }),
     stop: () => auth.apiKeys.saveUsage(),
   };
 }

@@ -1,10 +1,16 @@
 /**
- * Slows down password guessing. Failed logins are counted per (username, address) and per
- * address. Once a count reaches its free allowance, each further failure locks that key for a
- * window that doubles every time (1 s, 2 s, 4 s … up to 15 min); attempts during a lock are
- * refused without looking at the password. A successful login clears its (username, address)
- * count; the per-address count is not cleared by it — otherwise logging in to one's own account
- * now and then would launder guesses at everybody else's — and is forgotten after a quiet hour.
+ * Slows down password guessing. Failed logins are counted per (username, address), per address,
+ * and per username over all addresses (the account). Once a count reaches its free allowance,
+ * each further failure locks that key for a window that doubles every time (1 s, 2 s, 4 s … up
+ * to 15 min, 5 min for an account); attempts during a lock are refused without looking at the
+ * password. A successful login clears its (username, address) count; the address and account
+ * counts are not cleared by it — otherwise logging in to one's own account now and then would
+ * launder guesses at everybody else's, or at one's own from elsewhere — and are forgotten after a
+ * quiet hour.
+ *
+ * The account lock is what stops guesses spread over many addresses; as anyone can set it off,
+ * it is a slowdown with a short ceiling, and sessions.ts lets a client that proves it is the
+ * owner's (a known-device token, the local setup code) past it.
  *
  * Memory is bounded: counts are forgotten after `forgetAfterMs` without failures, and at most
  * `maxTracked` keys are kept per kind (the least recently failed go first).
@@ -15,8 +21,12 @@ export interface LoginThrottleOptions {
   userFreeFailures: number;
   /** Failures per address, over all usernames, before the first lock. */
   addressFreeFailures: number;
+  /** Failures per username, over all addresses, before the first lock of the account. */
+  accountFreeFailures: number;
   firstLockMs: number;
   maxLockMs: number;
+  /** The longest account lock: kept short, as a stranger can set it off. */
+  accountMaxLockMs: number;
   forgetAfterMs: number;
   maxTracked: number;
   now: () => number;
@@ -25,8 +35,10 @@ export interface LoginThrottleOptions {
 export const LOGIN_THROTTLE_DEFAULTS: LoginThrottleOptions = {
   userFreeFailures: 5,
   addressFreeFailures: 20,
+  accountFreeFailures: 10,
   firstLockMs: 1000,
   maxLockMs: 15 * 60_000,
+  accountMaxLockMs: 5 * 60_000,
   forgetAfterMs: 60 * 60_000,
   maxTracked: 10_000,
   now: Date.now,
@@ -44,6 +56,7 @@ class FailureCounts {
 
   constructor(
     private readonly freeFailures: number,
+    private readonly maxLockMs: number,
     private readonly options: LoginThrottleOptions,
   ) {}
 
@@ -56,19 +69,23 @@ class FailureCounts {
     return count ? Math.max(0, count.lockedUntil - now) : 0;
   }
 
-  fail(key: string, now: number): void {
+  failuresOf(key: string, now: number): number {
+    const count = this.counts.get(key);
+    return count && now - count.lastFailure < this.options.forgetAfterMs ? count.failures : 0;
+  }
+
+  /** Counts a failure; true when it is the one that used up the allowance (the first lock). */
+  fail(key: string, now: number): boolean {
     this.forgetOld(now);
     const count = this.counts.get(key) ?? { failures: 0, lockedUntil: 0, lastFailure: now };
     this.counts.delete(key);
     count.failures += 1;
     count.lastFailure = now;
     const over = count.failures - this.freeFailures;
-    if (over >= 0) {
-      const { firstLockMs, maxLockMs } = this.options;
-      count.lockedUntil = now + Math.min(firstLockMs * 2 ** Math.min(over, 30), maxLockMs);
-    }
+    if (over >= 0) count.lockedUntil = now + Math.min(this.options.firstLockMs * 2 ** Math.min(over, 30), this.maxLockMs);
     this.counts.set(key, count);
     while (this.counts.size > this.options.maxTracked) this.counts.delete(this.counts.keys().next().value as string);
+    return over === 0;
   }
 
   clear(key: string): void {
@@ -87,23 +104,55 @@ export class LoginThrottle {
   private readonly options: LoginThrottleOptions;
   private readonly perUser: FailureCounts;
   private readonly perAddress: FailureCounts;
+  private readonly perAccount: FailureCounts;
+  /** Password checks under way, per account. */
+  private readonly accountChecks = new Map<string, number>();
 
   constructor(options: Partial<LoginThrottleOptions> = {}) {
     this.options = { ...LOGIN_THROTTLE_DEFAULTS, ...options };
-    this.perUser = new FailureCounts(this.options.userFreeFailures, this.options);
-    this.perAddress = new FailureCounts(this.options.addressFreeFailures, this.options);
+    const { userFreeFailures, addressFreeFailures, accountFreeFailures, maxLockMs, accountMaxLockMs } = this.options;
+    this.perUser = new FailureCounts(userFreeFailures, maxLockMs, this.options);
+    this.perAddress = new FailureCounts(addressFreeFailures, maxLockMs, this.options);
+    this.perAccount = new FailureCounts(accountFreeFailures, accountMaxLockMs, this.options);
   }
 
-  /** Milliseconds until this login may be attempted; 0 when it may be now. */
+  /** Milliseconds until this address may try this username again; 0 when it may be now. */
   retryAfterMs(username: string, address: string): number {
     const now = this.options.now();
     return Math.max(this.perUser.lockedFor(userKey(username, address), now), this.perAddress.lockedFor(address, now));
   }
 
-  failed(username: string, address: string): void {
+  /** Milliseconds the account is locked for, from any address, to clients that cannot prove they are its owner's. */
+  accountRetryAfterMs(username: string): number {
+    const key = username.toLowerCase();
+    const now = this.options.now();
+    // Checks under way may each end in a failure, so they take up the allowance before they end:
+    // otherwise a burst of parallel guesses would all pass before the first one failed.
+    const checking = this.accountChecks.get(key) ?? 0;
+    const busy = checking > 0 && this.perAccount.failuresOf(key, now) + checking >= this.options.accountFreeFailures;
+    return Math.max(this.perAccount.lockedFor(key, now), busy ? this.options.firstLockMs : 0);
+  }
+
+  /** Marks a password check of the account as under way, until the returned function is called. */
+  checking(username: string): () => void {
+    const key = username.toLowerCase();
+    this.accountChecks.set(key, (this.accountChecks.get(key) ?? 0) + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const left = (this.accountChecks.get(key) ?? 1) - 1;
+      if (left > 0) this.accountChecks.set(key, left);
+      else this.accountChecks.delete(key);
+    };
+  }
+
+  /** Counts a failed login; true when it is the one that set off the account's first lock. */
+  failed(username: string, address: string): boolean {
     const now = this.options.now();
     this.perUser.fail(userKey(username, address), now);
     this.perAddress.fail(address, now);
+    return this.perAccount.fail(username.toLowerCase(), now);
   }
 
   succeeded(username: string, address: string): void {
@@ -111,8 +160,8 @@ export class LoginThrottle {
   }
 
   /** How many keys are tracked (for tests of the memory bound). */
-  get tracked(): { users: number; addresses: number } {
-    return { users: this.perUser.size, addresses: this.perAddress.size };
+  get tracked(): { users: number; addresses: number; accounts: number } {
+    return { users: this.perUser.size, addresses: this.perAddress.size, accounts: this.perAccount.size };
   }
 }
 

@@ -23,7 +23,17 @@ const NEW_PASSWORD: JsonSchema = {
   format: 'password',
   minLength: PASSWORD_MIN_LENGTH,
   maxLength: PASSWORD_MAX_LENGTH,
-  description: `At least ${PASSWORD_MIN_LENGTH} characters.`,
+  description:
+    `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters; not one character repeated, not the user name and not one of ` +
+    'the most common passwords (without regard to case). A refusal is a 400 ERR_VALIDATION naming the rule.',
+};
+const SETUP_CODE: JsonSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 64,
+  description:
+    'The one-time setup code from the dashboard log or `<data-dir>/setup-code`, e.g. `7K2QD-M9X4T-0HVWP-R3NZE` ' +
+    '(case, spaces and hyphens do not matter).',
 };
 
 export const ID_PARAM: Record<string, JsonSchema> = { id: ID };
@@ -40,16 +50,26 @@ export const USER_LIST_SCHEMA: JsonSchema = { type: 'array', items: USER_SCHEMA 
 
 export const SETUP_STATE_SCHEMA: JsonSchema = {
   type: 'object',
-  required: ['needed'],
+  required: ['needed', 'setup_code_required'],
   additionalProperties: false,
-  properties: { needed: { type: 'boolean', description: 'True while there are no users: POST /api/auth/setup creates the first admin.' } },
+  properties: {
+    needed: { type: 'boolean', description: 'True while there is no admin: POST /api/auth/setup creates one.' },
+    setup_code_required: {
+      type: 'boolean',
+      description: 'True when the appliance has had users and lost them: POST /api/auth/setup then needs `setup_code`.',
+    },
+  },
 };
 
 export const SETUP_BODY_SCHEMA: JsonSchema = {
   type: 'object',
   required: ['username', 'password'],
   additionalProperties: false,
-  properties: { username: USERNAME, password: NEW_PASSWORD },
+  properties: {
+    username: USERNAME,
+    password: NEW_PASSWORD,
+    setup_code: { ...SETUP_CODE, description: `Only when setup_code_required. ${SETUP_CODE.description}` },
+  },
 };
 
 export const LOGIN_BODY_SCHEMA: JsonSchema = {
@@ -59,16 +79,28 @@ export const LOGIN_BODY_SCHEMA: JsonSchema = {
   properties: {
     username: { type: 'string', minLength: 1, maxLength: 256 },
     password: { type: 'string', format: 'password', minLength: 1, maxLength: PASSWORD_MAX_LENGTH },
+    device_token: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2048,
+      description: 'The `device_token` of an earlier login to this account: gets past a lock of the account (not of this address).',
+    },
+    setup_code: { ...SETUP_CODE, description: `Gets past a lock of the account once. ${SETUP_CODE.description}` },
   },
 };
 
 export const LOGIN_RESPONSE_SCHEMA: JsonSchema = {
   type: 'object',
-  required: ['token', 'expiresIn'],
+  required: ['token', 'expiresIn', 'device_token'],
   additionalProperties: false,
   properties: {
     token: { type: 'string', description: 'A JWT (HS256); send it as `Authorization: Bearer <token>`.' },
     expiresIn: { type: 'string', description: 'Lifetime of the token, as configured (auth.token_expiry), e.g. 24h.', examples: ['24h'] },
+    device_token: {
+      type: 'string',
+      description: 'Proof that this client logged in to this account, for 90 days or until the password changes: keep it and ' +
+        'send it with later logins. It is no session token.',
+    },
   },
 };
 

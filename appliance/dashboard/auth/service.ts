@@ -1,6 +1,6 @@
 /**
- * The auth domain put together: users, API keys, the token signing key, revoked tokens and the
- * login throttle, opened from the data directory. It is the dashboard's Authenticator (app.ts
+ * The auth domain put together: users, first-run setup, API keys, the token signing key, revoked
+ * tokens, known-device tokens, the setup code and the login throttle, opened from the data directory. It is the dashboard's Authenticator (app.ts
  * puts it in the context as `auth`), and the auth feature's routes call it for everything else.
  */
 import { AppError, ErrorCode } from '../../common/errors.js';
@@ -10,10 +10,13 @@ import { ROLES, type Authenticator, type Principal, type Role } from '../http/ro
 import type { Settings } from '../settings/settings.js';
 import { ApiKeyStore, type PublicApiKey } from './api-keys.js';
 import { StoredCredentials } from './authenticator.js';
+import { DeviceTokens } from './device-tokens.js';
+import { FirstSetup } from './first-setup.js';
 import { LoginThrottle, type LoginThrottleOptions } from './login-throttle.js';
 import { RevocationList } from './revocations.js';
 import { loadOrCreateSecret } from './secret.js';
 import { Sessions } from './sessions.js';
+import { SetupCode } from './setup-code.js';
 import { TokenIssuer } from './tokens.js';
 import { UserStore } from './users.js';
 
@@ -38,6 +41,7 @@ export type Me =
 export class AuthService implements Authenticator {
   private constructor(
     readonly users: UserStore,
+    readonly setup: FirstSetup,
     readonly apiKeys: ApiKeyStore,
     readonly sessions: Sessions,
     private readonly credentials: StoredCredentials,
@@ -47,13 +51,16 @@ export class AuthService implements Authenticator {
     const now = options.now ?? Date.now;
     const log = deps.log.child('auth');
     const users = await UserStore.open(deps.stores);
+    const setupCode = await SetupCode.open(deps.dataDir, log);
+    const setup = await FirstSetup.open(deps.dataDir, users, setupCode, log);
     const apiKeys = await ApiKeyStore.open(deps.stores, log, now);
     const revocations = await RevocationList.open(deps.stores, now);
-    const tokens = new TokenIssuer(await loadOrCreateSecret(deps.dataDir, log), now);
+    const secret = await loadOrCreateSecret(deps.dataDir, log);
+    const tokens = new TokenIssuer(secret, now);
+    const devices = new DeviceTokens(secret, now);
     const throttle = new LoginThrottle({ ...options.throttle, now });
-    const sessions = await Sessions.create({ users, tokens, revocations, throttle, settings: deps.settings });
-    if (users.count() === 0) log.warn('no users yet: create the first admin with POST /api/auth/setup');
-    return new AuthService(users, apiKeys, sessions, new StoredCredentials({ users, apiKeys, tokens, revocations }));
+    const sessions = await Sessions.create({ users, tokens, revocations, throttle, devices, setupCode, settings: deps.settings });
+    return new AuthService(users, setup, apiKeys, sessions, new StoredCredentials({ users, apiKeys, tokens, revocations }));
   }
 
   authenticate(headers: Readonly<Record<string, string | undefined>>): Promise<Principal | null> {
@@ -62,10 +69,6 @@ export class AuthService implements Authenticator {
 
   authenticateToken(token: string): Promise<Principal | null> {
     return this.credentials.authenticateToken(token);
-  }
-
-  get setupNeeded(): boolean {
-    return this.users.count() === 0;
   }
 
   /** Who the principal is, as GET /api/auth/me shows it. */

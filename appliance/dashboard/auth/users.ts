@@ -2,13 +2,15 @@
  * The dashboard's users, in `<data-dir>/users.json`. Usernames are unique without regard to case;
  * the password is kept only as a scrypt hash, which never leaves this module (`toPublic`).
  * There is always at least one admin once the first one exists: the last admin can be neither
- * deleted nor demoted, so the appliance cannot lock its owner out.
+ * deleted nor demoted, so the appliance cannot lock its owner out. A file with some bad records
+ * keeps its good ones (the file as it was is moved aside and reported by the JSON store).
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, ErrorCode } from '../../common/errors.js';
-import type { JsonStore, JsonStores } from '../../common/json-store.js';
+import type { JsonStore, JsonStores, Salvage } from '../../common/json-store.js';
 import { ROLES, type Role } from '../http/route.js';
 import { hashPassword, isPasswordHash, type PasswordHash } from './password.js';
+import { checkNewPassword } from './password-policy.js';
 
 export const USERS_STORE = 'users';
 export const USERNAME_PATTERN = '^[A-Za-z0-9._-]{1,64}$';
@@ -47,12 +49,36 @@ function isUserRecord(value: unknown): value is UserRecord {
     && isPasswordHash(u.password) && typeof u.created_at === 'string' && typeof u.updated_at === 'string';
 }
 
+/** The records that can be kept, in order (a repeated id or username is not), and the index of the first that cannot. */
+function usableRecords(users: readonly unknown[]): { kept: UserRecord[]; firstBad: number } {
+  const ids = new Set<string>();
+  const names = new Set<string>();
+  const kept: UserRecord[] = [];
+  let firstBad = -1;
+  users.forEach((u, i) => {
+    if (isUserRecord(u) && !ids.has(u.id) && !names.has(u.username.toLowerCase())) {
+      ids.add(u.id);
+      names.add(u.username.toLowerCase());
+      kept.push(u);
+    } else if (firstBad === -1) firstBad = i;
+  });
+  return { kept, firstBad };
+}
+
 function checkUsersFile(data: unknown): string | null {
   const users = (data as Partial<UsersFile> | null)?.users;
   if (!Array.isArray(users)) return 'expected an object with a "users" array';
-  const bad = users.findIndex((u) => !isUserRecord(u));
-  return bad === -1 ? null : `users[${bad}] is not a valid user record`;
+  const { firstBad } = usableRecords(users);
+  return firstBad === -1 ? null : `users[${firstBad}] is not a valid user record or repeats an id or username`;
 }
+
+/** What a users file with some bad records keeps: the good ones. */
+const salvageUsers: Salvage<UsersFile> = (data) => {
+  const users = (data as Partial<UsersFile> | null)?.users;
+  if (!Array.isArray(users)) return null;
+  const { kept } = usableRecords(users);
+  return { data: { users: kept }, kept: `${kept.length} of ${users.length} users` };
+};
 
 export function toPublic(user: UserRecord): PublicUser {
   const { password: _hash, ...rest } = user;
@@ -73,11 +99,16 @@ export class UserStore {
   private constructor(private readonly store: JsonStore<UsersFile>) {}
 
   static async open(stores: JsonStores): Promise<UserStore> {
-    return new UserStore(await stores.open<UsersFile>(USERS_STORE, { users: [] }, checkUsersFile));
+    return new UserStore(await stores.open<UsersFile>(USERS_STORE, { users: [] }, checkUsersFile, salvageUsers));
   }
 
   count(): number {
     return this.store.data.users.length;
+  }
+
+  /** False on a fresh appliance, and after a damaged users file lost every admin record. */
+  hasAdmin(): boolean {
+    return this.store.data.users.some((u) => u.role === 'admin');
   }
 
   list(): PublicUser[] {
@@ -94,7 +125,10 @@ export class UserStore {
     return this.store.data.users.find((u) => u.username.toLowerCase() === wanted);
   }
 
-  /** The first admin of a fresh appliance; refused (409) once any user exists. */
+  /**
+   * The first admin: refused (409) once an admin exists. Who may call it (anyone on a fresh
+   * appliance, only with the setup code after a loss) is first-setup.ts's business.
+   */
   async createFirstAdmin(username: string, password: string): Promise<PublicUser> {
     return this.add({ username, password, role: 'admin' }, true);
   }
@@ -107,7 +141,9 @@ export class UserStore {
     if (changes.role === undefined && changes.password === undefined) {
       throw new AppError(ErrorCode.validation, 400, 'nothing to change: give a role, a password or both');
     }
-    if (this.get(id) === undefined) throw notFound(id);
+    const before = this.get(id);
+    if (before === undefined) throw notFound(id);
+    if (changes.password !== undefined) checkNewPassword(changes.password, before.username);
     const password = changes.password === undefined ? undefined : await hashPassword(changes.password);
     // Re-read after the hashing: the user may have been deleted or demoted meanwhile.
     const user = this.get(id);
@@ -137,8 +173,9 @@ export class UserStore {
 
   private async add(input: NewUser, onlyFirst: boolean): Promise<PublicUser> {
     checkUsername(input.username);
+    checkNewPassword(input.password, input.username);
     const refusal = (): AppError | null => {
-      if (onlyFirst && this.count() > 0) return new AppError(ErrorCode.conflict, 409, 'setup is already done: log in as an admin to add users');
+      if (onlyFirst && this.hasAdmin()) return new AppError(ErrorCode.conflict, 409, 'setup is already done: log in as an admin to add users');
       if (this.findByUsername(input.username)) return new AppError(ErrorCode.conflict, 409, `the username "${input.username}" is taken`);
       return null;
     };

@@ -79,5 +79,52 @@ test('counts are forgotten after a quiet period and their number is bounded', ()
   assert.equal(throttle.retryAfterMs('alice', '10.0.0.1'), 0, 'the old failures were forgotten');
 
   for (let i = 0; i < 1000; i++) throttle.failed(`u${i}`, `10.1.${i >> 8}.${i & 255}`);
-  assert.deepEqual(throttle.tracked, { users: 100, addresses: 100 });
+  assert.deepEqual(throttle.tracked, { users: 100, addresses: 100, accounts: 100 });
+});
+
+test('ten failures for one username from ten addresses lock the account, not the addresses', () => {
+  const c = clock();
+  const throttle = new LoginThrottle({ now: c.now });
+  for (let i = 0; i < 9; i++) assert.equal(throttle.failed('Alice', `10.0.1.${i}`), false);
+  assert.equal(throttle.accountRetryAfterMs('alice'), 0, 'nine failures are free');
+  assert.equal(throttle.failed('alice', '10.0.1.9'), true, 'the tenth sets off the first lock');
+  assert.equal(throttle.accountRetryAfterMs('ALICE'), 1000);
+  assert.equal(throttle.retryAfterMs('alice', '10.0.1.10'), 0, 'a fresh address has no lock of its own');
+  assert.equal(throttle.accountRetryAfterMs('bob'), 0, 'other accounts are free');
+  c.advance(1000);
+  assert.equal(throttle.failed('alice', '10.0.1.10'), false, 'only the first lock says so');
+  assert.equal(throttle.accountRetryAfterMs('alice'), 2000);
+});
+
+test('the account lock doubles up to 5 minutes, is not cleared by a success and is forgotten after a quiet hour', () => {
+  const c = clock();
+  const throttle = new LoginThrottle({ now: c.now });
+  for (let i = 0; i < 30; i++) {
+    throttle.failed('alice', `10.0.2.${i}`);
+    c.advance(throttle.accountRetryAfterMs('alice'));
+  }
+  throttle.failed('alice', '10.0.3.1');
+  assert.equal(throttle.accountRetryAfterMs('alice'), LOGIN_THROTTLE_DEFAULTS.accountMaxLockMs);
+  assert.equal(LOGIN_THROTTLE_DEFAULTS.accountMaxLockMs, 5 * 60_000);
+  throttle.succeeded('alice', '10.0.3.1');
+  assert.equal(throttle.accountRetryAfterMs('alice'), 5 * 60_000, 'a success from one address does not launder the others');
+  c.advance(LOGIN_THROTTLE_DEFAULTS.forgetAfterMs);
+  assert.equal(throttle.accountRetryAfterMs('alice'), 0);
+  assert.equal(throttle.failed('alice', '10.0.3.2'), false, 'counting starts again');
+});
+
+test('password checks under way take up the account allowance, so a parallel burst cannot pass it', () => {
+  const c = clock();
+  const throttle = new LoginThrottle({ now: c.now });
+  for (let i = 0; i < 8; i++) throttle.failed('alice', `10.0.4.${i}`);
+  const first = throttle.checking('alice');
+  assert.equal(throttle.accountRetryAfterMs('alice'), 0, 'the ninth check may run');
+  const second = throttle.checking('alice');
+  assert.equal(throttle.accountRetryAfterMs('alice'), 1000, 'a tenth would pass before the others fail');
+  assert.equal(throttle.accountRetryAfterMs('bob'), 0);
+  first();
+  first();
+  assert.equal(throttle.accountRetryAfterMs('alice'), 0, 'ending a check twice counts once');
+  second();
+  assert.equal(throttle.accountRetryAfterMs('alice'), 0);
 });

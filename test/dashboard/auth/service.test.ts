@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
@@ -7,15 +7,18 @@ import type { AppError } from '../../../appliance/common/errors.js';
 import { JsonStores } from '../../../appliance/common/json-store.js';
 import { createLogger } from '../../../appliance/common/logger.js';
 import { AuthService } from '../../../appliance/dashboard/auth/service.js';
+import { SETUP_CODE_FILE } from '../../../appliance/dashboard/auth/setup-code.js';
 import { BAD_CREDENTIALS, LoginThrottled } from '../../../appliance/dashboard/auth/sessions.js';
 import { FileSettings } from '../../../appliance/dashboard/settings/file-settings.js';
 
-const log = createLogger({ name: 'test', level: 'error', write: () => undefined });
+let logLines: string[] = [];
+const log = createLogger({ name: 'test', level: 'warn', write: (line) => void logLines.push(line) });
 let dir: string;
 let nowMs: number;
 
 beforeEach(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'printyard-auth-'));
+  logLines = [];
   nowMs = Date.UTC(2025, 0, 1);
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -136,4 +139,73 @@ test('malformed or missing credentials give no principal', async () => {
     assert.equal(await auth.authenticate(headers), null, JSON.stringify(headers));
   }
   assert.equal(await auth.authenticateToken(''), null);
+});
+
+/** The error a login was refused with. */
+async function refusal(login: Promise<unknown>): Promise<AppError> {
+  try {
+    await login;
+  } catch (err) {
+    return err as AppError;
+  }
+  assert.fail('the login should have been refused');
+}
+
+/** Ten wrong guesses at root, each from its own address: the account's allowance. */
+async function guessFromTenAddresses(auth: AuthService): Promise<void> {
+  for (let i = 0; i < 10; i++) {
+    await assert.rejects(auth.sessions.login('root', `guess-${i}`, `10.9.0.${i}`), (err: AppError) => err.status === 401, `guess ${i + 1}`);
+  }
+}
+
+test('guesses from many addresses lock the account for strangers; a known device gets through', async () => {
+  const { auth } = await withAdmin();
+  const { device_token: device } = await auth.sessions.login('root', 'root-password', '192.168.1.5');
+  await guessFromTenAddresses(auth);
+  const stranger = await refusal(auth.sessions.login('root', 'root-password', '10.9.1.1'));
+  assert.ok(stranger instanceof LoginThrottled);
+  assert.equal(stranger.retryAfterS, 1);
+  assert.match(stranger.message, /this account from several addresses/);
+  const otherAccount = await refusal(auth.sessions.login('nobody', 'some-password', '10.9.1.1'));
+  assert.equal(otherAccount.status, 401, 'other accounts are not locked');
+
+  const owner = await auth.sessions.login('root', 'root-password', '192.168.1.5', { deviceToken: device });
+  assert.ok(await auth.authenticateToken(owner.token));
+  const forged = await refusal(auth.sessions.login('root', 'root-password', '10.9.1.1', { deviceToken: device.slice(0, -3) + 'AAA' }));
+  assert.ok(forged instanceof LoginThrottled, 'a forged device token does not');
+  const bob = await auth.users.create({ username: 'bob', password: 'bob-password', role: 'view' });
+  const bobsDevice = (await auth.sessions.login('bob', 'bob-password', '10.9.1.2')).device_token;
+  assert.ok(auth.users.get(bob.id));
+  const wrongAccount = await refusal(auth.sessions.login('root', 'root-password', '10.9.1.2', { deviceToken: bobsDevice }));
+  assert.ok(wrongAccount instanceof LoginThrottled, 'another account\'s device token does not');
+  nowMs += 1000;
+  await auth.sessions.login('root', 'root-password', '10.9.1.1');
+});
+
+test('a device token ends with a password change and is never a session token', async () => {
+  const { auth, adminId } = await withAdmin();
+  const { device_token: device } = await auth.sessions.login('root', 'root-password', '192.168.1.5');
+  assert.equal(await auth.authenticateToken(device), null);
+  assert.equal(await auth.authenticate(bearer(device)), null);
+  await auth.users.update(adminId, { password: 'new-root-password' });
+  await guessFromTenAddresses(auth);
+  const stale = await refusal(auth.sessions.login('root', 'new-root-password', '192.168.1.5', { deviceToken: device }));
+  assert.ok(stale instanceof LoginThrottled);
+});
+
+test('when the account lock starts the setup code is made and logged; it lets the owner in once', async () => {
+  const { auth } = await withAdmin();
+  assert.equal(existsSync(path.join(dir, SETUP_CODE_FILE)), false);
+  await guessFromTenAddresses(auth);
+  const code = readFileSync(path.join(dir, SETUP_CODE_FILE), 'utf8').trim();
+  assert.match(code, /^[0-9A-Z]{5}(-[0-9A-Z]{5}){3}$/);
+  assert.match(logLines.join(''), new RegExp(`logins to root are slowed.*${code}`));
+  const wrongCode = await refusal(auth.sessions.login('root', 'root-password', '10.9.1.1', { setupCode: 'AAAAA-AAAAA-AAAAA-AAAAA' }));
+  assert.ok(wrongCode instanceof LoginThrottled);
+  const wrongPassword = await refusal(auth.sessions.login('root', 'not-it', '10.9.1.1', { setupCode: code }));
+  assert.equal(wrongPassword.status, 401, 'the code gets past the lock, not past the password');
+  await auth.sessions.login('root', 'root-password', '10.9.1.1', { setupCode: code.toLowerCase() });
+  assert.equal(existsSync(path.join(dir, SETUP_CODE_FILE)), false, 'used, the code is gone');
+  const again = await refusal(auth.sessions.login('root', 'root-password', '10.9.1.1', { setupCode: code }));
+  assert.ok(again instanceof LoginThrottled);
 });

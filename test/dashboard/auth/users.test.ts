@@ -88,10 +88,45 @@ test('the last admin can be neither demoted nor deleted', async () => {
   await assert.rejects(users.remove(root.id), status(404));
 });
 
-test('a users file with a broken record is moved aside and reported, not used', async () => {
-  writeFileSync(path.join(dir, 'users.json'), JSON.stringify({ users: [{ id: 'x', username: 'evil', role: 'admin' }] }));
+test('a users file with a broken record keeps its good ones; the original is moved aside and reported', async () => {
+  const first = await UserStore.open(stores);
+  const root = await first.createFirstAdmin('root', 'root-password');
+  const carol = await first.create({ username: 'carol', password: 'carol-password', role: 'print' });
+  const file = path.join(dir, 'users.json');
+  const original = JSON.parse(readFileSync(file, 'utf8'));
+  const broken = { users: [original.users[0], { id: 'x', username: 'evil', role: 'admin' }, original.users[1], { ...original.users[1], id: 'y' }] };
+  writeFileSync(file, JSON.stringify(broken));
+
+  const users = await UserStore.open(stores);
+  assert.deepEqual(users.list(), [root, carol], 'the bad record and the repeated username are dropped');
+  const [problem] = stores.problems();
+  assert.match(problem.reason, /users\[1\] is not a valid user record.*kept the valid part \(2 of 4 users\)/);
+  assert.deepEqual(JSON.parse(readFileSync(path.join(dir, problem.moved_to), 'utf8')), broken, 'nothing is lost');
+  const reopened = await UserStore.open(new JsonStores(dir, log));
+  assert.deepEqual(reopened.list(), [root, carol], 'the kept users were written back');
+});
+
+test('a users file of the wrong shape is moved aside and the store starts empty', async () => {
+  writeFileSync(path.join(dir, 'users.json'), JSON.stringify([{ id: 'x' }]));
   const users = await UserStore.open(stores);
   assert.equal(users.count(), 0);
-  assert.equal(stores.problems().length, 1);
-  assert.match(stores.problems()[0].reason, /users\[0\]/);
+  assert.match(stores.problems()[0].reason, /"users" array/);
+});
+
+test('the password policy applies to the first admin, new users and password changes', async () => {
+  const users = await UserStore.open(stores);
+  const policy = (pattern: RegExp) => (err: AppError) => err.status === 400 && pattern.test(err.message);
+  await assert.rejects(users.createFirstAdmin('root', 'password'), policy(/most common/));
+  await assert.rejects(users.createFirstAdmin('root', 'RootRoot'), policy(/most common/));
+  await assert.rejects(users.createFirstAdmin('rootadmin', 'RootAdmin'), policy(/user name/));
+  assert.equal(users.count(), 0);
+  await users.createFirstAdmin('root', 'root-password');
+  await assert.rejects(users.create({ username: 'bob', password: '12345678', role: 'view' }), policy(/most common/));
+  await assert.rejects(users.create({ username: 'bob', password: '        ', role: 'view' }), policy(/repeated/));
+  const bob = await users.create({ username: 'bob.builder', password: 'bob-password', role: 'view' });
+  await assert.rejects(users.update(bob.id, { password: 'Bob.Builder' }), policy(/user name/));
+  await assert.rejects(users.update(bob.id, { password: 'iloveyou' }), policy(/most common/));
+  await assert.rejects(users.update(bob.id, { role: 'print', password: 'Bob' }), policy(/at least 8/));
+  assert.equal(users.get(bob.id)!.role, 'view', 'a refused change changes nothing');
+  assert.equal(await verifyPassword('bob-password', users.get(bob.id)!.password), true);
 });

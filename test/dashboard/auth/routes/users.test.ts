@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { startDashboardFixture, type DashboardFixture } from '../../../fixtures/dashboard.js';
+import { expectError, startDashboardFixture, type DashboardFixture } from '../../../fixtures/dashboard.js';
 import { login, setupAdmin } from '../../../fixtures/dashboard-auth.js';
 
 let dash: DashboardFixture;
@@ -85,4 +85,29 @@ test('bad input gets 400 with details, taken names 409, unknown ids 404', async 
   assert.equal(empty.json.code, 'ERR_VALIDATION');
   const malformed = await dash.request('POST', '/api/users', { token: admin, body: '{"username":', headers: { 'content-type': 'application/json' } });
   assert.equal(malformed.status, 400);
+});
+
+test('weak passwords are refused with 400 naming the rule, at setup, creation and change; nothing stored changes', async () => {
+  const earlier = await dash.request('GET', '/api/users', { token: admin });
+  const dave = await dash.request('POST', '/api/users', { token: admin, body: { username: 'dave.admin', password: 'dave-password', role: 'print' } });
+  assert.equal(dave.status, 201);
+  // [password for dave.admin, the same rule for a new user dave.admin2, the rule]
+  const cases: [string, string, RegExp][] = [
+    ['password', 'password', /most common/],
+    ['12345678', '12345678', /most common/],
+    ['        ', '        ', /one character repeated/],
+    ['Dave.Admin', 'Dave.Admin2', /user name/],
+  ];
+  for (const [password, newUserPassword, rule] of cases) {
+    const created = await dash.request('POST', '/api/users', { token: admin, body: { username: 'dave.admin2', password: newUserPassword, role: 'view' } });
+    expectError(created, 400, 'ERR_VALIDATION', rule);
+    const changed = await dash.request('PUT', `/api/users/${dave.json.id}`, { token: admin, body: { password, role: 'admin' } });
+    expectError(changed, 400, 'ERR_VALIDATION', rule);
+    const setup = await dash.request('POST', '/api/auth/setup', { body: { username: 'dave.admin', password } });
+    expectError(setup, 400, 'ERR_VALIDATION', rule);
+  }
+  assert.equal((await dash.request('GET', '/api/health')).status, 200);
+  const now = await dash.request('GET', '/api/users', { token: admin });
+  assert.deepEqual(now.json, [...earlier.json, dave.json], 'no user was added and dave is unchanged');
+  await login(dash, 'dave.admin', 'dave-password');
 });
