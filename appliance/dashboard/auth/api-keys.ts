@@ -12,6 +12,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { AppError, ErrorCode } from '../../common/errors.js';
 import type { JsonStore, JsonStores } from '../../common/json-store.js';
 import type { Logger } from '../../common/logger.js';
+import { normalizeName } from '../../common/names.js';
 import { ROLES, type Role } from '../http/route.js';
 
 export const API_KEYS_STORE = 'api-keys';
@@ -100,7 +101,7 @@ export class ApiKeyStore {
 
   /** Makes a key; the returned `key` is the only time it exists in clear. */
   async create(input: NewApiKey): Promise<{ key: string; record: PublicApiKey }> {
-    const name = input.name.trim();
+    const name = normalizeName(input.name);
     if (name === '') throw new AppError(ErrorCode.validation, 400, 'the API key needs a name');
     const key = API_KEY_PREFIX + randomBytes(KEY_BYTES).toString('base64url');
     const record: ApiKeyRecord = {

@@ -2,6 +2,7 @@
  * JSON Schemas of the auth routes: the router validates request bodies against them and the
  * OpenAPI description shows them, so what is documented is what is enforced.
  */
+import { NAME_FORMAT } from '../../common/names.js';
 import { ROLES, type JsonSchema } from '../http/route.js';
 import { API_KEY_PATTERN } from './api-keys.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password.js';
@@ -179,7 +180,7 @@ export const NEW_API_KEY_SCHEMA: JsonSchema = {
   required: ['name', 'role'],
   additionalProperties: false,
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 100, description: 'What the key is for, e.g. "node-red".' },
+    name: { type: 'string', minLength: 1, maxLength: 100, format: NAME_FORMAT, description: 'What the key is for, e.g. "node-red".' },
     role: { ...ROLE, description: 'At most the role of the creator.' },
   },
 };

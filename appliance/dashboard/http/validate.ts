@@ -1,12 +1,14 @@
 /**
  * A JSON Schema validator for the subset the dashboard's routes use: type (one or a list),
  * properties, required, additionalProperties (false or a schema), enum, const, minLength,
- * maxLength, pattern, minimum, maximum, items, minItems, maxItems, oneOf, anyOf and format
- * `uri`. The same schemas go into the OpenAPI description, so what is documented is what is
+ * maxLength, pattern, minimum, maximum, items, minItems, maxItems, oneOf, anyOf and the formats
+ * `uri`, `date-time` and `password` (documentation only) and `display-name` (names: no control,
+ * bidirectional or invisible characters, see common/names.ts). The same schemas go into the OpenAPI description, so what is documented is what is
  * enforced. A keyword outside the subset is a programming error and throws, rather than being
  * silently ignored.
  */
 import { AppError, ErrorCode } from '../../common/errors.js';
+import { NAME_FORMAT, nameProblem } from '../../common/names.js';
 import type { JsonSchema } from './route.js';
 
 export interface ValidationIssue {
@@ -21,7 +23,7 @@ const KEYWORDS = new Set([
   'type', 'properties', 'required', 'additionalProperties', 'enum', 'const', 'minLength', 'maxLength', 'pattern',
   'minimum', 'maximum', 'items', 'minItems', 'maxItems', 'oneOf', 'anyOf', 'format',
 ]);
-const FORMATS = new Set(['uri', 'date-time', 'password']);
+const FORMATS = new Set(['uri', 'date-time', 'password', NAME_FORMAT]);
 
 type JsonType = 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
 
@@ -113,6 +115,10 @@ function validateInto(schema: JsonSchema, value: unknown, path: string, issues: 
     if (typeof schema.maxLength === 'number' && length > schema.maxLength) fail(`must be at most ${schema.maxLength} characters long`);
     if (typeof schema.pattern === 'string' && !new RegExp(schema.pattern, 'u').test(value)) fail(`must match the pattern ${schema.pattern}`);
     if (schema.format === 'uri' && !isUri(value)) fail('must be an absolute URI');
+    if (schema.format === NAME_FORMAT) {
+      const problem = nameProblem(value);
+      if (problem !== null) fail(problem);
+    }
   }
 
   if (typeof value === 'number') {

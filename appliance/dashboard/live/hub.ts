@@ -15,7 +15,7 @@ import { packageVersion } from '../../common/version.js';
 import type { Logger } from '../../common/logger.js';
 import type { DashboardEventType } from '../events.js';
 import type { Authenticator, Principal } from '../http/route.js';
-import { CloseCode, EVENT_TYPES, parseClientMessage, type ServerMessage } from './protocol.js';
+import { CloseCode, EVENT_TYPES, MAX_CLIENT_MESSAGE_BYTES, parseClientMessage, type ServerMessage } from './protocol.js';
 
 /** What the hub needs of a connection; hyper-express's Websocket has this shape. */
 export interface LiveSocket {
@@ -134,6 +134,11 @@ export class LiveHub {
   /** Any frame, ping or pong from the peer proves it is alive. */
   alive(client: LiveClient): void {
     client.awaitingPong = false;
+  }
+
+  /** A message over the size limit, not read: the connection closes with 1009, whatever its state. */
+  tooLarge(client: LiveClient, bytes: number): void {
+    this.close(client, CloseCode.tooBig, `message of ${bytes} bytes; the limit is ${MAX_CLIENT_MESSAGE_BYTES}`);
   }
 
   receive(client: LiveClient, text: string): void {

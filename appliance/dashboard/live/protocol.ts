@@ -9,12 +9,17 @@ import type { DashboardEventType } from '../events.js';
 const EVENT_TYPE_SET: Record<DashboardEventType, true> = { 'printer.status': true, 'print.progress': true, 'ams.update': true, notification: true };
 export const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as readonly DashboardEventType[];
 
-/** Close codes: 1001, 1008 and 1013 are registered codes that fit; 4401 mirrors the HTTP status. */
+/** Client messages are small (auth, subscribe): a larger one closes the connection with 1009. */
+export const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
+
+/** Close codes: 1001, 1008, 1009 and 1013 are registered codes that fit; 4401 mirrors the HTTP status. */
 export const CloseCode = {
   /** The server is stopping. */
   goingAway: 1001,
   /** The client broke the protocol (e.g. a flood of messages before it was admitted). */
   policy: 1008,
+  /** A client message over `MAX_CLIENT_MESSAGE_BYTES`. */
+  tooBig: 1009,
   /** The client did not read fast enough and its backlog passed the limit. */
   tooSlow: 1013,
   /** No valid credentials (none in time, a bad one, or the token expired or was revoked). */

@@ -15,14 +15,21 @@
  *
  * uWS's own idle timeout is off: its granularity is seconds in steps of 4, and it cannot re-check
  * credentials; the hub's heartbeat does both jobs.
+ *
+ * A message over uWS's payload limit makes uWS cut the TCP connection without a close frame (the
+ * client sees 1006, "abnormal closure"). So uWS's limit is four times the documented one, and a
+ * message between the two is closed here with 1009 and a reason. Only a frame (or fragments) past
+ * uWS's limit is still cut off: uWS refuses it from its header, before buffering its payload, which
+ * bounds what an unauthenticated connection can make the process hold.
  */
 import type { Request, Server, Websocket } from 'hyper-express';
 import type { Authenticator } from '../http/route.js';
 import type { CredentialCheck, LiveHub } from './hub.js';
+import { MAX_CLIENT_MESSAGE_BYTES } from './protocol.js';
 
 export const WS_PATH = '/ws';
-/** Client messages are small (auth, subscribe); anything bigger closes the connection (1009). */
-const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
+/** What uWS buffers of one message before it drops the connection (see above). */
+export const UWS_MAX_PAYLOAD_BYTES = 4 * MAX_CLIENT_MESSAGE_BYTES;
 /** Headers that carry credentials for the REST API, so their presence means "authenticate me with these". */
 const CREDENTIAL_HEADERS = ['authorization', 'x-api-key'];
 
@@ -45,14 +52,18 @@ export function installLiveSocket(app: Server, hub: LiveHub, auth: Authenticator
 
   app.ws(WS_PATH, {
     idle_timeout: 0,
-    message_type: 'String',
-    max_payload_length: MAX_CLIENT_MESSAGE_BYTES,
+    // Bytes, so the limit is counted in bytes as documented (a string's length counts UTF-16 units).
+    message_type: 'ArrayBuffer',
+    max_payload_length: UWS_MAX_PAYLOAD_BYTES,
     // Above the hub's own limit, so uWS never silently drops a message the hub meant to send.
     max_backpressure: hub.options.maxBufferedBytes * 2,
   }, (ws: Websocket) => {
     const { check } = ws.context as unknown as UpgradeContext;
     const client = hub.connect(ws, check);
-    ws.on('message', (text: string) => hub.receive(client, text));
+    ws.on('message', (message: ArrayBuffer) => {
+      if (message.byteLength > MAX_CLIENT_MESSAGE_BYTES) hub.tooLarge(client, message.byteLength);
+      else hub.receive(client, Buffer.from(message).toString('utf8'));
+    });
     ws.on('pong', () => hub.alive(client));
     ws.on('ping', () => hub.alive(client));
     ws.on('close', () => hub.disconnect(client));

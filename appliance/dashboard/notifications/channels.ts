@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, ErrorCode } from '../../common/errors.js';
 import type { JsonStore, JsonStores } from '../../common/json-store.js';
 import type { Logger } from '../../common/logger.js';
+import { normalizeName } from '../../common/names.js';
 import { validationError, type ValidationIssue } from '../http/validate.js';
 import type { ChannelType, DeliveryResult } from './channel.js';
 import type { Notification } from './notification.js';
@@ -110,7 +111,7 @@ export class ChannelRegistry {
       if (!isUnset(value)) settings[key] = value;
     }
     this.checkSettings(type, settings);
-    const name = String(input.name);
+    const name = normalizeName(String(input.name));
     this.assertNameFree(name, null);
     const at = this.now().toISOString();
     const record: ChannelRecord = {
@@ -146,7 +147,7 @@ export class ChannelRegistry {
       else settings[key] = value;
     }
     this.checkSettings(type, settings);
-    const name = patch.name === undefined ? record.name : String(patch.name);
+    const name = patch.name === undefined ? record.name : normalizeName(String(patch.name));
     this.assertNameFree(name, record.id);
     record.name = name;
     if (patch.enabled !== undefined) record.enabled = Boolean(patch.enabled);

@@ -2,6 +2,7 @@
  * JSON Schemas of the notifications API: what the router validates and the OpenAPI description
  * shows. Channel schemas are built from the channel types, so a new type brings its own fields.
  */
+import { NAME_FORMAT } from '../../common/names.js';
 import type { JsonSchema } from '../http/route.js';
 import type { ChannelType } from './channel.js';
 import { NOTIFICATION_LEVELS } from './notification.js';
@@ -76,7 +77,7 @@ export const deliveryResultSchema: JsonSchema = {
 export const channelIdSchema: JsonSchema = { type: 'string', minLength: 1, maxLength: 64 };
 
 const commonInput: Record<string, JsonSchema> = {
-  name: { type: 'string', minLength: 1, maxLength: 100 },
+  name: { type: 'string', minLength: 1, maxLength: 100, format: NAME_FORMAT },
   enabled: { type: 'boolean', description: 'Default true.' },
   kinds: {
     type: ['array', 'null'], items: kindSchema, maxItems: 100,

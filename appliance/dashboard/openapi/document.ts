@@ -5,6 +5,7 @@
  * a body, 500). Public routes say `security: []`; the others accept a session token (bearer
  * JWT) or an API key in X-API-Key.
  */
+import { NAME_FORMAT, NAME_RULE } from '../../common/names.js';
 import { packageVersion } from '../../common/version.js';
 import { pathParameterNames, queryValueSchema } from '../http/router.js';
 import type { JsonSchema, ResponseSpec, RouteSpec } from '../http/route.js';
@@ -130,7 +131,8 @@ export function buildOpenApi(routes: readonly RouteSpec[]): Json {
         'The REST API of the Printyard print-farm dashboard. Errors share one body shape (`Error`). ' +
         'Each endpoint states the level it needs (view < print < admin); send a session token from ' +
         `POST /api/auth/login as \`Authorization: Bearer <token>\`, or an API key in \`${API_KEY_HEADER}\`. ` +
-        'Requests are rate limited per client (429 with Retry-After).',
+        'Requests are rate limited per client (429 with Retry-After). ' +
+        `Strings of format \`${NAME_FORMAT}\` are names: ${NAME_RULE}.`,
     },
     tags,
     security: [{ bearerAuth: [] }, { apiKey: [] }],

@@ -4,6 +4,7 @@
  * schema cannot say. Every problem is reported at once, each naming its field (`body/connection/port`).
  * Uniqueness across printers is the registry's job.
  */
+import { normalizeName } from '../../common/names.js';
 import { validate, validationError, type ValidationIssue } from '../http/validate.js';
 import type { PrinterRecord } from './printer.js';
 import { findPrinterType, printerTypeNames } from './printer-types/index.js';
@@ -26,10 +27,9 @@ function checkCommon(input: Record<string, unknown>, issues: ValidationIssue[]):
   }
 }
 
-function trimmedName(name: unknown, issues: ValidationIssue[]): string {
-  const trimmed = String(name).trim();
-  if (trimmed === '') issues.push({ path: `${BODY}/name`, message: 'must not be blank' });
-  return trimmed;
+/** A vendor or model as stored (null when absent); the schema has refused blank ones and unsafe characters, as for names. */
+function label(value: unknown): string | null {
+  return typeof value === 'string' ? normalizeName(value) : null;
 }
 
 function checkVendor(definition: PrinterTypeDefinition, vendor: string | null, issues: ValidationIssue[]): void {
@@ -69,20 +69,19 @@ export function newPrinterRecord(input: unknown, id: string, now: Date): Printer
   checkCommon(input, issues);
   if (issues.length > 0) fail(issues);
   const definition = requireType(input.type, issues);
-  const name = trimmedName(input.name, issues);
   if (!isObject(input.connection)) issues.push({ path: `${BODY}/connection`, message: 'must be an object' });
   if (!definition || issues.length > 0) fail(issues);
-  const vendor = (input.vendor as string | null | undefined) ?? null;
+  const vendor = label(input.vendor);
   checkVendor(definition, vendor, issues);
   const connection = completeConnection(definition, input.connection as PrinterConnection, issues);
   if (issues.length > 0) fail(issues);
   const at = now.toISOString();
   return {
     id,
-    name,
+    name: normalizeName(input.name as string),
     type: definition.type,
     vendor: definition.fixedVendor === null ? vendor : null,
-    model: (input.model as string | null | undefined) ?? null,
+    model: label(input.model),
     printer_profile: (input.printer_profile as string | null | undefined) ?? null,
     enabled: (input.enabled as boolean | undefined) ?? true,
     connection,
@@ -136,18 +135,17 @@ export function patchedPrinterRecord(current: PrinterRecord, patch: unknown, now
   if (issues.length > 0) fail(issues);
   const definition = requireType(patch.type ?? current.type, issues);
   if (!definition) fail(issues);
-  const name = patch.name === undefined ? current.name : trimmedName(patch.name, issues);
   const typeChanged = definition.type !== current.type;
-  const requestedVendor = patch.vendor === undefined ? (typeChanged ? null : current.vendor) : (patch.vendor as string | null);
+  const requestedVendor = patch.vendor === undefined ? (typeChanged ? null : current.vendor) : label(patch.vendor);
   checkVendor(definition, patch.vendor === undefined ? null : requestedVendor, issues);
   const connection = patchedConnection(definition, current, patch.connection, issues);
   if (issues.length > 0) fail(issues);
   return {
     ...current,
-    name,
+    name: patch.name === undefined ? current.name : normalizeName(patch.name as string),
     type: definition.type,
     vendor: definition.fixedVendor === null ? requestedVendor : null,
-    model: patch.model === undefined ? current.model : (patch.model as string | null),
+    model: patch.model === undefined ? current.model : label(patch.model),
     printer_profile: patch.printer_profile === undefined ? current.printer_profile : (patch.printer_profile as string | null),
     enabled: patch.enabled === undefined ? current.enabled : (patch.enabled as boolean),
     connection,

@@ -3,6 +3,7 @@
  * type table, so the OpenAPI description lists every type's fields (`oneOf`) and a new type shows
  * up without touching this file. The registry checks input against the same schemas.
  */
+import { NAME_FORMAT, NAME_RULE } from '../../common/names.js';
 import type { JsonSchema } from '../http/route.js';
 import { printerTypeNames, printerTypes } from './printer-types/index.js';
 import { SECRET_MASK, type PrinterTypeDefinition } from './printer-types/printer-type.js';
@@ -16,20 +17,25 @@ export const nameSchema: JsonSchema = {
   type: 'string',
   minLength: 1,
   maxLength: NAME_MAX,
-  pattern: PRINTABLE,
-  description: 'Unique among printers, ignoring case; surrounding spaces are trimmed.',
+  format: NAME_FORMAT,
+  description: `Unique among printers, ignoring case. A name: ${NAME_RULE}.`,
 };
 
 function optionalText(description: string): JsonSchema {
   return { type: ['string', 'null'], minLength: 1, maxLength: TEXT_MAX, pattern: PRINTABLE, description };
 }
 
+/** Vendor and model are shown beside the name, so they follow the same rule (also stored trimmed and NFC). */
+function optionalLabel(description: string): JsonSchema {
+  return { type: ['string', 'null'], minLength: 1, maxLength: TEXT_MAX, format: NAME_FORMAT, description: `${description} ${NAME_RULE}.` };
+}
+
 /** The fields every printer has besides its connection block, as clients send them. */
 export const commonInputProperties: Record<string, JsonSchema> = {
   name: nameSchema,
   type: { type: 'string', enum: printerTypeNames(), description: 'Printer type; decides the fields of `connection`.' },
-  vendor: optionalText('The maker, for types whose maker is not fixed (`bambu-lan` is always Bambu Lab).'),
-  model: optionalText('Printer model, e.g. `P1S` or `MK3S+`.'),
+  vendor: optionalLabel('The maker, for types whose maker is not fixed (`bambu-lan` is always Bambu Lab).'),
+  model: optionalLabel('Printer model, e.g. `P1S` or `MK3S+`.'),
   printer_profile: optionalText('Id of the slicer printer profile used for this printer.'),
   enabled: { type: 'boolean', description: 'Disabled printers keep their settings but are not connected. Default true.' },
 };

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { AppError, ErrorCode } from '../../common/errors.js';
 import { SETTINGS, isSettingKey, parsePatch, type ConfigPatch } from './schema.js';
 import { isValidProfileId } from './ids.js';
+import { profileLabelProblem } from './labels.js';
 import { PROFILE_KINDS, emptyReport, type Profile, type ProfileBatch, type ProfileKind, type ProfileSource } from './types.js';
 
 /** A user profile as a profile file holds it (the optional fields left out when unset). */
@@ -87,6 +88,8 @@ export function parseProfileRecord(raw: unknown, source: ProfileSource): Profile
   if (printerModel !== undefined) profile.printer_model = printerModel;
   const description = optionalString(record, 'description', id);
   if (description !== undefined) profile.description = description;
+  const labelProblem = profileLabelProblem(profile);
+  if (labelProblem !== null) throw invalidProfile(`profile "${id}": ${labelProblem}`, id);
   return profile;
 }
 

@@ -11,6 +11,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { AppError } from '../../common/errors.js';
+import { nameProblem } from '../../common/names.js';
 import { isValidProfileId, slugify } from '../profiles/ids.js';
 
 export const PRINTERS_FILE = 'printers.json';
@@ -68,6 +69,8 @@ function parseBinding(raw: unknown, where: string, file: string): PrinterBinding
   for (const key of ['name', 'printer_profile', 'host_type', 'host_url'] as const) {
     if (!text[key]) throw bad(file, `${where}.${key} is required`);
   }
+  const problem = nameProblem(entry.name as string);
+  if (problem !== null) throw bad(file, `${where}.name ${problem}`);
   const hostType = text.host_type as string;
   if (!(HOST_TYPES as readonly string[]).includes(hostType)) {
     throw bad(file, `${where}.host_type must be one of ${HOST_TYPES.join(', ')}, not "${hostType}"`);

@@ -76,3 +76,20 @@ test('a validation error carries the issues as details', () => {
   assert.equal(err.message, 'body/a is required; query/b must be an integer');
   assert.equal((err.details as unknown[]).length, 2);
 });
+
+test('format display-name refuses unsafe characters naming the code point, and whitespace-only names', () => {
+  const schema = { type: 'string', minLength: 1, maxLength: 64, format: 'display-name' };
+  assertSupportedSchema(schema, 'x');
+  assert.deepEqual(validate(schema, 'P1S left 🖨️', 'body/name'), []);
+  assert.deepEqual(validate(schema, 'evil\u202egpj', 'body/name'), [{ path: 'body/name', message: 'contains U+202E (right-to-left override)' }]);
+  assert.deepEqual(validate(schema, 'a\u200db', 'body/name'), [{ path: 'body/name', message: 'contains U+200D (zero width joiner)' }]);
+  assert.deepEqual(validate(schema, '  ', 'body/name'), [{ path: 'body/name', message: 'must not be only whitespace' }]);
+  assert.equal(validationError(validate(schema, 'x\u2029', 'body/name')).message, 'body/name contains U+2029 (paragraph separator)');
+});
+
+test('a pattern is a Unicode pattern: code point escapes and astral characters work', () => {
+  const schema = { type: 'string', pattern: '^[^\\u{202A}-\\u{202E}\\u{2066}-\\u{2069}]*$' };
+  assert.deepEqual(validate(schema, '🐢 Bambu', 'v'), []);
+  assert.equal(validate(schema, 'a\u202eb', 'v').length, 1);
+  assert.deepEqual(validate({ type: 'string', pattern: '^.$' }, '🐢', 'v'), [], 'one astral character is one character');
+});

@@ -3,9 +3,12 @@ import { after, before, describe, test } from 'node:test';
 import { createAuthFeature } from '../../../appliance/dashboard/auth/feature.js';
 import { createLiveFeature } from '../../../appliance/dashboard/live/feature.js';
 import { createNotificationsFeature } from '../../../appliance/dashboard/notifications/feature.js';
+import { createPrintersFeature } from '../../../appliance/dashboard/printers/feature.js';
 import type { PrinterStatus } from '../../../appliance/dashboard/printers/status.js';
 import { createApiKey, loginAs } from '../../fixtures/dashboard-auth.js';
 import { startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture } from '../../fixtures/dashboard.js';
+import { fakeDrivers } from '../printers/fake-driver.js';
+import { marlinInput } from '../printers/sample-printers.js';
 import { connect, wsUrl, type TestClient } from './ws-client.js';
 
 const WAIT = { timeout: 20_000 };
@@ -13,7 +16,11 @@ let dash: DashboardFixture;
 const clients: TestClient[] = [];
 before(async () => {
   dash = await startDashboardFixture({
-    features: [createNotificationsFeature, (ctx) => createLiveFeature(ctx, { heartbeatMs: 60_000 })],
+    features: [
+      createNotificationsFeature,
+      (ctx) => createPrintersFeature(ctx, { drivers: fakeDrivers().registry }),
+      (ctx) => createLiveFeature(ctx, { heartbeatMs: 60_000 }),
+    ],
     createAuthenticator: testAuthenticator,
   });
 });
@@ -73,6 +80,24 @@ test('system info carries the hub and notification counters', WAIT, async () => 
   }
   assert.deepEqual(info.json.notifications.channel_types, ['webhook']);
   assert.equal(typeof info.json.notifications.unread, 'number');
+});
+
+test('an oversized client message is closed with 1009; the dashboard stays up, other clients keep their feed, printers are intact', WAIT, async () => {
+  const printer = await dash.request('post', '/api/printers', { token: TEST_TOKENS.admin, body: marlinInput({ connection: { port: '/dev/ttyLIVE' } }) });
+  assert.equal(printer.status, 201, printer.text);
+  const offender = open();
+  const bystander = open();
+  await Promise.all([offender.nextOfType('hello'), bystander.nextOfType('hello')]);
+  offender.ws.send('x'.repeat(16 * 1024 + 1));
+  assert.deepEqual(await offender.closed, { code: 1009, reason: 'message of 16385 bytes; the limit is 16384' });
+
+  const raised = await dash.request('post', '/api/notifications', {
+    token: TEST_TOKENS.print, body: { kind: 'print.finished', level: 'info', title: 'after the big message', message: 'still here' },
+  });
+  assert.deepEqual(await bystander.nextMatching('notification', (p) => p.id === raised.json.id, 'the notification after the oversized message'), { type: 'notification', payload: raised.json });
+  assert.equal((await dash.request('get', '/api/health')).status, 200);
+  const listed = await dash.request('get', `/api/printers/${printer.json.id}`, { token: TEST_TOKENS.view });
+  assert.deepEqual([listed.status, listed.json.name, listed.json.connection], [200, printer.json.name, printer.json.connection]);
 });
 
 test('stopping the dashboard closes the sockets with 1001', WAIT, async () => {

@@ -205,6 +205,69 @@ test('subscribe narrows the feed; null restores it; bad messages get an error an
   assert.equal((await client.next()).type, 'print.progress');
 });
 
+/** `{"type":"subscribe","types":null}` padded with spaces to exactly `bytes` bytes: a valid message of that size. */
+function subscribeOfSize(bytes: number): string {
+  const message = JSON.stringify({ type: 'subscribe', types: null });
+  return message + ' '.repeat(bytes - message.length);
+}
+
+const LIMIT = 16 * 1024;
+const allTypes = { type: 'subscribed', payload: { types: ['printer.status', 'print.progress', 'ams.update', 'notification'] } };
+
+test('a message of exactly 16 KiB is read; one byte more is closed with 1009 and a reason; other clients stay', WAIT, async () => {
+  const live = await startLive();
+  const atLimit = live.open();
+  const over = live.open();
+  const bystander = live.open();
+  await Promise.all([atLimit, over, bystander].map((c) => c.nextOfType('hello')));
+  atLimit.ws.send(subscribeOfSize(LIMIT));
+  assert.deepEqual(await atLimit.next(), allTypes);
+  over.ws.send(subscribeOfSize(LIMIT + 1));
+  assert.deepEqual(await over.closed, { code: 1009, reason: `message of ${LIMIT + 1} bytes; the limit is ${LIMIT}` });
+
+  live.bus.emit('notification', notification(4));
+  for (const client of [atLimit, bystander]) assert.deepEqual(await client.nextOfType('notification'), { type: 'notification', payload: notification(4) });
+  assert.equal(live.hub.stats().clients, 2);
+});
+
+test('the limit counts bytes, not characters, and also applies before authentication', WAIT, async () => {
+  const live = await startLive();
+  const euros = live.open();
+  await euros.nextOfType('hello');
+  euros.ws.send('€'.repeat(5462)); // 5462 characters, 16386 bytes
+  assert.deepEqual(await euros.closed, { code: 1009, reason: `message of 16386 bytes; the limit is ${LIMIT}` });
+  const anonymous = live.open('');
+  await anonymous.opened;
+  anonymous.ws.send('x'.repeat(LIMIT + 1));
+  assert.deepEqual(await anonymous.closed, { code: 1009, reason: `message of ${LIMIT + 1} bytes; the limit is ${LIMIT}` });
+});
+
+test('a fragmented message counts whole: 2 × 8 KiB is read, 2 × 10000 bytes is closed with 1009', WAIT, async () => {
+  const live = await startLive();
+  const fits = live.open();
+  const tooBig = live.open();
+  await Promise.all([fits.nextOfType('hello'), tooBig.nextOfType('hello')]);
+  const whole = subscribeOfSize(LIMIT);
+  fits.ws.send(whole.slice(0, LIMIT / 2), { fin: false });
+  fits.ws.send(whole.slice(LIMIT / 2), { fin: true });
+  assert.deepEqual(await fits.next(), allTypes);
+  tooBig.ws.send('x'.repeat(10_000), { fin: false });
+  tooBig.ws.send('x'.repeat(10_000), { fin: true });
+  assert.deepEqual(await tooBig.closed, { code: 1009, reason: `message of 20000 bytes; the limit is ${LIMIT}` });
+});
+
+test('past uWS\'s own limit (64 KiB) uWS cuts the connection without a close frame (1006), as documented', WAIT, async () => {
+  const live = await startLive();
+  const huge = live.open();
+  const bystander = live.open();
+  await Promise.all([huge.nextOfType('hello'), bystander.nextOfType('hello')]);
+  huge.ws.send('x'.repeat(64 * 1024 + 1));
+  assert.equal((await huge.closed).code, 1006);
+  live.bus.emit('notification', notification(5));
+  assert.deepEqual(await bystander.nextOfType('notification'), { type: 'notification', payload: notification(5) });
+  assert.equal(live.hub.stats().clients, 1);
+});
+
 test('a client that stops reading is dropped while the others keep receiving everything', WAIT, async () => {
   const maxBufferedBytes = 256 * 1024;
   const live = await startLive({ maxBufferedBytes });

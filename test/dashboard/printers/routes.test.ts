@@ -9,6 +9,7 @@ import { featuresWithPrinters, startDashboardFixture, type DashboardFixture, typ
 import { fakeDrivers, type FakeDrivers } from './fake-driver.js';
 import { bambuInput, marlinInput } from './sample-printers.js';
 import { eventually } from '../../fixtures/eventually.js';
+import { assertCleanLog, BAD_NAMES, FORGING_NAME, FORGING_NAME_ESCAPED, RAW_UNSAFE } from '../../fixtures/bad-names.js';
 
 let dash: DashboardFixture;
 let fakes: FakeDrivers;
@@ -139,6 +140,44 @@ test('bad input is 400 ERR_VALIDATION naming the fields; duplicates are 409; unk
   }
 });
 
+test('names, vendors and models with bidirectional, zero-width, separator or control characters are 400 naming the code point; nothing stored changes', async () => {
+  const kept = await dash.request('POST', '/api/printers', { token: admin, body: marlinInput({ name: 'Kept', vendor: 'Prusa', connection: { port: '/dev/ttyKEPT' } }) });
+  assert.equal(kept.status, 201, kept.text);
+  const id = kept.json.id as string;
+  const stored = readFileSync(path.join(dash.dataDir, 'printers.json'), 'utf8');
+  const refused = (response: TestResponse, field: string, problem: string) => {
+    assert.deepEqual([response.status, response.json.code, response.json.error], [400, 'ERR_VALIDATION', `body/${field} ${problem}`], response.text);
+    assert.deepEqual(response.json.details, [{ path: `body/${field}`, message: problem }]);
+  };
+  for (const [bad, codePoint] of BAD_NAMES) {
+    const problem = `contains ${codePoint}`;
+    refused(await dash.request('POST', '/api/printers', { token: admin, body: marlinInput({ name: bad, connection: { port: '/dev/ttyBAD' } }) }), 'name', problem);
+    refused(await dash.request('PUT', `/api/printers/${id}`, { token: admin, body: { name: bad } }), 'name', problem);
+    refused(await dash.request('PUT', `/api/printers/${id}`, { token: admin, body: { vendor: bad } }), 'vendor', problem);
+    refused(await dash.request('POST', '/api/printers', { token: admin, body: bambuInput({ name: 'model test', model: bad }) }), 'model', problem);
+  }
+  refused(await dash.request('POST', '/api/printers', { token: admin, body: marlinInput({ name: '\u00a0 \u3000', connection: { port: '/dev/ttyBAD' } }) }), 'name', 'must not be only whitespace');
+
+  assert.equal((await dash.request('GET', '/api/health')).status, 200);
+  assert.equal(readFileSync(path.join(dash.dataDir, 'printers.json'), 'utf8'), stored, 'the state file is untouched');
+  const again = await dash.request('GET', `/api/printers/${id}`, { token: viewer });
+  assert.deepEqual([again.status, again.json.name, again.json.vendor, again.json.updated_at], [200, 'Kept', 'Prusa', kept.json.updated_at]);
+  const names = (await dash.request('GET', '/api/printers', { token: viewer })).json.items.map((p: { name: string }) => p.name) as string[];
+  assert.ok(names.every((name) => !RAW_UNSAFE.test(name)), names.join(', '));
+});
+
+test('names are stored trimmed and NFC-normalised: the same name typed another way is a duplicate', async () => {
+  const decomposed = await dash.request('POST', '/api/printers', {
+    token: admin, body: marlinInput({ name: '  Cafe\u0301 3D\u00a0', vendor: ' Cre\u0301ality ', model: 'Ender\u00a0', connection: { port: '/dev/ttyCAFE' } }),
+  });
+  assert.equal(decomposed.status, 201, decomposed.text);
+  assert.deepEqual([decomposed.json.name, decomposed.json.vendor, decomposed.json.model], ['Caf\u00e9 3D', 'Cr\u00e9ality', 'Ender']);
+  const composed = await dash.request('POST', '/api/printers', { token: admin, body: marlinInput({ name: 'caf\u00e9 3d', connection: { port: '/dev/ttyCAFE2' } }) });
+  assert.deepEqual([composed.status, issuePaths(composed)], [409, ['body/name']]);
+  const renamed = await dash.request('PUT', `/api/printers/${decomposed.json.id}`, { token: admin, body: { name: ' Nai\u0308ve ' } });
+  assert.deepEqual([renamed.status, renamed.json.name], [200, 'Na\u00efve']);
+});
+
 test('PUT restarts the driver only when its settings change; DELETE stops it first', async () => {
   const created = await dash.request('POST', '/api/printers', { token: admin, body: marlinInput({ name: 'Ender', connection: { port: '/dev/ttyENDER' } }) });
   const id = created.json.id as string;
@@ -213,4 +252,31 @@ test('printers and their drivers come back after a restart', async () => {
   const again = await dash.request('GET', `/api/printers/${id}`, { token: viewer });
   assert.deepEqual([again.status, again.json.name], [200, 'survivor']);
   assert.equal(fakes.latest(id).connects, 1, 'the new manager started it');
+});
+
+test('a name stored before names were checked is logged escaped: no forged line, no terminal control, no hidden text', async () => {
+  const at = new Date(0).toISOString();
+  const old = {
+    id: 'e71e000000000001', name: FORGING_NAME, type: 'marlin-serial', vendor: null, model: null, printer_profile: null, enabled: true,
+    connection: { port: '/dev/ttyOLD', baud: 115200 }, created_at: at, updated_at: at,
+  };
+  const earlier = await startDashboardFixture({
+    features: features(fakeDrivers()), config: { rate_limit: { enabled: false } }, files: { 'printers.json': JSON.stringify({ printers: [old] }) },
+  });
+  try {
+    const token = await loginAs(earlier, 'admin');
+    const connectedLine = `printer ${FORGING_NAME_ESCAPED} (${old.id}): connected`;
+    const connections = () => earlier.logs().split(connectedLine).length - 1;
+    await eventually('connected at start', async () => connections() === 1);
+    for (const enabled of [false, true]) {
+      assert.equal((await earlier.request('PUT', `/api/printers/${old.id}`, { token, body: { enabled } })).status, 200);
+    }
+    await eventually('connected again after the change', async () => connections() === 2);
+    assertCleanLog(earlier.logs());
+    assert.equal((await earlier.request('GET', '/api/health')).status, 200);
+    const kept = await earlier.request('GET', `/api/printers/${old.id}`, { token });
+    assert.equal(kept.json.name, FORGING_NAME, 'the stored record is kept as it was');
+  } finally {
+    await earlier.cleanup();
+  }
 });

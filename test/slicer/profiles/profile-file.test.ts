@@ -5,6 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { AppError } from '../../../appliance/common/errors.js';
 import { parseProfileRecord, readProfileFiles } from '../../../appliance/slicer/profiles/profile-file.js';
+import { BAD_NAMES, FORGING_NAME } from '../../fixtures/bad-names.js';
 
 test('a record is parsed with defaults for the optional fields', () => {
   const profile = parseProfileRecord({ id: 'my-pla', kind: 'filament', name: 'My PLA', settings: { nozzle_temperature: ['215'] } }, 'user');
@@ -42,6 +43,28 @@ test('bad records are refused with a message naming the profile', () => {
   for (const [record, pattern] of cases) {
     assert.throws(() => parseProfileRecord(record, 'user'), (err: unknown) => err instanceof AppError && pattern.test(err.message), String(pattern));
   }
+});
+
+test('a name, vendor or printer model that hides or fakes text is refused, naming the field and the code point', () => {
+  for (const [bad, codePoint] of BAD_NAMES) {
+    for (const field of ['name', 'vendor', 'printer_model'] as const) {
+      const record = { id: 'x', kind: 'printer', name: 'X', [field]: bad };
+      assert.throws(() => parseProfileRecord(record, 'user'), (err: unknown) => err instanceof AppError && err.message === `profile "x": ${field} contains ${codePoint}`);
+    }
+  }
+  assert.throws(() => parseProfileRecord({ id: 'x', kind: 'printer', name: 'X', vendor: '\u3000' }, 'user'), /profile "x": vendor must not be only whitespace/);
+  assert.equal(parseProfileRecord({ id: 'x', kind: 'printer', name: 'Café 🖨️', vendor: '' }, 'user').name, 'Café 🖨️');
+});
+
+test('a file with such a profile keeps its good ones; the bad one is skipped with the reason', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'printyard-profile-names-'));
+  writeFileSync(path.join(dir, 'mixed.json'), JSON.stringify([
+    { id: 'good', kind: 'filament', name: 'Good PLA' },
+    { id: 'forged', kind: 'filament', name: FORGING_NAME },
+  ]));
+  const batch = await readProfileFiles(dir, 'user');
+  assert.deepEqual(batch.profiles.map((p) => p.profile.id), ['good']);
+  assert.deepEqual(batch.report.skipped.map((s) => [s.name, s.reason]), [['forged', 'profile "forged": name contains U+000A (line feed)']]);
 });
 
 test('readProfileFiles walks sub-folders, takes arrays and single objects, and reports bad files', async () => {

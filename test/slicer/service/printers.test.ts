@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { loadPrinters, parsePrinters, printerView } from '../../../appliance/slicer/service/printers.js';
+import { BAD_NAMES } from '../../fixtures/bad-names.js';
 
 const X1C = {
   name: 'X1C left', printer_profile: 'bambu-lab-x1-carbon-0.4', host_type: 'bambu', host_url: '192.168.1.20',
@@ -44,6 +45,17 @@ test('mistakes are reported with the entry and key', () => {
       return true;
     });
   }
+});
+
+test('a name with a bidirectional, zero-width, separator or control character is refused, naming the code point', () => {
+  for (const [name, codePoint] of [...BAD_NAMES, ['X1C\ttab', 'U+0009 (tab)'], ['X1C left\n', 'U+000A (line feed)']] as const) {
+    assert.throws(() => parsePrinters({ printers: [MK4, { ...X1C, name }] }, '/cfg/printers.json'), (err: Error & { code?: string }) => {
+      assert.equal(err.message, `/cfg/printers.json: printers[1].name contains ${codePoint}`);
+      assert.equal(err.code, 'ERR_BAD_PRINTERS_FILE');
+      return true;
+    });
+  }
+  assert.throws(() => parsePrinters({ printers: [{ ...X1C, name: '\u00a0' }] }, 'p.json'), /printers\[0\]\.name is required/);
 });
 
 test('a missing file means no printers; a broken one is an error', async () => {

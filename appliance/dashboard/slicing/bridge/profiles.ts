@@ -16,6 +16,7 @@ import { AppError } from '../../../common/errors.js';
 import { ProfileCatalogue } from '../../../slicer/profiles/catalogue.js';
 import { importOrcaSlicerFolder } from '../../../slicer/profiles/import/orcaslicer-json.js';
 import { importPrusaSlicerBundle } from '../../../slicer/profiles/import/prusaslicer-ini.js';
+import { profileLabelProblem } from '../../../slicer/profiles/labels.js';
 import { inheritanceChain } from '../../../slicer/profiles/resolve.js';
 import type { Profile, ProfileKind } from '../../../slicer/profiles/types.js';
 import type { DetectedSlicer } from './detect.js';
@@ -95,7 +96,10 @@ async function listCuraDefinitions(dirs: readonly string[]): Promise<Imported> {
         const definition = JSON.parse(await readFile(file, 'utf8')) as { name?: unknown; metadata?: { manufacturer?: unknown; visible?: unknown } };
         if (typeof definition.name !== 'string' || definition.metadata?.visible === false) continue;
         const manufacturer = definition.metadata?.manufacturer;
-        out.entries.push({ id: null, kind: 'printer', name: definition.name, vendor: typeof manufacturer === 'string' ? manufacturer : '', file });
+        const entry: BridgeProfileEntry = { id: null, kind: 'printer', name: definition.name, vendor: typeof manufacturer === 'string' ? manufacturer : '', file };
+        const labelProblem = profileLabelProblem(entry);
+        if (labelProblem === null) out.entries.push(entry);
+        else out.skipped.push({ file, name: definition.name, reason: labelProblem });
       } catch (err) {
         out.skipped.push({ file, reason: `not valid JSON: ${(err as Error).message}` });
       }

@@ -10,6 +10,7 @@
  * stays stored and listed with its problem, but cannot be sliced with.
  */
 import { AppError, ErrorCode } from '../../../common/errors.js';
+import { normalizeName } from '../../../common/names.js';
 import type { JsonStore, JsonStores } from '../../../common/json-store.js';
 import { loadBundledProfiles } from '../../../slicer/profiles/bundled.js';
 import { ProfileCatalogue } from '../../../slicer/profiles/catalogue.js';
@@ -114,6 +115,16 @@ function asProfile(record: UserProfileRecord): Profile {
   return profile;
 }
 
+/** Name, vendor and printer model as stored: trimmed and NFC, like every name (common/names.ts). */
+function withStoredLabels<T extends ProfileInput | ProfilePatch>(input: T): T {
+  const out: Record<string, unknown> = { ...input };
+  for (const field of ['name', 'vendor', 'printer_model']) {
+    const value = out[field];
+    if (typeof value === 'string') out[field] = normalizeName(value);
+  }
+  return out as T;
+}
+
 function notFound(id: string): AppError {
   return new AppError(ErrorCode.notFound, 404, `no profile with id "${id}"`);
 }
@@ -178,7 +189,8 @@ export class NativeProfiles {
     return { ...this.view(asProfile(record)), created_at: record.created_at, updated_at: record.updated_at };
   }
 
-  async create(input: ProfileInput): Promise<ProfileView> {
+  async create(sent: ProfileInput): Promise<ProfileView> {
+    const input = withStoredLabels(sent);
     const issues: ValidationIssue[] = [];
     const id = input.id ?? slugify(input.name);
     if (id === '') issues.push({ path: 'body/name', message: 'gives no usable id (letters or digits needed); send an "id"' });
@@ -198,8 +210,9 @@ export class NativeProfiles {
     return this.get(id);
   }
 
-  async update(id: string, patch: ProfilePatch): Promise<ProfileView> {
+  async update(id: string, sent: ProfilePatch): Promise<ProfileView> {
     if (this.bundled.has(id)) throw readOnly(id);
+    const patch = withStoredLabels(sent);
     const current = this.records().find((r) => r.id === id);
     if (current === undefined) throw notFound(id);
     const issues: ValidationIssue[] = [];

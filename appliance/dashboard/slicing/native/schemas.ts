@@ -3,6 +3,7 @@
  * and values the engine's settings table checks (profile-input.ts): listing its 300-odd keys here
  * would only repeat that table, which GET /api/slicer/native/profiles/:id shows resolved.
  */
+import { NAME_FORMAT, NAME_RULE } from '../../../common/names.js';
 import type { JsonSchema } from '../../http/route.js';
 import { PROFILE_KINDS } from '../../../slicer/profiles/types.js';
 import { SLICE_FORM_PROPERTIES } from './slice-http.js';
@@ -11,15 +12,17 @@ const PRINTABLE = '^[^\\u0000-\\u001f\\u007f]*$';
 export const PROFILE_ID_PATTERN = '^[a-z0-9][a-z0-9._-]*[a-z0-9_]$|^[a-z0-9]$';
 
 const text = (max: number, description: string): JsonSchema => ({ type: 'string', maxLength: max, pattern: PRINTABLE, description });
+/** Name, vendor and printer model are shown in lists and pickers: they follow the rule for names. */
+const label = (max: number, description: string): JsonSchema => ({ type: 'string', maxLength: max, format: NAME_FORMAT, description: `${description} ${NAME_RULE}.` });
 const orNull = (schema: JsonSchema): JsonSchema => ({ ...schema, type: [schema.type as string, 'null'] });
 
 const kind: JsonSchema = { type: 'string', enum: [...PROFILE_KINDS] };
-const name: JsonSchema = { ...text(128, 'Display name.'), minLength: 1 };
-const vendor = text(128, 'Maker or author; empty by default.');
+const name: JsonSchema = { ...label(128, 'Display name.'), minLength: 1 };
+const vendor = label(128, 'Maker or author; empty by default.');
 const inherits: JsonSchema = { type: 'string', pattern: PROFILE_ID_PATTERN, maxLength: 128, description: 'Id of a profile of the same kind (bundled or user) whose settings apply underneath.' };
 const description = text(2000, 'Free text.');
 const compatiblePrinters: JsonSchema = { type: 'array', maxItems: 500, items: { type: 'string', maxLength: 128 }, description: 'Printer profile ids this profile was made for (informative).' };
-const printerModel = text(128, 'Human name of the printer model (printer profiles).');
+const printerModel = label(128, 'Human name of the printer model (printer profiles).');
 
 export const profileCreateSchema: JsonSchema = {
   type: 'object',

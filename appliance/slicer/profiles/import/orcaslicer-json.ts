@@ -10,6 +10,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SETTINGS, isSettingKey, type SettingDef, type SettingKey } from '../schema.js';
 import { makeProfileId } from '../ids.js';
+import { profileLabelProblem } from '../labels.js';
 import { emptyReport, type Profile, type ProfileBatch, type ProfileKind } from '../types.js';
 import { coerceSetting } from './coerce.js';
 
@@ -149,7 +150,10 @@ export async function importOrcaSlicerFolder(root: string): Promise<ProfileBatch
   }
   for (const { record, id } of candidates) {
     const profile = buildProfile(record, id, names, modelIds, batch);
-    if (profile !== undefined) batch.profiles.push({ profile, file: record.file });
+    if (profile === undefined) continue;
+    const labelProblem = profileLabelProblem(profile);
+    if (labelProblem === null) batch.profiles.push({ profile, file: record.file });
+    else batch.report.skipped.push({ file: record.file, name: record.name, reason: labelProblem });
   }
   return batch;
 }

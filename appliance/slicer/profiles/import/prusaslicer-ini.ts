@@ -9,6 +9,7 @@ import path from 'node:path';
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import { SETTINGS, type ConfigPatch } from '../schema.js';
 import { makeProfileId } from '../ids.js';
+import { profileLabelProblem } from '../labels.js';
 import { emptyReport, type Profile, type ProfileBatch, type ProfileKind } from '../types.js';
 import { coerceSetting } from './coerce.js';
 import { decodeIniString, readIni, splitIniList, type IniSection } from './ini-reader.js';
@@ -102,6 +103,11 @@ export function importPrusaSlicerBundle(text: string, file: string): ProfileBatc
         continue;
       }
       const profile = buildProfile(ctx, type, name, raw, printerNames);
+      const labelProblem = profileLabelProblem(profile);
+      if (labelProblem !== null) {
+        batch.report.skipped.push({ file, name, reason: labelProblem });
+        continue;
+      }
       if (usedIds.has(profile.id)) profile.id = `${profile.id}-${profile.kind}`;
       if (usedIds.has(profile.id)) {
         batch.report.skipped.push({ file, name, reason: `another section already produced the id "${profile.id}"` });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -7,6 +7,7 @@ import { createNativeSlicingFeature } from '../../../../appliance/dashboard/slic
 import { startDashboardFixture, testAuthenticator, TEST_TOKENS, type DashboardFixture, type TestResponse } from '../../../fixtures/dashboard.js';
 import { MARLIN_JOB, postForm, sliceForm, sliceStats } from './slice-client.js';
 import { eventually } from '../../../fixtures/eventually.js';
+import { BAD_NAMES } from '../../../fixtures/bad-names.js';
 
 const { view, print } = TEST_TOKENS;
 let dash: DashboardFixture;
@@ -97,6 +98,41 @@ describe('native profiles', () => {
     const loop = await dash.request('PUT', '/api/slicer/native/profiles/cycle-a', { token: print, body: { inherits: 'cycle-b' } });
     assert.equal(loop.status, 400, loop.text);
     assert.match(loop.json.error, /cycle/);
+  });
+
+  test('names, vendors and printer models with bidirectional, zero-width, separator or control characters are 400 naming the code point', async () => {
+    const kept = await dash.request('POST', '/api/slicer/native/profiles', { token: print, body: { name: 'Kept PETG', kind: 'filament', vendor: 'Me' } });
+    assert.equal(kept.status, 201, kept.text);
+    const storeFile = path.join(dash.dataDir, 'slicer-native-profiles.json');
+    const stored = readFileSync(storeFile, 'utf8');
+    for (const [bad, codePoint] of BAD_NAMES) {
+      for (const [field, body] of [
+        ['name', { id: 'bad-name', kind: 'filament', name: bad }],
+        ['vendor', { id: 'bad-vendor', kind: 'filament', name: 'ok', vendor: bad }],
+        ['printer_model', { id: 'bad-model', kind: 'printer', name: 'ok', printer_model: bad }],
+      ] as const) {
+        const created = await dash.request('POST', '/api/slicer/native/profiles', { token: print, body });
+        assert.deepEqual([created.status, created.json.code, created.json.error], [400, 'ERR_VALIDATION', `body/${field} contains ${codePoint}`], created.text);
+      }
+      const renamed = await dash.request('PUT', '/api/slicer/native/profiles/kept-petg', { token: print, body: { name: bad } });
+      assert.deepEqual(renamed.json.details, [{ path: 'body/name', message: `contains ${codePoint}` }]);
+    }
+    const blank = await dash.request('POST', '/api/slicer/native/profiles', { token: print, body: { kind: 'filament', name: ' \u3000 ' } });
+    assert.deepEqual(blank.json.details, [{ path: 'body/name', message: 'must not be only whitespace' }]);
+    assert.equal((await dash.request('GET', '/api/health')).status, 200);
+    assert.equal(readFileSync(storeFile, 'utf8'), stored, 'the stored profiles are untouched');
+    const again = await dash.request('GET', '/api/slicer/native/profiles/kept-petg', { token: view });
+    assert.deepEqual([again.json.name, again.json.vendor, again.json.updated_at], ['Kept PETG', 'Me', kept.json.updated_at]);
+  });
+
+  test('names, vendors and printer models are stored trimmed and NFC-normalised', async () => {
+    const created = await dash.request('POST', '/api/slicer/native/profiles', {
+      token: print, body: { kind: 'printer', name: ' Cre\u0301ality Ender ', vendor: 'Cre\u0301ality\u00a0', printer_model: ' Ender-3 ' },
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual([created.json.name, created.json.vendor, created.json.printer_model], ['Cr\u00e9ality Ender', 'Cr\u00e9ality', 'Ender-3']);
+    const renamed = await dash.request('PUT', `/api/slicer/native/profiles/${created.json.id}`, { token: print, body: { name: ' Nai\u0308ve ', printer_model: 'K1\u00a0' } });
+    assert.deepEqual([renamed.status, renamed.json.name, renamed.json.printer_model], [200, 'Na\u00efve', 'K1']);
   });
 
   test('ids are unique, also against the bundled profiles', async () => {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
+import { ProfileCatalogue } from '../../../../appliance/slicer/profiles/catalogue.js';
 import { importOrcaSlicerFolder } from '../../../../appliance/slicer/profiles/import/orcaslicer-json.js';
 import type { Profile, ProfileBatch } from '../../../../appliance/slicer/profiles/types.js';
 import { writeOrcaVendor } from '../../../fixtures/profiles/orca-vendor.js';
@@ -102,4 +103,28 @@ test('a folder that does not exist imports nothing', async () => {
   const empty = await importOrcaSlicerFolder(path.join(os.tmpdir(), 'printyard-no-orca-here'));
   assert.equal(empty.profiles.length, 0);
   assert.equal(empty.report.skipped.length, 0);
+});
+
+test('a profile whose name or printer model hides text is skipped with the reason, and so are its children', async () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'printyard-orca-names-'));
+  const root = path.join(dataDir, 'import', 'orcaslicer');
+  const write = (rel: string, content: unknown) => {
+    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    writeFileSync(path.join(root, rel), JSON.stringify(content));
+  };
+  write('Acme/filament/base.json', { type: 'filament', name: 'Acme PLA\u202e', nozzle_temperature: ['210'] });
+  write('Acme/filament/child.json', { type: 'filament', name: 'Acme PLA Matte', inherits: 'Acme PLA\u202e' });
+  write('Acme/filament/fine.json', { type: 'filament', name: 'Acme PETG', nozzle_temperature: ['240'] });
+  write('Acme/machine/bolt.json', { type: 'machine', name: 'Acme Bolt', printer_model: 'Bolt\u2028' });
+  const imported = await importOrcaSlicerFolder(root);
+  assert.deepEqual(imported.report.skipped.map((s) => [s.name, s.reason]).sort(), [
+    ['Acme Bolt', 'printer_model contains U+2028 (line separator)'],
+    ['Acme PLA\u202e', 'name contains U+202E (right-to-left override)'],
+  ]);
+
+  const catalogue = await ProfileCatalogue.bundled();
+  const report = await catalogue.loadDirectory(dataDir);
+  assert.deepEqual(report.loaded.map((l) => l.id), ['acme-acme-petg']);
+  assert.ok(report.skipped.some((s) => s.name === 'Acme PLA Matte'), 'the child of a skipped profile is skipped too');
+  assert.ok(catalogue.list().every((p) => !/[\u202e\u2028]/u.test(`${p.name}${p.printer_model ?? ''}`)));
 });

@@ -111,6 +111,25 @@ test('keys we do not map are dropped and counted', () => {
   assert.equal(dropped.variants, undefined, 'printer_model sections are read, not imported');
 });
 
+test('a section whose name, vendor or printer model hides text is skipped, naming the field and the code point', () => {
+  const ini = [
+    '[vendor]', 'name = Acme', '',
+    '[printer_model:BOLT]', 'name = Bolt\u202e', '',
+    '[printer:Acme Bolt]', 'printer_model = BOLT', 'bed_shape = 0x0,200x0,200x200,0x200', '',
+    '[filament:Acme PLA\u2066]', 'temperature = 210', '',
+    '[filament:Acme PETG]', 'temperature = 240', '',
+  ].join('\n');
+  const batch = importPrusaSlicerBundle(ini, 'acme.ini');
+  assert.deepEqual(batch.profiles.map((p) => p.profile.name), ['Acme PETG']);
+  assert.deepEqual(batch.report.skipped.map((s) => [s.name, s.reason]), [
+    ['Acme Bolt', 'printer_model contains U+202E (right-to-left override)'],
+    ['Acme PLA\u2066', 'name contains U+2066 (left-to-right isolate)'],
+  ]);
+  const badVendor = importPrusaSlicerBundle(ini.replace('name = Acme', 'name = Acme\u200b'), 'acme.ini');
+  assert.deepEqual(badVendor.profiles, []);
+  assert.deepEqual(badVendor.report.skipped.find((s) => s.name === 'Acme PETG')?.reason, 'vendor contains U+200B (zero width space)');
+});
+
 test('every bundle Debian ships imports without throwing, into a consistent catalogue', () => {
   const files = readdirSync(DEBIAN_BUNDLES).filter((f) => f.endsWith('.ini'));
   assert.ok(files.length >= 10, `PrusaSlicer bundles expected in ${DEBIAN_BUNDLES}`);
@@ -119,6 +138,7 @@ test('every bundle Debian ships imports without throwing, into a consistent cata
     const batch = importPrusaSlicerBundle(readFileSync(path.join(DEBIAN_BUNDLES, file), 'utf8'), file);
     assert.ok(batch.profiles.length > 0, file);
     assert.doesNotThrow(() => new ProfileCatalogue(batch.profiles.map((p) => p.profile)), file);
+    assert.deepEqual(batch.report.skipped.filter((s) => /contains U\+|only whitespace/.test(s.reason)), [], `${file}: no real profile breaks the rule for names`);
     total += batch.profiles.length;
   }
   assert.ok(total > 1000, `${total} profiles`);
