@@ -35,7 +35,7 @@ export class FileSettings implements Settings {
   private constructor(
     readonly file: string,
     fileValues: DashboardSettings,
-    private readonly overrides: SettingsPatch,
+    readonly overrides: SettingsPatch,
     /** Set when the file was unreadable at start and moved aside. */
     readonly problem: StoreProblem | null,
     private readonly log: Logger,
@@ -79,6 +79,10 @@ export class FileSettings implements Settings {
 
   get current(): DashboardSettings {
     return this.effective;
+  }
+
+  get saved(): DashboardSettings {
+    return this.fileValues;
   }
 
   update(patch: SettingsPatch): Promise<DashboardSettings> {

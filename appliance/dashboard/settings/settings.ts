@@ -26,6 +26,10 @@ export type SettingsPatch = { [S in keyof DashboardSettings]?: Partial<Dashboard
 export interface Settings {
   /** The effective values (file + environment), after validation. */
   readonly current: DashboardSettings;
+  /** The values of the config file alone, before the environment's overrides. */
+  readonly saved: DashboardSettings;
+  /** The keys the environment sets: they win over the file whatever an update writes there. */
+  readonly overrides: SettingsPatch;
   /**
    * Validates and applies a patch, and writes it to the config file atomically. Keys overridden
    * by the environment stay effective as the environment says, but the file keeps the new value.

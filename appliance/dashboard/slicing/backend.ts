@@ -4,6 +4,8 @@
  * (slicing/fallback.ts) tries them in order and reports which one produced the G-code and why
  * the earlier ones were skipped.
  */
+import type { JobOwner } from './ownership.js';
+
 export type BackendName = 'remote' | 'bridge' | 'native';
 
 export interface SliceJobRequest {
@@ -19,6 +21,8 @@ export interface SliceJobRequest {
   overrides: Record<string, unknown>;
   /** Where the backend writes the result (`.gcode` or `.gcode.3mf`, as the printer needs). */
   outputDir: string;
+  /** Who asked for the slice: the remote backend remembers it for the service's job. */
+  owner: JobOwner;
   /** Aborts the slice (client gone, time-out); the backend stops its work and rejects. */
   signal: AbortSignal;
   /** Progress for event streams; optional. */

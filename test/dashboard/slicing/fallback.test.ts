@@ -37,6 +37,7 @@ function request(signal: AbortSignal = new AbortController().signal): SliceJobRe
     processId: '0.20mm-standard',
     overrides: {},
     outputDir: dir,
+    owner: { kind: 'user', id: 'user-print', name: 'print' },
     signal,
   };
 }

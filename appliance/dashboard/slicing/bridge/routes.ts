@@ -4,6 +4,7 @@ import type { RouteSpec } from '../../http/route.js';
 import { unsupportedAction } from '../../printers/actions.js';
 import type { PrintersAccess } from '../../printers/feature.js';
 import { BackendUnavailableError } from '../backend.js';
+import { ownerOf } from '../ownership.js';
 import {
   disconnectSignal, jobRequest, readSliceUpload, receiveSliceUpload, sendSliceResult,
   SLICE_BODY_MAX_BYTES, SLICE_RESULT_DESCRIPTION, type SliceWorkspace,
@@ -88,9 +89,9 @@ export function bridgeRoutes(bridge: DesktopBridge, workspace: SliceWorkspace, p
         'started, on time-out or when the client goes away. One at a time, two waiting. `X-Desktop-Slicer` names the slicer and its version.',
       body: { kind: 'raw', contentType: 'multipart/form-data', maxBytes: SLICE_BODY_MAX_BYTES, schema: sliceFormSchema },
       responses: { 200: { description: SLICE_RESULT_DESCRIPTION, contentType: 'text/x.gcode' }, ...sliceErrors },
-      handler: ({ req, res }) => workspace.use(async (dir) => {
+      handler: ({ req, res, principal }) => workspace.use(async (dir) => {
         const form = await receiveSliceUpload(req, dir);
-        const result = await bridgeSlice(bridge, jobRequest(form, dir, disconnectSignal(req, res)));
+        const result = await bridgeSlice(bridge, jobRequest(form, dir, disconnectSignal(req, res), ownerOf(principal)));
         res.header('x-desktop-slicer', `${result.slicer.name} ${result.slicer.version ?? ''}`.trim(), true);
         await sendSliceResult(res, result);
       }),
@@ -115,7 +116,7 @@ export function bridgeRoutes(bridge: DesktopBridge, workspace: SliceWorkspace, p
             'prints .gcode.3mf projects, which the desktop slicers do not write: use /api/slicer/remote/slice-and-send) (ERR_UNSUPPORTED_ACTION).',
         },
       },
-      handler: ({ req, res }) => workspace.use(async (dir) => {
+      handler: ({ req, res, principal }) => workspace.use(async (dir) => {
         const multipart = await readSliceUpload(req, dir);
         const { printers: access, printerId, printer } = sendTarget(printers(), multipart);
         if (printFormatOf(printer) === 'gcode.3mf') {
@@ -125,7 +126,7 @@ export function bridgeRoutes(bridge: DesktopBridge, workspace: SliceWorkspace, p
           );
         }
         const form = sliceFormFor(printer, multipart);
-        const result = await bridgeSlice(bridge, jobRequest(form, dir, disconnectSignal(req, res)));
+        const result = await bridgeSlice(bridge, jobRequest(form, dir, disconnectSignal(req, res), ownerOf(principal)));
         const sent = await sendToPrinter(access, printerId, result.gcodePath, 'gcode');
         return {
           ...sent,

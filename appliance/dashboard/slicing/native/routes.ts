@@ -1,5 +1,6 @@
 /** The built-in engine's endpoints: profile CRUD over NativeProfiles, and a slice that answers with the file. */
 import { Reply, type RouteSpec } from '../../http/route.js';
+import { ownerOf } from '../ownership.js';
 import type { NativeSlicing } from './native-slicing.js';
 import type { ProfileInput, ProfilePatch, ProfileSource } from './profiles.js';
 import {
@@ -101,9 +102,9 @@ export function nativeRoutes(native: NativeSlicing, workspace: SliceWorkspace): 
         422: { description: 'The model is broken or does not fit the printer (ERR_BAD_MODEL, ERR_MODEL_OUTSIDE_BED).' },
         429: { description: 'The built-in engine is busy (ERR_TOO_MANY_JOBS).' },
       },
-      handler: ({ req, res }) => workspace.use(async (dir) => {
+      handler: ({ req, res, principal }) => workspace.use(async (dir) => {
         const form = await receiveSliceUpload(req, dir);
-        const result = await native.backend.slice(jobRequest(form, dir, disconnectSignal(req, res)));
+        const result = await native.backend.slice(jobRequest(form, dir, disconnectSignal(req, res), ownerOf(principal)));
         await sendSliceResult(res, result);
       }),
     },

@@ -17,6 +17,7 @@ import { parseSliceForm, SLICE_FILE_FIELDS, type SliceForm } from '../../../slic
 import { validationError } from '../../http/validate.js';
 import type { JsonSchema } from '../../http/route.js';
 import type { SliceJobRequest, SliceJobResult } from '../backend.js';
+import type { JobOwner } from '../ownership.js';
 
 /** The model may be as large as the spec's other model uploads (mesh tools, estimator). */
 export const MODEL_LIMIT_BYTES = 50 * 1024 * 1024;
@@ -132,7 +133,7 @@ export function disconnectSignal(req: Request, res: Response): AbortSignal {
   return controller.signal;
 }
 
-export function jobRequest(form: SliceForm, outputDir: string, signal: AbortSignal): SliceJobRequest {
+export function jobRequest(form: SliceForm, outputDir: string, signal: AbortSignal, owner: JobOwner): SliceJobRequest {
   return {
     modelPath: form.model.path,
     modelName: form.model.fileName || 'model.stl',
@@ -141,6 +142,7 @@ export function jobRequest(form: SliceForm, outputDir: string, signal: AbortSign
     processId: form.processId,
     overrides: form.overrides ?? {},
     outputDir,
+    owner,
     signal,
   };
 }

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '../../../common/logger.js';
 import type { RemoteProfile } from '../remote/client.js';
+import { detailOf } from '../remote/errors.js';
 import { PROFILE_KINDS, type CatalogueEntry, type ProfileKind, type ProfileTable, type ReconcileCounts } from './table.js';
 
 export const SYNC_INTERVAL_MS = 5 * 60_000;
@@ -120,7 +121,7 @@ export class ProfileSync {
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
       Object.assign(this.state, { ...ZERO, ok: false, error, last_finished: this.now().toISOString() });
-      log.warn(`profile sync failed: ${error}`);
+      log.warn(`profile sync failed: ${detailOf(err)}`);
       throw err;
     } finally {
       this.state.running = false;

@@ -8,6 +8,8 @@
  * A request that is aborted (client gone, time-out) cancels the upstream job: the slice was the
  * dashboard's and nobody will fetch it. (The `slice/stream` relay does the opposite: there the
  * browser follows the service's own job, which keeps its G-code when the browser goes away.)
+ * The job's owner (the request's) is remembered as soon as the service names the job, so that
+ * only they, or an admin, can cancel it through the proxy.
  */
 import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -18,7 +20,9 @@ import type { Logger } from '../../../common/logger.js';
 import { BackendUnavailableError, type SliceJobRequest, type SliceJobResult, type SlicingBackend, type Unavailable } from '../backend.js';
 import { outputFileFor } from '../native/backend.js';
 import type { RemoteSlicerClient } from './client.js';
-import { RemoteUnavailableError } from './errors.js';
+import { detailOf, RemoteUnavailableError } from './errors.js';
+import type { UpstreamJobOwners } from './job-owners.js';
+import { hidePaths } from './redact.js';
 import type { RemoteProbe } from './probe.js';
 import { followSliceStream, type RemoteSliceResult } from './slice-stream.js';
 
@@ -28,6 +32,7 @@ export class RemoteBackend implements SlicingBackend {
   constructor(
     private readonly client: RemoteSlicerClient,
     private readonly probe: RemoteProbe,
+    private readonly owners: UpstreamJobOwners,
     private readonly log: Logger,
     private readonly idleMs?: number,
   ) {}
@@ -42,6 +47,16 @@ export class RemoteBackend implements SlicingBackend {
   }
 
   async slice(request: SliceJobRequest): Promise<Omit<SliceJobResult, 'skipped'>> {
+    try {
+      return await this.run(request);
+    } catch (err) {
+      // The chain shows the public reason; what happened goes to the log.
+      if (err instanceof RemoteUnavailableError) this.log.warn(`slicing on the slicer service: ${err.detail}`);
+      throw err;
+    }
+  }
+
+  private async run(request: SliceJobRequest): Promise<Omit<SliceJobResult, 'skipped'>> {
     const started = Date.now();
     await this.probe.requireUsable();
     const response = await this.probe.watch(() => this.client.slice({
@@ -53,11 +68,13 @@ export class RemoteBackend implements SlicingBackend {
       overrides: Object.keys(request.overrides).length > 0 ? request.overrides : null,
     }, 'text/event-stream', request.signal));
     const jobId = response.headers.get('x-job-id');
+    if (jobId !== null) this.owners.remember(jobId, request.owner);
     if (response.body === null) throw new RemoteUnavailableError('the slicer service answered the slice without a body');
     let result: RemoteSliceResult;
     try {
       result = await this.probe.watch(() => followSliceStream(response.body!, {
         signal: request.signal,
+        clean: (text) => this.client.clean(text),
         ...(this.idleMs === undefined ? {} : { idleMs: this.idleMs }),
         ...(request.onProgress ? { onProgress: request.onProgress } : {}),
       }));
@@ -79,7 +96,8 @@ export class RemoteBackend implements SlicingBackend {
       filamentMm: numbers(result.filament_used_mm),
       filamentG: numbers(result.filament_used_g),
       durationMs: Date.now() - started,
-      warnings: Array.isArray(result.warnings) ? result.warnings.filter((w): w is string => typeof w === 'string') : [],
+      // The service's own words, kept with a result its owner (not an admin) reads.
+      warnings: Array.isArray(result.warnings) ? result.warnings.filter((w): w is string => typeof w === 'string').map((w) => hidePaths(this.client.clean(w))) : [],
     };
   }
 
@@ -91,9 +109,9 @@ export class RemoteBackend implements SlicingBackend {
     } catch (err) {
       if (signal.aborted || err instanceof BackendUnavailableError) throw err;
       // The job sliced but its file could not be fetched: not the user's fault, so the chain
-      // may still try another backend.
-      const reason = err instanceof AppError ? `${err.message} (${err.code})` : err instanceof Error ? err.message : String(err);
-      throw new RemoteUnavailableError(`the G-code of job ${jobId} could not be downloaded: ${reason}`);
+      // may still try another backend. A local write error names a server path: the detail only.
+      const what = `the G-code of job ${jobId} could not be downloaded`;
+      throw new RemoteUnavailableError(err instanceof AppError ? `${what}: ${err.message} (${err.code})` : what, `${what}: ${detailOf(err)}`);
     }
   }
 

@@ -6,12 +6,16 @@
  * Every call has a deadline for the response headers (the body of a stream or a download may
  * then take as long as it needs; event streams have their own idle watchdog). Failures come out
  * typed (errors.ts): unreachable, timed out, 501 or a refused token → RemoteUnavailableError;
- * an answer about the request → AppError with the service's status, code and message.
+ * an answer about the request → AppError with the service's status, code and message (cleaned
+ * of the token: redact.ts). Redirects are not followed: the token goes to the configured origin
+ * and nowhere else, and a URL carrying a user name or password is not used at all.
  * The compatibility check lives with the probe (probe.ts), which caches it.
  */
 import { openAsBlob } from 'node:fs';
 import { AppError, ErrorCode } from '../../../common/errors.js';
-import { connectionProblem, RemoteUnavailableError, upstreamError } from './errors.js';
+import { displayUrl, hasCredentials } from './address.js';
+import { cleanText } from './redact.js';
+import { connectionProblem, RemoteUnavailableError, UNREACHABLE, upstreamError } from './errors.js';
 
 export interface RemoteEndpoint {
   url: string;
@@ -93,6 +97,10 @@ export class RemoteSlicerClient {
    */
   async open(path: string, options: CallOptions): Promise<Response> {
     const { url, token } = this.endpoint();
+    const shown = displayUrl(url);
+    if (hasCredentials(url)) {
+      throw new RemoteUnavailableError('the slicer service URL carries a user name or password, which the dashboard does not send; give the token in slicer_service.token');
+    }
     const target = new URL(url.replace(/\/+$/, '') + path);
     for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) target.searchParams.set(name, value);
     const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
@@ -104,18 +112,23 @@ export class RemoteSlicerClient {
     const timer = setTimeout(() => deadline.abort(), timeoutMs);
     let response: Response;
     try {
-      response = await fetch(target, { method: options.method ?? 'GET', headers, body: options.body, signal });
+      response = await fetch(target, { method: options.method ?? 'GET', headers, body: options.body, signal, redirect: 'manual' });
     } catch (err) {
       if (options.signal?.aborted) throw cancelled(options.what);
-      if (deadline.signal.aborted) throw new RemoteUnavailableError(`the slicer service at ${url} did not answer ${options.what} within ${timeoutMs / 1000} s`);
-      throw new RemoteUnavailableError(`cannot reach the slicer service at ${url}: ${connectionProblem(err)}`);
+      if (deadline.signal.aborted) throw new RemoteUnavailableError(UNREACHABLE, `the slicer service at ${shown} did not answer ${options.what} within ${timeoutMs / 1000} s`);
+      throw new RemoteUnavailableError(UNREACHABLE, `cannot reach the slicer service at ${shown}: ${connectionProblem(err)}`);
     } finally {
       clearTimeout(timer);
     }
     // The caller's signal still aborts reading the body.
     if (response.ok) return response;
     const text = await response.text().catch(() => '');
-    throw upstreamError(options.what, response.status, text);
+    throw upstreamError(options.what, response.status, text, [token]);
+  }
+
+  /** Text the service wrote, fit to show: the token and credential-like parts masked. */
+  clean(text: string): string {
+    return cleanText(text, [this.endpoint().token]);
   }
 
   /** A JSON answer; a body that is not JSON means the service is not what we think it is. */
@@ -123,12 +136,12 @@ export class RemoteSlicerClient {
     const response = await this.open(path, options);
     const text = await response.text().catch((err: unknown) => {
       if (options.signal?.aborted) throw cancelled(options.what);
-      throw new RemoteUnavailableError(`the slicer service's answer to ${options.what} broke off: ${connectionProblem(err)}`);
+      throw new RemoteUnavailableError(UNREACHABLE, `the slicer service's answer to ${options.what} broke off: ${connectionProblem(err)}`);
     });
     try {
       return JSON.parse(text) as T;
     } catch {
-      throw new RemoteUnavailableError(`the slicer service answered ${options.what} with something that is not JSON`);
+      throw new RemoteUnavailableError(UNREACHABLE, `the slicer service answered ${options.what} with something that is not JSON`);
     }
   }
 

@@ -9,18 +9,38 @@
  *
  * A 401 from the service is about the dashboard's token, not the browser's session: passing it
  * on would make the browser think its own login expired, so it counts as "unavailable".
+ *
+ * "Unavailable" has two texts. Its `message` is what anyone may read (a proxy's 503, a skipped
+ * backend's reason, the status, a notification): for every failure to get an answer at all it is
+ * the one sentence `UNREACHABLE`, so that refused, reset, timed-out and "not a slicer service"
+ * addresses cannot be told apart from outside. Its `detail` says what happened, for admins (the
+ * status's `error_detail`) and the log. Text the service wrote is cleaned (redact.ts) in both.
  */
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import { BackendUnavailableError } from '../backend.js';
+import { cleanCode, cleanText } from './redact.js';
 
 /** Code of errors whose upstream body carried none (a proxy's HTML page, an empty body). */
 export const ERR_SLICER_SERVICE = 'ERR_SLICER_SERVICE';
+/** The public reason of every failure to get a usable answer from the service's address. */
+export const UNREACHABLE = 'the slicer service cannot be reached';
 
 export class RemoteUnavailableError extends BackendUnavailableError {
-  constructor(reason: string) {
+  /** What happened, for admins and the log; `message` is the reason anyone may read. */
+  readonly detail: string;
+
+  constructor(reason: string, detail: string = reason) {
     super('remote', reason);
     this.name = 'RemoteUnavailableError';
+    this.detail = detail;
   }
+}
+
+/** The full story of a failure, for admins and the log. */
+export function detailOf(err: unknown): string {
+  if (err instanceof RemoteUnavailableError) return err.detail;
+  if (err instanceof AppError) return `${err.message} (${err.code})`;
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** Statuses after which the service is not usable for now, whatever the request was. */
@@ -55,27 +75,34 @@ export function statusOfCode(code: string): number {
   return STATUS_BY_CODE[code] ?? 500;
 }
 
-/** `{ error, code }` as the contract's error body, if the text is one. */
-function errorBody(text: string): { message: string; code: string | null } | null {
+/** `{ error, code }` as the contract's error body, if the text is one; its text cleaned of `secrets`. */
+function errorBody(text: string, secrets: readonly string[]): { message: string; code: string | null } | null {
   try {
     const body = JSON.parse(text) as unknown;
     if (body === null || typeof body !== 'object') return null;
     const { error, message, code } = body as Record<string, unknown>;
     const said = typeof error === 'string' ? error : typeof message === 'string' ? message : null;
     if (said === null) return null;
-    return { message: said, code: typeof code === 'string' && code !== '' ? code : null };
+    return { message: cleanText(said, secrets), code: typeof code === 'string' && code !== '' ? cleanCode(code, ERR_SLICER_SERVICE) : null };
   } catch {
     return null;
   }
 }
 
-/** The error an unsuccessful upstream answer stands for. `what` names the call, for messages. */
-export function upstreamError(what: string, status: number, bodyText: string): AppError | RemoteUnavailableError {
-  const body = errorBody(bodyText);
+/**
+ * The error an unsuccessful upstream answer stands for. `what` names the call, for messages;
+ * `secrets` (the token) never appear in what the service's text becomes.
+ */
+export function upstreamError(what: string, status: number, bodyText: string, secrets: readonly string[] = []): AppError | RemoteUnavailableError {
+  const body = errorBody(bodyText, secrets);
   const said = body ? `${body.message}${body.code ? ` (${body.code})` : ''}` : `HTTP ${status}`;
   if (status === 501) return new RemoteUnavailableError(`the slicer service does not implement ${what} (501)`);
-  if (status === 401 || status === 403) return new RemoteUnavailableError(`the slicer service refused the dashboard's token for ${what}: ${said}`);
-  if (UNUSABLE_STATUSES.has(status)) return new RemoteUnavailableError(`the slicer service could not serve ${what}: ${said} (${status})`);
+  if (status === 401 || status === 403) {
+    return new RemoteUnavailableError("the slicer service refused the dashboard's token", `the slicer service refused the dashboard's token for ${what}: ${said}`);
+  }
+  if (UNUSABLE_STATUSES.has(status)) {
+    return new RemoteUnavailableError(`the slicer service could not serve ${what} (${status})`, `the slicer service could not serve ${what}: ${said} (${status})`);
+  }
   if (body === null) return new AppError(ERR_SLICER_SERVICE, status >= 400 && status <= 599 ? status : 502, `the slicer service answered ${what} with HTTP ${status}`);
   return new AppError(body.code ?? ERR_SLICER_SERVICE, status, body.message);
 }
@@ -93,7 +120,7 @@ export function connectionProblem(err: unknown): string {
   return String(err);
 }
 
-/** For the proxy routes: "unavailable" becomes the dashboard's 503, everything else stays as is. */
+/** For the proxy routes: "unavailable" becomes the dashboard's 503 with its public reason, everything else stays as is. */
 export function asHttpError(err: unknown): unknown {
   if (err instanceof BackendUnavailableError) return new AppError(ErrorCode.unavailable, 503, err.message);
   return err;

@@ -16,6 +16,11 @@
  * A change of URL or token keeps the state, so moving from one dead URL to another is not news,
  * and fixing it is a reconnection. Disabling forgets the state: no probes, no notifications, and
  * the status says `enabled: false` so the UI hides the indicator.
+ *
+ * The status's `error` (and the notifications, which view users read) is the public reason
+ * (errors.ts): every failure before the address has shown itself to be a slicer service is the
+ * one sentence UNREACHABLE. What happened is `detail()`, for admins, and the log. The service's
+ * version and upstream labels are its own free text, cleaned before they are kept.
  */
 import { AppError } from '../../../common/errors.js';
 import type { Logger } from '../../../common/logger.js';
@@ -23,7 +28,8 @@ import type { NotificationInput } from '../../notifications/notification.js';
 import type { DashboardSettings } from '../../settings/settings.js';
 import type { RemoteSlicerClient } from './client.js';
 import { BackendUnavailableError } from '../backend.js';
-import { RemoteUnavailableError } from './errors.js';
+import { displayUrl } from './address.js';
+import { detailOf, RemoteUnavailableError, UNREACHABLE } from './errors.js';
 
 /** The contract version this dashboard speaks. */
 export const SUPPORTED_API = 1;
@@ -54,7 +60,10 @@ interface ProbeOutcome {
   version: string | null;
   api: number | null;
   upstream: string | null;
+  /** The public reason. */
   error: string | null;
+  /** What happened, for admins and the log. */
+  detail: string | null;
   at: Date;
 }
 
@@ -73,6 +82,11 @@ export const PROBE_CACHE_MS = 60_000;
 
 function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** The public reason of a failed call: a RemoteUnavailableError's own, else `fallback`. */
+function publicReason(err: unknown, fallback: string): string {
+  return err instanceof RemoteUnavailableError ? err.message : fallback;
 }
 
 export class RemoteProbe {
@@ -137,7 +151,7 @@ export class RemoteProbe {
     return {
       enabled: settings.enabled,
       configured: settings.enabled && settings.url !== '',
-      url: settings.url,
+      url: displayUrl(settings.url),
       state: settings.enabled ? this.state : 'unknown',
       ok: last?.ok ?? null,
       version: last?.version ?? null,
@@ -146,6 +160,11 @@ export class RemoteProbe {
       last_check: last?.at.toISOString() ?? null,
       error: last?.error ?? null,
     };
+  }
+
+  /** What made the last probe fail, in full (for admins); null when it did not fail. */
+  detail(): string | null {
+    return this.options.settings().enabled ? this.last?.detail ?? null : null;
   }
 
   /** The status, probing first when the cached result is older than 60 s (or `force`). */
@@ -161,7 +180,10 @@ export class RemoteProbe {
   async requireUsable(): Promise<void> {
     const status = await this.status();
     if (!status.enabled) throw new RemoteUnavailableError('the slicer service integration is disabled (slicer_service.enabled is false)');
-    if (status.ok !== true) throw new RemoteUnavailableError(status.error ?? 'the slicer service has not been reached yet');
+    if (status.ok !== true) {
+      const reason = status.error ?? 'the slicer service has not been reached yet';
+      throw new RemoteUnavailableError(reason, this.detail() ?? reason);
+    }
   }
 
   private async refresh(force: boolean): Promise<void> {
@@ -191,36 +213,44 @@ export class RemoteProbe {
 
   private async probe(): Promise<ProbeOutcome> {
     const { client } = this.options;
-    const failed = (error: string, known: Partial<ProbeOutcome> = {}): ProbeOutcome =>
-      ({ ok: false, version: null, api: null, upstream: null, ...known, error, at: this.now() });
+    const failed = (error: string, detail: string, known: Partial<ProbeOutcome> = {}): ProbeOutcome =>
+      ({ ok: false, version: null, api: null, upstream: null, ...known, error, detail, at: this.now() });
     let version;
     try {
       version = await client.version();
     } catch (err) {
-      return failed(message(err));
+      // Refused, timed out, not JSON, an HTTP error page: from outside all the same.
+      return failed(UNREACHABLE, detailOf(err));
     }
     const known = {
-      version: typeof version.version === 'string' ? version.version : null,
+      version: typeof version.version === 'string' ? client.clean(version.version) : null,
       api: typeof version.api === 'number' ? version.api : null,
-      upstream: typeof version.upstream === 'string' ? version.upstream : null,
+      upstream: typeof version.upstream === 'string' ? client.clean(version.upstream) : null,
     };
     if (known.api !== SUPPORTED_API) {
-      return failed(`incompatible slicer service: it speaks API ${known.api ?? '(none)'}, this dashboard speaks API ${SUPPORTED_API}`, known);
+      const detail = `incompatible slicer service: it speaks API ${known.api ?? '(none)'}, this dashboard speaks API ${SUPPORTED_API}`;
+      // Without an API number it is not a slicer service at all: nothing it said is shown.
+      return known.api === null ? failed(UNREACHABLE, detail) : failed(detail, detail, known);
     }
     try {
-      known.upstream ??= (await client.health()).upstream ?? null;
+      if (known.upstream === null) {
+        const label = (await client.health()).upstream;
+        known.upstream = typeof label === 'string' ? client.clean(label) : null;
+      }
       await client.checkToken();
     } catch (err) {
-      return failed(err instanceof AppError ? `the slicer service refused a check: ${err.message} (${err.code})` : message(err), known);
+      const refused = err instanceof AppError ? `the slicer service refused a check (${err.code})` : UNREACHABLE;
+      const detail = err instanceof AppError ? `the slicer service refused a check: ${err.message} (${err.code})` : detailOf(err);
+      return failed(publicReason(err, refused), detail, known);
     }
-    return { ok: true, ...known, error: null, at: this.now() };
+    return { ok: true, ...known, error: null, detail: null, at: this.now() };
   }
 
   private async record(outcome: ProbeOutcome): Promise<void> {
     this.last = outcome;
     const before = this.state;
     this.state = outcome.ok ? 'reachable' : 'unreachable';
-    const url = this.options.settings().url;
+    const url = displayUrl(this.options.settings().url);
     if (outcome.ok && before === 'unreachable') {
       this.options.log.info(`slicer service at ${url} is reachable again`, { version: outcome.version });
       await this.raise({
@@ -231,7 +261,7 @@ export class RemoteProbe {
         data: { url, version: outcome.version, upstream: outcome.upstream },
       });
     } else if (!outcome.ok && before !== 'unreachable') {
-      this.options.log.warn(`slicer service at ${url} is unreachable: ${outcome.error}`);
+      this.options.log.warn(`slicer service at ${url} is unreachable: ${outcome.detail}`);
       await this.raise({
         kind: DISCONNECTED,
         level: 'warning',

@@ -1,7 +1,7 @@
 /**
  * The slicer-service integration of one dashboard, put together: the client (settings read on
- * every call), the probe, the `remote` backend, the stored slice results, the local profile
- * table and its sync. `remoteSlicingOf(ctx)` gives every feature the same parts, as
+ * every call), the probe, the `remote` backend, the owners of the service's jobs it started, the
+ * stored slice results, the local profile table and its sync. `remoteSlicingOf(ctx)` gives every feature the same parts, as
  * `nativeSlicingOf(ctx)` does for the built-in engine.
  */
 import type { DashboardContext } from '../../feature.js';
@@ -10,6 +10,7 @@ import { ProfileSync } from '../profiles/sync.js';
 import { ProfileTable } from '../profiles/table.js';
 import { RemoteBackend } from './backend.js';
 import { DEFAULT_TIMEOUTS, RemoteSlicerClient, type RemoteProfile, type RemoteTimeouts } from './client.js';
+import { UpstreamJobOwners } from './job-owners.js';
 import { RemoteProbe } from './probe.js';
 import { DEFAULT_RETENTION, SliceResults, type RetentionLimits } from './results.js';
 
@@ -30,6 +31,7 @@ export class RemoteSlicing {
   readonly client: RemoteSlicerClient;
   readonly probe: RemoteProbe;
   readonly backend: RemoteBackend;
+  readonly owners: UpstreamJobOwners;
   readonly results: SliceResults;
   readonly sync: ProfileSync;
   readonly streamIdleMs: number | undefined;
@@ -49,7 +51,8 @@ export class RemoteSlicing {
       ...(options.probeCacheMs === undefined ? {} : { cacheMs: options.probeCacheMs }),
     });
     this.streamIdleMs = options.streamIdleMs;
-    this.backend = new RemoteBackend(this.client, this.probe, log, options.streamIdleMs);
+    this.owners = new UpstreamJobOwners(log);
+    this.backend = new RemoteBackend(this.client, this.probe, this.owners, log, options.streamIdleMs);
     this.results = new SliceResults(ctx.dataDir, options.retention ?? DEFAULT_RETENTION);
     this.sync = new ProfileSync({
       fetchCatalogue: () => this.fetchCatalogue(),
@@ -70,6 +73,7 @@ export class RemoteSlicing {
 
   async start(): Promise<void> {
     await this.results.start();
+    await this.owners.open(this.ctx.stores);
     await this.table();
     this.unwatch = this.ctx.settings.onChange((current) => this.probe.settingsChanged(current.slicer_service));
     this.probe.start();

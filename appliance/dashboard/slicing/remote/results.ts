@@ -4,12 +4,15 @@
  * it, and slice-and-send can hand it to a printer. Like the slicer service's own jobs dir: one
  * folder per result (`<data dir>/slice-results/<id>/` with `result.json` and the file), the
  * newest 20 kept for 24 hours; older ones are removed whenever a result is added and at start.
+ * Each result names its owner, the user or API key that sliced it. A result carries no server
+ * path: the file is downloaded from `gcode_url`.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import type { SliceJobResult } from '../backend.js';
+import type { JobOwner } from '../ownership.js';
 
 export const RESULTS_DIR = 'slice-results';
 const RECORD_FILE = 'result.json';
@@ -39,6 +42,8 @@ export interface StoredResult {
   warnings: string[];
   /** Where the file is downloaded from. */
   gcode_url: string;
+  /** Who sliced it; null for a result stored before owners were recorded. */
+  owner: JobOwner | null;
 }
 
 export function isResultId(id: string): boolean {
@@ -67,7 +72,7 @@ export class SliceResults {
   }
 
   /** Records a finished slice of the folder `id`, then applies the retention. */
-  async save(id: string, result: SliceJobResult): Promise<StoredResult> {
+  async save(id: string, result: SliceJobResult, owner: JobOwner): Promise<StoredResult> {
     const stored: StoredResult = {
       id,
       created_at: this.now().toISOString(),
@@ -83,6 +88,7 @@ export class SliceResults {
       duration_ms: Math.round(result.durationMs),
       warnings: result.warnings,
       gcode_url: `/api/slicer/results/${id}/gcode`,
+      owner,
     };
     await writeFile(path.join(this.root, id, RECORD_FILE), JSON.stringify(stored, null, 2) + '\n');
     await this.sweep();
@@ -97,7 +103,8 @@ export class SliceResults {
   async get(id: string): Promise<StoredResult> {
     if (!isResultId(id)) throw notFound(id);
     try {
-      return JSON.parse(await readFile(path.join(this.root, id, RECORD_FILE), 'utf8')) as StoredResult;
+      const stored = JSON.parse(await readFile(path.join(this.root, id, RECORD_FILE), 'utf8')) as StoredResult;
+      return { ...stored, owner: stored.owner ?? null };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(id);
       throw err;

@@ -1,9 +1,10 @@
 /**
  * The slicer service proxy routes besides slicing (slice-routes.ts): status and configuration,
  * the upstream catalogue and jobs, downloads, previews, and the files of stored results.
- * Levels: reading is `view`, cancelling a job `print`, changing the configuration `admin`.
- * A service that cannot be used answers 503 ERR_UNAVAILABLE saying why; its answers about the
- * request keep their status, code and message.
+ * Levels: reading is `view`, cancelling a job `print` (one's own jobs; an admin's any),
+ * changing the configuration `admin`. A service that cannot be used answers 503 ERR_UNAVAILABLE
+ * with the public reason (errors.ts); its answers about the request keep their status, code and
+ * (cleaned) message. Job records carry their owner, and server paths only for admins (job-view.ts).
  */
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -12,19 +13,22 @@ import { sendFile } from '../../../common/download.js';
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import type { Logger } from '../../../common/logger.js';
 import type { DashboardContext } from '../../feature.js';
-import { Reply, type RouteContext, type RouteSpec } from '../../http/route.js';
+import { Reply, type Principal, type RouteContext, type RouteSpec } from '../../http/route.js';
 import { validationError } from '../../http/validate.js';
 import { GCODE_3MF_TYPE, GCODE_TYPE } from '../native/slice-http.js';
+import { assertMayCancel, isAdmin } from '../ownership.js';
+import { configurePatch, overriddenKeys, type ConfigureBody } from './configure.js';
 import { asHttpError, RemoteUnavailableError } from './errors.js';
 import { readFirstLayer } from './first-layer.js';
 import { firstLayerSvg } from './first-layer-svg.js';
 import { gcodeLines } from './gcode-source.js';
+import { jobListView, jobView, type JobViewOptions } from './job-view.js';
 import type { RemoteStatus } from './probe.js';
 import { relayFile, responseGone } from './relay.js';
 import type { RemoteSlicing } from './remote-slicing.js';
 import {
-  CONFIGURE_BODY_SCHEMA, CONFIGURE_RESPONSE_SCHEMA, JOB_ID_SCHEMA, PROFILE_LIST_SCHEMA, REMOTE_STATUS_SCHEMA, RESULT_ID_SCHEMA,
-  UPSTREAM_JSON_SCHEMA,
+  CONFIGURE_BODY_SCHEMA, CONFIGURE_RESPONSE_SCHEMA, JOB_ID_SCHEMA, JOB_LIST_SCHEMA, JOB_RECORD_SCHEMA, PROFILE_LIST_SCHEMA, REMOTE_STATUS_SCHEMA,
+  RESULT_ID_SCHEMA,
 } from './schemas.js';
 
 export const TAG = 'slicer_service';
@@ -42,52 +46,63 @@ export function proxied<T>(handler: (ctx: RouteContext) => Promise<T>): (ctx: Ro
   };
 }
 
-/** The status with the token shown only as set or not. */
-export function statusView(status: RemoteStatus, token: string): Record<string, unknown> {
-  return { ...status, ...(token === '' ? {} : { token: '***' }), token_set: token !== '' };
-}
-
-interface ConfigureBody {
-  url?: string;
-  token?: string;
-  enabled?: boolean;
+/** The status with the token shown only as set or not, and for admins what made the probe fail. */
+function statusView(status: RemoteStatus, token: string, principal: Principal | null, detail: string | null): Record<string, unknown> {
+  return {
+    ...status,
+    ...(token === '' ? {} : { token: '***' }),
+    token_set: token !== '',
+    ...(isAdmin(principal) ? { error_detail: detail } : {}),
+  };
 }
 
 export function remoteRoutes(ctx: DashboardContext, remote: RemoteSlicing, log: Logger): RouteSpec[] {
   const { client, probe } = remote;
   const settings = () => ctx.settings.current.slicer_service;
-  /** Cheap proxied calls need the integration on; expensive ones check the probe (slice-routes.ts). */
-  const enabled = (): void => {
-    if (!settings().enabled) throw new RemoteUnavailableError('the slicer service integration is disabled (slicer_service.enabled is false)');
-  };
+  const viewOf = (principal: Principal | null): JobViewOptions => ({
+    paths: isAdmin(principal),
+    clean: (text) => client.clean(text),
+    ownerOf: (jobId) => remote.owners.ownerOf(jobId),
+  });
+  /**
+   * Every proxied call needs the probe to have found a slicer service at the address (cached 60 s):
+   * an address that is not one passes nothing on, so its answers cannot be used to map ports.
+   */
+  const usable = (): Promise<void> => probe.requireUsable();
 
   return [
     {
       method: 'get', path: '/api/slicer/remote/status', level: 'view', tag: TAG,
       summary: 'Slicer service status',
-      description: 'The last probe, cached 60 s; `force=1` probes now. The token is shown only as `***` with `token_set`.',
+      description:
+        'The last probe, cached 60 s; `force=1` probes now. The token is shown only as `***` with `token_set`. `error` is the same short reason ' +
+        'for every failure to reach the address (refused, timed out, not a slicer service); admins also get `error_detail`, what happened.',
       query: { force: { type: 'string', enum: ['0', '1', 'false', 'true'], description: '1 or true: probe now.' } },
       responses: { 200: { description: 'The status.', schema: REMOTE_STATUS_SCHEMA } },
-      handler: async ({ query }) => statusView(await probe.status(query.force === '1' || query.force === 'true'), settings().token),
+      handler: async ({ query, principal }) => {
+        const status = await probe.status(query.force === '1' || query.force === 'true');
+        return statusView(status, settings().token, principal, probe.detail());
+      },
     },
     {
       method: 'post', path: '/api/slicer/remote/configure', level: 'admin', tag: TAG,
       summary: 'Configure the slicer service integration',
       description:
-        "Saves url, token and enabled to config.json (they survive a restart) and probes the new settings. A token of `***` keeps the stored one. " +
-        'SLICER_URL and SLICER_TOKEN in the environment still win; `overridden` lists the keys they hold.',
+        'Saves url, token and enabled to config.json (they survive a restart) and probes the new settings. A token of `***` (or none) keeps the ' +
+        'stored one, but only for a URL on the same origin (scheme, host and port): a URL on another origin needs the token again, or `\'\'` for ' +
+        'none. A URL with a user name or password is refused. SLICER_URL and SLICER_TOKEN in the environment still win; `overridden` lists the ' +
+        'keys they hold; while SLICER_TOKEN holds the token without SLICER_URL, the URL cannot move to another origin here (409).',
       body: { kind: 'json', schema: CONFIGURE_BODY_SCHEMA, maxBytes: 16 * 1024 },
-      responses: { 200: { description: 'The status after the change.', schema: CONFIGURE_RESPONSE_SCHEMA }, 400: { description: 'A value is not valid (ERR_VALIDATION).' } },
-      handler: async ({ body }) => {
-        const input = body as ConfigureBody;
-        const patch: ConfigureBody = {};
-        if (input.url !== undefined) patch.url = input.url;
-        if (input.enabled !== undefined) patch.enabled = input.enabled;
-        if (input.token !== undefined && input.token !== '***') patch.token = input.token;
+      responses: {
+        200: { description: 'The status after the change.', schema: CONFIGURE_RESPONSE_SCHEMA },
+        400: { description: 'A value is not valid, the URL carries credentials, or a new origin without the token (ERR_VALIDATION).' },
+        409: { description: 'The token comes from SLICER_TOKEN and the URL would move to another origin (ERR_CONFLICT).' },
+      },
+      handler: async ({ body, principal }) => {
+        const patch = configurePatch(ctx.settings, body as ConfigureBody);
         if (Object.keys(patch).length > 0) await ctx.settings.update({ slicer_service: patch });
-        const current = settings();
-        const overridden = (['url', 'token'] as const).filter((key) => patch[key] !== undefined && patch[key] !== current[key]);
-        return { ...statusView(await probe.status(), current.token), overridden };
+        const status = await probe.status();
+        return { ...statusView(status, settings().token, principal, probe.detail()), overridden: overriddenKeys(ctx.settings, patch) };
       },
     },
     {
@@ -97,7 +112,7 @@ export function remoteRoutes(ctx: DashboardContext, remote: RemoteSlicing, log: 
       query: { kind: PROFILE_KIND, vendor: { type: 'string', minLength: 1, maxLength: 200 } },
       responses: { 200: { description: 'The catalogue.', schema: PROFILE_LIST_SCHEMA }, 503: unavailable },
       handler: proxied(async ({ query }) => {
-        enabled();
+        await usable();
         const profiles = await probe.watch(() => client.profiles({ kind: query.kind ?? 'all', ...(query.vendor ? { vendor: query.vendor } : {}) }));
         return { profiles };
       }),
@@ -105,11 +120,13 @@ export function remoteRoutes(ctx: DashboardContext, remote: RemoteSlicing, log: 
     {
       method: 'get', path: '/api/slicer/remote/jobs', level: 'view', tag: TAG,
       summary: "The slicer service's jobs",
-      description: 'Running, queued and finished jobs as the service lists them.',
-      responses: { 200: { description: 'The job list.', schema: UPSTREAM_JSON_SCHEMA }, 503: unavailable },
-      handler: proxied(async () => {
-        enabled();
-        return probe.watch(() => client.jobs());
+      description:
+        'Running, queued and finished jobs as the service lists them, each with its `owner` (who started it through this dashboard, else null) ' +
+        'and the dashboard\'s download links. Server paths (`gcode_path` and the like) are shown to admins only.',
+      responses: { 200: { description: 'The job list.', schema: JOB_LIST_SCHEMA }, 503: unavailable },
+      handler: proxied(async ({ principal }) => {
+        await usable();
+        return jobListView(await probe.watch(() => client.jobs()), viewOf(principal));
       }),
     },
     {
@@ -124,7 +141,7 @@ export function remoteRoutes(ctx: DashboardContext, remote: RemoteSlicing, log: 
         503: unavailable,
       },
       handler: proxied(async ({ params, res }) => {
-        enabled();
+        await usable();
         const gone = responseGone(res);
         const upstream = await probe.watch(() => client.jobFile(params.id, 'gcode', gone.signal));
         await relayFile(res, upstream, GCODE_TYPE, log);
@@ -133,16 +150,19 @@ export function remoteRoutes(ctx: DashboardContext, remote: RemoteSlicing, log: 
     {
       method: 'post', path: '/api/slicer/remote/jobs/:id/cancel', level: 'print', tag: TAG,
       summary: 'Cancel a job of the slicer service',
+      description: 'A print user may cancel the jobs they started through this dashboard; an admin any job.',
       params: { id: JOB_ID_SCHEMA },
       responses: {
-        200: { description: "The job's final record.", schema: UPSTREAM_JSON_SCHEMA },
+        200: { description: "The job's final record.", schema: JOB_RECORD_SCHEMA },
+        403: { description: 'The job was started by someone else, or not through this dashboard (ERR_FORBIDDEN).' },
         404: { description: 'Unknown job (ERR_JOB_NOT_FOUND).' },
         409: { description: 'The job has finished already (ERR_JOB_FINISHED).' },
         503: unavailable,
       },
-      handler: proxied(async ({ params }) => {
-        enabled();
-        return probe.watch(() => client.cancelJob(params.id));
+      handler: proxied(async ({ params, principal }) => {
+        assertMayCancel(principal, remote.owners.ownerOf(params.id), `job ${params.id}`);
+        await usable();
+        return jobView(await probe.watch(() => client.cancelJob(params.id)), viewOf(principal));
       }),
     },
     {
@@ -181,7 +201,7 @@ export function remoteRoutes(ctx: DashboardContext, remote: RemoteSlicing, log: 
             file.destroy();
           }
         }
-        enabled();
+        await usable();
         const jobId = query.job!;
         const gone = responseGone(res);
         if (format === 'png') {

@@ -19,7 +19,11 @@ export const REMOTE_STATUS_SCHEMA: JsonSchema = {
     api: { type: ['integer', 'null'] },
     upstream: NULLABLE_STRING,
     last_check: { type: ['string', 'null'], format: 'date-time' },
-    error: NULLABLE_STRING,
+    error: {
+      type: ['string', 'null'],
+      description: 'Why the service cannot be used, in words anyone may read: every failure to reach the address (refused, timed out, not a slicer service) is "the slicer service cannot be reached".',
+    },
+    error_detail: { type: ['string', 'null'], description: 'Admins only: what made the last probe fail (connection refused, time-out, the service\'s answer), cleaned of the token.' },
     token: { type: 'string', const: '***', description: 'Present only when a token is set; the token itself is never shown.' },
     token_set: { type: 'boolean' },
   },
@@ -29,8 +33,11 @@ export const CONFIGURE_BODY_SCHEMA: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    url: { type: 'string', format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', maxLength: 2048, description: 'Base URL of the slicer service (http or https).' },
-    token: { type: 'string', maxLength: 4096, format: 'password', description: "Bearer token; '***' keeps the stored one, '' removes it." },
+    url: {
+      type: 'string', format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', maxLength: 2048,
+      description: 'Base URL of the slicer service (http or https), without a user name or password. On another origin than the stored URL the token must be given again.',
+    },
+    token: { type: 'string', maxLength: 4096, format: 'password', description: "Bearer token; '***' keeps the stored one (same origin only), '' removes it." },
     enabled: { type: 'boolean' },
   },
 };
@@ -52,7 +59,48 @@ export const CONFIGURE_RESPONSE_SCHEMA: JsonSchema = {
 export const JOB_ID_SCHEMA: JsonSchema = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' };
 export const RESULT_ID_SCHEMA: JsonSchema = { type: 'string', pattern: '^[0-9a-f]{16}$', description: 'A slice result of POST /api/slicer/remote/slice.' };
 
-export const UPSTREAM_JSON_SCHEMA: JsonSchema = { type: 'object', description: "The slicer service's answer, as it sent it." };
+export const JOB_OWNER_SCHEMA: JsonSchema = {
+  type: ['object', 'null'],
+  description: 'Who started the job or result: a user or an API key of this dashboard; null when unknown (a job not started through this dashboard).',
+  required: ['kind', 'id', 'name'],
+  properties: {
+    kind: { type: 'string', enum: ['user', 'api_key'] },
+    id: { type: 'string', description: 'User id, or API key id.' },
+    name: { type: 'string', description: 'Username, or API key name, when the job started.' },
+  },
+};
+
+export const JOB_RECORD_SCHEMA: JsonSchema = {
+  type: 'object',
+  description:
+    "A job of the slicer service as it lists it (id, state, model_name, stage, pct, result, error, …), with its owner. Strings are cleaned of the " +
+    "dashboard's token and of credentials. For everyone but admins, server paths are removed: `result.gcode_path` and any `…_path`/`…_dir` field, " +
+    'values that are absolute paths, and paths inside texts; a finished result\'s `gcode_url` and `preview_url` are the dashboard\'s.',
+  required: ['id', 'owner'],
+  properties: {
+    id: { type: 'string' },
+    state: { type: 'string' },
+    owner: JOB_OWNER_SCHEMA,
+    result: {
+      type: ['object', 'null'],
+      properties: {
+        gcode_path: { type: 'string', description: 'Admins only: where the service keeps the file.' },
+        gcode_url: { type: 'string', description: 'Download through the dashboard.' },
+        preview_url: { type: 'string', description: 'PNG preview through the dashboard.' },
+      },
+    },
+  },
+};
+
+export const JOB_LIST_SCHEMA: JsonSchema = {
+  type: 'object',
+  description: "The service's queue: its `running`, `queued` and `finished` jobs, and what else it sends (`limits`).",
+  properties: {
+    running: { type: 'array', items: JOB_RECORD_SCHEMA },
+    queued: { type: 'array', items: JOB_RECORD_SCHEMA },
+    finished: { type: 'array', items: JOB_RECORD_SCHEMA },
+  },
+};
 
 export const PROFILE_LIST_SCHEMA: JsonSchema = {
   type: 'object',
@@ -68,7 +116,10 @@ export const PROFILE_LIST_SCHEMA: JsonSchema = {
 
 export const SLICE_RESULT_SCHEMA: JsonSchema = {
   type: 'object',
-  required: ['id', 'created_at', 'backend', 'skipped', 'file_name', 'format', 'size_bytes', 'layers', 'estimated_time_s', 'filament_mm', 'filament_g', 'duration_ms', 'warnings', 'gcode_url'],
+  required: [
+    'id', 'created_at', 'backend', 'skipped', 'file_name', 'format', 'size_bytes', 'layers', 'estimated_time_s', 'filament_mm', 'filament_g',
+    'duration_ms', 'warnings', 'gcode_url', 'owner',
+  ],
   properties: {
     id: { type: 'string' },
     created_at: { type: 'string', format: 'date-time' },
@@ -87,7 +138,8 @@ export const SLICE_RESULT_SCHEMA: JsonSchema = {
     filament_g: { type: 'array', items: { type: 'number' } },
     duration_ms: { type: 'integer' },
     warnings: { type: 'array', items: { type: 'string' } },
-    gcode_url: { type: 'string', description: 'Download path of the file (kept 24 h, the newest 20).' },
+    gcode_url: { type: 'string', description: 'Download path of the file (kept 24 h, the newest 20); results carry no server path.' },
+    owner: JOB_OWNER_SCHEMA,
   },
 };
 

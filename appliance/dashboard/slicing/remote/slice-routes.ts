@@ -8,11 +8,15 @@
  *   events are the service's. A browser that goes away stops the relay, not the job (the service
  *   keeps the G-code). A stream that breaks off without `done` gets an `error` event of our own
  *   with "SSE stream ended without a done event", since the browser could not tell otherwise.
+ *   `done` and `error` pass through job-view.ts: cleaned text, the dashboard's download links,
+ *   and no server path unless the user is an admin. The job's owner is remembered as soon as
+ *   the service names the job.
  */
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import { EventStream } from '../../../common/sse.js';
 import type { SliceForm } from '../../../slicer/service/slice-form.js';
-import type { RouteSpec } from '../../http/route.js';
+import type { Principal, RouteSpec } from '../../http/route.js';
+import type { UpstreamEvent } from '../../../common/sse-reader.js';
 import type { SlicingBackend } from '../backend.js';
 import { sliceWithFallback } from '../fallback.js';
 import type { PrintersAccess } from '../../printers/feature.js';
@@ -20,7 +24,10 @@ import { sendTarget, sendToPrinter, sliceFormFor } from '../bridge/send-to-print
 import {
   disconnectSignal, jobRequest, readSliceUpload, receiveSliceUpload, SLICE_BODY_MAX_BYTES, type SliceWorkspace,
 } from '../native/slice-http.js';
+import { isAdmin, ownerOf, type JobOwner } from '../ownership.js';
 import { RemoteUnavailableError } from './errors.js';
+import { resultView } from './job-view.js';
+import { hidePaths } from './redact.js';
 import type { RemoteSlicing } from './remote-slicing.js';
 import { SEND_RESULT_SCHEMA, SLICE_AND_SEND_FORM_SCHEMA, SLICE_FORM_SCHEMA, SLICE_RESULT_SCHEMA } from './schemas.js';
 import { followSliceStream } from './slice-stream.js';
@@ -50,10 +57,10 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
   const { remote, workspace } = deps;
 
   /** Slices through the fallback chain into a new stored result. */
-  const sliceToResult = async (form: SliceForm, signal: AbortSignal): Promise<StoredResult> => {
+  const sliceToResult = async (form: SliceForm, signal: AbortSignal, owner: JobOwner): Promise<StoredResult> => {
     const { id, dir } = await remote.results.create();
     try {
-      return await remote.results.save(id, await sliceWithFallback(deps.backends(), jobRequest(form, dir, signal)));
+      return await remote.results.save(id, await sliceWithFallback(deps.backends(), jobRequest(form, dir, signal, owner)), owner);
     } catch (err) {
       await remote.results.discard(id);
       throw err;
@@ -74,9 +81,9 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
         ...sliceErrors,
         503: { description: 'No backend could slice (ERR_UNAVAILABLE); `details.skipped` has each one\'s reason.' },
       },
-      handler: proxied(({ req, res }) => workspace.use(async (dir) => {
+      handler: proxied(({ req, res, principal }) => workspace.use(async (dir) => {
         const form = await receiveSliceUpload(req, dir);
-        return sliceToResult(form, disconnectSignal(req, res));
+        return sliceToResult(form, disconnectSignal(req, res), ownerOf(principal));
       })),
     },
     {
@@ -93,7 +100,8 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
         429: { description: 'The slicer service\'s queue is full (ERR_TOO_MANY_JOBS).' },
         503: { description: 'The slicer service is disabled, unreachable, incompatible or does not slice (ERR_UNAVAILABLE).' },
       },
-      handler: proxied(({ req, res }) => workspace.use(async (dir) => {
+      handler: proxied(({ req, res, principal }) => workspace.use(async (dir) => {
+        const owner = ownerOf(principal);
         await remote.probe.requireUsable();
         const form = await receiveSliceUpload(req, dir);
         const gone = new AbortController();
@@ -108,6 +116,7 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
         }, 'text/event-stream', gone.signal));
         if (upstream.body === null) throw new RemoteUnavailableError('the slicer service answered the slice without a body');
         const jobId = upstream.headers.get('x-job-id');
+        if (jobId !== null) remote.owners.remember(jobId, owner);
         const stream = new EventStream(req, res, { keepAliveMs: RELAY_KEEPALIVE_MS, headers: jobId === null ? {} : { 'x-job-id': jobId } });
         stream.open(jobId === null ? 'relaying the slicer service' : `job ${jobId}`);
         stream.onClose(() => gone.abort());
@@ -115,10 +124,11 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
         try {
           await remote.probe.watch(() => followSliceStream(upstream.body!, {
             signal: gone.signal,
+            clean: (text) => remote.client.clean(text),
             ...(remote.streamIdleMs === undefined ? {} : { idleMs: remote.streamIdleMs }),
             onEvent(event) {
               if (event.type === 'done' || event.type === 'error') terminal = true;
-              stream.send(event.type, event.data);
+              stream.send(event.type, relayedData(event, principal, remote));
             },
           }));
         } catch (err) {
@@ -152,10 +162,11 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
         },
         503: { description: 'No backend could slice, or the printers are not available (ERR_UNAVAILABLE).' },
       },
-      handler: proxied(({ req, res }) => workspace.use(async (dir) => {
+      handler: proxied(({ req, res, principal }) => workspace.use(async (dir) => {
+        const owner = ownerOf(principal);
         const multipart = await readSliceUpload(req, dir);
         const { printers: access, printerId, printer } = sendTarget(deps.printers(), multipart);
-        const result = await sliceToResult(sliceFormFor(printer, multipart), disconnectSignal(req, res));
+        const result = await sliceToResult(sliceFormFor(printer, multipart), disconnectSignal(req, res), owner);
         // The result is stored: when the printer refuses it now (busy since the first check, a file
         // it cannot print, the driver's own refusal), the error names it, so nothing is sliced in vain.
         const sent = await sendToPrinter(access, printerId, remote.results.filePath(result), result.format, { result });
@@ -163,4 +174,21 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
       })),
     },
   ];
+}
+
+/**
+ * The data of a relayed event: `progress` and `layer` as sent; `done` as job-view.ts shows a
+ * result; the text of `error` cleaned (and its paths hidden from all but admins).
+ */
+function relayedData(event: UpstreamEvent, principal: Principal | null, remote: RemoteSlicing): string {
+  if (event.type !== 'done' && event.type !== 'error') return event.data;
+  const view = { paths: isAdmin(principal), clean: (text: string) => remote.client.clean(text), ownerOf: () => null };
+  let data: unknown;
+  try {
+    data = JSON.parse(event.data);
+  } catch {
+    const text = view.clean(event.data);
+    return view.paths ? text : hidePaths(text);
+  }
+  return JSON.stringify(resultView(data, view) ?? null);
 }

@@ -11,6 +11,7 @@
  */
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import { RemoteUnavailableError, statusOfCode } from './errors.js';
+import { cleanCode } from './redact.js';
 import { SseReader, type UpstreamEvent } from '../../../common/sse-reader.js';
 
 export const STREAM_ENDED_WITHOUT_DONE = 'SSE stream ended without a done event';
@@ -37,6 +38,8 @@ export interface FollowOptions {
   idleMs?: number;
   onEvent?(event: UpstreamEvent): void;
   onProgress?(progress: { stage: string; pct: number }): void;
+  /** Cleans the service's text before it becomes an error message (the client's `clean`). */
+  clean?(text: string): string;
 }
 
 function parse(data: string): unknown {
@@ -47,12 +50,12 @@ function parse(data: string): unknown {
   }
 }
 
-/** The rejection an `error` event stands for. */
-export function errorEventError(data: string): AppError {
+/** The rejection an `error` event stands for, its text passed through `clean`. */
+export function errorEventError(data: string, clean: (text: string) => string = (text) => text): AppError {
   const body = parse(data) as Record<string, unknown> | null;
   const text = typeof body?.message === 'string' ? body.message : typeof body?.error === 'string' ? body.error : data || 'the slicer service reported an error';
-  const code = typeof body?.code === 'string' && body.code !== '' ? body.code : ErrorCode.sliceFailed;
-  return new AppError(code, statusOfCode(code), text);
+  const code = typeof body?.code === 'string' && body.code !== '' ? cleanCode(body.code, ErrorCode.sliceFailed) : ErrorCode.sliceFailed;
+  return new AppError(code, statusOfCode(code), clean(text));
 }
 
 export class StreamIdleError extends RemoteUnavailableError {}
@@ -73,7 +76,7 @@ export async function followSliceStream(body: ReadableStream<Uint8Array>, option
           ? { result }
           : { error: new RemoteUnavailableError('the slicer service finished the slice without a job id in its done event') };
       } else if (event.type === 'error') {
-        state.outcome = { error: errorEventError(event.data) };
+        state.outcome = { error: errorEventError(event.data, options.clean) };
       }
     },
   });

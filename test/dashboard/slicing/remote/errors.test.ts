@@ -23,7 +23,9 @@ test('a refused token, 501 and gateway failures mean "unavailable": the chain mo
     assert.equal(err.backend, 'remote');
   }
   assert.equal(upstreamError('slicing', 501, '').message, 'the slicer service does not implement slicing (501)');
-  assert.match(upstreamError('slicing', 401, body('missing token', 'ERR_UNAUTHORIZED')).message, /refused the dashboard's token for slicing: missing token \(ERR_UNAUTHORIZED\)/);
+  const refused = upstreamError('slicing', 401, body('missing token', 'ERR_UNAUTHORIZED')) as RemoteUnavailableError;
+  assert.equal(refused.message, "the slicer service refused the dashboard's token", 'the public reason');
+  assert.match(refused.detail, /refused the dashboard's token for slicing: missing token \(ERR_UNAUTHORIZED\)/, 'the detail, for admins and the log');
   const http = asHttpError(new RemoteUnavailableError('gone')) as AppError;
   assert.deepEqual([http.status, http.code, http.message], [503, 'ERR_UNAVAILABLE', 'gone']);
   const kept = new AppError('ERR_X', 404, 'x');

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import net from 'node:net';
 import { after, test } from 'node:test';
 import { DISCONNECTED, RECONNECTED } from '../../../../appliance/dashboard/slicing/remote/probe.js';
 import type { DashboardFixture } from '../../../fixtures/dashboard.js';
@@ -38,7 +40,10 @@ test('the probe: version, upstream and token checked; transitions notify once ea
   assert.equal(cached.ok, true, 'within 60 s the cached result is answered');
   const down = await status(dash);
   assert.deepEqual([down.ok, down.state], [false, 'unreachable']);
-  assert.match(down.error, /cannot reach the slicer service at .*ECONNREFUSED/);
+  assert.equal(down.error, 'the slicer service cannot be reached');
+  assert.equal(down.error_detail, undefined, 'the detail is for admins');
+  const forAdmin = (await dash.request('get', '/api/slicer/remote/status', { token: TEST_TOKENS.admin })).json;
+  assert.match(forAdmin.error_detail, /cannot reach the slicer service at .*ECONNREFUSED/);
   await status(dash);
   const disconnected = await notificationsOf(dash, DISCONNECTED);
   assert.equal(disconnected.length, 1, 'one notification for one transition, however often the probe fails');
@@ -66,7 +71,8 @@ test('the probe: version, upstream and token checked; transitions notify once ea
   const refused = await dash.request('post', '/api/slicer/remote/configure', { token: TEST_TOKENS.admin, body: { token: 'wrong' } });
   assert.equal(refused.status, 200);
   assert.equal(refused.json.ok, false, 'a refused token shows in the probe, not only at the first slice');
-  assert.match(refused.json.error, /refused the dashboard's token/);
+  assert.equal(refused.json.error, 'the slicer service cannot be reached', 'this service refuses even its version: from outside, like any other failure');
+  assert.match(refused.json.error_detail, /refused the dashboard's token/, 'the admin who configured it reads why');
 });
 
 test('a service that is down at start is notified once; disabling hides the status and stops the notifications', async () => {
@@ -89,4 +95,44 @@ test('a service that is down at start is notified once; disabling hides the stat
   await dash.request('post', '/api/slicer/remote/configure', { token: TEST_TOKENS.admin, body: { enabled: true } });
   assert.equal((await status(dash)).ok, false);
   assert.equal((await notificationsOf(dash, DISCONNECTED)).length, 2);
+});
+
+test('view users cannot tell a closed port from a silent one or another HTTP server; admins and the log can', async () => {
+  const closed = await startFakeUpstream();
+  const closedUrl = closed.url;
+  await closed.close();
+  const silent = net.createServer((socket) => void held.push(socket));
+  const held: net.Socket[] = [];
+  const other = http.createServer((_req, res) => {
+    res.writeHead(404, { 'content-type': 'text/html' });
+    res.end('<html>not here</html>');
+  });
+  for (const server of [silent, other]) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(async () => {
+    for (const socket of held) socket.destroy();
+    await Promise.all([silent, other].map((server) => new Promise((resolve) => server.close(resolve))));
+  });
+  const urlOf = (server: net.Server) => `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+  const dash = await startRemoteDashboard({ url: closedUrl, remote: { timeouts: { probeMs: 300, headersMs: 300 } } });
+  cleanups.push(() => dash.cleanup());
+
+  const seen: Array<{ view: string; info: string; proxy: string; detail: string }> = [];
+  for (const url of [closedUrl, urlOf(silent), urlOf(other)]) {
+    assert.equal((await dash.request('post', '/api/slicer/remote/configure', { token: TEST_TOKENS.admin, body: { url } })).status, 200);
+    const view = await status(dash);
+    assert.equal(view.error_detail, undefined);
+    const admin = (await dash.request('get', '/api/slicer/remote/status', { token: TEST_TOKENS.admin })).json;
+    const info = (await dash.request('get', '/api/system/info', { token: TEST_TOKENS.view })).json.slicer_service;
+    const proxy = await dash.request('get', '/api/slicer/remote/profiles', { token: TEST_TOKENS.view });
+    assert.deepEqual([proxy.status, proxy.json.code], [503, 'ERR_UNAVAILABLE']);
+    seen.push({ view: view.error, info: info.error, proxy: proxy.json.error, detail: admin.error_detail });
+  }
+  for (const { view, info, proxy } of seen) assert.deepEqual([view, info, proxy], Array(3).fill('the slicer service cannot be reached'));
+  assert.match(seen[0].detail, /ECONNREFUSED/);
+  assert.match(seen[1].detail, /did not answer the version check within 0\.3 s/);
+  assert.match(seen[2].detail, /HTTP 404/);
+  const texts = (await notificationsOf(dash, DISCONNECTED)).map((n) => `${n.message} ${JSON.stringify(n.data)}`).join('\n');
+  assert.doesNotMatch(texts, /ECONNREFUSED|did not answer|HTTP 404/);
+  assert.match(dash.logs(), /ECONNREFUSED/, 'the log keeps what happened');
+  assert.equal((await dash.request('get', '/api/health')).status, 200);
 });

@@ -17,6 +17,7 @@ import { createBridgeFeature } from '../../../../appliance/dashboard/slicing/bri
 import type { BridgeOptions } from '../../../../appliance/dashboard/slicing/bridge/desktop-bridge.js';
 import { createNativeSlicingFeature } from '../../../../appliance/dashboard/slicing/native/feature.js';
 import { createSlicerServiceFeature, type SlicerServiceFeatureOptions } from '../../../../appliance/dashboard/slicing/remote/feature.js';
+import type { AuthenticatorFactory } from '../../../../appliance/dashboard/features.js';
 import { startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture, type TestResponse } from '../../../fixtures/dashboard.js';
 import { eventually as poll } from '../../../fixtures/eventually.js';
 import { onlineStatus } from '../../printers/fake-driver.js';
@@ -86,6 +87,8 @@ export interface RemoteDashboardOptions {
   printers?: TestPrinters;
   dataDir?: string;
   env?: Record<string, string>;
+  /** Default: the test authenticator (one user per role, TEST_TOKENS). */
+  createAuthenticator?: AuthenticatorFactory;
 }
 
 /** No desktop slicer: the chain goes remote → native. */
@@ -95,7 +98,7 @@ export async function startRemoteDashboard(options: RemoteDashboardOptions): Pro
   const printers = options.printers ?? receivingDrivers();
   return startDashboardFixture({
     config: { slicer_service: { enabled: options.enabled ?? true, url: options.url, token: options.token ?? '' } },
-    createAuthenticator: testAuthenticator,
+    createAuthenticator: options.createAuthenticator ?? testAuthenticator,
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.env ? { env: options.env } : {}),
     logLevel: 'warn',
@@ -110,9 +113,10 @@ export async function startRemoteDashboard(options: RemoteDashboardOptions): Pro
   });
 }
 
-/** Posts a multipart form with the test token of `role`. */
-export async function postForm(dash: DashboardFixture, path: string, form: FormData, role: keyof typeof TEST_TOKENS = 'print'): Promise<Response> {
-  return fetch(dash.url + path, { method: 'POST', headers: { authorization: `Bearer ${TEST_TOKENS[role]}` }, body: form });
+/** Posts a multipart form with the test token of `role`, or with `token` itself. */
+export async function postForm(dash: DashboardFixture, path: string, form: FormData, role: keyof typeof TEST_TOKENS | { token: string } = 'print'): Promise<Response> {
+  const token = typeof role === 'string' ? TEST_TOKENS[role] : role.token;
+  return fetch(dash.url + path, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
 }
 
 export async function asJson(response: Response): Promise<TestResponse> {

@@ -6,6 +6,7 @@ import { after, test } from 'node:test';
 import { SliceResults } from '../../../../appliance/dashboard/slicing/remote/results.js';
 import type { SliceJobResult } from '../../../../appliance/dashboard/slicing/backend.js';
 
+const OWNER = { kind: 'user' as const, id: 'u-1', name: 'ada' };
 const root = mkdtempSync(path.join(os.tmpdir(), 'printyard-slice-results-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
@@ -18,16 +19,17 @@ function sliced(dir: string): SliceJobResult {
   };
 }
 
-test('a saved result can be read back with its download path; unknown ids are 404', async () => {
+test('a saved result can be read back with its download path and owner, without a server path; unknown ids are 404', async () => {
   const results = new SliceResults(mkdtempSync(path.join(root, 'a-')));
   await results.start();
   const { id, dir } = await results.create();
-  const stored = await results.save(id, sliced(dir));
+  const stored = await results.save(id, sliced(dir), OWNER);
   assert.deepEqual({ ...stored, created_at: 'x' }, {
     id, created_at: 'x', backend: 'native', skipped: [{ backend: 'remote', reason: 'disabled' }], file_name: 'cube.gcode', format: 'gcode',
     size_bytes: 4, layers: 50, estimated_time_s: 431, filament_mm: [217.5], filament_g: [0.65], duration_ms: 812, warnings: [],
-    gcode_url: `/api/slicer/results/${id}/gcode`,
+    gcode_url: `/api/slicer/results/${id}/gcode`, owner: OWNER,
   });
+  assert.ok(!JSON.stringify(stored).includes(dir), 'no server path in the record');
   assert.deepEqual(await results.get(id), stored);
   assert.equal(results.filePath(stored), path.join(dir, 'cube.gcode'));
   await assert.rejects(results.get('0123456789abcdef'), { status: 404 });
@@ -42,7 +44,7 @@ test('retention: the newest `keep` within `keepMs`; leftovers of a crash go at s
   const ids: string[] = [];
   for (let i = 0; i < 3; i++) {
     const { id, dir } = await results.create();
-    await results.save(id, sliced(dir));
+    await results.save(id, sliced(dir), OWNER);
     ids.push(id);
     now += 1000;
   }

@@ -116,7 +116,7 @@ test('disabled: the proxy answers 503 saying so', async () => {
 test('SLICER_URL wins over the file: configure saves the file and says the key is overridden', async () => {
   const envDash = await startRemoteDashboard({ url: upstream.url, token: 'tok-1', env: { SLICER_URL: upstream.url } });
   try {
-    const res = await envDash.request('post', '/api/slicer/remote/configure', { token: TEST_TOKENS.admin, body: { url: 'http://127.0.0.1:9/' } });
+    const res = await envDash.request('post', '/api/slicer/remote/configure', { token: TEST_TOKENS.admin, body: { url: 'http://127.0.0.1:9/', token: 'tok-9' } });
     assert.deepEqual([res.json.url, res.json.overridden], [upstream.url, ['url']]);
     assert.equal(JSON.parse(readFileSync(path.join(envDash.dataDir, 'config.json'), 'utf8')).slicer_service.url, 'http://127.0.0.1:9/');
   } finally {
