@@ -10,6 +10,10 @@
  *   one counted was an accident of the parser.
  * - An exception inside hyper-express's body chunk handler runs in uWS's callback, where nothing
  *   catches it and the process ends: it now closes that one connection instead.
+ * - hyper-express's abort handler resumes a request that was paused (a long reply holds its request
+ *   paused), and resuming touches the uWS response, which throws once uWS has reported the abort:
+ *   a client leaving a held reply ended the process. Pausing or resuming a request whose response
+ *   is gone now does nothing.
  * - An error answer does not wait for the rest of the body. hyper-express holds every response
  *   until the whole body is in, so a refused 1 GB upload was read to its end before its 413 left.
  *   `replyBeforeBody` stops the body parser (from then on hyper-express drops incoming chunks
@@ -31,6 +35,8 @@ const SINGLE_HEADERS = new Set(['content-length', 'transfer-encoding', 'authoriz
 /** What hyper-express 6.18 keeps on a Request and a Response that the guards use. */
 interface RequestInternals {
   received: boolean;
+  pause(): RequestInternals;
+  resume(): RequestInternals;
   raw: { forEach(visit: (name: string, value: string) => void): void };
   _body_parser_stop(): void;
   _body_parser_on_chunk(response: Response, chunk: ArrayBuffer, isLast: boolean): void;
@@ -83,12 +89,17 @@ const refuseAmbiguousHeaders: MiddlewareHandler = (request, _response, next) => 
   next();
 };
 
-let chunkHandlerGuarded = false;
+let libraryGuarded = false;
 
-/** Wraps hyper-express's body chunk handler once per process: a throw closes that connection. */
-function guardChunkHandler(log: Logger): void {
-  if (chunkHandlerGuarded) return;
-  chunkHandlerGuarded = true;
+/** What uWS throws when a response it has finished or reported aborted is touched. */
+function isResponseGone(err: unknown): boolean {
+  return err instanceof Error && /must not be accessed after/.test(err.message);
+}
+
+/** Patches hyper-express's Request once per process (see the header). */
+function guardLibrary(log: Logger): void {
+  if (libraryGuarded) return;
+  libraryGuarded = true;
   const { Request: RequestClass } = createRequire(import.meta.url)('hyper-express') as { Request: { prototype: RequestInternals } };
   const prototype = RequestClass.prototype;
   const handleChunk = prototype._body_parser_on_chunk;
@@ -104,6 +115,17 @@ function guardChunkHandler(log: Logger): void {
       }
     }
   };
+  for (const name of ['pause', 'resume'] as const) {
+    const original = prototype[name];
+    prototype[name] = function flowControl(this: RequestInternals) {
+      try {
+        return original.call(this);
+      } catch (err) {
+        if (isResponseGone(err)) return this;
+        throw err;
+      }
+    };
+  }
 }
 
 /**
@@ -126,7 +148,7 @@ function refuseDeclaredOversize(defaultMaxBytes: number): MiddlewareHandler {
 
 /** Installs the guards on a server; call before any route or middleware is registered. */
 export function guardRequestBodies(server: Server, log: Logger, defaultMaxBytes: number): void {
-  guardChunkHandler(log);
+  guardLibrary(log);
   server.use(refuseAmbiguousHeaders);
   server.use(refuseDeclaredOversize(defaultMaxBytes));
 }

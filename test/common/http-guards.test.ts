@@ -1,17 +1,21 @@
 import assert from 'node:assert/strict';
+import os from 'node:os';
+import net from 'node:net';
 import { Writable } from 'node:stream';
 import { after, before, test } from 'node:test';
 import { ambiguousHeaders } from '../../appliance/common/http-guards.js';
 import { sendError } from '../../appliance/common/http-errors.js';
 import { createLogger } from '../../appliance/common/logger.js';
 import { AppError } from '../../appliance/common/errors.js';
-import { UNLIMITED_BODY } from '../../appliance/common/multipart.js';
+import { holdOpen } from '../../appliance/common/long-response.js';
+import { discardUploads, readMultipart, UNLIMITED_BODY } from '../../appliance/common/multipart.js';
 import { startApp, type TestApp } from '../fixtures/http-app.js';
 import { rawRequest } from '../fixtures/raw-http.js';
 
 const logged: string[] = [];
 const log = createLogger({ name: 'test', level: 'warn', write: (line) => void logged.push(line) });
 let t: TestApp;
+let heldRequests = 0;
 
 before(async () => {
   t = await startApp((app) => {
@@ -25,6 +29,14 @@ before(async () => {
     });
     app.post('/big', { max_body_length: 4096 }, async (req, res) => {
       res.json({ length: (await req.buffer()).length });
+    });
+    // A long reply after an upload: the request is paused while the reply waits.
+    app.post('/held', UNLIMITED_BODY, async (req) => {
+      const form = await readMultipart(req, os.tmpdir(), { maxFileBytes: 1024, maxFieldBytes: 1024, maxFiles: 1, maxFields: 4 }, []);
+      await discardUploads(form);
+      holdOpen(req);
+      heldRequests++;
+      await new Promise(() => undefined);
     });
     // A consumer whose write throws inside hyper-express's chunk handler, as any bug in a body
     // reader would: the throw happens in uWS's callback.
@@ -125,4 +137,17 @@ test('Expect: 100-continue over the limit: uWS says 100 Continue itself, the 413
   assert.deepEqual(r.interim, ['HTTP/1.1 100 Continue']);
   assert.equal(r.status, 413);
   assert.equal(r.sentWhenAnswered, 0);
+});
+
+test('a client that leaves a held reply after its upload does not take the process down', async () => {
+  const body = '--XX\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--XX--\r\n';
+  const { port } = new URL(t.url);
+  const socket = net.connect(Number(port), '127.0.0.1');
+  await new Promise((resolve) => socket.once('connect', resolve));
+  socket.write(`POST /held HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=XX\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+  const before = heldRequests;
+  while (heldRequests === before) await new Promise((resolve) => setTimeout(resolve, 10));
+  socket.destroy();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  await ping();
 });
