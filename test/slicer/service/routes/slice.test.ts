@@ -139,7 +139,7 @@ test('an unknown profile is 404, a file that is no model 415, an upload over the
 
   const big = await post(sliceForm(new Uint8Array(1536 * 1024).fill(32), 'huge.stl', MARLIN_PLA), JSON_TYPE);
   assert.equal(big.status, 413);
-  assert.deepEqual(await big.json(), { error: 'the upload is larger than the limit of 1 MB', code: 'ERR_PAYLOAD_TOO_LARGE' });
+  assert.deepEqual(await big.json(), { error: 'the upload is larger than the limit of 1 MB for the file (1.31 MB for the whole form)', code: 'ERR_PAYLOAD_TOO_LARGE' });
 
   const html = await post(sliceForm(cubeStl(), 'cube.stl', MARLIN_PLA), 'text/html');
   assert.equal(html.status, 406);
