@@ -30,7 +30,8 @@ export interface StoreProblem {
 /** Returns a reason when the parsed data is not a valid state for this store. */
 export type ShapeCheck = (data: unknown) => string | null;
 
-async function fsyncPath(target: string, flags: string): Promise<void> {
+/** fsyncs a file (`flags` 'r+') or a directory (`flags` 'r', after a rename or unlink in it). */
+export async function fsyncPath(target: string, flags: string): Promise<void> {
   const handle = await open(target, flags);
   try {
     await handle.sync();
@@ -40,7 +41,7 @@ async function fsyncPath(target: string, flags: string): Promise<void> {
 }
 
 /** Writes `text` to `file` so that after a crash the file holds either the old or the new text. */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
+export async function writeFileAtomic(file: string, text: string | Buffer): Promise<void> {
   const temp = `${file}.tmp`;
   const handle = await open(temp, 'w', 0o600);
   try {
