@@ -4,8 +4,8 @@
  * what everyone sees, so they need `print`.
  */
 import { Reply, type RouteSpec } from '../http/route.js';
-import type { NotificationCenter } from './center.js';
 import { validationError } from '../http/validate.js';
+import type { NotificationCenter } from './center.js';
 import { INBOX_CAPACITY } from './inbox.js';
 import { dataProblem, DATA_MAX_BYTES, DATA_MAX_DEPTH, type NotificationInput } from './notification.js';
 import { errorSchemaRef, notificationIdSchema, notificationInputSchema, notificationSchema, pageSchema } from './schemas.js';
