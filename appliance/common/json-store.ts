@@ -37,7 +37,8 @@ export type ShapeCheck = (data: unknown) => string | null;
  */
 export type Salvage<T> = (data: unknown) => { data: T; kept: string } | null;
 
-async function fsyncPath(target: string, flags: string): Promise<void> {
+/** fsyncs a file (`flags` 'r+') or a directory (`flags` 'r', after a rename or unlink in it). */
+export async function fsyncPath(target: string, flags: string): Promise<void> {
   const handle = await open(target, flags);
   try {
     await handle.sync();
@@ -47,7 +48,7 @@ async function fsyncPath(target: string, flags: string): Promise<void> {
 }
 
 /** Writes `text` to `file` so that after a crash the file holds either the old or the new text. */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
+export async function writeFileAtomic(file: string, text: string | Buffer): Promise<void> {
   const temp = `${file}.tmp`;
   const handle = await open(temp, 'w', 0o600);
   try {

@@ -1,8 +1,9 @@
 /**
  * Registers RouteSpecs on hyper-express and runs every request through the same steps: the
  * credentials (unless the route is public), the rate limit, 401/403 by level, path and query
- * parameters, the JSON body (size, syntax, schema), the handler, and the reply. Every failure is
- * answered in the one error shape `{ error, code, details? }`; unknown routes get a 404 in it.
+ * parameters, the JSON body (size, syntax, nesting depth, schema), the handler, and the reply.
+ * Every failure is answered in the one error shape `{ error, code, details? }`; unknown routes
+ * get a 404 in it.
  *
  * The router keeps the list of what it registered: the OpenAPI description is built from it.
  */
@@ -14,7 +15,7 @@ import { checkDeclaredLength, readBody, ROUTE_BODY_OPTIONS } from './body.js';
 import { clientAddress } from './client-address.js';
 import type { RateLimiter } from './rate-limit.js';
 import { Reply, ROLES, type Authenticator, type JsonSchema, type Level, type Principal, type Role, type RouteContext, type RouteSpec } from './route.js';
-import { assertSupportedSchema, parameterValue, validate, validationError, type ValidationIssue } from './validate.js';
+import { assertSupportedSchema, MAX_JSON_DEPTH, nestsDeeperThan, parameterValue, validate, validationError, type ValidationIssue } from './validate.js';
 
 /** Body limit of JSON routes that do not set their own. */
 export const DEFAULT_JSON_MAX_BYTES = 1024 * 1024;
@@ -98,6 +99,9 @@ async function readJson(spec: RouteSpec, request: Request): Promise<unknown> {
     value = JSON.parse(text);
   } catch (err) {
     throw validationError([{ path: 'body', message: `is not valid JSON: ${(err as Error).message}` }]);
+  }
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+    throw validationError([{ path: 'body', message: `nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep` }]);
   }
   const issues = validate(body.schema, value, 'body');
   if (issues.length > 0) throw validationError(issues);

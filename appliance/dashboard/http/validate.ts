@@ -180,6 +180,27 @@ export function validate(schema: JsonSchema, value: unknown, path: string): Vali
   return issues;
 }
 
+/**
+ * How deep objects and arrays may nest in a JSON body. JSON.parse copes with any depth, but
+ * JSON.stringify, structuredClone and recursive code overflow the stack a few thousand levels
+ * down; real bodies nest a handful of levels.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** True when objects and arrays nest deeper than `limit` in `value` (`{}` is one level); walks it without recursion. */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(item)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 /** A 400 ERR_VALIDATION naming every issue, with the list as `details` for clients. */
 export function validationError(issues: readonly ValidationIssue[]): AppError {
   return new AppError(ErrorCode.validation, 400, issues.map((i) => `${i.path} ${i.message}`).join('; '), issues);

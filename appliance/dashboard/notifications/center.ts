@@ -3,18 +3,24 @@
  * and the notification is added to the in-app list, emitted on the bus (the WebSocket pushes it
  * as `notification`) and handed to every enabled outgoing channel that takes its kind.
  *
+ * A notification is stored first: only once it is on disk does it go on the bus and to the
+ * channels, so nobody hears of one that the list does not hold. Data over the limits of
+ * notification.ts (the REST route refuses it with a 400) is replaced here by the reason, so that
+ * a feature's notification still gets through.
+ *
  * The stores open on first use, so the center can be handed to features before anything has
  * started, and a notification raised during start-up is not lost.
  */
+import type { AppendLogStats } from '../../common/append-log.js';
 import type { EventBus } from '../../common/event-bus.js';
-import type { JsonStores } from '../../common/json-store.js';
+import type { JsonStores, StoreProblem } from '../../common/json-store.js';
 import type { Logger } from '../../common/logger.js';
 import type { DashboardEvents } from '../events.js';
 import type { DashboardContext } from '../feature.js';
 import type { ChannelType } from './channel.js';
 import { ChannelRegistry, type ChannelStats } from './channels.js';
-import { Inbox } from './inbox.js';
-import type { Notification, NotificationInput } from './notification.js';
+import { Inbox, type InboxOptions } from './inbox.js';
+import { dataProblem, type Notification, type NotificationInput } from './notification.js';
 import { webhookChannelType } from './webhook.js';
 
 /** The outgoing channel types the dashboard offers. */
@@ -26,7 +32,12 @@ export interface NotificationCenterDeps {
   log: Logger;
   channelTypes?: readonly ChannelType[];
   now?: () => Date;
+  /** The inbox's capacity and log thresholds; the defaults suit the appliance. */
+  inbox?: Omit<InboxOptions, 'log'>;
 }
+
+/** The inbox's log in /api/system/info: sizes, counters and what was unreadable at start. */
+type InboxLogInfo = AppendLogStats & { problems: readonly StoreProblem[] };
 
 interface Opened {
   inbox: Inbox;
@@ -47,20 +58,24 @@ export class NotificationCenter {
   /** Opens the stores (once); later calls share the first. */
   open(): Promise<Opened> {
     this.opened ??= (async () => {
-      const inbox = await Inbox.open(this.deps.stores);
+      const inbox = await Inbox.open(this.deps.stores, { ...this.deps.inbox, log: this.deps.log.child('inbox') });
       const channels = await ChannelRegistry.open(this.deps.stores, this.channelTypes, this.deps.log.child('channels'), this.now);
       return (this.loaded = { inbox, channels });
     })();
     return this.opened;
   }
 
-  /** Resolves with the stored notification once it is on disk; it is on the bus and on its way to the channels before that. */
+  /**
+   * Resolves with the stored notification once it is on disk, on the bus and on its way to the
+   * channels. A failed write rejects and leaves the list as it was.
+   */
   async notify(input: NotificationInput): Promise<Notification> {
+    const problem = input.data === undefined ? null : dataProblem(input.data);
+    if (problem !== null) this.deps.log.warn(`the data of a ${input.kind} notification was dropped: it ${problem}`);
     const { inbox, channels } = await this.open();
-    const { notification, saved } = inbox.add(input, this.now());
+    const notification = await inbox.add(problem === null ? input : { ...input, data: { data_dropped: `it ${problem}` } }, this.now());
     this.deps.bus.emit('notification', notification);
     void channels.dispatch(notification);
-    await saved;
     return notification;
   }
 
@@ -73,9 +88,10 @@ export class NotificationCenter {
   }
 
   /** Counters for /api/system/info; null until the stores are open. */
-  stats(): ({ unread: number } & ChannelStats) | null {
+  stats(): ({ unread: number; inbox_log: InboxLogInfo } & ChannelStats) | null {
     if (!this.loaded) return null;
-    return { unread: this.loaded.inbox.unreadCount(), ...this.loaded.channels.stats() };
+    const { inbox, channels } = this.loaded;
+    return { unread: inbox.unreadCount(), inbox_log: { ...inbox.stats(), problems: inbox.problems() }, ...channels.stats() };
   }
 
   /** A notification for trying a channel out; it is not stored, emitted or sent elsewhere. */
@@ -92,9 +108,12 @@ export class NotificationCenter {
     };
   }
 
-  /** Lets deliveries in flight end (retries waiting are abandoned). */
+  /** Lets deliveries in flight end (retries waiting are abandoned) and closes the inbox's log. */
   async stop(): Promise<void> {
-    if (this.opened) await (await this.opened).channels.stop();
+    if (!this.opened) return;
+    const { inbox, channels } = await this.opened;
+    await channels.stop();
+    await inbox.close();
   }
 }
 

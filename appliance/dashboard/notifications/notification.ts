@@ -3,6 +3,9 @@
  * error, the slicer service went away). It is stored in the in-app list, pushed over the
  * WebSocket as `notification`, and handed to every enabled outgoing channel.
  */
+import { formatBytes } from '../http/body.js';
+import { nestsDeeperThan } from '../http/validate.js';
+
 export const NOTIFICATION_LEVELS = ['info', 'warning', 'error'] as const;
 export type NotificationLevel = (typeof NOTIFICATION_LEVELS)[number];
 
@@ -27,4 +30,23 @@ export interface NotificationInput {
   title: string;
   message: string;
   data?: Record<string, unknown>;
+}
+
+/** `data` is details, not a payload: every notification is stored, pushed and sent as it is. */
+export const DATA_MAX_BYTES = 8 * 1024;
+/** Levels of objects and arrays in `data`, counting `data` itself. */
+export const DATA_MAX_DEPTH = 8;
+
+/** Why `data` cannot be raised (too deep, too large, not JSON), or null. */
+export function dataProblem(data: Record<string, unknown>): string | null {
+  if (nestsDeeperThan(data, DATA_MAX_DEPTH)) return `must not nest objects and arrays more than ${DATA_MAX_DEPTH} levels deep`;
+  let text: string;
+  try {
+    text = JSON.stringify(data);
+  } catch (err) {
+    return `must be plain JSON (${err instanceof Error ? err.message : String(err)})`;
+  }
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > DATA_MAX_BYTES) return `must be at most ${formatBytes(DATA_MAX_BYTES)} as JSON (it is ${formatBytes(bytes)})`;
+  return null;
 }

@@ -4,9 +4,10 @@
  * what everyone sees, so they need `print`.
  */
 import { Reply, type RouteSpec } from '../http/route.js';
+import { validationError } from '../http/validate.js';
 import type { NotificationCenter } from './center.js';
 import { INBOX_CAPACITY } from './inbox.js';
-import type { NotificationInput } from './notification.js';
+import { dataProblem, DATA_MAX_BYTES, DATA_MAX_DEPTH, type NotificationInput } from './notification.js';
 import { errorSchemaRef, notificationIdSchema, notificationInputSchema, notificationSchema, pageSchema } from './schemas.js';
 
 export const TAG = 'notifications';
@@ -44,11 +45,15 @@ export function inboxRoutes(center: NotificationCenter): RouteSpec[] {
       level: 'print',
       tag: TAG,
       summary: 'Raise a notification',
-      description: 'Stored in the list, pushed over the WebSocket and sent to every enabled channel that takes its kind.',
+      description: 'Stored in the list, then pushed over the WebSocket and sent to every enabled channel that takes its kind. '
+        + `\`data\` may be at most ${DATA_MAX_BYTES / 1024} KB as JSON and nest at most ${DATA_MAX_DEPTH} levels deep (400 ERR_VALIDATION naming the limit).`,
       body: { kind: 'json', schema: notificationInputSchema, maxBytes: 64 * 1024 },
       responses: { 201: { description: 'The stored notification.', schema: notificationSchema } },
       async handler({ body }) {
-        return new Reply(201, await center.notify(body as NotificationInput));
+        const input = body as NotificationInput;
+        const problem = input.data === undefined ? null : dataProblem(input.data);
+        if (problem !== null) throw validationError([{ path: 'body/data', message: problem }]);
+        return new Reply(201, await center.notify(input));
       },
     },
     {

@@ -5,7 +5,7 @@
 import { NAME_FORMAT } from '../../common/names.js';
 import type { JsonSchema } from '../http/route.js';
 import type { ChannelType } from './channel.js';
-import { NOTIFICATION_LEVELS } from './notification.js';
+import { DATA_MAX_BYTES, DATA_MAX_DEPTH, NOTIFICATION_LEVELS } from './notification.js';
 
 /** The dashboard's error body `{ error, code, details? }`, as the OpenAPI description defines it. */
 export const errorSchemaRef: JsonSchema = { $ref: '#/components/schemas/Error' };
@@ -46,7 +46,7 @@ export const notificationInputSchema: JsonSchema = {
     level: { type: 'string', enum: [...NOTIFICATION_LEVELS] },
     title: { type: 'string', minLength: 1, maxLength: 200 },
     message: { type: 'string', maxLength: 4000 },
-    data: { type: 'object' },
+    data: { type: 'object', description: `Machine-readable details: at most ${DATA_MAX_BYTES / 1024} KB as JSON, nesting at most ${DATA_MAX_DEPTH} levels.` },
   },
 };
 

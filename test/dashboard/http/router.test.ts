@@ -171,6 +171,13 @@ describe('JSON bodies', () => {
     assert.equal(res.status, 204);
   });
 
+  test('a body nesting deeper than 64 levels is a 400 naming the limit, not a stack overflow', async () => {
+    const res = await post(`{"name":"x","count":${'['.repeat(400)}${']'.repeat(400)}}`);
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.json.details, [{ path: 'body', message: 'nests objects and arrays more than 64 levels deep' }]);
+    assert.equal((await dash.request('GET', '/api/health')).status, 200);
+  });
+
   test('a non-JSON content type is refused', async () => {
     const res = await post('name=x', { 'content-type': 'application/x-www-form-urlencoded' });
     assert.equal(res.status, 400);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assertSupportedSchema, parameterValue, validate, validationError } from '../../../appliance/dashboard/http/validate.js';
+import { assertSupportedSchema, nestsDeeperThan, parameterValue, validate, validationError } from '../../../appliance/dashboard/http/validate.js';
 
 test('types, including a list of types and integers', () => {
   assert.deepEqual(validate({ type: 'integer' }, 1.5, 'v'), [{ path: 'v', message: 'must be an integer' }]);
@@ -92,4 +92,14 @@ test('a pattern is a Unicode pattern: code point escapes and astral characters w
   assert.deepEqual(validate(schema, '🐢 Bambu', 'v'), []);
   assert.equal(validate(schema, 'a\u202eb', 'v').length, 1);
   assert.deepEqual(validate({ type: 'string', pattern: '^.$' }, '🐢', 'v'), [], 'one astral character is one character');
+});
+
+test('nesting depth counts objects and arrays, and any depth is measured without recursion', () => {
+  assert.equal(nestsDeeperThan('text', 0), false);
+  assert.equal(nestsDeeperThan({}, 1), false);
+  assert.equal(nestsDeeperThan({ a: [1, { b: {} }] }, 4), false);
+  assert.equal(nestsDeeperThan({ a: [1, { b: {} }] }, 3), true);
+  const deep = JSON.parse('['.repeat(1_000_000) + ']'.repeat(1_000_000));
+  assert.equal(nestsDeeperThan(deep, 64), true);
+  assert.equal(nestsDeeperThan(JSON.parse('['.repeat(64) + ']'.repeat(64)), 64), false);
 });

@@ -1,17 +1,24 @@
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { notificationCenterOf } from '../../../appliance/dashboard/notifications/center.js';
 import { createNotificationsFeature } from '../../../appliance/dashboard/notifications/feature.js';
-import { startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture } from '../../fixtures/dashboard.js';
+import { expectError, startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture } from '../../fixtures/dashboard.js';
+import { withFileSizeLimit } from '../../fixtures/file-size-limit.js';
+
+const start = (files?: Record<string, string>) => startDashboardFixture({
+  features: [createNotificationsFeature], createAuthenticator: testAuthenticator, config: { rate_limit: { enabled: false } }, logLevel: 'warn', files,
+});
 
 let dash: DashboardFixture;
 before(async () => {
-  dash = await startDashboardFixture({ features: [createNotificationsFeature], createAuthenticator: testAuthenticator });
+  dash = await start();
 });
 after(() => dash.cleanup());
 
-const raise = (title: string, token = TEST_TOKENS.print) =>
-  dash.request('post', '/api/notifications', { token, body: { kind: 'print.finished', level: 'info', title, message: 'ok', data: { printer_id: 'p1' } } });
+const raise = (title: string, token = TEST_TOKENS.print, data: Record<string, unknown> = { printer_id: 'p1' }) =>
+  dash.request('post', '/api/notifications', { token, body: { kind: 'print.finished', level: 'info', title, message: 'ok', data } });
 
 test('raising needs print; the stored notification comes back as 201', async () => {
   assert.equal((await dash.request('post', '/api/notifications', { body: { kind: 'x', level: 'info', title: 't', message: '' } })).status, 401);
@@ -78,4 +85,81 @@ test('deleting needs print and removes it from the list', async () => {
   assert.equal((await dash.request('delete', `/api/notifications/${created.id}`, { token: TEST_TOKENS.print })).status, 404);
   const list = await dash.request('get', '/api/notifications?limit=500', { token: TEST_TOKENS.view });
   assert.ok(!list.json.items.some((n: { id: string }) => n.id === created.id));
+});
+
+const everything = async (fixture = dash) => (await fixture.request('get', '/api/notifications?limit=500', { token: TEST_TOKENS.view })).json;
+
+/** A system notification, raised the way features do, and whether the list shows it. */
+async function systemNotificationLands(fixture: DashboardFixture): Promise<void> {
+  const raised = await notificationCenterOf(fixture.server.context).notify({ kind: 'slicer_service_disconnected', level: 'warning', title: 'Slicer gone', message: '' });
+  assert.equal((await everything(fixture)).items[0].id, raised.id);
+}
+
+test('data nested 30 000 deep or 62 KB large is a 400 naming the limit; the inbox keeps working', async () => {
+  await raise('earlier');
+  const before = await everything();
+  const deep = `{"kind":"print.finished","level":"info","title":"deep","message":"","data":{"a":${'['.repeat(30_000)}${']'.repeat(30_000)}}}`;
+  const deepResponse = await dash.request('post', '/api/notifications', { token: TEST_TOKENS.print, body: deep, headers: { 'content-type': 'application/json' } });
+  expectError(deepResponse, 400, 'ERR_VALIDATION', /^body nests objects and arrays more than 64 levels deep$/);
+  let nine: Record<string, unknown> = {};
+  for (let i = 0; i < 8; i++) nine = { a: nine };
+  const tooDeep = await dash.request('post', '/api/notifications', { token: TEST_TOKENS.print, body: { kind: 'x', level: 'info', title: 'nine', message: '', data: nine } });
+  expectError(tooDeep, 400, 'ERR_VALIDATION', /^body\/data must not nest objects and arrays more than 8 levels deep$/);
+  const large = await dash.request('post', '/api/notifications', { token: TEST_TOKENS.print, body: { kind: 'x', level: 'info', title: 'large', message: '', data: { blob: 'x'.repeat(62 * 1024) } } });
+  expectError(large, 400, 'ERR_VALIDATION', /^body\/data must be at most 8 KB as JSON \(it is 62\.\d+ KB\)$/);
+  assert.deepEqual(large.json.details, [{ path: 'body/data', message: large.json.error.replace('body/data ', '') }]);
+
+  assert.equal((await dash.request('get', '/api/health')).status, 200);
+  assert.deepEqual(await everything(), before);
+  await systemNotificationLands(dash);
+  assert.equal((await raise('after')).status, 201);
+  assert.equal((await dash.request('post', '/api/notifications/read-all', { token: TEST_TOKENS.view })).status, 200);
+});
+
+test('a notification the disk refuses is a 500 for that call only; the inbox and system notifications go on', async () => {
+  await raise('earlier');
+  const before = await everything();
+  // A nearly full disk: no state file may grow by more than 1000 bytes.
+  const largest = Math.max(...readdirSync(dash.dataDir).map((name) => statSync(path.join(dash.dataDir, name)).size));
+  await withFileSizeLimit(largest + 1000, async () => {
+    const refused = await raise('refused', TEST_TOKENS.print, { blob: 'y'.repeat(4000) });
+    expectError(refused, 500, 'ERR_INTERNAL');
+    assert.equal((await dash.request('get', '/api/health')).status, 200);
+    assert.deepEqual(await everything(), before);
+    await systemNotificationLands(dash);
+    assert.equal((await raise('small')).status, 201);
+  });
+  const marked = await dash.request('post', `/api/notifications/${before.items[0].id}/read`, { token: TEST_TOKENS.view });
+  assert.equal(marked.json.read, true);
+});
+
+/** Bytes this process handed to write(2) and friends: files and sockets alike (an upper bound for the disk). */
+function bytesWrittenByProcess(): number {
+  return Number(/^wchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))![1]);
+}
+
+test('raising into a full inbox writes about one notification, not the whole list', async (t) => {
+  // 500 notifications of ~8 KB: a 4 MB list, in the former notifications.json, taken over at start.
+  const blob = 'x'.repeat(7900);
+  const items = Array.from({ length: 500 }, (_, i) => ({
+    id: String(i + 1), kind: 'print.finished', level: 'info', title: `old ${i + 1}`, message: '', data: { blob }, created_at: '2024-01-01T00:00:00.000Z', read: false,
+  }));
+  const full = await start({ 'notifications.json': JSON.stringify({ next_id: 501, items }) });
+  t.after(() => full.cleanup());
+  assert.equal((await everything(full)).items.length, 500);
+
+  const before = bytesWrittenByProcess();
+  for (let i = 0; i < 30; i++) {
+    const response = await full.request('post', '/api/notifications', { token: TEST_TOKENS.print, body: { kind: 'x', level: 'info', title: `new ${i}`, message: '', data: { blob } } });
+    assert.equal(response.status, 201, response.text);
+  }
+  const perPost = (bytesWrittenByProcess() - before) / 30;
+  t.diagnostic(`${(perPost / 1024).toFixed(1)} KB written per post (request, response and log line) into a 4 MB inbox`);
+  // The request, the response and the log line are ~8 KB each; rewriting the list would be 4 MB.
+  assert.ok(perPost < 64 * 1024, `${perPost} bytes written per post`);
+  const after = await everything(full);
+  assert.equal(after.items.length, 500);
+  assert.equal(after.items[0].title, 'new 29');
+  assert.equal(after.items[499].title, 'old 31');
+  assert.ok(existsSync(path.join(full.dataDir, 'notifications.json.migrated')));
 });

@@ -185,6 +185,20 @@ describe('native profiles', () => {
     assert.equal((await dash.request('DELETE', '/api/slicer/native/profiles/my-pla', { token: view })).status, 403);
   });
 
+  test('a setting nested 30 000 deep is a 400 naming the depth limit; stored profiles are intact', async () => {
+    const before = await dash.request('GET', '/api/slicer/native/profiles/my-pla', { token: view });
+    const deep = '['.repeat(30_000) + ']'.repeat(30_000);
+    const res = await dash.request('POST', '/api/slicer/native/profiles', {
+      token: print, body: `{"id":"deep","name":"Deep","kind":"process","settings":{"layer_height":${deep}}}`, headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.json.code, 'ERR_VALIDATION');
+    assert.equal(res.json.error, 'body nests objects and arrays more than 64 levels deep');
+    assert.equal((await dash.request('GET', '/api/health')).status, 200);
+    assert.deepEqual((await dash.request('GET', '/api/slicer/native/profiles/my-pla', { token: view })).json, before.json);
+    assert.equal((await dash.request('GET', '/api/slicer/native/profiles/deep', { token: view })).status, 404);
+  });
+
   test('user profiles survive a restart', async () => {
     await dash.stop();
     dash = await start(dash.dataDir);
