@@ -3,7 +3,7 @@
  * error, the slicer service went away). It is stored in the in-app list, pushed over the
  * WebSocket as `notification`, and handed to every enabled outgoing channel.
  */
-import { formatBytes } from '../http/body.js';
+import { formatBytes } from '../../common/body-size.js';
 import { nestsDeeperThan } from '../http/validate.js';
 
 export const NOTIFICATION_LEVELS = ['info', 'warning', 'error'] as const;
