@@ -39,6 +39,8 @@ export const OPTIONS = {
   queue_size: { type: 'integer', default: 4, min: 0, max: 1000, help: 'jobs waiting for a free worker; beyond that 429' },
   engine_threads: { type: 'integer', default: null, nullable: true, min: 0, max: 64, help: 'geometry threads per job (0 = none; auto: by model size and cores)' },
   max_upload_mb: { type: 'number', default: 100, above: 0, max: 16384, help: 'largest model upload in MB; beyond that 413' },
+  max_output_mb: { type: 'number', default: 1024, above: 0, max: 1048576, help: 'largest G-code file of a job in MB; a job that would write more fails' },
+  min_free_mb: { type: 'integer', default: 256, min: 0, max: 1048576, help: 'free space in MB kept on the disk of the jobs dir; below it jobs are refused (507) or fail' },
   job_timeout_s: { type: 'integer', default: 1800, min: 1, help: 'a running job is cancelled after this many seconds' },
   keep_jobs: { type: 'integer', default: 20, min: 1, help: 'finished jobs (and their files) kept' },
   keep_hours: { type: 'number', default: 24, above: 0, help: 'finished jobs are removed this many hours after they finished' },

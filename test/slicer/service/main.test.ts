@@ -16,7 +16,7 @@ function startSlow(svc: SlicerProcess): Promise<Response> {
 test('--help lists the options with their defaults and environment variables; --version prints the version', async () => {
   const help = await runSlicer(['--help']);
   assert.equal(help.code, 0);
-  for (const flag of ['--rest-port', '--rest-bind', '--rest-token', '--config-dir', '--queue-size', '--workers', '--max-upload-mb', '--job-timeout-s', '--keep-jobs', '--keep-hours']) {
+  for (const flag of ['--rest-port', '--rest-bind', '--rest-token', '--config-dir', '--queue-size', '--workers', '--max-upload-mb', '--max-output-mb', '--min-free-mb', '--job-timeout-s', '--keep-jobs', '--keep-hours']) {
     assert.match(help.stdout, new RegExp(`\\n  ${flag} `), flag);
   }
   assert.match(help.stdout, /--rest-port VALUE\s+TCP port .*\(default: 8765; env PRINTYARD_SLICER_REST_PORT\)/);

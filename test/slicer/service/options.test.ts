@@ -16,6 +16,8 @@ test('defaults follow the contract and the XDG base directories', () => {
   assert.equal(o.queue_size, 4);
   assert.equal(o.job_timeout_s, 1800);
   assert.equal(o.engine_threads, null);
+  assert.equal(o.max_output_mb, 1024);
+  assert.equal(o.min_free_mb, 256);
   const xdg = loadOptions([], { HOME: '/home/pi', XDG_CONFIG_HOME: '/etc/xdg-conf', XDG_CACHE_HOME: '/var/cache/pi' });
   assert.equal(xdg.config_dir, '/etc/xdg-conf/printyard-slicer');
   assert.equal(xdg.jobs_dir, '/var/cache/pi/printyard-slicer/jobs');
