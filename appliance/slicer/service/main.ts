@@ -11,7 +11,7 @@ import { toAppError } from '../../common/errors.js';
 import { createLogger } from '../../common/logger.js';
 import { lowerOtherThreads } from '../../common/thread-priority.js';
 import { packageVersion } from '../../common/version.js';
-import { ENV_PREFIX, exposureWarning, loadOptions, OPTIONS, SETTINGS_FILE } from './options.js';
+import { ENV_PREFIX, exposureWarning, loadOptions, OPTIONS, SETTINGS_FILE, tokenFileWarning } from './options.js';
 import { startSlicerService } from './service.js';
 import { waitForStopSignal } from '../../common/stop-signal.js';
 
@@ -58,8 +58,9 @@ async function main(argv: readonly string[]): Promise<number> {
     log.error(`unhandled rejection: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}`);
   });
   log.debug('options', Object.fromEntries(Object.entries(redactConfig(OPTIONS, options)).map(([k, v]) => [k, String(v)])));
-  const warning = exposureWarning(options);
-  if (warning) log.warn(warning);
+  for (const warning of [exposureWarning(options), tokenFileWarning(options, process.env)]) {
+    if (warning) log.warn(warning);
+  }
   process.umask(PRIVATE_UMASK);
 
   const signal = waitForStopSignal();
