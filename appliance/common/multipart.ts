@@ -19,6 +19,7 @@ import path from 'node:path';
 import { Writable, type Readable } from 'node:stream';
 import busboy, { type Busboy, type FileInfo, type FieldInfo } from 'busboy';
 import type { Request } from 'hyper-express';
+import { asStorageError } from './disk-space.js';
 import { AppError, ErrorCode } from './errors.js';
 
 export interface UploadLimits {
@@ -76,8 +77,8 @@ function bodyTooLarge(limits: UploadLimits): AppError {
 }
 
 function notStored(err: NodeJS.ErrnoException): AppError {
-  if (err.code === 'ENOSPC') return new AppError(ErrorCode.insufficientStorage, 507, 'the upload cannot be stored: the disk is full');
-  return new AppError(ErrorCode.internal, 500, `the upload cannot be stored: ${err.message}`);
+  const storage = asStorageError(err);
+  return storage instanceof AppError ? storage : new AppError(ErrorCode.internal, 500, `the upload cannot be stored: ${err.message}`);
 }
 
 const LIMIT_ERRORS: Record<string, string> = {

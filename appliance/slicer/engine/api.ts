@@ -45,6 +45,17 @@ export interface SliceRequest {
   workers?: number;
   /** Render the top-down toolpath preview (default true); a caller with no use for it saves the time. */
   preview?: boolean;
+  /**
+   * Largest G-code file in bytes (default: no limit). Checked while it is written: past it the
+   * slice fails with 422 ERR_OUTPUT_TOO_LARGE and the partial files are removed.
+   */
+  maxOutputBytes?: number;
+  /**
+   * Free bytes to keep on the output's disk (default 0: only a full disk stops it). Checked before
+   * writing starts and before every megabyte; a slice that would leave less, or that meets a full
+   * disk, fails with 507 ERR_INSUFFICIENT_STORAGE and the partial files are removed.
+   */
+  minFreeBytes?: number;
 }
 
 export interface FilamentUsage {

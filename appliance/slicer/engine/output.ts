@@ -118,7 +118,9 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
   };
 
   const bodyPath = `${req.outputPath}.body.tmp`;
-  const body = await FileSink.create(bodyPath);
+  // The body is the most of the final file: both stop at the same size.
+  const limits = { maxBytes: req.maxOutputBytes, minFreeBytes: req.minFreeBytes };
+  const body = await FileSink.create(bodyPath, limits);
   const planner = new MotionPlanner(limitsFromConfig(c));
   const writer = new GcodeWriter({
     config: c, flavour, objects, totalLayers: total, render,
@@ -161,7 +163,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
     const m73 = (elapsed: number) => `M73 P${Math.min(100, Math.floor((elapsed / Math.max(totalS, 1e-9)) * 100))} R${Math.max(0, Math.round((totalS - elapsed) / 60))}`;
 
     const final = flavour.bambu ? `${req.outputPath}.gcode.tmp` : `${req.outputPath}.tmp`;
-    out = await FileSink.create(final);
+    out = await FileSink.create(final, limits);
     if (flavour.bambu) {
       out.write(bambuHeaderBlock({ version, date, config: c, printTimeS: totalS, layers: total, filament, maxZ }));
       out.write(thumbnailBlock(thumbs, { bambuMarkers: true }));

@@ -6,10 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { asStorageError } from '../../common/disk-space.js';
 import type { ProfileCatalogue } from '../profiles/catalogue.js';
 import { sliceMetadata } from '../profiles/slice-metadata.js';
 import { Job } from './job.js';
-import { PREVIEW_FILE, type JobStore } from './job-store.js';
+import { DIR_MODE, PREVIEW_FILE, type JobStore } from './job-store.js';
 import { sniffModelFile } from './model-file.js';
 import { resolveJobConfig, type SliceForm } from './slice-form.js';
 
@@ -29,12 +30,12 @@ export async function createJob(catalogue: ProfileCatalogue, store: JobStore, fo
   const modelName = safeFileName(form.model.fileName, `model.${format}`);
   const base = modelName.replace(/\.(stl|3mf)$/i, '') || 'model';
   const modelPath = path.join(dir, `model.${format}`);
-  await mkdir(dir);
+  await mkdir(dir, { mode: DIR_MODE }).catch((err: unknown) => { throw asStorageError(err); });
   try {
     await rename(form.model.path, modelPath);
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
-    throw err;
+    throw asStorageError(err);
   }
   return Job.create({
     id,

@@ -21,6 +21,10 @@ export interface QueueOptions {
   jobTimeoutMs: number;
   /** Geometry threads per job; null lets the engine decide. */
   engineThreads: number | null;
+  /** Largest G-code file of a job. */
+  maxOutputBytes: number;
+  /** Free space a job leaves on the jobs dir's disk. */
+  minFreeBytes: number;
 }
 
 export interface QueueSnapshot {
@@ -157,6 +161,8 @@ export class JobQueue {
       previewPath: work.previewPath,
       metadata: work.metadata,
       engineThreads: this.options.engineThreads,
+      maxOutputBytes: this.options.maxOutputBytes,
+      minFreeBytes: this.options.minFreeBytes,
     }, (e) => (e.type === 'progress' ? job.progress(e.stage, e.pct) : job.layer(e.layer, e.total_layers)));
     this.running.set(job.id, handle);
     const seconds = this.options.jobTimeoutMs / 1000;

@@ -6,10 +6,13 @@
  *
  * A finished job's record is written to its folder, so finished jobs and their files survive a
  * restart; folders of jobs that never finished are removed at start. Finished jobs are kept up
- * to a count and an age, then removed with their files.
+ * to a count and an age, then removed with their files. The folders are the service user's only
+ * (0700; the files in them 0600): uploaded models and their prints are the users' work.
  */
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { requireFreeSpace } from '../../common/disk-space.js';
+import { writeFileAtomic } from '../../common/json-store.js';
 import type { Logger } from '../../common/logger.js';
 import { FINISHED_STATES, Job, type JobRecord } from './job.js';
 
@@ -20,6 +23,7 @@ export interface RetentionPolicy {
 
 const JOB_ID = /^[0-9a-f]{16}$/;
 const RECORD_FILE = 'job.json';
+export const DIR_MODE = 0o700;
 export const PREVIEW_FILE = 'preview.png';
 /** setTimeout's longest delay. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -38,7 +42,8 @@ export class JobStore {
   private readonly jobs = new Map<string, Job>();
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(readonly root: string, private readonly policy: RetentionPolicy, private readonly log: Logger) {}
+  /** `minFreeBytes`: disk space new jobs must leave free (0: no check). */
+  constructor(readonly root: string, private readonly policy: RetentionPolicy, private readonly log: Logger, private readonly minFreeBytes = 0) {}
 
   get uploadsDir(): string {
     return path.join(this.root, '.uploads');
@@ -50,15 +55,21 @@ export class JobStore {
 
   /** Creates the folders, restores finished jobs and removes what an earlier run left half done. */
   async open(): Promise<void> {
-    await mkdir(this.root, { recursive: true });
+    await mkdir(this.root, { recursive: true, mode: DIR_MODE });
+    // mkdir leaves the mode of a folder that exists alone (one made by an earlier version, say).
+    await chmod(this.root, DIR_MODE);
     await rm(this.uploadsDir, { recursive: true, force: true });
-    await mkdir(this.uploadsDir);
+    await mkdir(this.uploadsDir, { mode: DIR_MODE });
     for (const entry of await readdir(this.root, { withFileTypes: true })) {
       if (!entry.isDirectory() || !JOB_ID.test(entry.name)) continue;
       const dir = this.jobDir(entry.name);
       const record = await this.readRecord(dir);
-      if (record && record.id === entry.name) this.jobs.set(record.id, Job.restore(dir, record));
-      else await rm(dir, { recursive: true, force: true });
+      if (record && record.id === entry.name) {
+        await chmod(dir, DIR_MODE);
+        this.jobs.set(record.id, Job.restore(dir, record));
+      } else {
+        await rm(dir, { recursive: true, force: true });
+      }
     }
     if (this.jobs.size > 0) this.log.info(`restored ${this.jobs.size} finished job(s)`);
     await this.sweep();
@@ -71,6 +82,11 @@ export class JobStore {
     } catch {
       return null;
     }
+  }
+
+  /** Refuses a new job with 507 when its upload of `incomingBytes` would leave too little disk free. */
+  async requireRoom(incomingBytes: number): Promise<void> {
+    await requireFreeSpace(this.root, this.minFreeBytes, 'a new job', incomingBytes);
   }
 
   add(job: Job): void {
@@ -96,9 +112,7 @@ export class JobStore {
     if (expired.includes(job)) return;
     try {
       if (job.work) await rm(job.work.modelPath, { force: true });
-      const file = path.join(job.dir, RECORD_FILE);
-      await writeFile(`${file}.tmp`, JSON.stringify(job.toJSON()));
-      await rename(`${file}.tmp`, file);
+      await writeFileAtomic(path.join(job.dir, RECORD_FILE), JSON.stringify(job.toJSON()));
     } catch (err) {
       this.log.warn(`cannot save the record of job ${job.id}: ${err instanceof Error ? err.message : String(err)}`);
     }

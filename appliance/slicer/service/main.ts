@@ -11,13 +11,19 @@ import { toAppError } from '../../common/errors.js';
 import { createLogger } from '../../common/logger.js';
 import { lowerOtherThreads } from '../../common/thread-priority.js';
 import { packageVersion } from '../../common/version.js';
-import { ENV_PREFIX, exposureWarning, loadOptions, OPTIONS, SETTINGS_FILE } from './options.js';
+import { ENV_PREFIX, exposureWarning, loadOptions, OPTIONS, SETTINGS_FILE, tokenFileWarning } from './options.js';
 import { startSlicerService } from './service.js';
 import { waitForStopSignal } from '../../common/stop-signal.js';
 
 const NAME = 'printyard-slicer';
 /** Nice value of the threads that are not the event loop: /api/health must answer in milliseconds. */
 const HELPER_NICE = 19;
+/**
+ * Everything the service creates (uploads, G-code, previews, job records, their folders) is for
+ * its own user only: models and prints are the users' work. Set for the whole process, so the
+ * files that libraries and the slicing threads create are covered too.
+ */
+const PRIVATE_UMASK = 0o077;
 
 function usage(): string {
   return `Usage: ${NAME} [options]
@@ -52,8 +58,10 @@ async function main(argv: readonly string[]): Promise<number> {
     log.error(`unhandled rejection: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}`);
   });
   log.debug('options', Object.fromEntries(Object.entries(redactConfig(OPTIONS, options)).map(([k, v]) => [k, String(v)])));
-  const warning = exposureWarning(options);
-  if (warning) log.warn(warning);
+  for (const warning of [exposureWarning(options), tokenFileWarning(options, process.env)]) {
+    if (warning) log.warn(warning);
+  }
+  process.umask(PRIVATE_UMASK);
 
   const signal = waitForStopSignal();
   let service;

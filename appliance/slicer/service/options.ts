@@ -3,7 +3,7 @@
  * `<config-dir>/slicer.json`. Defaults follow the contract (port 8765 on loopback, no token) and
  * the XDG base directories for the configuration and the job files.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CONFIG_ERROR, parseConfig, type ConfigSchema, type ConfigValues } from '../../common/config.js';
@@ -25,6 +25,7 @@ export const OPTIONS = {
   rest_port: { type: 'integer', default: 8765, min: 0, max: 65535, help: 'TCP port of the HTTP server (0 picks a free one)' },
   rest_bind: { type: 'string', default: '127.0.0.1', help: 'address to listen on; the default accepts local connections only' },
   rest_token: { type: 'string', default: '', secret: true, help: 'bearer token required on every call but health and version; empty means none' },
+  rest_token_file: { type: 'string', default: '', help: 'file holding the bearer token, read once at start (keeps it out of ps); not with --rest-token' },
   config_dir: {
     type: 'string', inFile: false,
     default: (env: Env) => path.join(xdgDir(env, 'XDG_CONFIG_HOME', '.config'), 'printyard-slicer'),
@@ -39,6 +40,8 @@ export const OPTIONS = {
   queue_size: { type: 'integer', default: 4, min: 0, max: 1000, help: 'jobs waiting for a free worker; beyond that 429' },
   engine_threads: { type: 'integer', default: null, nullable: true, min: 0, max: 64, help: 'geometry threads per job (0 = none; auto: by model size and cores)' },
   max_upload_mb: { type: 'number', default: 100, above: 0, max: 16384, help: 'largest model upload in MB; beyond that 413' },
+  max_output_mb: { type: 'number', default: 1024, above: 0, max: 1048576, help: 'largest G-code file of a job in MB; a job that would write more fails' },
+  min_free_mb: { type: 'integer', default: 256, min: 0, max: 1048576, help: 'free space in MB kept on the disk of the jobs dir; below it jobs are refused (507) or fail' },
   job_timeout_s: { type: 'integer', default: 1800, min: 1, help: 'a running job is cancelled after this many seconds' },
   keep_jobs: { type: 'integer', default: 20, min: 1, help: 'finished jobs (and their files) kept' },
   keep_hours: { type: 'number', default: 24, above: 0, help: 'finished jobs are removed this many hours after they finished' },
@@ -51,25 +54,90 @@ export const OPTIONS = {
 
 export type SlicerOptions = ConfigValues<typeof OPTIONS>;
 
+function configError(message: string): AppError {
+  return new AppError(CONFIG_ERROR, 400, message);
+}
+
 /**
  * Reads the options: defaults, then `<config-dir>/slicer.json` if present, then the environment,
- * then the command line. The config dir itself comes from the last two only.
+ * then the command line. The config dir itself comes from the last two only. A token file is read
+ * here, once: `rest_token` then holds its token.
  */
 export function loadOptions(argv: readonly string[], env: Env): SlicerOptions {
   const base = parseConfig(OPTIONS, { argv, env, envPrefix: ENV_PREFIX });
   const file = path.join(base.config_dir, SETTINGS_FILE);
-  if (!existsSync(file)) return base;
+  if (!existsSync(file)) return withTokenFile(base);
   let values: unknown;
   try {
     values = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new AppError(CONFIG_ERROR, 400, `${file}: ${err instanceof Error ? err.message : String(err)}`);
+    throw configError(`${file}: ${err instanceof Error ? err.message : String(err)}`);
   }
-  return parseConfig(OPTIONS, { argv, env, envPrefix: ENV_PREFIX, file: { name: file, values } });
+  return withTokenFile(parseConfig(OPTIONS, { argv, env, envPrefix: ENV_PREFIX, file: { name: file, values } }));
+}
+
+/** Permission bits that open a file to users outside its owner and group. */
+const OTHERS_BITS = 0o007;
+const GROUP_READ = 0o040;
+
+function modeOf(mode: number): string {
+  return (mode & 0o777).toString(8).padStart(4, '0');
+}
+
+/**
+ * The token of `--rest-token-file`, read through one descriptor (the checked file is the read
+ * one). Trailing whitespace (the newline an editor or `echo` adds) is dropped. A missing, empty
+ * or multi-line file, one that users other than its owner and group may open, or a token given
+ * both ways stops the start.
+ */
+function withTokenFile(options: SlicerOptions): SlicerOptions {
+  const file = options.rest_token_file;
+  if (file === '') return options;
+  if (options.rest_token !== '') throw configError('--rest-token and --rest-token-file both give a token: use one of them');
+  let text: string;
+  let mode: number;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      mode = fstatSync(fd).mode;
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
+    throw configError(`--rest-token-file: cannot read ${file}: ${reason}`);
+  }
+  if ((mode & OTHERS_BITS) !== 0) {
+    throw configError(`--rest-token-file: ${file} is open to other users (mode ${modeOf(mode)}); allow its owner only (chmod 600 ${file})`);
+  }
+  const token = text.replace(/\s+$/, '');
+  if (token === '') throw configError(`--rest-token-file: ${file} is empty`);
+  if (/[\x00-\x1f\x7f]/.test(token)) throw configError(`--rest-token-file: ${file} must hold the token on one line`);
+  return { ...options, rest_token: token };
+}
+
+/**
+ * The warning for a token file its group may read, or null. systemd's LoadCredential hands the
+ * service such files (0440) in a directory only the service can enter, so those are not warned.
+ */
+export function tokenFileWarning(options: Pick<SlicerOptions, 'rest_token_file'>, env: Env): string | null {
+  const file = options.rest_token_file;
+  if (file === '') return null;
+  const credentials = env.CREDENTIALS_DIRECTORY;
+  if (credentials && path.resolve(file).startsWith(path.resolve(credentials) + path.sep)) return null;
+  let mode: number;
+  try {
+    mode = statSync(file).mode;
+  } catch {
+    return null;
+  }
+  if ((mode & GROUP_READ) === 0) return null;
+  return `--rest-token-file: the group of ${file} may read the token (mode ${modeOf(mode)}); chmod 600 it unless that is meant`;
 }
 
 /** The warning for a service reachable from the network by anyone, or null. */
 export function exposureWarning(options: Pick<SlicerOptions, 'rest_bind' | 'rest_token'>): string | null {
   if (isLoopback(options.rest_bind) || options.rest_token !== '') return null;
-  return `listening on ${options.rest_bind} without a token: anyone who can reach this address can use the slicer; set --rest-token`;
+  return `listening on ${options.rest_bind} without a token: anyone who can reach this address can use the slicer; set --rest-token-file (or --rest-token)`;
 }

@@ -37,8 +37,12 @@ export interface SlicerService {
   hurry(): void;
 }
 
+function megabytes(mb: number): number {
+  return Math.round(mb * 1024 * 1024);
+}
+
 function uploadLimits(options: SlicerOptions): UploadLimits {
-  return { maxFileBytes: Math.round(options.max_upload_mb * 1024 * 1024), maxFieldBytes: 256 * 1024, maxFiles: 1, maxFields: 16 };
+  return { maxFileBytes: megabytes(options.max_upload_mb), maxFieldBytes: 256 * 1024, maxFiles: 1, maxFields: 16 };
 }
 
 function installGates(app: Server, ctx: ServiceContext): void {
@@ -56,13 +60,16 @@ function installGates(app: Server, ctx: ServiceContext): void {
 
 export async function startSlicerService(options: SlicerOptions, log: Logger): Promise<SlicerService> {
   const config = await ConfigDirectory.open(options.config_dir, log.child('config'));
-  const store = new JobStore(options.jobs_dir, { keepJobs: options.keep_jobs, keepMs: options.keep_hours * 3_600_000 }, log.child('jobs'));
+  const minFreeBytes = megabytes(options.min_free_mb);
+  const store = new JobStore(options.jobs_dir, { keepJobs: options.keep_jobs, keepMs: options.keep_hours * 3_600_000 }, log.child('jobs'), minFreeBytes);
   await store.open();
   const queue = new JobQueue(store, {
     workers: options.workers,
     queueSize: options.queue_size,
     jobTimeoutMs: options.job_timeout_s * 1000,
     engineThreads: options.engine_threads,
+    maxOutputBytes: megabytes(options.max_output_mb),
+    minFreeBytes,
   }, log.child('jobs'));
   const ctx: ServiceContext = { options, log, config, store, queue, uploadLimits: uploadLimits(options), startedAt: new Date(), draining: false };
 

@@ -8,6 +8,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { asStorageError } from '../../common/disk-space.js';
 import { toAppError, ErrorCode } from '../../common/errors.js';
 import { meshBounds, unionBBox3 } from '../engine/mesh/bounds.js';
 import { loadModel } from '../engine/mesh/load.js';
@@ -22,6 +23,8 @@ import type { BoundsTask, ParentMessage, PreviewTask, SliceTask, WorkerMessage, 
 const EVENT_INTERVAL_MS = 100;
 /** Nice value of slicing threads: well below the HTTP thread, which must answer in milliseconds. */
 const WORKER_NICE = 19;
+/** Job files are for the service's user only. */
+const FILE_MODE = 0o600;
 
 function requirePort(): MessagePort {
   if (parentPort === null) throw new Error('slice-worker.js runs only as a worker thread');
@@ -45,6 +48,8 @@ async function slice(task: SliceTask, signal: AbortSignal): Promise<void> {
     outputPath: task.outputPath,
     metadata: task.metadata,
     signal,
+    maxOutputBytes: task.maxOutputBytes,
+    minFreeBytes: task.minFreeBytes,
     ...(task.engineThreads === null ? {} : { workers: task.engineThreads }),
     onProgress: (e) => {
       const now = Date.now();
@@ -60,7 +65,7 @@ async function slice(task: SliceTask, signal: AbortSignal): Promise<void> {
       post({ type: 'layer', layer: e.layer, total_layers: e.total_layers });
     },
   });
-  if (result.preview) await writeFile(task.previewPath, result.preview);
+  if (result.preview) await writeFile(task.previewPath, result.preview, { mode: FILE_MODE });
   post({
     type: 'sliced',
     summary: {
@@ -108,6 +113,6 @@ try {
   else if (task.kind === 'preview') await preview(task);
   else await measure(task);
 } catch (err) {
-  const e = toAppError(err, task.kind === 'slice' ? ErrorCode.sliceFailed : ErrorCode.internal);
+  const e = toAppError(asStorageError(err), task.kind === 'slice' ? ErrorCode.sliceFailed : ErrorCode.internal);
   post({ type: 'failed', code: e.code, status: e.status, message: e.message });
 }

@@ -14,6 +14,9 @@ export interface SliceTask {
   metadata: SliceMetadata;
   /** Geometry threads of the engine; null lets the engine decide. */
   engineThreads: number | null;
+  /** Largest G-code file, and free space to keep on the output's disk (the engine's SliceRequest); default none. */
+  maxOutputBytes?: number;
+  minFreeBytes?: number;
 }
 
 export interface PreviewTask {

@@ -30,7 +30,7 @@ after(() => {
 });
 
 function queue(options: Partial<QueueOptions> = {}): JobQueue {
-  return new JobQueue(store, { workers: 1, queueSize: 1, jobTimeoutMs: 60_000, engineThreads: 0, ...options }, log);
+  return new JobQueue(store, { workers: 1, queueSize: 1, jobTimeoutMs: 60_000, engineThreads: 0, maxOutputBytes: 1 << 30, minFreeBytes: 0, ...options }, log);
 }
 
 async function job(kind: 'cube' | 'slow'): Promise<Job> {

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { readEventStream } from '../../fixtures/event-stream.js';
-import { cubeStl, MARLIN_PLA, runSlicer, sliceForm, slowJob, startSlicer, type SlicerProcess } from '../../fixtures/slicer-service.js';
+import { authHeaders, cubeStl, MARLIN_PLA, runSlicer, sliceForm, slowJob, startSlicer, type SlicerProcess } from '../../fixtures/slicer-service.js';
 
 function startSlow(svc: SlicerProcess): Promise<Response> {
   const slow = slowJob();
@@ -16,7 +17,7 @@ function startSlow(svc: SlicerProcess): Promise<Response> {
 test('--help lists the options with their defaults and environment variables; --version prints the version', async () => {
   const help = await runSlicer(['--help']);
   assert.equal(help.code, 0);
-  for (const flag of ['--rest-port', '--rest-bind', '--rest-token', '--config-dir', '--queue-size', '--workers', '--max-upload-mb', '--job-timeout-s', '--keep-jobs', '--keep-hours']) {
+  for (const flag of ['--rest-port', '--rest-bind', '--rest-token', '--config-dir', '--queue-size', '--workers', '--max-upload-mb', '--max-output-mb', '--min-free-mb', '--rest-token-file', '--job-timeout-s', '--keep-jobs', '--keep-hours']) {
     assert.match(help.stdout, new RegExp(`\\n  ${flag} `), flag);
   }
   assert.match(help.stdout, /--rest-port VALUE\s+TCP port .*\(default: 8765; env PRINTYARD_SLICER_REST_PORT\)/);
@@ -149,5 +150,50 @@ test('finished jobs and their files survive a restart', async () => {
     assert.match(second.log(), /restored 1 finished job/);
   } finally {
     await second.cleanup();
+  }
+});
+
+test('the token can be given in a file: it does not show in ps, and a bad file stops the start naming the option', async () => {
+  const token = 'f1le-t0ken-8c1d';
+  const root = mkdtempSync(path.join(os.tmpdir(), 'printyard-slicer-test-'));
+  const file = path.join(root, 'slicer.token');
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  const svc = await startSlicer(['--rest-token-file', file], { root });
+  let earlier: { job_id: string; gcode_size: number };
+  try {
+    const cmdline = readFileSync(`/proc/${svc.child.pid}/cmdline`, 'utf8');
+    assert.match(cmdline, /--rest-token-file/);
+    assert.doesNotMatch(cmdline, new RegExp(token));
+    assert.equal((await fetch(`${svc.url}/api/jobs`)).status, 401);
+    assert.equal((await fetch(`${svc.url}/api/jobs`, { headers: authHeaders(token) })).status, 200, 'the newline is not part of the token');
+    earlier = await (await fetch(`${svc.url}/api/slice`, {
+      method: 'POST', body: sliceForm(cubeStl(), 'kept.stl', MARLIN_PLA), headers: authHeaders(token, { accept: 'application/json' }),
+    })).json() as { job_id: string; gcode_size: number };
+  } finally {
+    await svc.stop();
+  }
+
+  const dirs = ['--config-dir', svc.configDir, '--jobs-dir', svc.jobsDir, '--rest-port', '0'];
+  chmodSync(file, 0o644);
+  const open = await runSlicer([...dirs, '--rest-token-file', file]);
+  assert.equal(open.code, 2);
+  assert.match(open.stderr, /--rest-token-file: .*slicer\.token is open to other users \(mode 0644\)/);
+  chmodSync(file, 0o600);
+  const both = await runSlicer([...dirs, '--rest-token', 'x'], { PRINTYARD_SLICER_REST_TOKEN_FILE: file });
+  assert.equal(both.code, 2);
+  assert.match(both.stderr, /--rest-token and --rest-token-file both give a token/);
+  const missing = await runSlicer([...dirs, '--rest-token-file', `${file}.gone`]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /--rest-token-file: cannot read .*slicer\.token\.gone: no such file/);
+
+  chmodSync(file, 0o640);
+  const again = await startSlicer([], { root, env: { PRINTYARD_SLICER_REST_TOKEN_FILE: file } });
+  try {
+    assert.match(again.log(), /WARN .*--rest-token-file: the group of .*slicer\.token may read the token \(mode 0640\)/);
+    assert.equal((await fetch(`${again.url}/api/health`)).status, 200);
+    const gcode = await fetch(`${again.url}/api/jobs/${earlier.job_id}/gcode`, { headers: authHeaders(token) });
+    assert.equal((await gcode.arrayBuffer()).byteLength, earlier.gcode_size, 'the earlier job is intact');
+  } finally {
+    await again.cleanup();
   }
 });

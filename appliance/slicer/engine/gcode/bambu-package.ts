@@ -7,6 +7,7 @@ import { createReadStream, createWriteStream, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import { Zip, ZipDeflate, ZipPassThrough, strToU8 } from 'fflate';
+import { asStorageError } from '../../../common/disk-space.js';
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import type { PrintConfig } from '../../profiles/schema.js';
 import {
@@ -68,7 +69,8 @@ export async function writeGcode3mf(input: Gcode3mfInput): Promise<Gcode3mfResul
     out.destroy();
     if (!out.closed) await once(out, 'close');
     rmSync(input.outputPath, { force: true });
-    if (err instanceof AppError) throw err;
+    const storage = asStorageError(err);
+    if (storage instanceof AppError) throw storage;
     throw new AppError(ErrorCode.internal, 500, `writing ${input.outputPath} failed: ${(err as Error).message}`);
   }
 }

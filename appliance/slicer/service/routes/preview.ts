@@ -54,6 +54,7 @@ export const installPreviewRoutes: RouteInstaller = (app, ctx) => {
     rendering++;
     let form: MultipartForm | null = null;
     try {
+      await ctx.store.requireRoom(Number(req.headers['content-length']) || 0);
       form = await readMultipart(req, ctx.store.uploadsDir, ctx.uploadLimits, ['model']);
       const { model, width, height, view } = parsePreviewForm(form, ctx.options.preview_max_px);
       await sniffModelFile(model.path, model.size, model.fileName);

@@ -59,6 +59,7 @@ export const installSliceRoutes: RouteInstaller = (app, ctx) => {
     if (mode === null) throw new AppError(ERR_NOT_ACCEPTABLE, 406, `POST /api/slice answers ${EVENT_STREAM} or ${JSON_TYPE}`);
     // Refuse before the upload when the queue is already full; the queue checks again on submit.
     if (!ctx.queue.hasRoom) throw busy();
+    await ctx.store.requireRoom(Number(req.headers['content-length']) || 0);
     const form = await readMultipart(req, ctx.store.uploadsDir, ctx.uploadLimits, SLICE_FILE_FIELDS);
     let job: Job;
     try {
