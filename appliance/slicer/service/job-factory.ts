@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { asStorageError } from '../../common/disk-space.js';
+import { UNSAFE_CHARACTERS } from '../../common/unsafe-characters.js';
 import type { ProfileCatalogue } from '../profiles/catalogue.js';
 import { sliceMetadata } from '../profiles/slice-metadata.js';
 import { Job } from './job.js';
@@ -16,9 +17,9 @@ import { resolveJobConfig, type SliceForm } from './slice-form.js';
 
 const MAX_NAME_LENGTH = 120;
 
-/** A client's file name made safe to use inside our folder: no path, no control characters. */
+/** A client's file name made safe to use inside our folder and to show: no path, no control, bidirectional or invisible characters. */
 export function safeFileName(name: string, fallback: string): string {
-  const base = name.replace(/^.*[\\/]/, '').replace(/[\x00-\x1f\x7f<>:"|?*]/g, '_').trim().slice(0, MAX_NAME_LENGTH);
+  const base = name.replace(/^.*[\\/]/, '').replace(UNSAFE_CHARACTERS, '_').replace(/[<>:"|?*]/g, '_').trim().slice(0, MAX_NAME_LENGTH);
   return base === '' || /^\.+$/.test(base) ? fallback : base;
 }
 

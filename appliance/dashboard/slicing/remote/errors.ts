@@ -1,7 +1,7 @@
 /**
  * What the slicer service's answers mean to the dashboard. Two kinds of failure:
  * - the service cannot be used right now (connection refused, time-out, incompatible API, 501,
- *   a refused token, shutting down): `RemoteUnavailableError`, a BackendUnavailableError, so the
+ *   a refused token, shutting down, its disk too full to take a job: 507): `RemoteUnavailableError`, a BackendUnavailableError, so the
  *   fallback chain moves on to the next backend, and the proxy routes answer 503;
  * - the service answered about the request itself (unknown profile, bad model, busy, slicing
  *   failed): an AppError with the service's own status, code and message, so a 404
@@ -44,7 +44,7 @@ export function detailOf(err: unknown): string {
 }
 
 /** Statuses after which the service is not usable for now, whatever the request was. */
-const UNUSABLE_STATUSES = new Set([401, 403, 501, 502, 503, 504]);
+const UNUSABLE_STATUSES = new Set([401, 403, 501, 502, 503, 504, 507]);
 
 /**
  * Statuses of the codes the slicer service sends in `error` events (which carry no status), from
@@ -64,11 +64,13 @@ const STATUS_BY_CODE: Record<string, number> = {
   ERR_UNSUPPORTED_MODEL: 415,
   ERR_BAD_MODEL: 422,
   ERR_MODEL_OUTSIDE_BED: 422,
+  ERR_OUTPUT_TOO_LARGE: 422,
   ERR_TOO_MANY_JOBS: 429,
   ERR_SLICE_FAILED: 500,
   ERR_INTERNAL: 500,
   ERR_SHUTTING_DOWN: 503,
   ERR_JOB_TIMEOUT: 504,
+  ERR_INSUFFICIENT_STORAGE: 507,
 };
 
 export function statusOfCode(code: string): number {

@@ -17,7 +17,7 @@ test("answers about the request keep the service's status, code and message", ()
 });
 
 test('a refused token, 501 and gateway failures mean "unavailable": the chain moves on, the proxy says 503', () => {
-  for (const status of [401, 403, 501, 502, 503, 504]) {
+  for (const status of [401, 403, 501, 502, 503, 504, 507]) {
     const err = upstreamError('slicing', status, body('no', 'ERR_X'));
     assert.ok(err instanceof RemoteUnavailableError && err instanceof BackendUnavailableError, String(status));
     assert.equal(err.backend, 'remote');
@@ -34,4 +34,5 @@ test('a refused token, 501 and gateway failures mean "unavailable": the chain mo
 
 test('error events carry no status: it comes from the code', () => {
   assert.deepEqual(['ERR_BAD_MODEL', 'ERR_PROFILE_NOT_FOUND', 'ERR_JOB_TIMEOUT', 'ERR_SOMETHING_NEW'].map(statusOfCode), [422, 404, 504, 500]);
+  assert.deepEqual(['ERR_OUTPUT_TOO_LARGE', 'ERR_INSUFFICIENT_STORAGE'].map(statusOfCode), [422, 507]);
 });
