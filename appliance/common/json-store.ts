@@ -150,7 +150,7 @@ export type JsonStore<T> = Low<T>;
 /** The data directory's JSON stores, and what went wrong reading them. */
 export class JsonStores {
   private readonly found: StoreProblem[] = [];
-  private readonly files: AtomicJsonFile<unknown>[] = [];
+  private readonly files: { idle(): Promise<void> }[] = [];
 
   constructor(readonly dir: string, private readonly log: Logger) {}
 
@@ -168,8 +168,13 @@ export class JsonStores {
     await store.read();
     // The original was moved aside: without this write a restart would find no file at all.
     if (adapter.salvaged) await store.write();
-    this.files.push(adapter as AtomicJsonFile<unknown>);
+    this.files.push(adapter);
     return store;
+  }
+
+  /** Has `settled()` also wait for another writer in the data directory (an append-only log). */
+  track(writer: { idle(): Promise<void> }): void {
+    this.files.push(writer);
   }
 
   /**

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { AppendLog, type AppendLogOptions } from '../../appliance/common/append-log.js';
+import { JsonStores } from '../../appliance/common/json-store.js';
 import { createLogger } from '../../appliance/common/logger.js';
 import { withFileSizeLimit } from '../fixtures/file-size-limit.js';
 import { SLOTS, slotLogOptions, slotRecord, type SlotRecord, type SlotState } from '../fixtures/slot-log.js';
@@ -267,4 +268,17 @@ test('a new log starts from the initial records, written whole; an existing one 
   assert.deepEqual(again.state, ['migrated 1', 'migrated 2', 'later']);
   assert.equal(asked, 1);
   await again.close();
+});
+
+test('a log tracked by the data directory\'s stores is on disk once they have settled, appends nobody awaited included', async (t) => {
+  const dir = await tempDir(t);
+  const stores = new JsonStores(dir, quiet);
+  const file = path.join(dir, 'list.log');
+  const log = await AppendLog.open(listOptions(file));
+  stores.track(log);
+  void log.append({ add: 'a' });
+  void log.append({ add: 'b' });
+  await stores.settled();
+  assert.deepEqual(await lines(file), ['{"add":"a"}', '{"add":"b"}']);
+  assert.deepEqual((await readdir(dir)).sort(), ['list.log']);
 });

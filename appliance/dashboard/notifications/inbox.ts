@@ -181,6 +181,7 @@ export class Inbox {
       compactRatio: options.compactRatio,
       compactMinBytes: options.compactMinBytes,
     });
+    stores.track(log);
     // Also after a crash between writing the log and this rename: the log already holds the list.
     if (await exists(legacyFile)) {
       await rename(legacyFile, legacyFile + MIGRATED_SUFFIX);
