@@ -6,6 +6,7 @@
  */
 import { AppError, ErrorCode, toAppError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger.js';
+import type { InflateLimits } from '../../common/zip.js';
 import type { Job, JobRecord, SliceResultBody } from './job.js';
 import type { JobStore } from './job-store.js';
 import type { SlicedSummary } from './worker-protocol.js';
@@ -21,6 +22,8 @@ export interface QueueOptions {
   jobTimeoutMs: number;
   /** Geometry threads per job; null lets the engine decide. */
   engineThreads: number | null;
+  /** What a 3MF's parts may inflate to. */
+  inflateLimits: InflateLimits;
 }
 
 export interface QueueSnapshot {
@@ -157,6 +160,7 @@ export class JobQueue {
       previewPath: work.previewPath,
       metadata: work.metadata,
       engineThreads: this.options.engineThreads,
+      inflateLimits: this.options.inflateLimits,
     }, (e) => (e.type === 'progress' ? job.progress(e.stage, e.pct) : job.layer(e.layer, e.total_layers)));
     this.running.set(job.id, handle);
     const seconds = this.options.jobTimeoutMs / 1000;
@@ -172,7 +176,8 @@ export class JobQueue {
       clearTimeout(timer);
       this.running.delete(job.id);
       const error = job.error;
-      this.log.info(`job ${job.id} ${job.state}`, error ? { code: error.code, reason: error.message } : {});
+      const peak = handle.peakRssBytes === null ? {} : { peak_rss_mb: Math.round(handle.peakRssBytes / (1024 * 1024)) };
+      this.log.info(`job ${job.id} ${job.state}`, error ? { code: error.code, reason: error.message, ...peak } : peak);
       void this.settle(job);
       this.pump();
     });

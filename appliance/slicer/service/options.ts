@@ -39,6 +39,8 @@ export const OPTIONS = {
   queue_size: { type: 'integer', default: 4, min: 0, max: 1000, help: 'jobs waiting for a free worker; beyond that 429' },
   engine_threads: { type: 'integer', default: null, nullable: true, min: 0, max: 64, help: 'geometry threads per job (0 = none; auto: by model size and cores)' },
   max_upload_mb: { type: 'number', default: 100, above: 0, max: 16384, help: 'largest model upload in MB; beyond that 413' },
+  max_inflate_mb: { type: 'number', default: 512, above: 0, max: 4096, help: 'most the parts of a 3MF may inflate to, in MB; beyond that 413' },
+  max_inflate_ratio: { type: 'integer', default: 100, min: 2, max: 1100, help: 'most a 3MF may inflate to per byte of its size (past 1 MB); beyond that 413' },
   job_timeout_s: { type: 'integer', default: 1800, min: 1, help: 'a running job is cancelled after this many seconds' },
   keep_jobs: { type: 'integer', default: 20, min: 1, help: 'finished jobs (and their files) kept' },
   keep_hours: { type: 'number', default: 24, above: 0, help: 'finished jobs are removed this many hours after they finished' },

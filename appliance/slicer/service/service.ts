@@ -9,6 +9,7 @@ import { sendError } from '../../common/http-errors.js';
 import { closeServer, createHttpServer, listen } from '../../common/http-server.js';
 import type { Logger } from '../../common/logger.js';
 import type { UploadLimits } from '../../common/multipart.js';
+import type { InflateLimits } from '../../common/zip.js';
 import { ConfigDirectory } from './config-dir.js';
 import type { ServiceContext } from './context.js';
 import { JobQueue, shuttingDown } from './job-queue.js';
@@ -37,8 +38,14 @@ export interface SlicerService {
   hurry(): void;
 }
 
+const MB = 1024 * 1024;
+
+export function inflateLimits(options: Pick<SlicerOptions, 'max_inflate_mb' | 'max_inflate_ratio'>): InflateLimits {
+  return { maxBytes: Math.round(options.max_inflate_mb * MB), maxRatio: options.max_inflate_ratio };
+}
+
 function uploadLimits(options: SlicerOptions): UploadLimits {
-  return { maxFileBytes: Math.round(options.max_upload_mb * 1024 * 1024), maxFieldBytes: 256 * 1024, maxFiles: 1, maxFields: 16 };
+  return { maxFileBytes: Math.round(options.max_upload_mb * MB), maxFieldBytes: 256 * 1024, maxFiles: 1, maxFields: 16 };
 }
 
 function installGates(app: Server, ctx: ServiceContext): void {
@@ -63,8 +70,11 @@ export async function startSlicerService(options: SlicerOptions, log: Logger): P
     queueSize: options.queue_size,
     jobTimeoutMs: options.job_timeout_s * 1000,
     engineThreads: options.engine_threads,
+    inflateLimits: inflateLimits(options),
   }, log.child('jobs'));
-  const ctx: ServiceContext = { options, log, config, store, queue, uploadLimits: uploadLimits(options), startedAt: new Date(), draining: false };
+  const ctx: ServiceContext = {
+    options, log, config, store, queue, uploadLimits: uploadLimits(options), inflateLimits: inflateLimits(options), startedAt: new Date(), draining: false,
+  };
 
   const app = createHttpServer({ maxBodyBytes: SMALL_BODY_BYTES });
   installGates(app, ctx);

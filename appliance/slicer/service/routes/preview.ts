@@ -57,7 +57,9 @@ export const installPreviewRoutes: RouteInstaller = (app, ctx) => {
       form = await readMultipart(req, ctx.store.uploadsDir, ctx.uploadLimits, ['model']);
       const { model, width, height, view } = parsePreviewForm(form, ctx.options.preview_max_px);
       await sniffModelFile(model.path, model.size, model.fileName);
-      return await runPreview({ kind: 'preview', modelPath: model.path, fileName: model.fileName, width, height, view }).result;
+      return await runPreview({
+        kind: 'preview', modelPath: model.path, fileName: model.fileName, inflateLimits: ctx.inflateLimits, width, height, view,
+      }).result;
     } finally {
       rendering--;
       if (form) await discardUploads(form);
