@@ -1,5 +1,5 @@
 /**
- * The job queue: at most `workers` jobs run (each in its own thread), at most `queueSize` wait,
+ * The job queue: at most `workers` jobs run (each in a process of its own), at most `queueSize` wait,
  * in order of arrival; beyond that a submission is refused with 429. Running jobs are cancelled
  * after the time-out. On shutdown the waiting jobs are cancelled and the running ones get a grace
  * period before they are cancelled too.

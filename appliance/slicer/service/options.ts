@@ -35,7 +35,7 @@ export const OPTIONS = {
     default: (env: Env) => path.join(xdgDir(env, 'XDG_CACHE_HOME', '.cache'), 'printyard-slicer', 'jobs'),
     help: 'where uploads, G-code and previews of jobs are kept',
   },
-  workers: { type: 'integer', default: 1, min: 1, max: 64, help: 'slice jobs running at the same time, each in its own thread' },
+  workers: { type: 'integer', default: 1, min: 1, max: 64, help: 'slice jobs running at the same time, each in a process of its own' },
   queue_size: { type: 'integer', default: 4, min: 0, max: 1000, help: 'jobs waiting for a free worker; beyond that 429' },
   engine_threads: { type: 'integer', default: null, nullable: true, min: 0, max: 64, help: 'geometry threads per job (0 = none; auto: by model size and cores)' },
   max_upload_mb: { type: 'number', default: 100, above: 0, max: 16384, help: 'largest model upload in MB; beyond that 413' },

@@ -53,7 +53,7 @@ export function formatFor(config: PrintConfig): SliceJobResult['format'] {
   return config.gcode_flavor === 'bambu' ? 'gcode.3mf' : 'gcode';
 }
 
-/** How the slices that reached a worker thread ended, for /api/system/info. */
+/** How the slices that reached a slicing process ended, for /api/system/info. */
 export interface SliceCounts {
   completed: number;
   failed: number;

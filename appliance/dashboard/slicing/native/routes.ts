@@ -90,7 +90,7 @@ export function nativeRoutes(native: NativeSlicing, workspace: SliceWorkspace): 
       tag: TAG,
       summary: 'Slice with the built-in engine',
       description:
-        'The same form as the slicer service\'s POST /api/slice. The slice runs in a worker thread, one at a time with up to three waiting ' +
+        'The same form as the slicer service\'s POST /api/slice. The slice runs in a process of its own, one at a time with up to three waiting ' +
         '(429 ERR_TOO_MANY_JOBS beyond); it is cancelled when the client goes away.',
       body: { kind: 'raw', contentType: 'multipart/form-data', maxBytes: SLICE_BODY_MAX_BYTES, schema: sliceFormSchema },
       responses: {

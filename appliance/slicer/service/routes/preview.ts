@@ -1,6 +1,6 @@
 /**
  * POST /api/preview: a shaded picture of an unsliced model (PNG). Loading and rendering run in a
- * worker thread like a slice, so a large model does not stall the other requests; at most
+ * process of their own like a slice, so a large model does not stall the other requests; at most
  * `workers` renders run at once, further ones get 429.
  */
 import type { Request } from 'hyper-express';
