@@ -50,7 +50,8 @@ export function latencySummary(samplesMs) {
   return { count: s.length, p50: quantile(s, 0.5), p95: quantile(s, 0.95), p99: quantile(s, 0.99), max: s.at(-1) ?? NaN, over5ms: s.filter((v) => v >= 5).length };
 }
 
-function startService(entry, engineThreads) {
+/** The built service on a free loopback port with throw-away dirs: `{ child, url, stop }` (`url` resolves once it listens). */
+export function startService(entry, engineThreads = 'auto') {
   const dir = mkdtempSync(join(tmpdir(), 'printyard-bench-service-'));
   const child = spawn(process.execPath, [entry, '--rest-port', '0', '--config-dir', join(dir, 'config'), '--jobs-dir', join(dir, 'jobs'), '--job-timeout-s', '3600', '--engine-threads', engineThreads],
     { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -68,7 +69,7 @@ function startService(entry, engineThreads) {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   }).finally(() => rmSync(dir, { recursive: true, force: true }));
-  return { url, stop };
+  return { child, url, stop };
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });

@@ -6,6 +6,12 @@
  * on a large package. Stored and deflated entries are read, Zip64 included; every entry read is
  * checked against its CRC-32. Names not flagged as UTF-8 are read as Latin-1 (3MF part names are
  * ASCII, where it and the zip default CP437 agree). Errors are plain `Error`s saying what is wrong.
+ *
+ * Nothing the archive says about sizes is trusted: the entries to read are refused before any is
+ * inflated when their declared sizes pass the caller's limits (a total, and a ratio to the
+ * archive's size), and each entry is inflated into one buffer of its declared size that inflate
+ * may not overrun, so an entry that lies about its size stops there. A zip bomb costs at most the
+ * limits, never what it would inflate to.
  */
 import { inflateRawSync } from 'node:zlib';
 import { crc32 } from './crc32.js';
@@ -22,6 +28,34 @@ const STORED = 0;
 const DEFLATED = 8;
 const FLAG_ENCRYPTED = 0x1;
 const FLAG_UTF8 = 0x800;
+/** More entries than a non-Zip64 archive can hold: no package we read has nearly as many. */
+const MAX_ENTRIES = 0xffff;
+/** Entries that inflate to less than this together are never refused for their ratio. */
+export const RATIO_FLOOR_BYTES = 1024 * 1024;
+
+/** What the entries read from one archive may inflate to. */
+export interface InflateLimits {
+  /** Bytes, all entries read together. */
+  maxBytes: number;
+  /** Inflated bytes per byte of the archive, all entries read together (past RATIO_FLOOR_BYTES). */
+  maxRatio: number;
+}
+
+/** The entries asked for would inflate past a limit; nothing was inflated. */
+export class InflateLimitError extends Error {
+  constructor(
+    readonly limit: 'bytes' | 'ratio',
+    /** What the entries declare they inflate to. */
+    readonly inflatedBytes: number,
+    readonly archiveBytes: number,
+    readonly limits: InflateLimits,
+  ) {
+    super(limit === 'bytes'
+      ? `its entries inflate to ${inflatedBytes} bytes, more than the limit of ${limits.maxBytes}`
+      : `its entries inflate to ${inflatedBytes} bytes, ${Math.round(inflatedBytes / archiveBytes)} times its ${archiveBytes} bytes; the limit is ${limits.maxRatio} times`);
+    this.name = 'InflateLimitError';
+  }
+}
 
 /** Whether the bytes start like a zip archive (a local file header). */
 export function isZip(bytes: Uint8Array): boolean {
@@ -112,8 +146,10 @@ function applyZip64(r: Reader, entry: Entry, extra: number, extraLength: number)
   }
 }
 
-function readDirectory(r: Reader): Entry[] {
+/** The entries `wanted` accepts, folders left out; the others are not kept. */
+function readDirectory(r: Reader, wanted: (name: string) => boolean): Entry[] {
   const { offset, count } = directoryOf(r);
+  if (count > MAX_ENTRIES) throw new Error(`the archive lists ${count} entries, more than the ${MAX_ENTRIES} read`);
   const entries: Entry[] = [];
   let at = offset;
   for (let k = 0; k < count; k++) {
@@ -135,10 +171,41 @@ function readDirectory(r: Reader): Entry[] {
       localHeader: r.u32(at + 42),
     };
     applyZip64(r, entry, at + 46 + nameLength, extraLength);
-    entries.push(entry);
+    if (!entry.name.endsWith('/') && wanted(entry.name)) entries.push(entry);
     at += 46 + nameLength + extraLength + commentLength;
   }
   return entries;
+}
+
+/**
+ * The entry inflated into one buffer of its declared size plus a byte: output that fills it is
+ * more than the directory declares, and inflate stops there (the byte is what tells an entry of
+ * exactly its size from a longer one). One allocation of that size, not a chunk list joined at
+ * the end: half the peak, and a buffer the allocator maps and unmaps as a whole rather than
+ * thousands of 16 kB chunks that stay in its heap after they are freed.
+ */
+function inflate(entry: Entry, stored: Uint8Array): Uint8Array {
+  let inflated: Buffer;
+  try {
+    inflated = inflateRawSync(stored, { chunkSize: Math.max(entry.size + 1, 64), maxOutputLength: Math.max(entry.size, 1) });
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new Error(`entry "${entry.name}" inflates to more than the ${entry.size} bytes its directory declares`);
+    }
+    throw new Error(`entry "${entry.name}" does not inflate (${(err as Error).message})`);
+  }
+  return new Uint8Array(inflated.buffer, inflated.byteOffset, inflated.length);
+}
+
+/**
+ * Refuses the entries before any is inflated when what they declare passes the limits; the error
+ * names the tighter of the two (for a small zip bomb, its ratio).
+ */
+function checkLimits(entries: readonly Entry[], archiveBytes: number, limits: InflateLimits): void {
+  const declared = entries.reduce((sum, e) => sum + e.size, 0);
+  const allowedByRatio = Math.max(limits.maxRatio * archiveBytes, RATIO_FLOOR_BYTES);
+  if (declared <= Math.min(limits.maxBytes, allowedByRatio)) return;
+  throw new InflateLimitError(allowedByRatio < limits.maxBytes ? 'ratio' : 'bytes', declared, archiveBytes, limits);
 }
 
 function contentOf(r: Reader, entry: Entry): Uint8Array {
@@ -153,26 +220,22 @@ function contentOf(r: Reader, entry: Entry): Uint8Array {
   // Plain arrays of their own: a part kept after loading (the package thumbnail) must not hold
   // the whole file, and callers compare them as Uint8Arrays, not Buffers.
   if (entry.method === STORED) data = new Uint8Array(stored);
-  else if (entry.method === DEFLATED) {
-    try {
-      const inflated = inflateRawSync(stored, { maxOutputLength: Math.max(entry.size, 1) });
-      data = new Uint8Array(inflated.buffer, inflated.byteOffset, inflated.length);
-    } catch (err) {
-      throw new Error(`entry "${entry.name}" does not inflate (${(err as Error).message})`);
-    }
-  } else throw new Error(`entry "${entry.name}" uses compression method ${entry.method}; only stored and deflated entries are read`);
+  else if (entry.method === DEFLATED) data = inflate(entry, stored);
+  else throw new Error(`entry "${entry.name}" uses compression method ${entry.method}; only stored and deflated entries are read`);
   if (data.length !== entry.size) throw new Error(`entry "${entry.name}" holds ${data.length} bytes, its directory says ${entry.size}`);
   if (crc32(data) !== entry.crc) throw new Error(`entry "${entry.name}" fails its CRC check`);
   return data;
 }
 
-/** The contents of the archive's files whose names `wanted` accepts (directories are skipped). */
-export function unzip(bytes: Uint8Array, wanted: (name: string) => boolean): Map<string, Uint8Array> {
+/**
+ * The contents of the archive's files whose names `wanted` accepts (folders are skipped). Throws
+ * InflateLimitError, before inflating anything, when they would inflate past `limits`.
+ */
+export function unzip(bytes: Uint8Array, wanted: (name: string) => boolean, limits: InflateLimits): Map<string, Uint8Array> {
   const r = new Reader(bytes);
+  const entries = readDirectory(r, wanted);
+  checkLimits(entries, bytes.length, limits);
   const files = new Map<string, Uint8Array>();
-  for (const entry of readDirectory(r)) {
-    if (entry.name.endsWith('/') || !wanted(entry.name)) continue;
-    files.set(entry.name, contentOf(r, entry));
-  }
+  for (const entry of entries) files.set(entry.name, contentOf(r, entry));
   return files;
 }

@@ -1,99 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { deflateRawSync } from 'node:zlib';
 import { strToU8, zipSync } from 'fflate';
-import { crc32 } from '../../appliance/common/crc32.js';
-import { isZip, unzip } from '../../appliance/common/zip.js';
+import { InflateLimitError, isZip, RATIO_FLOOR_BYTES, unzip, type InflateLimits } from '../../appliance/common/zip.js';
+import { rawZip, repeatedDeflate, zipBomb3mf } from '../fixtures/zip.js';
 
+const MIB = 1024 * 1024;
+const LIMITS: InflateLimits = { maxBytes: 512 * MIB, maxRatio: 100 };
 const text = (bytes: Uint8Array | undefined) => (bytes ? new TextDecoder().decode(bytes) : undefined);
-
-interface RawEntry {
-  name: string;
-  data: Uint8Array;
-  method?: number;
-  flags?: number;
-}
-
-/**
- * A zip written field by field, so the reader meets what fflate never writes: Zip64 records (every
- * size and offset moved to the Zip64 extra field, as writers that always use Zip64 do), other
- * compression methods and flags.
- */
-function rawZip(entries: RawEntry[], options: { zip64?: boolean } = {}): Uint8Array {
-  const parts: Uint8Array[] = [];
-  const directory: Uint8Array[] = [];
-  let offset = 0;
-  const bytes = (size: number, fill: (v: DataView) => void) => {
-    const out = new Uint8Array(size);
-    fill(new DataView(out.buffer));
-    return out;
-  };
-  for (const e of entries) {
-    const name = strToU8(e.name);
-    const method = e.method ?? 8;
-    const stored = method === 8 ? deflateRawSync(e.data) : e.data;
-    const crc = crc32(e.data);
-    const big = options.zip64 ? 0xffffffff : 0;
-    const local = bytes(30, (v) => {
-      v.setUint32(0, 0x04034b50, true);
-      v.setUint16(6, e.flags ?? 0, true);
-      v.setUint16(8, method, true);
-      v.setUint32(14, crc, true);
-      v.setUint32(18, stored.length, true);
-      v.setUint32(22, e.data.length, true);
-      v.setUint16(26, name.length, true);
-    });
-    const extra = options.zip64
-      ? bytes(28, (v) => {
-          v.setUint16(0, 0x0001, true);
-          v.setUint16(2, 24, true);
-          v.setBigUint64(4, BigInt(e.data.length), true);
-          v.setBigUint64(12, BigInt(stored.length), true);
-          v.setBigUint64(20, BigInt(offset), true);
-        })
-      : new Uint8Array(0);
-    const header = bytes(46, (v) => {
-      v.setUint32(0, 0x02014b50, true);
-      v.setUint16(8, e.flags ?? 0, true);
-      v.setUint16(10, method, true);
-      v.setUint32(16, crc, true);
-      v.setUint32(20, big || stored.length, true);
-      v.setUint32(24, big || e.data.length, true);
-      v.setUint16(28, name.length, true);
-      v.setUint16(30, extra.length, true);
-      v.setUint32(42, big || offset, true);
-    });
-    parts.push(local, name, stored);
-    directory.push(header, name, extra);
-    offset += local.length + name.length + stored.length;
-  }
-  const directorySize = directory.reduce((n, p) => n + p.length, 0);
-  const tail: Uint8Array[] = [];
-  if (options.zip64) {
-    const end64At = offset + directorySize;
-    tail.push(bytes(56, (v) => {
-      v.setUint32(0, 0x06064b50, true);
-      v.setBigUint64(4, 44n, true);
-      v.setBigUint64(24, BigInt(entries.length), true);
-      v.setBigUint64(32, BigInt(entries.length), true);
-      v.setBigUint64(40, BigInt(directorySize), true);
-      v.setBigUint64(48, BigInt(offset), true);
-    }));
-    tail.push(bytes(20, (v) => {
-      v.setUint32(0, 0x07064b50, true);
-      v.setBigUint64(8, BigInt(end64At), true);
-      v.setUint32(16, 1, true);
-    }));
-  }
-  tail.push(bytes(22, (v) => {
-    v.setUint32(0, 0x06054b50, true);
-    v.setUint16(8, options.zip64 ? 0xffff : entries.length, true);
-    v.setUint16(10, options.zip64 ? 0xffff : entries.length, true);
-    v.setUint32(12, directorySize, true);
-    v.setUint32(16, options.zip64 ? 0xffffffff : offset, true);
-  }));
-  return new Uint8Array(Buffer.concat([...parts, ...directory, ...tail]));
-}
 
 describe('unzip', () => {
   it('reads stored and deflated entries, only those asked for, skipping folders', () => {
@@ -104,7 +17,7 @@ describe('unzip', () => {
       'Metadata/plate_1.gcode': strToU8('G28\n'),
       'Metadata/': new Uint8Array(0),
     });
-    const files = unzip(archive, (name) => !name.endsWith('.gcode'));
+    const files = unzip(archive, (name) => !name.endsWith('.gcode'), LIMITS);
     assert.deepEqual([...files.keys()].sort(), ['3D/3dmodel.model', '_rels/.rels']);
     assert.deepEqual(files.get('3D/3dmodel.model'), model);
     assert.equal(text(files.get('_rels/.rels')), '<Relationships/>');
@@ -116,7 +29,7 @@ describe('unzip', () => {
       { name: 'Metadata/größe.config', data: strToU8('stored as is'), method: 0, flags: 0x800 },
     ];
     for (const zip64 of [false, true]) {
-      const files = unzip(rawZip(entries, { zip64 }), () => true);
+      const files = unzip(rawZip(entries, { zip64 }), () => true, LIMITS);
       assert.equal(text(files.get('3D/3dmodel.model')), '<model unit="millimeter"/>', `zip64 ${zip64}`);
       assert.equal(text(files.get('Metadata/größe.config')), 'stored as is', `zip64 ${zip64}`);
     }
@@ -126,19 +39,72 @@ describe('unzip', () => {
     const good = rawZip([{ name: 'a.model', data: strToU8('hello world'), method: 0 }]);
     const flipped = good.slice();
     flipped[30 + 'a.model'.length] ^= 0xff;
-    assert.throws(() => unzip(flipped, () => true), /entry "a.model" fails its CRC check/);
-    assert.throws(() => unzip(good.subarray(0, good.length - 10), () => true), /no end of central directory record/);
+    assert.throws(() => unzip(flipped, () => true, LIMITS), /entry "a.model" fails its CRC check/);
+    assert.throws(() => unzip(good.subarray(0, good.length - 10), () => true, LIMITS), /no end of central directory record/);
     const shortened = good.slice();
     new DataView(shortened.buffer).setUint32(shortened.length - 6, 9999, true);
-    assert.throws(() => unzip(shortened, () => true), /archive is truncated/);
-    assert.throws(() => unzip(rawZip([{ name: 'b.model', data: strToU8('x'), flags: 1 }]), () => true), /entry "b.model" is encrypted/);
-    assert.throws(() => unzip(rawZip([{ name: 'c.model', data: strToU8('x'), method: 14 }]), () => true), /compression method 14/);
+    assert.throws(() => unzip(shortened, () => true, LIMITS), /archive is truncated/);
+    assert.throws(() => unzip(rawZip([{ name: 'b.model', data: strToU8('x'), flags: 1 }]), () => true, LIMITS), /entry "b.model" is encrypted/);
+    assert.throws(() => unzip(rawZip([{ name: 'c.model', data: strToU8('x'), method: 14 }]), () => true, LIMITS), /compression method 14/);
     const notDeflate = rawZip([{ name: 'd.model', data: strToU8('plain text, not deflate data'), method: 0 }]);
     const view = new DataView(notDeflate.buffer);
     view.setUint16(8, 8, true);
     const directoryAt = view.getUint32(notDeflate.length - 6, true);
     view.setUint16(directoryAt + 10, 8, true);
-    assert.throws(() => unzip(notDeflate, () => true), /entry "d.model" (does not inflate|holds \d+ bytes)/);
+    assert.throws(() => unzip(notDeflate, () => true, LIMITS), /entry "d.model" (does not inflate|holds \d+ bytes)/);
+  });
+});
+
+/** The process's peak resident memory so far, in MB. */
+function peakRssMb(): number {
+  return process.resourceUsage().maxRSS / 1024;
+}
+
+describe('unzip limits', () => {
+  it('refuses a zip bomb by the sizes it declares, before inflating anything, naming the tighter limit', () => {
+    const bomb = zipBomb3mf();
+    assert.ok(bomb.length < 1.1 * MIB, `a 1 GiB model part in ${bomb.length} bytes`);
+    const before = peakRssMb();
+    assert.throws(() => unzip(bomb, () => true, { maxBytes: 2048 * MIB, maxRatio: 100 }), (err: InflateLimitError) =>
+      err instanceof InflateLimitError && err.limit === 'ratio' && err.inflatedBytes > 1024 * MIB &&
+      /inflate to \d+ bytes, 10\d\d times its \d+ bytes; the limit is 100 times/.test(err.message));
+    assert.throws(() => unzip(bomb, () => true, { maxBytes: 512 * MIB, maxRatio: 1000 }), (err: InflateLimitError) =>
+      err instanceof InflateLimitError && err.limit === 'bytes' && /more than the limit of 536870912/.test(err.message));
+    assert.ok(peakRssMb() - before < 64, `peak memory grew by ${Math.round(peakRssMb() - before)} MB`);
+  });
+
+  it('counts every entry read, and only those', () => {
+    const part = (name: string) => ({ name, data: new Uint8Array(3 * MIB) });
+    const archive = rawZip([part('a.model'), part('b.model'), part('c.png')]);
+    const limits = { maxBytes: 7 * MIB, maxRatio: 100_000 };
+    assert.throws(() => unzip(archive, () => true, limits), /inflate to 9437184 bytes, more than the limit of 7340032/);
+    assert.deepEqual([...unzip(archive, (name) => name.endsWith('.model'), limits).keys()], ['a.model', 'b.model']);
+  });
+
+  it('leaves the ratio alone below a megabyte: small parts compress as they like', () => {
+    const data = new Uint8Array(RATIO_FLOOR_BYTES - 1);
+    const archive = rawZip([{ name: 'blank.model', data }]);
+    assert.ok(data.length / archive.length > 100);
+    assert.equal(unzip(archive, () => true, LIMITS).get('blank.model')?.length, data.length);
+  });
+
+  it('stops an entry that inflates past the size it declares, and reads one of exactly its size', () => {
+    const liar = zipBomb3mf({ inflatedMiB: 64, declaredSize: 100_000 });
+    const before = peakRssMb();
+    assert.throws(() => unzip(liar, () => true, LIMITS), /entry "3D\/3dmodel.model" inflates to more than the 100000 bytes its directory declares/);
+    assert.ok(peakRssMb() - before < 32, `peak memory grew by ${Math.round(peakRssMb() - before)} MB`);
+    const exact = repeatedDeflate(strToU8('<m>'), strToU8('x'.repeat(1000)), 3, strToU8('</m>'));
+    const files = unzip(rawZip([{ name: 'm.model', deflated: exact }]), () => true, LIMITS);
+    assert.equal(files.get('m.model')?.length, 3007);
+  });
+
+  it('refuses an archive that lists more entries than any package holds', () => {
+    const archive = rawZip([{ name: 'a.model', data: strToU8('a') }], { zip64: true });
+    const view = new DataView(archive.buffer);
+    const end64 = archive.length - 22 - 20 - 56;
+    view.setBigUint64(end64 + 24, 70_000n, true);
+    view.setBigUint64(end64 + 32, 70_000n, true);
+    assert.throws(() => unzip(archive, () => true, LIMITS), /lists 70000 entries, more than the 65535 read/);
   });
 });
 

@@ -1,4 +1,5 @@
 /** Public types of the slicing engine: what a caller passes in and gets back. */
+import type { InflateLimits } from '../../common/zip.js';
 import type { PrintConfig } from '../profiles/schema.js';
 import type { RepairReport } from './mesh/types.js';
 
@@ -56,6 +57,8 @@ export interface SliceRequest {
    * disk, fails with 507 ERR_INSUFFICIENT_STORAGE and the partial files are removed.
    */
   minFreeBytes?: number;
+  /** What a 3MF's parts may inflate to (default `DEFAULT_3MF_LIMITS` of mesh/opc.ts); beyond, 413 ERR_PAYLOAD_TOO_LARGE. */
+  inflateLimits?: InflateLimits;
 }
 
 export interface FilamentUsage {

@@ -118,7 +118,7 @@ export async function sliceModel(req: SliceRequest): Promise<SliceResult> {
 /** The parsed model; the file's bytes are not referenced once this returns. */
 async function readModel(req: SliceRequest): Promise<Model> {
   const bytes = typeof req.model === 'function' ? await req.model() : req.model;
-  return loadModel(bytes, req.fileName);
+  return loadModel(bytes, req.fileName, req.inflateLimits);
 }
 
 /** Support areas for every layer, from the union of all objects' outlines. */

@@ -1,11 +1,12 @@
 /**
- * The job queue: at most `workers` jobs run (each in its own thread), at most `queueSize` wait,
+ * The job queue: at most `workers` jobs run (each in a process of its own), at most `queueSize` wait,
  * in order of arrival; beyond that a submission is refused with 429. Running jobs are cancelled
  * after the time-out. On shutdown the waiting jobs are cancelled and the running ones get a grace
  * period before they are cancelled too.
  */
 import { AppError, ErrorCode, toAppError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger.js';
+import type { InflateLimits } from '../../common/zip.js';
 import type { Job, JobRecord, SliceResultBody } from './job.js';
 import type { JobStore } from './job-store.js';
 import type { SlicedSummary } from './worker-protocol.js';
@@ -25,6 +26,8 @@ export interface QueueOptions {
   maxOutputBytes: number;
   /** Free space a job leaves on the jobs dir's disk. */
   minFreeBytes: number;
+  /** What a 3MF's parts may inflate to. */
+  inflateLimits: InflateLimits;
 }
 
 export interface QueueSnapshot {
@@ -163,6 +166,7 @@ export class JobQueue {
       engineThreads: this.options.engineThreads,
       maxOutputBytes: this.options.maxOutputBytes,
       minFreeBytes: this.options.minFreeBytes,
+      inflateLimits: this.options.inflateLimits,
     }, (e) => (e.type === 'progress' ? job.progress(e.stage, e.pct) : job.layer(e.layer, e.total_layers)));
     this.running.set(job.id, handle);
     const seconds = this.options.jobTimeoutMs / 1000;
@@ -178,7 +182,8 @@ export class JobQueue {
       clearTimeout(timer);
       this.running.delete(job.id);
       const error = job.error;
-      this.log.info(`job ${job.id} ${job.state}`, error ? { code: error.code, reason: error.message } : {});
+      const peak = handle.peakRssBytes === null ? {} : { peak_rss_mb: Math.round(handle.peakRssBytes / (1024 * 1024)) };
+      this.log.info(`job ${job.id} ${job.state}`, error ? { code: error.code, reason: error.message, ...peak } : peak);
       void this.settle(job);
       this.pump();
     });

@@ -72,7 +72,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   log.info(`${NAME} ${packageVersion()} listening on ${service.url}`, { config_dir: options.config_dir, jobs_dir: options.jobs_dir });
-  // After the start, so that V8's helpers and libuv's pool exist; slicing threads lower themselves.
+  // After the start, so that V8's helpers and libuv's pool exist; slicing processes lower themselves.
   lowerOtherThreads(HELPER_NICE);
 
   log.info(`${await signal}: stopping`);

@@ -9,6 +9,7 @@ import { sendError } from '../../common/http-errors.js';
 import { closeServer, createHttpServer, listen } from '../../common/http-server.js';
 import type { Logger } from '../../common/logger.js';
 import type { UploadLimits } from '../../common/multipart.js';
+import type { InflateLimits } from '../../common/zip.js';
 import { ConfigDirectory } from './config-dir.js';
 import type { ServiceContext } from './context.js';
 import { JobQueue, shuttingDown } from './job-queue.js';
@@ -41,6 +42,10 @@ function megabytes(mb: number): number {
   return Math.round(mb * 1024 * 1024);
 }
 
+export function inflateLimits(options: Pick<SlicerOptions, 'max_inflate_mb' | 'max_inflate_ratio'>): InflateLimits {
+  return { maxBytes: megabytes(options.max_inflate_mb), maxRatio: options.max_inflate_ratio };
+}
+
 function uploadLimits(options: SlicerOptions): UploadLimits {
   return { maxFileBytes: megabytes(options.max_upload_mb), maxFieldBytes: 256 * 1024, maxFiles: 1, maxFields: 16 };
 }
@@ -70,8 +75,11 @@ export async function startSlicerService(options: SlicerOptions, log: Logger): P
     engineThreads: options.engine_threads,
     maxOutputBytes: megabytes(options.max_output_mb),
     minFreeBytes,
+    inflateLimits: inflateLimits(options),
   }, log.child('jobs'));
-  const ctx: ServiceContext = { options, log, config, store, queue, uploadLimits: uploadLimits(options), startedAt: new Date(), draining: false };
+  const ctx: ServiceContext = {
+    options, log, config, store, queue, uploadLimits: uploadLimits(options), inflateLimits: inflateLimits(options), startedAt: new Date(), draining: false,
+  };
 
   const app = createHttpServer({ maxBodyBytes: SMALL_BODY_BYTES, log: log.child('http') });
   installGates(app, ctx);

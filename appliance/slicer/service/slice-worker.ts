@@ -1,15 +1,16 @@
 /**
- * Entry point of the thread that runs one task for the service: a slice (the engine's G-code
+ * Entry point of the process that runs one task for the service: a slice (the engine's G-code
  * writer runs on its calling thread, so it must not be the service's), a model preview, or a
  * model's bounding box (for the dashboard's desktop-slicer bridge: loading a large model is work
- * no event loop should do). It reports progress, obeys a cancel message, and ends with exactly
- * one final message.
+ * no event loop should do). It receives its task as the first message on its IPC channel, reports
+ * progress, obeys a cancel message, and ends with its peak memory and exactly one final message.
+ * A lost channel (the service is gone) stops it at once: nobody is left to take the result.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
-import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { asStorageError } from '../../common/disk-space.js';
 import { toAppError, ErrorCode } from '../../common/errors.js';
+import { lowerOtherThreads } from '../../common/thread-priority.js';
 import { meshBounds, unionBBox3 } from '../engine/mesh/bounds.js';
 import { loadModel } from '../engine/mesh/load.js';
 import { renderMeshPng } from '../engine/preview/mesh-render.js';
@@ -21,23 +22,32 @@ import type { BoundsTask, ParentMessage, PreviewTask, SliceTask, WorkerMessage, 
  * always): the engine reports every 0.1 % and every layer, which would flood an event stream.
  */
 const EVENT_INTERVAL_MS = 100;
-/** Nice value of slicing threads: well below the HTTP thread, which must answer in milliseconds. */
+/** Nice value of the slicing process: well below the service's HTTP thread, which must answer in milliseconds. */
 const WORKER_NICE = 19;
 /** Job files are for the service's user only. */
 const FILE_MODE = 0o600;
+/** Exit status when the service went away before the task ended. */
+const ORPHANED = 3;
 
-function requirePort(): MessagePort {
-  if (parentPort === null) throw new Error('slice-worker.js runs only as a worker thread');
-  return parentPort;
+function requireChannel(): (message: WorkerMessage, done?: () => void) => void {
+  const send = process.send?.bind(process);
+  if (send === undefined) throw new Error('slice-worker.js runs only as a child process of the slicing service, with an IPC channel');
+  return (message, done) => send(message, undefined, undefined, done ? () => done() : undefined);
 }
 
-const port = requirePort();
+const send = requireChannel();
 
-function post(message: WorkerMessage, transfer: ArrayBuffer[] = []): void {
-  port.postMessage(message, transfer);
+function post(message: WorkerMessage): void {
+  send(message);
 }
 
-async function slice(task: SliceTask, signal: AbortSignal): Promise<void> {
+/** The last messages, then the end of the process once they are on their way. */
+function finish(message: WorkerMessage): void {
+  send({ type: 'usage', peakRssBytes: process.resourceUsage().maxRSS * 1024 });
+  send(message, () => process.exit(0));
+}
+
+async function slice(task: SliceTask, signal: AbortSignal): Promise<WorkerMessage> {
   let lastLayerAt = 0;
   let lastProgressAt = 0;
   let lastStage = '';
@@ -50,6 +60,7 @@ async function slice(task: SliceTask, signal: AbortSignal): Promise<void> {
     signal,
     maxOutputBytes: task.maxOutputBytes,
     minFreeBytes: task.minFreeBytes,
+    inflateLimits: task.inflateLimits,
     ...(task.engineThreads === null ? {} : { workers: task.engineThreads }),
     onProgress: (e) => {
       const now = Date.now();
@@ -66,7 +77,7 @@ async function slice(task: SliceTask, signal: AbortSignal): Promise<void> {
     },
   });
   if (result.preview) await writeFile(task.previewPath, result.preview, { mode: FILE_MODE });
-  post({
+  return {
     type: 'sliced',
     summary: {
       outputPath: result.outputPath,
@@ -77,42 +88,51 @@ async function slice(task: SliceTask, signal: AbortSignal): Promise<void> {
       filament: result.filament,
       warnings: result.warnings,
     },
-  });
+  };
 }
 
-async function preview(task: PreviewTask): Promise<void> {
-  const model = loadModel(await readFile(task.modelPath), task.fileName);
+async function preview(task: PreviewTask): Promise<WorkerMessage> {
+  const model = loadModel(await readFile(task.modelPath), task.fileName, task.inflateLimits);
   const png = renderMeshPng(model.objects.map((o) => o.mesh), { width: task.width, height: task.height, view: task.view });
-  const copy = png.slice();
-  post({ type: 'rendered', png: copy }, [copy.buffer]);
+  return { type: 'rendered', png };
 }
 
-async function measure(task: BoundsTask): Promise<void> {
-  const model = loadModel(await readFile(task.modelPath), task.fileName);
-  const bounds = model.objects.map((o) => meshBounds(o.mesh)).reduce(unionBBox3);
-  post({ type: 'measured', bounds });
+async function measure(task: BoundsTask): Promise<WorkerMessage> {
+  const model = loadModel(await readFile(task.modelPath), task.fileName, task.inflateLimits);
+  return { type: 'measured', bounds: model.objects.map((o) => meshBounds(o.mesh)).reduce(unionBBox3) };
 }
 
-// On Linux the nice value belongs to the thread (and threads inherit it), so this lowers this
-// thread and the engine's geometry threads, not the service's event loop: on a Pi with every
-// core slicing, the HTTP thread still gets the CPU as soon as a request arrives.
+async function run(task: WorkerTask, signal: AbortSignal): Promise<void> {
+  let message: WorkerMessage;
+  try {
+    if (task.kind === 'slice') message = await slice(task, signal);
+    else if (task.kind === 'preview') message = await preview(task);
+    else message = await measure(task);
+  } catch (err) {
+    const e = toAppError(asStorageError(err), task.kind === 'slice' ? ErrorCode.sliceFailed : ErrorCode.internal);
+    message = { type: 'failed', code: e.code, status: e.status, message: e.message };
+  }
+  finish(message);
+}
+
+// On Linux the nice value belongs to the thread, and threads inherit their creator's: this thread
+// lowers itself before it starts the engine's geometry threads, and lowers V8's and libuv's
+// helpers, which exist already. On a Pi with every core slicing, the service's HTTP thread still
+// gets the CPU as soon as a request arrives.
 try {
   os.setPriority(WORKER_NICE);
+  lowerOtherThreads(WORKER_NICE);
 } catch {
-  // Not permitted on some systems; the slice runs at the normal priority then.
+  // Not permitted on some systems; the task runs at the normal priority then.
 }
 
 const controller = new AbortController();
-port.on('message', (message: ParentMessage) => {
-  if (message.type === 'cancel') controller.abort();
+let started = false;
+process.on('message', (message: ParentMessage) => {
+  if ('kind' in message) {
+    if (started) return;
+    started = true;
+    void run(message, controller.signal);
+  } else if (message.type === 'cancel') controller.abort();
 });
-
-const task = workerData as WorkerTask;
-try {
-  if (task.kind === 'slice') await slice(task, controller.signal);
-  else if (task.kind === 'preview') await preview(task);
-  else await measure(task);
-} catch (err) {
-  const e = toAppError(asStorageError(err), task.kind === 'slice' ? ErrorCode.sliceFailed : ErrorCode.internal);
-  post({ type: 'failed', code: e.code, status: e.status, message: e.message });
-}
+process.on('disconnect', () => process.exit(ORPHANED));

@@ -1,13 +1,19 @@
-/** Messages between the service and the thread that runs one slice, preview or measurement (see slice-worker.ts). */
+/** Messages between the service and the process that runs one slice, preview or measurement (see slice-worker.ts). */
+import type { InflateLimits } from '../../common/zip.js';
 import type { SliceMetadata, SliceResult, SliceStage } from '../engine/api.js';
 import type { BBox3 } from '../engine/mesh/types.js';
 import type { MeshView } from '../engine/preview/mesh-render.js';
 import type { PrintConfig } from '../profiles/schema.js';
 
-export interface SliceTask {
-  kind: 'slice';
+/** What every task loads: a model file, whose 3MF parts may inflate only so far. */
+interface ModelTask {
   modelPath: string;
   fileName: string;
+  inflateLimits: InflateLimits;
+}
+
+export interface SliceTask extends ModelTask {
+  kind: 'slice';
   config: PrintConfig;
   outputPath: string;
   previewPath: string;
@@ -19,20 +25,16 @@ export interface SliceTask {
   minFreeBytes?: number;
 }
 
-export interface PreviewTask {
+export interface PreviewTask extends ModelTask {
   kind: 'preview';
-  modelPath: string;
-  fileName: string;
   width: number;
   height: number;
   view: MeshView;
 }
 
 /** The bounding box of a model file, as loaded (the dashboard's desktop-slicer bridge needs it before slicing). */
-export interface BoundsTask {
+export interface BoundsTask extends ModelTask {
   kind: 'bounds';
-  modelPath: string;
-  fileName: string;
 }
 
 export type WorkerTask = SliceTask | PreviewTask | BoundsTask;
@@ -46,6 +48,9 @@ export type WorkerMessage =
   | { type: 'sliced'; summary: SlicedSummary }
   | { type: 'rendered'; png: Uint8Array }
   | { type: 'measured'; bounds: BBox3 }
-  | { type: 'failed'; code: string; status: number; message: string };
+  | { type: 'failed'; code: string; status: number; message: string }
+  /** Sent just before the final message: the task process's peak resident memory. */
+  | { type: 'usage'; peakRssBytes: number };
 
-export type ParentMessage = { type: 'cancel' };
+/** The task itself comes first, then perhaps a cancel. */
+export type ParentMessage = WorkerTask | { type: 'cancel' };

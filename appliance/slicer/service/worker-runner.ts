@@ -1,29 +1,64 @@
 /**
- * Runs one task in its own worker thread and turns the thread's messages into a promise. A
- * cancel asks the thread to stop (the engine checks its AbortSignal between layers) and kills it
- * if it has not stopped within a few seconds; the task then fails with the reason given.
+ * Runs one task in a process of its own (`slice-worker.js`) and turns its messages into a promise.
+ * A process rather than a worker thread, for memory: what a task allocated goes back to the
+ * system when its process ends, whereas a thread's freed memory stays in the allocator's heaps of
+ * the process it ran in (a Menger sponge slice in a thread left the service 65 MB larger for good,
+ * a zip bomb 1 GB; README "Memory"), and an out-of-memory kill takes the task, not the service.
+ * A cancel asks the process to stop (the engine checks its AbortSignal between layers) and kills
+ * it if it has not stopped within a few seconds; the task then fails with the reason given.
  */
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { AppError, ErrorCode } from '../../common/errors.js';
 import type { BBox3 } from '../engine/mesh/types.js';
-import type { BoundsTask, PreviewTask, SlicedSummary, SliceTask, WorkerMessage, WorkerTask } from './worker-protocol.js';
+import type { BoundsTask, ParentMessage, PreviewTask, SlicedSummary, SliceTask, WorkerMessage, WorkerTask } from './worker-protocol.js';
 
-const WORKER_URL = new URL('./slice-worker.js', import.meta.url);
-/** A thread that ignores a cancel this long is terminated. */
+const WORKER_PATH = fileURLToPath(new URL('./slice-worker.js', import.meta.url));
+/** A process that ignores a cancel this long is killed. */
 const KILL_AFTER_MS = 5000;
+
+/**
+ * The runtime of a one-shot slicing process, as the command line's first line sets it (measured
+ * there, engine README): a fixed malloc threshold and one arena, so that freed buffers are reused
+ * or unmapped instead of kept, a 2 MB young generation, and less optimising-compiler work.
+ */
+export const TASK_ENV: Readonly<Record<string, string>> = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '1' };
+export const TASK_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2', '--interrupt-budget=135168', '--max-inlined-bytecode-size-cumulative=460'];
 
 export type TaskEvent = Extract<WorkerMessage, { type: 'progress' | 'layer' }>;
 
 export interface TaskHandle<T> {
   readonly result: Promise<T>;
+  /** The task process's peak resident memory in bytes, once it has reported it (just before it ends). */
+  readonly peakRssBytes: number | null;
   /** Stops the task; it rejects with `reason` unless it finished first. */
   cancel(reason: AppError): void;
 }
 
+function running(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null;
+}
+
+function exitError(code: number | null, signal: NodeJS.Signals | null): AppError {
+  const how = signal === 'SIGKILL'
+    ? 'was killed (SIGKILL: out of memory?)'
+    : `stopped unexpectedly (${signal === null ? `exit code ${code}` : signal})`;
+  return new AppError(ErrorCode.sliceFailed, 500, `the slicing process ${how}`);
+}
+
 function start<T>(task: WorkerTask, pick: (m: WorkerMessage) => T | undefined, onEvent?: (e: TaskEvent) => void): TaskHandle<T> {
-  const worker = new Worker(WORKER_URL, { workerData: task });
+  const child = fork(WORKER_PATH, [], {
+    execArgv: [...TASK_NODE_FLAGS],
+    env: { ...process.env, ...TASK_ENV },
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const tell = (message: ParentMessage): void => {
+    if (child.connected) child.send(message);
+  };
   let cancelReason: AppError | null = null;
   let settled = false;
+  let peakRssBytes: number | null = null;
   let killTimer: NodeJS.Timeout | undefined;
 
   const result = new Promise<T>((resolve, reject) => {
@@ -31,13 +66,17 @@ function start<T>(task: WorkerTask, pick: (m: WorkerMessage) => T | undefined, o
       if (settled) return;
       settled = true;
       clearTimeout(killTimer);
-      void worker.terminate();
+      if (running(child)) child.kill('SIGKILL');
       finish();
     };
     const fail = (err: AppError): void => settle(() => reject(cancelReason ?? err));
-    worker.on('message', (m: WorkerMessage) => {
+    child.on('message', (m: WorkerMessage) => {
       if (m.type === 'progress' || m.type === 'layer') {
         if (cancelReason === null) onEvent?.(m);
+        return;
+      }
+      if (m.type === 'usage') {
+        peakRssBytes = m.peakRssBytes;
         return;
       }
       if (m.type === 'failed') {
@@ -47,17 +86,22 @@ function start<T>(task: WorkerTask, pick: (m: WorkerMessage) => T | undefined, o
       const value = pick(m);
       if (value !== undefined) settle(() => resolve(value));
     });
-    worker.on('error', (err) => fail(new AppError(ErrorCode.sliceFailed, 500, `the slicing thread failed: ${err.message}`)));
-    worker.on('exit', (code) => fail(new AppError(ErrorCode.sliceFailed, 500, `the slicing thread stopped unexpectedly (exit code ${code})`)));
+    child.on('error', (err) => fail(new AppError(ErrorCode.sliceFailed, 500, `the slicing process failed: ${err.message}`)));
+    // 'close', not 'exit': messages the process sent just before it ended may still be on their way at 'exit'.
+    child.on('close', (code, signal) => fail(exitError(code, signal)));
   });
+  tell(task);
 
   return {
     result,
+    get peakRssBytes() {
+      return peakRssBytes;
+    },
     cancel(reason: AppError): void {
       if (settled || cancelReason !== null) return;
       cancelReason = reason;
-      worker.postMessage({ type: 'cancel' });
-      killTimer = setTimeout(() => void worker.terminate(), KILL_AFTER_MS);
+      tell({ type: 'cancel' });
+      killTimer = setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
     },
   };
 }

@@ -93,3 +93,31 @@ export function treeCpuDelta(before, after) {
   for (const [p, seconds] of after) sum += seconds - (before.get(p) ?? 0);
   return sum;
 }
+
+/**
+ * Samples the children of `pid` every `intervalMs` until `stop()`, which returns
+ * `{ peakKb, children }`: the highest VmHWM any of them reached and how many were seen. VmHWM only
+ * grows, so a child is seen at its peak unless it ends within one interval of reaching it.
+ */
+export function watchChildren(pid, intervalMs = 20) {
+  let peakKb = 0;
+  const seen = new Set();
+  const sample = () => {
+    for (const child of childPids(pid)) {
+      const { hwmKb } = memory(child);
+      // A child that ended between the listing and the read has no figures.
+      if (!Number.isFinite(hwmKb)) continue;
+      seen.add(child);
+      peakKb = Math.max(peakKb, hwmKb);
+    }
+  };
+  const timer = setInterval(sample, intervalMs);
+  sample();
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return { peakKb, children: seen.size };
+    },
+  };
+}

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { AppError } from '../../../appliance/common/errors.js';
 import { createLogger } from '../../../appliance/common/logger.js';
+import { DEFAULT_3MF_LIMITS } from '../../../appliance/slicer/engine/mesh/opc.js';
 import { ProfileCatalogue } from '../../../appliance/slicer/profiles/catalogue.js';
 import type { Job } from '../../../appliance/slicer/service/job.js';
 import { createJob } from '../../../appliance/slicer/service/job-factory.js';
@@ -30,7 +31,7 @@ after(() => {
 });
 
 function queue(options: Partial<QueueOptions> = {}): JobQueue {
-  return new JobQueue(store, { workers: 1, queueSize: 1, jobTimeoutMs: 60_000, engineThreads: 0, maxOutputBytes: 1 << 30, minFreeBytes: 0, ...options }, log);
+  return new JobQueue(store, { workers: 1, queueSize: 1, jobTimeoutMs: 60_000, engineThreads: 0, maxOutputBytes: 1 << 30, minFreeBytes: 0, inflateLimits: DEFAULT_3MF_LIMITS, ...options }, log);
 }
 
 async function job(kind: 'cube' | 'slow'): Promise<Job> {

@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { AppError } from '../../../appliance/common/errors.js';
+import { DEFAULT_3MF_LIMITS } from '../../../appliance/slicer/engine/mesh/opc.js';
 import { ProfileCatalogue } from '../../../appliance/slicer/profiles/catalogue.js';
 import type { SliceTask } from '../../../appliance/slicer/service/worker-protocol.js';
-import { runBounds, runPreview, runSlice, type TaskEvent } from '../../../appliance/slicer/service/worker-runner.js';
+import { runBounds, runPreview, runSlice, TASK_ENV, TASK_NODE_FLAGS, type TaskEvent } from '../../../appliance/slicer/service/worker-runner.js';
+import { eventually } from '../../fixtures/eventually.js';
+import { childrenOf } from '../../fixtures/process-memory.js';
 import { cubeStl, slowJob } from '../../fixtures/slicer-service.js';
 
 let dir: string;
@@ -28,23 +32,23 @@ function sliceTask(name: string, model: Uint8Array, overrides?: Record<string, u
   const modelPath = path.join(dir, `${name}.stl`);
   writeFileSync(modelPath, model);
   return {
-    kind: 'slice', modelPath, fileName: `${name}.stl`,
+    kind: 'slice', modelPath, fileName: `${name}.stl`, inflateLimits: DEFAULT_3MF_LIMITS,
     config: catalogue.resolveConfig({ printerId: 'generic-marlin-0.4', filamentIds: ['generic-pla'], processId: '0.20mm-standard', ...(overrides ? { overrides } : {}) }),
     outputPath: path.join(dir, `${name}.gcode`), previewPath: path.join(dir, `${name}.png`), metadata: {}, engineThreads: 0,
   };
 }
 
-test('a preview renders in a worker thread at the asked size', async () => {
+test('a preview renders in a process of its own at the asked size', async () => {
   const modelPath = path.join(dir, 'cube.stl');
   writeFileSync(modelPath, cubeStl());
-  const png = await runPreview({ kind: 'preview', modelPath, fileName: 'cube.stl', width: 120, height: 80, view: 'iso' }).result;
+  const png = await runPreview({ kind: 'preview', modelPath, fileName: 'cube.stl', inflateLimits: DEFAULT_3MF_LIMITS, width: 120, height: 80, view: 'iso' }).result;
   assert.deepEqual(pngSize(png), [120, 80]);
 });
 
-test('a model\'s bounding box is measured in a worker thread', async () => {
+test('a model\'s bounding box is measured in a process of its own', async () => {
   const modelPath = path.join(dir, 'measured.stl');
   writeFileSync(modelPath, cubeStl());
-  const bounds = await runBounds({ kind: 'bounds', modelPath, fileName: 'measured.stl' }).result;
+  const bounds = await runBounds({ kind: 'bounds', modelPath, fileName: 'measured.stl', inflateLimits: DEFAULT_3MF_LIMITS }).result;
   const size = bounds.max.map((max, axis) => max - bounds.min[axis]);
   assert.ok(size.every((s) => s > 0), JSON.stringify(bounds));
   assert.ok(size.every((s) => Math.abs(s - size[0]) < 1e-6), `a cube: ${JSON.stringify(bounds)}`);
@@ -53,14 +57,16 @@ test('a model\'s bounding box is measured in a worker thread', async () => {
 test('a broken model fails with the engine code and status', async () => {
   const modelPath = path.join(dir, 'broken.stl');
   writeFileSync(modelPath, Buffer.concat([Buffer.from(cubeStl().subarray(0, 84)), Buffer.alloc(10, 0xff)]));
-  await assert.rejects(runPreview({ kind: 'preview', modelPath, fileName: 'broken.stl', width: 64, height: 64, view: 'top' }).result,
+  await assert.rejects(runPreview({ kind: 'preview', modelPath, fileName: 'broken.stl', inflateLimits: DEFAULT_3MF_LIMITS, width: 64, height: 64, view: 'top' }).result,
     (err: AppError) => err.code === 'ERR_BAD_MODEL' && err.status === 422);
 });
 
 test('a slice reports progress and layers, writes G-code and the preview, and returns its summary', async () => {
   const events: TaskEvent[] = [];
   const task = sliceTask('cube', cubeStl());
-  const summary = await runSlice(task, (e) => events.push(e)).result;
+  const handle = runSlice(task, (e) => events.push(e));
+  const summary = await handle.result;
+  assert.ok(handle.peakRssBytes! > 20 * 1024 * 1024, `the task reports its peak memory: ${handle.peakRssBytes}`);
   assert.equal(summary.outputPath, task.outputPath);
   assert.equal(summary.format, 'gcode');
   assert.equal(summary.layers, 50);
@@ -87,4 +93,28 @@ test('a cancelled slice stops quickly and fails with the reason given', async ()
   await assert.rejects(handle.result, (err: AppError) => err.code === 'ERR_CANCELLED' && err.message === 'stop');
   assert.ok(Date.now() - t0 < 5000, `stopped after ${Date.now() - t0} ms`);
   assert.equal(existsSync(task.outputPath), false, 'no G-code is left behind');
+});
+
+test('a slice runs in a process at nice 19 with the command line\'s runtime, and ends with its task', async () => {
+  const slow = slowJob();
+  const task = sliceTask('watched', slow.model, JSON.parse(slow.overrides) as Record<string, unknown>);
+  const before = new Set(childrenOf(process.pid));
+  const handle = runSlice(task, () => undefined);
+  const child = await eventually('the task process is running', () => childrenOf(process.pid).find((pid) => !before.has(pid)));
+  const cmdline = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0');
+  assert.deepEqual(cmdline.slice(1, 1 + TASK_NODE_FLAGS.length), TASK_NODE_FLAGS);
+  assert.match(cmdline[1 + TASK_NODE_FLAGS.length], /slice-worker\.js$/);
+  const environ = readFileSync(`/proc/${child}/environ`, 'utf8').split('\0');
+  for (const [name, value] of Object.entries(TASK_ENV)) assert.ok(environ.includes(`${name}=${value}`), name);
+  // Field 19 of /proc/<pid>/stat (after the parenthesised command name) is the nice value of the main thread.
+  await eventually('the task has lowered its priority', () => readFileSync(`/proc/${child}/stat`, 'utf8').split(') ')[1].split(' ')[16] === '19');
+  handle.cancel(new AppError('ERR_CANCELLED', 409, 'stop'));
+  await assert.rejects(handle.result);
+  await eventually('the task process has ended', () => !childrenOf(process.pid).includes(child));
+});
+
+test('the task runtime is the one the command line\'s first line sets', () => {
+  const cli = fileURLToPath(new URL('../../../appliance/slicer/cli/printyard-slice.js', import.meta.url));
+  const env = Object.entries(TASK_ENV).map(([name, value]) => `${name}=${value}`).join(' ');
+  assert.equal(readFileSync(cli, 'utf8').split('\n')[0], `#!/usr/bin/env -S ${env} node ${TASK_NODE_FLAGS.join(' ')}`);
 });

@@ -16,6 +16,7 @@ import { sniffModelFile, type ModelFormat } from '../../../slicer/service/model-
 import { runBounds } from '../../../slicer/service/worker-runner.js';
 import { BackendUnavailableError, type SliceJobRequest, type SliceJobResult, type SlicingBackend, type Unavailable } from '../backend.js';
 import { outputFileFor, resolveJobConfig } from '../native/backend.js';
+import { MODEL_INFLATE_LIMITS } from '../native/slice-http.js';
 import type { NativeSlicing } from '../native/native-slicing.js';
 import type { SliceSlots } from '../native/slice-slots.js';
 import { runCuraEngine, runPrusaSlicer, type DesktopJobReport } from './desktop-jobs.js';
@@ -125,9 +126,9 @@ export class BridgeBackend implements SlicingBackend {
     }
   }
 
-  /** The model's box, loaded in a worker thread (which also refuses a broken model with 422). */
+  /** The model's box, loaded in a process of its own (which also refuses a broken model with 422, a zip bomb with 413). */
   private async measure(request: SliceJobRequest): Promise<BBox3> {
-    const handle = runBounds({ kind: 'bounds', modelPath: request.modelPath, fileName: request.modelName });
+    const handle = runBounds({ kind: 'bounds', modelPath: request.modelPath, fileName: request.modelName, inflateLimits: MODEL_INFLATE_LIMITS });
     const cancel = (): void => handle.cancel(new AppError(ErrorCode.cancelled, 409, 'slice cancelled'));
     request.signal.addEventListener('abort', cancel, { once: true });
     if (request.signal.aborted) cancel();

@@ -1,8 +1,8 @@
 /**
  * The built-in engine as a slicing backend: the job's profile ids resolved against the bundled
- * and user profiles, the model checked by content, then the slice in a worker thread of its own
- * (the slicer service's worker, `slice-worker.ts`), so the dashboard's event loop never runs
- * geometry. Slices wait their turn in `SliceSlots`; a cancelled request stops its thread.
+ * and user profiles, the model checked by content, then the slice in a process of its own
+ * (the slicer service's task process, `slice-worker.ts`), so the dashboard's event loop never runs
+ * geometry and gets back all the memory a slice took. Slices wait their turn in `SliceSlots`; a cancelled request stops its thread.
  */
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { runSlice } from '../../../slicer/service/worker-runner.js';
 import type { SliceJobRequest, SliceJobResult, SlicingBackend } from '../backend.js';
 import { validationError } from '../../http/validate.js';
 import type { NativeProfiles } from './profiles.js';
+import { MODEL_INFLATE_LIMITS } from './slice-http.js';
 import type { SliceSlots } from './slice-slots.js';
 
 /**
@@ -52,7 +53,7 @@ export function formatFor(config: PrintConfig): SliceJobResult['format'] {
   return config.gcode_flavor === 'bambu' ? 'gcode.3mf' : 'gcode';
 }
 
-/** How the slices that reached a worker thread ended, for /api/system/info. */
+/** How the slices that reached a slicing process ended, for /api/system/info. */
 export interface SliceCounts {
   completed: number;
   failed: number;
@@ -93,6 +94,7 @@ export class NativeBackend implements SlicingBackend {
         previewPath,
         metadata: sliceMetadata(catalogue, request),
         engineThreads: null,
+        inflateLimits: MODEL_INFLATE_LIMITS,
       }, (event) => {
         if (event.type === 'progress') request.onProgress?.({ stage: event.stage, pct: event.pct });
       });

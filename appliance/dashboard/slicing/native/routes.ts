@@ -91,13 +91,14 @@ export function nativeRoutes(native: NativeSlicing, workspace: SliceWorkspace): 
       tag: TAG,
       summary: 'Slice with the built-in engine',
       description:
-        'The same form as the slicer service\'s POST /api/slice. The slice runs in a worker thread, one at a time with up to three waiting ' +
+        'The same form as the slicer service\'s POST /api/slice. The slice runs in a process of its own, one at a time with up to three waiting ' +
         '(429 ERR_TOO_MANY_JOBS beyond); it is cancelled when the client goes away.',
       body: { kind: 'raw', contentType: 'multipart/form-data', maxBytes: SLICE_BODY_MAX_BYTES, schema: sliceFormSchema },
       responses: {
         200: { description: SLICE_RESULT_DESCRIPTION, contentType: 'text/x.gcode' },
         400: { description: 'A form field or setting is not valid (ERR_VALIDATION).' },
         404: { description: 'A profile id is unknown (ERR_PROFILE_NOT_FOUND).' },
+        413: { description: 'The model is over 50 MB, or a 3MF would inflate to more than 512 MB or 100 times its size (ERR_PAYLOAD_TOO_LARGE).' },
         415: { description: 'The model is neither STL nor 3MF (ERR_UNSUPPORTED_MODEL).' },
         422: { description: 'The model is broken or does not fit the printer (ERR_BAD_MODEL, ERR_MODEL_OUTSIDE_BED).' },
         429: { description: 'The built-in engine is busy (ERR_TOO_MANY_JOBS).' },

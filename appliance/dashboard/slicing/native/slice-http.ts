@@ -13,6 +13,8 @@ import { sendFile } from '../../../common/download.js';
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import { holdOpen } from '../../../common/long-response.js';
 import { readMultipart, type MultipartForm, type UploadLimits } from '../../../common/multipart.js';
+import type { InflateLimits } from '../../../common/zip.js';
+import { DEFAULT_3MF_LIMITS } from '../../../slicer/engine/mesh/opc.js';
 import { parseSliceForm, SLICE_FILE_FIELDS, type SliceForm } from '../../../slicer/service/slice-form.js';
 import { validationError } from '../../http/validate.js';
 import type { JsonSchema } from '../../http/route.js';
@@ -21,6 +23,11 @@ import type { JobOwner } from '../ownership.js';
 
 /** The model may be as large as the spec's other model uploads (mesh tools, estimator). */
 export const MODEL_LIMIT_BYTES = 50 * 1024 * 1024;
+/**
+ * What a 3MF's parts may inflate to: the slicer service's defaults (--max-inflate-mb 512,
+ * --max-inflate-ratio 100; the engine's DEFAULT_3MF_LIMITS says why); beyond, 413.
+ */
+export const MODEL_INFLATE_LIMITS: InflateLimits = DEFAULT_3MF_LIMITS;
 const LIMITS: UploadLimits = { maxFileBytes: MODEL_LIMIT_BYTES, maxFieldBytes: 256 * 1024, maxFiles: 1, maxFields: 8 };
 /** What the router lets through before the reader counts: the model, the text fields, the boundaries. */
 export const SLICE_BODY_MAX_BYTES = MODEL_LIMIT_BYTES + LIMITS.maxFields * LIMITS.maxFieldBytes + 64 * 1024;

@@ -4,12 +4,14 @@
  * first plate's `Metadata/plate_<n>.gcode` is used). Told apart by content, not by name.
  */
 import { AppError, ErrorCode } from '../../../common/errors.js';
-import { isZip, unzip } from '../../../common/zip.js';
+import { isZip, unzip, type InflateLimits } from '../../../common/zip.js';
 import { ERR_SLICER_SERVICE } from './errors.js';
 
 const PLATE_GCODE = /^Metadata\/plate_(\d+)\.gcode$/;
 /** A package is unzipped in memory; larger ones are refused rather than risking the dashboard. */
 export const MAX_PACKAGE_BYTES = 256 * 1024 * 1024;
+/** G-code deflates 3-5:1: a full-size package's plate fits, a zip bomb's does not. */
+const PACKAGE_INFLATE_LIMITS: InflateLimits = { maxBytes: 4 * MAX_PACKAGE_BYTES, maxRatio: 100 };
 
 async function* splitLines(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8');
@@ -27,7 +29,7 @@ async function* splitLines(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Arr
 function plateGcode(pkg: Uint8Array): Uint8Array {
   let files: Map<string, Uint8Array>;
   try {
-    files = unzip(pkg, (name) => PLATE_GCODE.test(name));
+    files = unzip(pkg, (name) => PLATE_GCODE.test(name), PACKAGE_INFLATE_LIMITS);
   } catch (err) {
     throw new AppError(ERR_SLICER_SERVICE, 502, `the .gcode.3mf package cannot be unpacked (${(err as Error).message})`);
   }

@@ -3,9 +3,10 @@
  * binary STL size, ASCII STL text), the file name only names the object and hints that an
  * unreadable file was meant to be an STL.
  */
-import { isZip } from '../../../common/zip.js';
+import { isZip, type InflateLimits } from '../../../common/zip.js';
 import { badModel, unsupportedModel } from './errors.js';
 import { isBinaryStlSize, looksLikeAsciiStl, looksLikeBinaryStl, parseAsciiStl, parseBinaryStl, type StlResult } from './stl.js';
+import { DEFAULT_3MF_LIMITS } from './opc.js';
 import { load3mf } from './threemf.js';
 import type { Model } from './types.js';
 
@@ -24,9 +25,10 @@ function stlModel(result: StlResult, format: 'stl-binary' | 'stl-ascii', fileNam
   };
 }
 
-export function loadModel(bytes: Uint8Array, fileName: string): Model {
+/** `inflateLimits` bound what a 3MF's parts may inflate to (413 ERR_PAYLOAD_TOO_LARGE beyond). */
+export function loadModel(bytes: Uint8Array, fileName: string, inflateLimits: InflateLimits = DEFAULT_3MF_LIMITS): Model {
   if (bytes.length === 0) throw badModel('the model file is empty');
-  if (isZip(bytes)) return load3mf(bytes);
+  if (isZip(bytes)) return load3mf(bytes, inflateLimits);
   if (isBinaryStlSize(bytes)) return stlModel(parseBinaryStl(bytes), 'stl-binary', fileName);
   if (looksLikeAsciiStl(bytes)) return stlModel(parseAsciiStl(bytes), 'stl-ascii', fileName);
   if (looksLikeBinaryStl(bytes, fileName)) return stlModel(parseBinaryStl(bytes), 'stl-binary', fileName);

@@ -1,8 +1,10 @@
 /**
- * The zip (Open Packaging Conventions) layer of 3MF: unpacking the parts a slicer needs,
- * following `_rels/.rels` to the start model part and to the package thumbnail.
+ * The zip (Open Packaging Conventions) layer of 3MF: unpacking the parts a slicer needs, within
+ * limits on what they inflate to, and following `_rels/.rels` to the start model part and to the
+ * package thumbnail.
  */
-import { unzip } from '../../../common/zip.js';
+import { AppError, ErrorCode } from '../../../common/errors.js';
+import { InflateLimitError, unzip, type InflateLimits } from '../../../common/zip.js';
 import { badModel } from './errors.js';
 import { XmlScanner } from './xml.js';
 
@@ -13,6 +15,33 @@ const DEFAULT_THUMBNAIL = 'Metadata/thumbnail.png';
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 /** Parts worth inflating; G-code, textures and slicer project files in big packages are skipped. */
 const WANTED_PART = /\.(rels|model|config|png)$/i;
+
+const MB = 1024 * 1024;
+
+/**
+ * What the parts read from one package may inflate to, unless the caller says otherwise. Real
+ * packages inflate to 4-8 times their size (the corpus's rigid3d platform 4.4, PrusaSlicer 2.5
+ * exports of the corpus's meshes 5.8-7.4; mesh XML compresses about 7:1) and deflate reaches about
+ * 1030:1 at most, so 100:1 is far above any model and far below a zip bomb. 512 MB of XML is a
+ * model of some six million triangles, more than a Pi slices in reasonable time.
+ */
+export const DEFAULT_3MF_LIMITS: InflateLimits = { maxBytes: 512 * MB, maxRatio: 100 };
+
+/** Whole megabytes from 100 up, three significant digits below (0.109, 1.01, 51.2). */
+function megabytes(bytes: number): string {
+  const mb = bytes / MB;
+  return String(mb >= 100 ? Math.round(mb) : Number(mb.toPrecision(3)));
+}
+
+/** 413, as an upload over the size limit: the package is too large once inflated, and the limits are the operator's. */
+function tooLargeInflated(err: InflateLimitError): AppError {
+  const { limits } = err;
+  const message = err.limit === 'bytes'
+    ? `the 3MF package inflates to ${megabytes(err.inflatedBytes)} MB, more than the limit of ${megabytes(limits.maxBytes)} MB`
+    : `the ${megabytes(err.archiveBytes)} MB 3MF package inflates to ${megabytes(err.inflatedBytes)} MB, ` +
+      `${Math.round(err.inflatedBytes / err.archiveBytes)} times its size; the limit is ${limits.maxRatio} times (a zip bomb?)`;
+  return new AppError(ErrorCode.payloadTooLarge, 413, message);
+}
 
 /** Part names in OPC are case-insensitive and may be written with a leading slash or percent-escapes. */
 export function normalizePartName(name: string): string {
@@ -28,11 +57,12 @@ export function normalizePartName(name: string): string {
 export class Package {
   private readonly parts = new Map<string, Uint8Array>();
 
-  constructor(bytes: Uint8Array) {
+  constructor(bytes: Uint8Array, limits: InflateLimits = DEFAULT_3MF_LIMITS) {
     let files: Map<string, Uint8Array>;
     try {
-      files = unzip(bytes, (name) => WANTED_PART.test(name));
+      files = unzip(bytes, (name) => WANTED_PART.test(name), limits);
     } catch (err) {
+      if (err instanceof InflateLimitError) throw tooLargeInflated(err);
       throw badModel(`the file is a zip archive that cannot be unpacked (${(err as Error).message})`);
     }
     for (const [name, data] of files) this.parts.set(normalizePartName(name), data);

@@ -5,7 +5,8 @@
  * the package thumbnail.
  */
 import { badModel } from './errors.js';
-import { normalizePartName, Package } from './opc.js';
+import type { InflateLimits } from '../../../common/zip.js';
+import { DEFAULT_3MF_LIMITS, normalizePartName, Package } from './opc.js';
 import { readObjectExtruders } from './threemf-config.js';
 import { parseModelPart, type ModelPart, type ObjectResource } from './threemf-part.js';
 import { compose, concatMeshes, identity, transformMesh, type Affine } from './transform.js';
@@ -89,8 +90,8 @@ function uniqueName(wanted: string, used: Set<string>): string {
   return name;
 }
 
-export function load3mf(bytes: Uint8Array): Model {
-  const pkg = new Package(bytes);
+export function load3mf(bytes: Uint8Array, limits: InflateLimits = DEFAULT_3MF_LIMITS): Model {
+  const pkg = new Package(bytes, limits);
   const startName = pkg.startPart();
   const reader = new ThreeMfReader(pkg);
   const start = reader.part(startName)!;

@@ -1,6 +1,6 @@
 /**
  * POST /api/preview: a shaded picture of an unsliced model (PNG). Loading and rendering run in a
- * worker thread like a slice, so a large model does not stall the other requests; at most
+ * process of their own like a slice, so a large model does not stall the other requests; at most
  * `workers` renders run at once, further ones get 429.
  */
 import type { Request } from 'hyper-express';
@@ -58,7 +58,9 @@ export const installPreviewRoutes: RouteInstaller = (app, ctx) => {
       form = await readMultipart(req, ctx.store.uploadsDir, ctx.uploadLimits, ['model']);
       const { model, width, height, view } = parsePreviewForm(form, ctx.options.preview_max_px);
       await sniffModelFile(model.path, model.size, model.fileName);
-      return await runPreview({ kind: 'preview', modelPath: model.path, fileName: model.fileName, width, height, view }).result;
+      return await runPreview({
+        kind: 'preview', modelPath: model.path, fileName: model.fileName, inflateLimits: ctx.inflateLimits, width, height, view,
+      }).result;
     } finally {
       rendering--;
       if (form) await discardUploads(form);

@@ -3,11 +3,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createNativeSlicingFeature } from '../../../../appliance/dashboard/slicing/native/feature.js';
 import { startDashboardFixture, testAuthenticator, TEST_TOKENS, type DashboardFixture, type TestResponse } from '../../../fixtures/dashboard.js';
-import { MARLIN_JOB, postForm, sliceForm, sliceStats } from './slice-client.js';
+import { CORPUS, MARLIN_JOB, postForm, postFromOtherProcess, sliceForm, sliceStats } from './slice-client.js';
 import { eventually } from '../../../fixtures/eventually.js';
 import { BAD_NAMES } from '../../../fixtures/bad-names.js';
+import { resident, watchChildren } from '../../../fixtures/process-memory.js';
+import { zipBomb3mf } from '../../../fixtures/zip.js';
 
 const { view, print } = TEST_TOKENS;
 let dash: DashboardFixture;
@@ -282,7 +285,46 @@ describe('native slice', () => {
     assert.deepEqual(readdirSync(path.join(dash.dataDir, 'slicing-work', 'native')), []);
   });
 
-  test('/api/health answers while a slice runs (the engine is in a worker thread)', async () => {
+  test('the memory a large slice takes goes back once it is done', async () => {
+    // Small slices ran before: what the dashboard keeps for any slice is in the baseline.
+    const before = resident(process.pid).rssMb;
+    const watch = watchChildren(process.pid);
+    const reply = await postFromOtherProcess(dash.url, '/api/slicer/native/slice', print, path.join(CORPUS, 'bearing.stl'));
+    const tasks = watch.stop();
+    assert.equal(reply.status, 200);
+    assert.ok(reply.bytes > 1_000_000);
+    await sleep(500);
+    const afterSlice = resident(process.pid).rssMb;
+    assert.ok(afterSlice < before + 15, `the dashboard holds ${Math.round(afterSlice)} MB after the slice, ${Math.round(before)} MB before`);
+    assert.ok(tasks.peakMb > 100, `the slice took its memory (${Math.round(tasks.peakMb)} MB) in a process of its own`);
+  });
+
+  test('a 1 MB 3MF that inflates to 1 GB is refused with 413 naming the limit; the dashboard stays up, small, with its profiles', async () => {
+    const kept = await dash.request('POST', '/api/slicer/native/profiles', {
+      token: print, body: { name: 'Kept PLA', kind: 'filament', inherits: 'generic-pla', settings: { nozzle_temperature: [210] } },
+    });
+    assert.equal(kept.status, 201, kept.text);
+    const form = sliceForm('box.stl');
+    form.set('model', new Blob([zipBomb3mf()]), 'bomb.3mf');
+    const watch = watchChildren(process.pid);
+    const response = await postForm(dash.url, '/api/slicer/native/slice', print, form);
+    const tasks = watch.stop();
+    const text = await response.text();
+    assert.equal(response.status, 413, text.slice(0, 200));
+    const body = JSON.parse(text) as { code: string; error: string };
+    assert.equal(body.code, 'ERR_PAYLOAD_TOO_LARGE');
+    assert.match(body.error, /^the 1\.01 MB 3MF package inflates to 1024 MB, 10\d\d times its size; the limit is 100 times/);
+    assert.ok(tasks.children >= 1 && tasks.peakMb < 400, `the slicing process peaked at ${Math.round(tasks.peakMb)} MB`);
+    // The dashboard runs in this test's process.
+    assert.ok(resident(process.pid).peakMb < 400, `the dashboard peaked at ${Math.round(resident(process.pid).peakMb)} MB`);
+    assert.equal((await dash.request('GET', '/api/health')).status, 200);
+    const profile = await dash.request('GET', '/api/slicer/native/profiles/kept-pla', { token: view });
+    assert.equal(profile.status, 200, profile.text);
+    assert.deepEqual(profile.json.settings, kept.json.settings);
+    assert.deepEqual((await nativeInfo()).slots.running, 0);
+  });
+
+  test('/api/health answers while a slice runs (the engine is in a process of its own)', async () => {
     let sliceDone = false;
     const slicing = postForm(dash.url, '/api/slicer/native/slice', print, sliceForm('openscad_example024_menger.stl'))
       .then(async (response) => {

@@ -3,6 +3,7 @@
  * (native/slice, bridge/slice, bridge/slice-and-send): multipart forms with a corpus model, and
  * the statistics headers of the reply.
  */
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -42,4 +43,29 @@ export function sliceStats(response: Response): SliceStats {
     estimatedTimeS: Number(header('x-estimated-time-sec')),
     filamentG: header('x-filament-g').split(',').map(Number),
   };
+}
+
+/** Posts a slice form with a model file and prints the reply's status and length; run by `postFromOtherProcess`. */
+const CLIENT_SCRIPT = `
+const [url, token, model, fields] = process.argv.slice(1);
+const { openAsBlob } = await import('node:fs');
+const form = new FormData();
+for (const [name, value] of Object.entries(JSON.parse(fields))) form.set(name, value);
+form.set('model', await openAsBlob(model), model.split('/').pop());
+const response = await fetch(url, { method: 'POST', headers: { authorization: 'Bearer ' + token }, body: form });
+const body = await response.arrayBuffer();
+process.stdout.write(JSON.stringify({ status: response.status, bytes: body.byteLength }));
+`;
+
+/**
+ * A slice form posted from another Node process: the memory of this one, where a test's dashboard
+ * runs, is then the dashboard's alone (the client's copies of the model and of the G-code are not).
+ */
+export function postFromOtherProcess(baseUrl: string, urlPath: string, token: string, model: string, fields: Record<string, string> = MARLIN_JOB): Promise<{ status: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--input-type=module', '-e', CLIENT_SCRIPT, baseUrl + urlPath, token, model, JSON.stringify(fields)], (err, stdout, stderr) => {
+      if (err) reject(new Error(`the client process failed: ${stderr || err.message}`));
+      else resolve(JSON.parse(stdout) as { status: number; bytes: number });
+    });
+  });
 }

@@ -4,6 +4,7 @@ import { strToU8, zipSync } from 'fflate';
 import { AppError } from '../../../../appliance/common/errors.js';
 import { loadModel } from '../../../../appliance/slicer/engine/mesh/load.js';
 import { cube, cubeWithHole, to3mf, toAsciiStl, toBinaryStl } from '../../../fixtures/meshes.js';
+import { zipBomb3mf } from '../../../fixtures/zip.js';
 
 const badModel = (message: RegExp) => ({ name: 'AppError', code: 'ERR_BAD_MODEL', status: 422, message });
 
@@ -108,5 +109,25 @@ describe('loadModel malformed input', () => {
       }
     }
     assert.ok(outcomes.has('loaded') && outcomes.has('ERR_BAD_MODEL'));
+  });
+});
+
+describe('loadModel inflation limits', () => {
+  it('refuses a 3MF by what its parts would inflate to with ERR_PAYLOAD_TOO_LARGE (413), naming the limit', () => {
+    const bomb = zipBomb3mf({ inflatedMiB: 64 });
+    assert.throws(() => loadModel(bomb, 'bomb.3mf'), {
+      code: 'ERR_PAYLOAD_TOO_LARGE', status: 413,
+      message: /^the 0\.0\d+ MB 3MF package inflates to 64 MB, \d{3,4} times its size; the limit is 100 times \(a zip bomb\?\)$/,
+    });
+    assert.throws(() => loadModel(bomb, 'bomb.3mf', { maxBytes: 32 * 1024 * 1024, maxRatio: 1100 }), {
+      code: 'ERR_PAYLOAD_TOO_LARGE', status: 413, message: 'the 3MF package inflates to 64 MB, more than the limit of 32 MB',
+    });
+    const model = loadModel(bomb, 'bomb.3mf', { maxBytes: 65 * 1024 * 1024, maxRatio: 1100 });
+    assert.deepEqual(model.objects.map((o) => o.mesh.indices.length), [36], 'within its limits the same package loads');
+  });
+
+  it('refuses a part that inflates past its declared size as a broken model (422)', () => {
+    assert.throws(() => loadModel(zipBomb3mf({ inflatedMiB: 4, declaredSize: 5000 }), 'liar.3mf'),
+      badModel(/entry "3D\/3dmodel\.model" inflates to more than the 5000 bytes its directory declares/));
   });
 });
