@@ -44,6 +44,10 @@ export const SETTINGS_SCHEMA: SchemaOf<DashboardSettings> = {
     url: { type: 'http-url', default: 'http://127.0.0.1:8765', env: 'SLICER_URL', help: 'base URL of the slicer service' },
     token: { type: 'string', default: '', env: 'SLICER_TOKEN', secret: true, help: 'bearer token of the slicer service; empty for none' },
   },
+  slicing: {
+    max_output_mb: { type: 'integer', default: 1024, min: 1, max: 1_048_576, help: 'largest G-code file of a slice by the built-in engine, in MB; a slice that would write more fails' },
+    min_free_mb: { type: 'integer', default: 256, min: 0, max: 1_048_576, help: 'free space in MB a slice leaves on the disk of the data directory; below it the slice fails (507)' },
+  },
 };
 
 export const CONFIG_FILE = 'config.json';

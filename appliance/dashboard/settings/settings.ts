@@ -18,6 +18,12 @@ export interface DashboardSettings {
     url: string;
     token: string;
   };
+  slicing: {
+    /** Largest G-code file the built-in engine may write for one slice. */
+    max_output_mb: number;
+    /** Free space a slice leaves on the data directory's disk, where every state file lives. */
+    min_free_mb: number;
+  };
 }
 
 /** Nested partial for updates: only the keys present change. */

@@ -13,8 +13,7 @@ import { test } from 'node:test';
 import { freeBytes } from '../../../appliance/common/disk-space.js';
 import { eventually } from '../../fixtures/eventually.js';
 import { readEventStream } from '../../fixtures/event-stream.js';
-import { box, toBinaryStl } from '../../fixtures/meshes.js';
-import { cubeStl, MARLIN_PLA, sliceForm, slowJob, startSlicer, type SlicerProcess } from '../../fixtures/slicer-service.js';
+import { cubeStl, hugeOutputJob, MARLIN_PLA, sliceForm, slowJob, startSlicer, type SlicerProcess } from '../../fixtures/slicer-service.js';
 
 const JSON_TYPE = 'application/json';
 const SSE = 'text/event-stream';
@@ -24,7 +23,7 @@ const MB = 1024 * 1024;
  * The reported request: a 684-byte STL (a 200 mm block) and valid settings, 0.05 mm layers and
  * full infill, which make 137 MB of G-code when nothing stops them.
  */
-const HUGE = { model: toBinaryStl(box(200, 200, 200)), overrides: JSON.stringify({ layer_height: 0.05, sparse_infill_density: '100%' }) };
+const HUGE = hugeOutputJob();
 
 interface ErrorBody { error: string; code: string }
 interface JobRecord { id: string; state: string; error: { code: string; message: string } | null }

@@ -16,6 +16,7 @@ import { runSlice } from '../../../slicer/service/worker-runner.js';
 import type { SliceJobRequest, SliceJobResult, SlicingBackend } from '../backend.js';
 import { validationError } from '../../http/validate.js';
 import type { NativeProfiles } from './profiles.js';
+import type { DashboardSettings } from '../../settings/settings.js';
 import { MODEL_INFLATE_LIMITS } from './slice-http.js';
 import type { SliceSlots } from './slice-slots.js';
 
@@ -53,6 +54,22 @@ export function formatFor(config: PrintConfig): SliceJobResult['format'] {
   return config.gcode_flavor === 'bambu' ? 'gcode.3mf' : 'gcode';
 }
 
+/** What a slice may write and must leave free on the output's disk, in bytes. */
+export interface OutputLimits {
+  maxOutputBytes: number;
+  minFreeBytes: number;
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * The `slicing` settings as the engine takes them: a tiny model scaled up can make gigabytes of
+ * G-code, and the state files of every feature live on the same disk (an SD card).
+ */
+export function outputLimits(settings: DashboardSettings['slicing']): OutputLimits {
+  return { maxOutputBytes: settings.max_output_mb * MB, minFreeBytes: settings.min_free_mb * MB };
+}
+
 /** How the slices that reached a slicing process ended, for /api/system/info. */
 export interface SliceCounts {
   completed: number;
@@ -67,6 +84,7 @@ export class NativeBackend implements SlicingBackend {
   constructor(
     private readonly profiles: () => Promise<NativeProfiles>,
     private readonly slots: SliceSlots,
+    private readonly limits: () => OutputLimits,
   ) {}
 
   async availability(): Promise<{ available: true }> {
@@ -95,6 +113,7 @@ export class NativeBackend implements SlicingBackend {
         metadata: sliceMetadata(catalogue, request),
         engineThreads: null,
         inflateLimits: MODEL_INFLATE_LIMITS,
+        ...this.limits(),
       }, (event) => {
         if (event.type === 'progress') request.onProgress?.({ stage: event.stage, pct: event.pct });
       });

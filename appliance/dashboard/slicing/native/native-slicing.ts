@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { DashboardContext } from '../../feature.js';
-import { NativeBackend } from './backend.js';
+import { NativeBackend, outputLimits } from './backend.js';
 import { NativeProfiles } from './profiles.js';
 import { SliceSlots, type SlotLimits } from './slice-slots.js';
 
@@ -19,9 +19,9 @@ export class NativeSlicing {
   readonly workDir: string;
   private opened: Promise<NativeProfiles> | null = null;
 
-  constructor(private readonly ctx: Pick<DashboardContext, 'stores' | 'dataDir'>, limits: SlotLimits = NATIVE_SLOTS) {
+  constructor(private readonly ctx: Pick<DashboardContext, 'stores' | 'dataDir' | 'settings'>, limits: SlotLimits = NATIVE_SLOTS) {
     this.slots = new SliceSlots(limits, 'the built-in engine');
-    this.backend = new NativeBackend(() => this.profiles(), this.slots);
+    this.backend = new NativeBackend(() => this.profiles(), this.slots, () => outputLimits(ctx.settings.current.slicing));
     this.workDir = path.join(ctx.dataDir, 'slicing-work', 'native');
   }
 

@@ -12,7 +12,7 @@ import type { Request, Response } from 'hyper-express';
 import { sendFile } from '../../../common/download.js';
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import { holdOpen } from '../../../common/long-response.js';
-import { readMultipart, type MultipartForm, type UploadLimits } from '../../../common/multipart.js';
+import { maxBodyBytes, readMultipart, type MultipartForm, type UploadLimits } from '../../../common/multipart.js';
 import type { InflateLimits } from '../../../common/zip.js';
 import { DEFAULT_3MF_LIMITS } from '../../../slicer/engine/mesh/opc.js';
 import { parseSliceForm, SLICE_FILE_FIELDS, type SliceForm } from '../../../slicer/service/slice-form.js';
@@ -30,7 +30,7 @@ export const MODEL_LIMIT_BYTES = 50 * 1024 * 1024;
 export const MODEL_INFLATE_LIMITS: InflateLimits = DEFAULT_3MF_LIMITS;
 const LIMITS: UploadLimits = { maxFileBytes: MODEL_LIMIT_BYTES, maxFieldBytes: 256 * 1024, maxFiles: 1, maxFields: 8 };
 /** What the router lets through before the reader counts: the model, the text fields, the boundaries. */
-export const SLICE_BODY_MAX_BYTES = MODEL_LIMIT_BYTES + LIMITS.maxFields * LIMITS.maxFieldBytes + 64 * 1024;
+export const SLICE_BODY_MAX_BYTES = maxBodyBytes(LIMITS);
 
 export const GCODE_TYPE = 'text/x.gcode';
 /** IANA's type for 3MF packages; a Bambu .gcode.3mf is one. */

@@ -10,6 +10,7 @@ import { CORPUS, MARLIN_JOB, postForm, postFromOtherProcess, sliceForm, sliceSta
 import { eventually } from '../../../fixtures/eventually.js';
 import { BAD_NAMES } from '../../../fixtures/bad-names.js';
 import { resident, watchChildren } from '../../../fixtures/process-memory.js';
+import { hugeOutputJob } from '../../../fixtures/slicer-service.js';
 import { zipBomb3mf } from '../../../fixtures/zip.js';
 
 const { view, print } = TEST_TOKENS;
@@ -322,6 +323,30 @@ describe('native slice', () => {
     assert.equal(profile.status, 200, profile.text);
     assert.deepEqual(profile.json.settings, kept.json.settings);
     assert.deepEqual((await nativeInfo()).slots.running, 0);
+  });
+
+  test('a slice whose G-code would pass slicing.max_output_mb fails with 422 ERR_OUTPUT_TOO_LARGE; nothing of it is left', async () => {
+    const capped = await startDashboardFixture({
+      features: [createNativeSlicingFeature], createAuthenticator: testAuthenticator, logLevel: 'warn',
+      config: { rate_limit: { enabled: false }, slicing: { max_output_mb: 1 } },
+    });
+    try {
+      const huge = hugeOutputJob();
+      const form = sliceForm('box.stl', { ...MARLIN_JOB, overrides: huge.overrides });
+      form.set('model', new Blob([huge.model]), 'block.stl');
+      const response = await postForm(capped.url, '/api/slicer/native/slice', print, form);
+      const body = await response.json() as { code: string; error: string };
+      assert.equal(response.status, 422, JSON.stringify(body));
+      assert.equal(body.code, 'ERR_OUTPUT_TOO_LARGE');
+      assert.match(body.error, /larger than 1 MB/);
+      assert.equal((await capped.request('GET', '/api/health')).status, 200);
+      await eventually('the working folder of the failed slice is removed', () => readdirSync(path.join(capped.dataDir, 'slicing-work', 'native')).length === 0);
+      const cube = await postForm(capped.url, '/api/slicer/native/slice', print, sliceForm('box.stl'));
+      assert.equal(cube.status, 200, 'a slice within the cap still works');
+      await cube.arrayBuffer();
+    } finally {
+      await capped.cleanup();
+    }
   });
 
   test('/api/health answers while a slice runs (the engine is in a process of its own)', async () => {
