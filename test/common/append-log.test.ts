@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,6 +9,7 @@ import { JsonStores } from '../../appliance/common/json-store.js';
 import { createLogger } from '../../appliance/common/logger.js';
 import { withFileSizeLimit } from '../fixtures/file-size-limit.js';
 import { SLOTS, slotLogOptions, slotRecord, type SlotRecord, type SlotState } from '../fixtures/slot-log.js';
+import { runWriterUntilKilled } from '../fixtures/killed-writer.js';
 
 const quiet = createLogger({ name: 'test', level: 'error', write: () => {} });
 const WRITER = fileURLToPath(new URL('../fixtures/append-log-writer.js', import.meta.url));
@@ -187,30 +187,11 @@ test('a crash between the steps of a compaction leaves a readable log', async (t
   }
 });
 
-function runWriterUntilKilled(file: string, killAfterMs: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WRITER, file], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    let timer: NodeJS.Timeout | undefined;
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      out += chunk;
-      if (!timer && out.includes('\n')) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-    });
-    child.on('error', reject);
-    child.on('exit', () => {
-      const acked = out.trim().split('\n').filter((l) => /^\d+$/.test(l)).map(Number);
-      const start = Number(/^start (\d+)/.exec(out)?.[1] ?? NaN);
-      resolve(acked.length > 0 ? acked[acked.length - 1]! : start);
-    });
-  });
-}
-
 test('killing the writer at any moment, compactions included, loses nothing acknowledged', async (t) => {
   const file = path.join(await tempDir(t), 'slots.log');
   let lastAcked = 0;
   for (let round = 0; round < 25; round++) {
-    const acked = await runWriterUntilKilled(file, 5 + ((round * 37) % 90));
+    const acked = await runWriterUntilKilled(WRITER, file, 5 + ((round * 37) % 90));
     assert.ok(acked >= lastAcked, `round ${round}: acknowledged ${acked} after ${lastAcked}`);
     const log = await AppendLog.open<SlotState, SlotRecord>({ ...slotLogOptions, file, log: quiet });
     for (const problem of log.problems()) assert.match(problem.reason, /^line \d+: incomplete/, `round ${round}: only a torn last line may be found`);

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { JsonStores } from '../../appliance/common/json-store.js';
 import { createLogger } from '../../appliance/common/logger.js';
+import { runWriterUntilKilled } from '../fixtures/killed-writer.js';
 
 const quiet = createLogger({ name: 'test', level: 'error', write: () => {} });
 const WRITER = fileURLToPath(new URL('../fixtures/json-store-writer.js', import.meta.url));
@@ -112,31 +112,11 @@ test('a salvaged part of a file that fails its check is kept and written back; t
   assert.deepEqual(torn.data, { n: [] }, 'a file that does not parse has nothing to salvage');
 });
 
-function runWriterUntilKilled(dir: string, killAfterMs: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WRITER, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    let timer: NodeJS.Timeout | undefined;
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      out += chunk;
-      // Start the clock once the child has opened the store, so the kill lands among writes.
-      if (!timer && out.includes('\n')) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-    });
-    child.on('error', reject);
-    child.on('exit', () => {
-      const acked = out.trim().split('\n').filter((l) => /^\d+$/.test(l)).map(Number);
-      const start = Number(/^start (\d+)/.exec(out)?.[1] ?? NaN);
-      resolve(acked.length > 0 ? acked[acked.length - 1]! : start);
-    });
-  });
-}
-
 test('killing the writer at any moment loses nothing that was acknowledged and never tears the file', async (t) => {
   const dir = await tempDir(t);
   let lastAcked = 0;
   for (let round = 0; round < 25; round++) {
-    const acked = await runWriterUntilKilled(dir, 5 + ((round * 37) % 90));
+    const acked = await runWriterUntilKilled(WRITER, dir, 5 + ((round * 37) % 90));
     assert.ok(acked >= lastAcked, `round ${round}: the counter went back from ${lastAcked} to ${acked}`);
     const stores = new JsonStores(dir, quiet);
     const store = await stores.open('state', { counter: 0, items: [] as { id: number; name: string }[] });
