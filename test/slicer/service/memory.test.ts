@@ -88,7 +88,7 @@ test('memory goes back to the level before a large job once it is done', async (
   assert.equal(bearing.status, 200, JSON.stringify(bearing.body));
   await sleep(500);
   const afterJob = resident(svc.child.pid!).rssMb;
-  assert.ok(afterJob < before + 20, `the service holds ${Math.round(afterJob)} MB after the job, ${Math.round(before)} MB before`);
+  assert.ok(afterJob < before + 30, `the service holds ${Math.round(afterJob)} MB after the job, ${Math.round(before)} MB before`);
   assert.ok(tasks.peakMb > before, `the slice itself took memory (${Math.round(tasks.peakMb)} MB), in its own process`);
   await assertJobIntact(svc.url, String(bearing.body.job_id));
 });

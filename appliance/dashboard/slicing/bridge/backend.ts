@@ -16,12 +16,12 @@ import { sniffModelFile, type ModelFormat } from '../../../slicer/service/model-
 import { runBounds } from '../../../slicer/service/worker-runner.js';
 import { BackendUnavailableError, type SliceJobRequest, type SliceJobResult, type SlicingBackend, type Unavailable } from '../backend.js';
 import { outputFileFor, resolveJobConfig } from '../native/backend.js';
-import { MODEL_INFLATE_LIMITS } from '../native/slice-http.js';
+import { MODEL_INFLATE_LIMITS } from '../slice-http.js';
 import type { NativeSlicing } from '../native/native-slicing.js';
 import type { SliceSlots } from '../native/slice-slots.js';
 import { runCuraEngine, runPrusaSlicer, type DesktopJobReport } from './desktop-jobs.js';
 import type { DetectedSlicer, SlicerDetector } from './detect.js';
-import type { BridgeProfiles } from './profiles.js';
+import type { DesktopProfiles } from './desktop-profiles.js';
 import type { CliRunner } from './run-cli.js';
 import { SLICE_PREFERENCE } from './slicers.js';
 
@@ -35,7 +35,7 @@ export interface BridgeSliceResult extends Omit<SliceJobResult, 'skipped'> {
 
 export interface BridgeParts {
   detector: SlicerDetector;
-  profiles: BridgeProfiles;
+  desktopProfiles: DesktopProfiles;
   runner: CliRunner;
   slots: SliceSlots;
   native: NativeSlicing;
@@ -76,12 +76,12 @@ export class BridgeBackend implements SlicingBackend {
 
   async slice(request: SliceJobRequest): Promise<BridgeSliceResult> {
     const started = Date.now();
-    const { detector, profiles, native, slots } = this.parts;
+    const { detector, desktopProfiles, native, slots } = this.parts;
     const found = await detector.probe();
     const slicers = found.filter((s) => s.can_slice);
     if (slicers.length === 0) throw unavailable(noSlicerReason(found));
-    const nativeProfiles = await native.profiles();
-    const catalogue = await profiles.catalogue(nativeProfiles.catalogue(), nativeProfiles.profiles(), found);
+    const userProfiles = await native.userProfiles();
+    const catalogue = await desktopProfiles.catalogue(userProfiles.catalogue(), userProfiles.profiles(), found);
     const config = resolveJobConfig(catalogue, request);
     if (config.gcode_flavor === 'bambu') throw unavailable('a Bambu printer needs a .gcode.3mf package, which the desktop slicers\' command lines do not write');
     if (request.filamentIds.length !== 1) throw unavailable('the desktop-slicer bridge slices with one filament');

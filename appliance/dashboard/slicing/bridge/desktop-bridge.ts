@@ -10,7 +10,7 @@ import { nativeSlicingOf } from '../native/native-slicing.js';
 import { SliceSlots, type SlotLimits } from '../native/slice-slots.js';
 import { BRIDGE_TIMEOUT_MS, BridgeBackend } from './backend.js';
 import { SlicerDetector, type DetectOptions } from './detect.js';
-import { BridgeProfiles } from './profiles.js';
+import { DesktopProfiles } from './desktop-profiles.js';
 import { CliRunner } from './run-cli.js';
 import { defaultSearchDirs } from './slicers.js';
 
@@ -28,7 +28,7 @@ export const BRIDGE_SLOTS: SlotLimits = { running: 1, waiting: 2 };
 
 export class DesktopBridge {
   readonly detector: SlicerDetector;
-  readonly profiles = new BridgeProfiles();
+  readonly desktopProfiles = new DesktopProfiles();
   readonly runner = new CliRunner();
   readonly slots: SliceSlots;
   readonly backend: BridgeBackend;
@@ -43,7 +43,7 @@ export class DesktopBridge {
     this.slots = new SliceSlots(options.slots ?? BRIDGE_SLOTS, 'the desktop-slicer bridge');
     this.backend = new BridgeBackend({
       detector: this.detector,
-      profiles: this.profiles,
+      desktopProfiles: this.desktopProfiles,
       runner: this.runner,
       slots: this.slots,
       native: nativeSlicingOf(ctx),

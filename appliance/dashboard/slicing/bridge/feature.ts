@@ -5,7 +5,7 @@
  */
 import type { DashboardContext, DashboardFeature } from '../../feature.js';
 import { printersOf } from '../../printers/feature.js';
-import { SliceWorkspace } from '../native/slice-http.js';
+import { SliceWorkspace } from '../slice-http.js';
 import { desktopBridgeOf, type BridgeOptions } from './desktop-bridge.js';
 import { bridgeRoutes } from './routes.js';
 

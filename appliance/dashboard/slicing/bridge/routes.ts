@@ -8,12 +8,12 @@ import { ownerOf } from '../ownership.js';
 import {
   disconnectSignal, jobRequest, readSliceUpload, receiveSliceUpload, sendSliceResult,
   SLICE_BODY_MAX_BYTES, SLICE_RESULT_DESCRIPTION, type SliceWorkspace,
-} from '../native/slice-http.js';
+} from '../slice-http.js';
 import type { ProfileKind } from '../../../slicer/profiles/types.js';
 import type { BridgeSliceResult } from './backend.js';
 import type { DesktopBridge } from './desktop-bridge.js';
 import { probeQuery, probeSchema, profilesQuery, profilesSchema, sentSchema, sliceAndSendFormSchema, sliceFormSchema } from './schemas.js';
-import { printFormatOf, sendTarget, sendToPrinter, sliceFormFor } from './send-to-printer.js';
+import { printFormatOf, sendTarget, sendToPrinter, sliceFormFor } from '../send-to-printer.js';
 
 const TAG = 'slicing';
 
@@ -68,7 +68,7 @@ export function bridgeRoutes(bridge: DesktopBridge, workspace: SliceWorkspace, p
       handler: async ({ query }) => {
         const slicers = (await bridge.detector.probe()).filter((s) => !query.slicer || s.id === query.slicer);
         const vendor = query.vendor?.toLowerCase();
-        const lists = await bridge.profiles.list(slicers);
+        const lists = await bridge.desktopProfiles.list(slicers);
         return {
           slicers: lists.map((list) => ({
             ...list,

@@ -1,7 +1,7 @@
 /** JSON schemas of the desktop-slicer bridge's routes. */
 import type { JsonSchema } from '../../http/route.js';
 import { PROFILE_KINDS } from '../../../slicer/profiles/types.js';
-import { SLICE_FORM_PROPERTIES } from '../native/slice-http.js';
+import { SLICE_FORM_PROPERTIES } from '../slice-http.js';
 import { DESKTOP_SLICERS } from './slicers.js';
 
 const slicerId: JsonSchema = { type: 'string', enum: DESKTOP_SLICERS.map((s) => s.id) };

@@ -15,9 +15,9 @@ import { sniffModelFile } from '../../../slicer/service/model-file.js';
 import { runSlice } from '../../../slicer/service/worker-runner.js';
 import type { SliceJobRequest, SliceJobResult, SlicingBackend } from '../backend.js';
 import { validationError } from '../../http/validate.js';
-import type { NativeProfiles } from './profiles.js';
+import type { UserProfiles } from './user-profiles.js';
 import type { DashboardSettings } from '../../settings/settings.js';
-import { MODEL_INFLATE_LIMITS } from './slice-http.js';
+import { MODEL_INFLATE_LIMITS } from '../slice-http.js';
 import type { SliceSlots } from './slice-slots.js';
 
 /**
@@ -82,7 +82,7 @@ export class NativeBackend implements SlicingBackend {
   readonly counts: SliceCounts = { completed: 0, failed: 0, cancelled: 0 };
 
   constructor(
-    private readonly profiles: () => Promise<NativeProfiles>,
+    private readonly userProfiles: () => Promise<UserProfiles>,
     private readonly slots: SliceSlots,
     private readonly limits: () => OutputLimits,
   ) {}
@@ -93,7 +93,7 @@ export class NativeBackend implements SlicingBackend {
 
   async slice(request: SliceJobRequest): Promise<Omit<SliceJobResult, 'skipped'>> {
     const started = Date.now();
-    const catalogue = (await this.profiles()).catalogue();
+    const catalogue = (await this.userProfiles()).catalogue();
     const config = resolveJobConfig(catalogue, request);
     const { size } = await stat(request.modelPath);
     await sniffModelFile(request.modelPath, size, request.modelName);

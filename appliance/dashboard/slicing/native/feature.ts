@@ -6,7 +6,7 @@
 import type { DashboardContext, DashboardFeature } from '../../feature.js';
 import { nativeSlicingOf } from './native-slicing.js';
 import { nativeRoutes } from './routes.js';
-import { SliceWorkspace } from './slice-http.js';
+import { SliceWorkspace } from '../slice-http.js';
 
 export const NATIVE_SLICING_FEATURE = 'slicer_native';
 
@@ -18,7 +18,7 @@ export function createNativeSlicingFeature(ctx: DashboardContext): DashboardFeat
     routes: nativeRoutes(native, workspace),
     async start() {
       await workspace.reset();
-      await native.profiles();
+      await native.userProfiles();
     },
     info: () => ({ slots: native.slots.stats(), slices: { ...native.backend.counts } }),
   };

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { DashboardContext } from '../../feature.js';
 import { NativeBackend, outputLimits } from './backend.js';
-import { NativeProfiles } from './profiles.js';
+import { UserProfiles } from './user-profiles.js';
 import { SliceSlots, type SlotLimits } from './slice-slots.js';
 
 /** One slice at a time (the engine uses every core), three more may wait. */
@@ -17,16 +17,16 @@ export class NativeSlicing {
   readonly backend: NativeBackend;
   /** Where native/slice keeps an upload and its result until the reply is sent. */
   readonly workDir: string;
-  private opened: Promise<NativeProfiles> | null = null;
+  private opened: Promise<UserProfiles> | null = null;
 
   constructor(private readonly ctx: Pick<DashboardContext, 'stores' | 'dataDir' | 'settings'>, limits: SlotLimits = NATIVE_SLOTS) {
     this.slots = new SliceSlots(limits, 'the built-in engine');
-    this.backend = new NativeBackend(() => this.profiles(), this.slots, () => outputLimits(ctx.settings.current.slicing));
+    this.backend = new NativeBackend(() => this.userProfiles(), this.slots, () => outputLimits(ctx.settings.current.slicing));
     this.workDir = path.join(ctx.dataDir, 'slicing-work', 'native');
   }
 
-  profiles(): Promise<NativeProfiles> {
-    this.opened ??= NativeProfiles.open(this.ctx.stores).catch((err: unknown) => {
+  userProfiles(): Promise<UserProfiles> {
+    this.opened ??= UserProfiles.open(this.ctx.stores).catch((err: unknown) => {
       this.opened = null;
       throw err;
     });

@@ -1,14 +1,14 @@
-/** The built-in engine's endpoints: profile CRUD over NativeProfiles, and a slice that answers with the file. */
+/** The built-in engine's endpoints: profile CRUD over UserProfiles, and a slice that answers with the file. */
 import { Reply, type RouteSpec } from '../../http/route.js';
 import { ownerOf } from '../ownership.js';
 import type { NativeSlicing } from './native-slicing.js';
-import type { ProfileInput, ProfilePatch, ProfileSource } from './profiles.js';
+import type { ProfileInput, ProfilePatch, ProfileSource } from './user-profiles.js';
 import {
   profileCreateSchema, profileIdParams, profileListQuery, profileListSchema, profilePatchSchema, profileViewSchema, sliceFormSchema,
 } from './schemas.js';
 import {
   disconnectSignal, jobRequest, receiveSliceUpload, sendSliceResult, SLICE_BODY_MAX_BYTES, SLICE_RESULT_DESCRIPTION, type SliceWorkspace,
-} from './slice-http.js';
+} from '../slice-http.js';
 import type { ProfileKind } from '../../../slicer/profiles/types.js';
 
 const TAG = 'slicing';
@@ -28,7 +28,7 @@ export function nativeRoutes(native: NativeSlicing, workspace: SliceWorkspace): 
       query: profileListQuery,
       responses: { 200: { description: 'The profiles.', schema: profileListSchema } },
       handler: async ({ query }) => ({
-        profiles: (await native.profiles()).list({
+        profiles: (await native.userProfiles()).list({
           ...(query.kind ? { kind: query.kind as ProfileKind } : {}),
           ...(query.source ? { source: query.source as ProfileSource } : {}),
         }),
@@ -47,7 +47,7 @@ export function nativeRoutes(native: NativeSlicing, workspace: SliceWorkspace): 
         400: invalid,
         409: { description: 'The id is taken (ERR_CONFLICT).' },
       },
-      handler: async ({ body }) => new Reply(201, await (await native.profiles()).create(body as ProfileInput)),
+      handler: async ({ body }) => new Reply(201, await (await native.userProfiles()).create(body as ProfileInput)),
     },
     {
       method: 'get',
@@ -58,7 +58,7 @@ export function nativeRoutes(native: NativeSlicing, workspace: SliceWorkspace): 
       description: 'With its own settings and the settings resolved along `inherits`.',
       params: profileIdParams,
       responses: { 200: { description: 'The profile.', schema: profileViewSchema }, 404: notFound },
-      handler: async ({ params }) => (await native.profiles()).get(params.id),
+      handler: async ({ params }) => (await native.userProfiles()).get(params.id),
     },
     {
       method: 'put',
@@ -70,7 +70,7 @@ export function nativeRoutes(native: NativeSlicing, workspace: SliceWorkspace): 
       params: profileIdParams,
       body: { kind: 'json', schema: profilePatchSchema },
       responses: { 200: { description: 'The changed profile.', schema: profileViewSchema }, 400: invalid, 404: notFound, 409: readOnly },
-      handler: async ({ params, body }) => (await native.profiles()).update(params.id, body as ProfilePatch),
+      handler: async ({ params, body }) => (await native.userProfiles()).update(params.id, body as ProfilePatch),
     },
     {
       method: 'delete',
@@ -81,7 +81,7 @@ export function nativeRoutes(native: NativeSlicing, workspace: SliceWorkspace): 
       params: profileIdParams,
       responses: { 204: { description: 'Deleted.' }, 404: notFound, 409: readOnly },
       handler: async ({ params }) => {
-        await (await native.profiles()).remove(params.id);
+        await (await native.userProfiles()).remove(params.id);
       },
     },
     {

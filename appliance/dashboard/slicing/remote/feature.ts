@@ -12,11 +12,11 @@ import { printersOf } from '../../printers/feature.js';
 import type { SlicingBackend } from '../backend.js';
 import { desktopBridgeOf } from '../bridge/desktop-bridge.js';
 import { nativeSlicingOf } from '../native/native-slicing.js';
-import type { UserProfileRecord } from '../native/profiles.js';
-import { SliceWorkspace } from '../native/slice-http.js';
-import { ProfilePush } from '../profiles/push.js';
+import type { UserProfileRecord } from '../native/user-profiles.js';
+import { SliceWorkspace } from '../slice-http.js';
+import { ProfilePush } from './profile-mirror/push.js';
 import type { ProfileFileEntry } from '../../../slicer/profiles/profile-file.js';
-import { profileRoutes } from '../profiles/routes.js';
+import { mirrorRoutes } from './profile-mirror/routes.js';
 import { remoteSlicingOf, type RemoteSlicingOptions } from './remote-slicing.js';
 import { remoteRoutes } from './routes.js';
 import { sliceRoutes } from './slice-routes.js';
@@ -38,7 +38,7 @@ export function createSlicerServiceFeature(ctx: DashboardContext, options: Slice
     client: remote.client,
     probe: remote.probe,
     sync: remote.sync,
-    profiles: async () => (await nativeSlicingOf(ctx).profiles()).records().map(pushedProfile),
+    profiles: async () => (await nativeSlicingOf(ctx).userProfiles()).records().map(pushedProfile),
     ...(options.pushWaitMs === undefined ? {} : { waitMs: options.pushWaitMs }),
   });
   return {
@@ -46,7 +46,7 @@ export function createSlicerServiceFeature(ctx: DashboardContext, options: Slice
     routes: [
       ...remoteRoutes(ctx, remote, log),
       ...sliceRoutes({ remote, workspace, backends, printers: () => printersOf(ctx) }),
-      ...profileRoutes(remote.sync, push, () => remote.table()),
+      ...mirrorRoutes(remote.sync, push, () => remote.mirror()),
     ],
     async start() {
       await workspace.reset();

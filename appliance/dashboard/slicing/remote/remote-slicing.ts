@@ -6,8 +6,8 @@
  */
 import type { DashboardContext } from '../../feature.js';
 import { notificationCenterOf } from '../../notifications/center.js';
-import { ProfileSync } from '../profiles/sync.js';
-import { ProfileTable } from '../profiles/table.js';
+import { MirrorSync } from './profile-mirror/sync.js';
+import { ProfileMirror } from './profile-mirror/mirror.js';
 import { RemoteBackend } from './backend.js';
 import { DEFAULT_TIMEOUTS, RemoteSlicerClient, type RemoteProfile, type RemoteTimeouts } from './client.js';
 import { UpstreamJobOwners } from './job-owners.js';
@@ -33,9 +33,9 @@ export class RemoteSlicing {
   readonly backend: RemoteBackend;
   readonly owners: UpstreamJobOwners;
   readonly results: SliceResults;
-  readonly sync: ProfileSync;
+  readonly sync: MirrorSync;
   readonly streamIdleMs: number | undefined;
-  private opened: Promise<ProfileTable> | null = null;
+  private opened: Promise<ProfileMirror> | null = null;
   private unwatch: (() => void) | null = null;
 
   constructor(private readonly ctx: DashboardContext, options: RemoteSlicingOptions = {}) {
@@ -54,17 +54,17 @@ export class RemoteSlicing {
     this.owners = new UpstreamJobOwners(log);
     this.backend = new RemoteBackend(this.client, this.probe, this.owners, log, options.streamIdleMs);
     this.results = new SliceResults(ctx.dataDir, options.retention ?? DEFAULT_RETENTION);
-    this.sync = new ProfileSync({
+    this.sync = new MirrorSync({
       fetchCatalogue: () => this.fetchCatalogue(),
-      table: () => this.table(),
+      mirror: () => this.mirror(),
       enabled: () => settings().enabled,
       log: log.child('profile-sync'),
       ...(options.syncIntervalMs === undefined ? {} : { intervalMs: options.syncIntervalMs }),
     });
   }
 
-  table(): Promise<ProfileTable> {
-    this.opened ??= ProfileTable.open(this.ctx.stores).catch((err: unknown) => {
+  mirror(): Promise<ProfileMirror> {
+    this.opened ??= ProfileMirror.open(this.ctx.stores).catch((err: unknown) => {
       this.opened = null;
       throw err;
     });
@@ -74,7 +74,7 @@ export class RemoteSlicing {
   async start(): Promise<void> {
     await this.results.start();
     await this.owners.open(this.ctx.stores);
-    await this.table();
+    await this.mirror();
     this.unwatch = this.ctx.settings.onChange((current) => this.probe.settingsChanged(current.slicer_service));
     this.probe.start();
     this.sync.start();

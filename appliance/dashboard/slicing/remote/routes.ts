@@ -15,7 +15,7 @@ import type { Logger } from '../../../common/logger.js';
 import type { DashboardContext } from '../../feature.js';
 import { Reply, type Principal, type RouteContext, type RouteSpec } from '../../http/route.js';
 import { validationError } from '../../http/validate.js';
-import { GCODE_3MF_TYPE, GCODE_TYPE } from '../native/slice-http.js';
+import { GCODE_3MF_TYPE, GCODE_TYPE } from '../slice-http.js';
 import { assertMayCancel, isAdmin } from '../ownership.js';
 import { configurePatch, overriddenKeys, type ConfigureBody } from './configure.js';
 import { asHttpError, RemoteUnavailableError } from './errors.js';

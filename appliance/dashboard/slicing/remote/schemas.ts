@@ -1,6 +1,6 @@
 /** JSON Schemas of the slicer-service routes: inputs (enforced) and responses (documented). */
 import type { JsonSchema } from '../../http/route.js';
-import { SLICE_FORM_PROPERTIES } from '../native/slice-http.js';
+import { SLICE_FORM_PROPERTIES } from '../slice-http.js';
 
 const NULLABLE_STRING: JsonSchema = { type: ['string', 'null'] };
 const BACKEND: JsonSchema = { type: 'string', enum: ['remote', 'bridge', 'native'] };

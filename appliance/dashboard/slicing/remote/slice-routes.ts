@@ -20,10 +20,10 @@ import type { UpstreamEvent } from '../../../common/sse-reader.js';
 import type { SlicingBackend } from '../backend.js';
 import { sliceWithFallback } from '../fallback.js';
 import type { PrintersAccess } from '../../printers/feature.js';
-import { sendTarget, sendToPrinter, sliceFormFor } from '../bridge/send-to-printer.js';
+import { sendTarget, sendToPrinter, sliceFormFor } from '../send-to-printer.js';
 import {
   disconnectSignal, jobRequest, readSliceUpload, receiveSliceUpload, SLICE_BODY_MAX_BYTES, type SliceWorkspace,
-} from '../native/slice-http.js';
+} from '../slice-http.js';
 import { isAdmin, ownerOf, type JobOwner } from '../ownership.js';
 import { RemoteUnavailableError } from './errors.js';
 import { resultView } from './job-view.js';

@@ -287,7 +287,8 @@ describe('native slice', () => {
   });
 
   test('the memory a large slice takes goes back once it is done', async () => {
-    // Small slices ran before: what the dashboard keeps for any slice is in the baseline.
+    // Small slices ran before: what the dashboard keeps for any slice is in the baseline. A slice
+    // in this process used to leave about 80 MB behind; 30 MB of margin absorbs a late collection.
     const before = resident(process.pid).rssMb;
     const watch = watchChildren(process.pid);
     const reply = await postFromOtherProcess(dash.url, '/api/slicer/native/slice', print, path.join(CORPUS, 'bearing.stl'));
@@ -296,7 +297,7 @@ describe('native slice', () => {
     assert.ok(reply.bytes > 1_000_000);
     await sleep(500);
     const afterSlice = resident(process.pid).rssMb;
-    assert.ok(afterSlice < before + 15, `the dashboard holds ${Math.round(afterSlice)} MB after the slice, ${Math.round(before)} MB before`);
+    assert.ok(afterSlice < before + 30, `the dashboard holds ${Math.round(afterSlice)} MB after the slice, ${Math.round(before)} MB before`);
     assert.ok(tasks.peakMb > 100, `the slice took its memory (${Math.round(tasks.peakMb)} MB) in a process of its own`);
   });
 

@@ -7,10 +7,10 @@
  * While the integration is disabled the timer does nothing.
  */
 import { createHash } from 'node:crypto';
-import type { Logger } from '../../../common/logger.js';
-import type { RemoteProfile } from '../remote/client.js';
-import { detailOf } from '../remote/errors.js';
-import { PROFILE_KINDS, type CatalogueEntry, type ProfileKind, type ProfileTable, type ReconcileCounts } from './table.js';
+import type { Logger } from '../../../../common/logger.js';
+import type { RemoteProfile } from '../client.js';
+import { detailOf } from '../errors.js';
+import { PROFILE_KINDS, type CatalogueEntry, type ProfileKind, type ProfileMirror, type ReconcileCounts } from './mirror.js';
 
 export const SYNC_INTERVAL_MS = 5 * 60_000;
 
@@ -26,10 +26,10 @@ export interface SyncStatus extends ReconcileCounts {
   error: string | null;
 }
 
-export interface ProfileSyncOptions {
+export interface MirrorSyncOptions {
   /** The complete catalogue, with settings (the caller checks the service is usable first). */
   fetchCatalogue(): Promise<RemoteProfile[]>;
-  table(): Promise<ProfileTable>;
+  mirror(): Promise<ProfileMirror>;
   /** False while the integration is disabled: the timer then skips. */
   enabled(): boolean;
   log: Logger;
@@ -67,7 +67,7 @@ export function catalogueEntry(profile: RemoteProfile): CatalogueEntry {
 
 const ZERO: ReconcileCounts = { added: 0, updated: 0, archived: 0, restored: 0, unchanged: 0, duplicates: 0 };
 
-export class ProfileSync {
+export class MirrorSync {
   private current: Promise<SyncStatus> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private readonly state: SyncStatus = {
@@ -75,7 +75,7 @@ export class ProfileSync {
   };
   private readonly now: () => Date;
 
-  constructor(private readonly options: ProfileSyncOptions) {
+  constructor(private readonly options: MirrorSyncOptions) {
     this.now = options.now ?? (() => new Date());
   }
 
@@ -113,7 +113,7 @@ export class ProfileSync {
     Object.assign(this.state, { running: true, last_started: this.now().toISOString() });
     try {
       const catalogue = (await this.options.fetchCatalogue()).map(catalogueEntry);
-      const counts = await (await this.options.table()).reconcile(catalogue, this.now());
+      const counts = await (await this.options.mirror()).reconcile(catalogue, this.now());
       const finished = this.now().toISOString();
       Object.assign(this.state, { ...counts, ok: true, error: null, total: catalogue.length, last_finished: finished, last_success: finished });
       log.info('profile sync done', { ...counts, total: catalogue.length });

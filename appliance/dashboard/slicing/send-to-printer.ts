@@ -10,16 +10,16 @@
  * ERR_UNSUPPORTED_ACTION, before anything is uploaded; then the driver's own errors.
  */
 import path from 'node:path';
-import { AppError, ErrorCode } from '../../../common/errors.js';
-import type { MultipartForm } from '../../../common/multipart.js';
-import type { SliceForm } from '../../../slicer/service/slice-form.js';
-import { validationError } from '../../http/validate.js';
-import { unsupportedAction } from '../../printers/actions.js';
-import type { PrinterDriver } from '../../printers/driver.js';
-import type { PrintersAccess } from '../../printers/feature.js';
-import type { PrinterView } from '../../printers/printer.js';
-import type { SliceJobResult } from '../backend.js';
-import { parseSliceUpload } from '../native/slice-http.js';
+import { AppError, ErrorCode } from '../../common/errors.js';
+import type { MultipartForm } from '../../common/multipart.js';
+import type { SliceForm } from '../../slicer/service/slice-form.js';
+import { validationError } from '../http/validate.js';
+import { unsupportedAction } from '../printers/actions.js';
+import type { PrinterDriver } from '../printers/driver.js';
+import type { PrintersAccess } from '../printers/feature.js';
+import type { PrinterView } from '../printers/printer.js';
+import type { SliceJobResult } from './backend.js';
+import { parseSliceUpload } from './slice-http.js';
 
 /** States in which a printer takes a new job. */
 const READY_STATES = new Set(['idle', 'finished']);

@@ -11,9 +11,9 @@
  * with the smallest upstream id wins, so the choice does not depend on the listing's order.
  */
 import { randomBytes } from 'node:crypto';
-import type { JsonStore, JsonStores } from '../../../common/json-store.js';
+import type { JsonStore, JsonStores } from '../../../../common/json-store.js';
 
-export const PROFILE_TABLE_STORE = 'slicer-profiles';
+export const PROFILE_MIRROR_STORE = 'slicer-profiles';
 export const PROFILE_KINDS = ['printer', 'filament', 'process'] as const;
 export type ProfileKind = (typeof PROFILE_KINDS)[number];
 
@@ -71,11 +71,11 @@ function checkShape(data: unknown): string | null {
 
 const identity = (kind: string, name: string): string => `${kind}\u0000${name}`;
 
-export class ProfileTable {
+export class ProfileMirror {
   private constructor(private readonly store: JsonStore<TableFile>) {}
 
-  static async open(stores: JsonStores): Promise<ProfileTable> {
-    return new ProfileTable(await stores.open<TableFile>(PROFILE_TABLE_STORE, { profiles: [] }, checkShape));
+  static async open(stores: JsonStores): Promise<ProfileMirror> {
+    return new ProfileMirror(await stores.open<TableFile>(PROFILE_MIRROR_STORE, { profiles: [] }, checkShape));
   }
 
   /** Ordered by kind, vendor, name. */

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { settingsHash } from '../../../../appliance/dashboard/slicing/profiles/sync.js';
-import type { DashboardFixture } from '../../../fixtures/dashboard.js';
-import { startFakeUpstream } from '../../../fixtures/fake-slicer-upstream.js';
-import { startSlicer, USER_FILAMENT } from '../../../fixtures/slicer-service.js';
-import { eventually, startRemoteDashboard, TEST_TOKENS } from '../remote/remote-dashboard.js';
+import { settingsHash } from '../../../../../appliance/dashboard/slicing/remote/profile-mirror/sync.js';
+import type { DashboardFixture } from '../../../../fixtures/dashboard.js';
+import { startFakeUpstream } from '../../../../fixtures/fake-slicer-upstream.js';
+import { startSlicer, USER_FILAMENT } from '../../../../fixtures/slicer-service.js';
+import { eventually, startRemoteDashboard, TEST_TOKENS } from '../remote-dashboard.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 after(async () => {

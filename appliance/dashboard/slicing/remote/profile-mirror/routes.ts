@@ -3,11 +3,11 @@
  * table itself. Levels: reading is `view`; a sync or a push changes what the farm works with, so
  * both are `admin`.
  */
-import { asHttpError } from '../remote/errors.js';
-import type { JsonSchema, RouteSpec } from '../../http/route.js';
+import { asHttpError } from '../errors.js';
+import type { JsonSchema, RouteSpec } from '../../../http/route.js';
 import type { ProfilePush } from './push.js';
-import type { ProfileSync } from './sync.js';
-import { PROFILE_KINDS, type ProfileKind, type ProfileTable } from './table.js';
+import type { MirrorSync } from './sync.js';
+import { PROFILE_KINDS, type ProfileKind, type ProfileMirror } from './mirror.js';
 
 const TAG = 'slicer_service';
 const COUNT: JsonSchema = { type: 'integer', minimum: 0 };
@@ -63,7 +63,7 @@ const PUSH_REPORT_SCHEMA: JsonSchema = {
   },
 };
 
-export function profileRoutes(sync: ProfileSync, push: ProfilePush, table: () => Promise<ProfileTable>): RouteSpec[] {
+export function mirrorRoutes(sync: MirrorSync, push: ProfilePush, mirror: () => Promise<ProfileMirror>): RouteSpec[] {
   return [
     {
       method: 'post', path: '/api/slicer/remote/sync', level: 'admin', tag: TAG,
@@ -119,7 +119,7 @@ export function profileRoutes(sync: ProfileSync, push: ProfilePush, table: () =>
       },
       responses: { 200: { description: 'The rows.', schema: { type: 'object', required: ['profiles'], properties: { profiles: { type: 'array', items: PROFILE_ROW_SCHEMA } } } } },
       handler: async ({ query }) => ({
-        profiles: (await table()).list({
+        profiles: (await mirror()).list({
           ...(query.kind ? { kind: query.kind as ProfileKind } : {}),
           includeArchived: query.archived === '1' || query.archived === 'true',
         }),

@@ -20,13 +20,13 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { AppError, ErrorCode } from '../../../common/errors.js';
-import { isLoopback } from '../../../common/http-server.js';
-import { writeFileAtomic } from '../../../common/json-store.js';
-import type { ProfileFileEntry } from '../../../slicer/profiles/profile-file.js';
-import type { RemoteSlicerClient } from '../remote/client.js';
-import type { RemoteProbe } from '../remote/probe.js';
-import type { ProfileSync, SyncStatus } from './sync.js';
+import { AppError, ErrorCode } from '../../../../common/errors.js';
+import { isLoopback } from '../../../../common/http-server.js';
+import { writeFileAtomic } from '../../../../common/json-store.js';
+import type { ProfileFileEntry } from '../../../../slicer/profiles/profile-file.js';
+import type { RemoteSlicerClient } from '../client.js';
+import type { RemoteProbe } from '../probe.js';
+import type { MirrorSync, SyncStatus } from './sync.js';
 
 export const PUSH_FOLDER = 'printyard-dashboard';
 export const PUSH_FILE = 'dashboard-profiles.json';
@@ -47,7 +47,7 @@ export interface PushReport {
 export interface ProfilePushOptions {
   client: RemoteSlicerClient;
   probe: RemoteProbe;
-  sync: ProfileSync;
+  sync: MirrorSync;
   /** The dashboard's user profiles, in the profile file format. */
   profiles(): Promise<ProfileFileEntry[]>;
   waitMs?: number;

@@ -22,7 +22,7 @@ import type { Profile, ProfileKind } from '../../../slicer/profiles/types.js';
 import type { DetectedSlicer } from './detect.js';
 import type { DesktopSlicerId } from './slicers.js';
 
-export interface BridgeProfileEntry {
+export interface DesktopProfileEntry {
   /** The id to slice with (bridge/slice `printer_id`…); null for entries listed for reference only. */
   id: string | null;
   kind: ProfileKind;
@@ -36,13 +36,13 @@ export interface BridgeProfileEntry {
 export interface SlicerProfiles {
   slicer: DesktopSlicerId;
   name: string;
-  profiles: BridgeProfileEntry[];
+  profiles: DesktopProfileEntry[];
   /** Sections or files the importer could not use, with the reason. */
   skipped: { file: string; name?: string; reason: string }[];
 }
 
 interface Imported {
-  entries: BridgeProfileEntry[];
+  entries: DesktopProfileEntry[];
   profiles: Profile[];
   skipped: SlicerProfiles['skipped'];
 }
@@ -52,8 +52,8 @@ async function listFiles(dir: string, suffix: string): Promise<string[]> {
   return names.filter((name) => name.endsWith(suffix)).sort().map((name) => path.join(dir, name));
 }
 
-function entryOf(profile: Profile, file: string): BridgeProfileEntry {
-  const entry: BridgeProfileEntry = { id: profile.id, kind: profile.kind, name: profile.name, vendor: profile.vendor, file };
+function entryOf(profile: Profile, file: string): DesktopProfileEntry {
+  const entry: DesktopProfileEntry = { id: profile.id, kind: profile.kind, name: profile.name, vendor: profile.vendor, file };
   if (profile.printer_model !== undefined) entry.printer_model = profile.printer_model;
   return entry;
 }
@@ -96,7 +96,7 @@ async function listCuraDefinitions(dirs: readonly string[]): Promise<Imported> {
         const definition = JSON.parse(await readFile(file, 'utf8')) as { name?: unknown; metadata?: { manufacturer?: unknown; visible?: unknown } };
         if (typeof definition.name !== 'string' || definition.metadata?.visible === false) continue;
         const manufacturer = definition.metadata?.manufacturer;
-        const entry: BridgeProfileEntry = { id: null, kind: 'printer', name: definition.name, vendor: typeof manufacturer === 'string' ? manufacturer : '', file };
+        const entry: DesktopProfileEntry = { id: null, kind: 'printer', name: definition.name, vendor: typeof manufacturer === 'string' ? manufacturer : '', file };
         const labelProblem = profileLabelProblem(entry);
         if (labelProblem === null) out.entries.push(entry);
         else out.skipped.push({ file, name: definition.name, reason: labelProblem });
@@ -114,7 +114,7 @@ function importerFor(slicer: DesktopSlicerId): (dirs: readonly string[]) => Prom
   return importOrcaFolders;
 }
 
-export class BridgeProfiles {
+export class DesktopProfiles {
   private readonly cache = new Map<string, Promise<Imported>>();
   private catalogueCache: { base: ProfileCatalogue; imported: readonly Profile[]; catalogue: ProfileCatalogue } | null = null;
 

@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { createLogger } from '../../../../appliance/common/logger.js';
-import { RemoteSlicerClient } from '../../../../appliance/dashboard/slicing/remote/client.js';
-import { RemoteProbe } from '../../../../appliance/dashboard/slicing/remote/probe.js';
-import { ProfilePush, PUSH_FILE, PUSH_FOLDER } from '../../../../appliance/dashboard/slicing/profiles/push.js';
-import { ProfileSync } from '../../../../appliance/dashboard/slicing/profiles/sync.js';
-import { startFakeUpstream } from '../../../fixtures/fake-slicer-upstream.js';
-import { startSlicer } from '../../../fixtures/slicer-service.js';
-import { startRemoteDashboard, TEST_TOKENS } from '../remote/remote-dashboard.js';
+import { createLogger } from '../../../../../appliance/common/logger.js';
+import { RemoteSlicerClient } from '../../../../../appliance/dashboard/slicing/remote/client.js';
+import { RemoteProbe } from '../../../../../appliance/dashboard/slicing/remote/probe.js';
+import { ProfilePush, PUSH_FILE, PUSH_FOLDER } from '../../../../../appliance/dashboard/slicing/remote/profile-mirror/push.js';
+import { MirrorSync } from '../../../../../appliance/dashboard/slicing/remote/profile-mirror/sync.js';
+import { startFakeUpstream } from '../../../../fixtures/fake-slicer-upstream.js';
+import { startSlicer } from '../../../../fixtures/slicer-service.js';
+import { startRemoteDashboard, TEST_TOKENS } from '../remote-dashboard.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 after(async () => {
@@ -51,7 +51,7 @@ test('push refuses a service that is not on this machine, or that does not say w
   const log = createLogger({ name: 'test', level: 'error' });
   const client = new RemoteSlicerClient(() => ({ url: 'http://slicer.farm.example:8765', token: '' }));
   const probe = new RemoteProbe({ client, settings: () => ({ enabled: true, url: 'http://slicer.farm.example:8765', token: '' }), notify: async () => undefined, log });
-  const sync = new ProfileSync({ fetchCatalogue: async () => [], table: () => { throw new Error('not used'); }, enabled: () => true, log });
+  const sync = new MirrorSync({ fetchCatalogue: async () => [], mirror: () => { throw new Error('not used'); }, enabled: () => true, log });
   const push = new ProfilePush({ client, probe, sync, profiles: async () => [] });
   await assert.rejects(push.push(), { status: 409, message: /must run on this machine; slicer\.farm\.example:8765 is not a loopback address/ });
 

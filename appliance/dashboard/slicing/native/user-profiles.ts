@@ -133,7 +133,7 @@ function readOnly(id: string): AppError {
   return new AppError(ErrorCode.conflict, 409, `profile "${id}" is bundled and read-only; create a user profile that inherits from it instead`);
 }
 
-export class NativeProfiles {
+export class UserProfiles {
   private catalogueCache: ProfileCatalogue | null = null;
   private readonly problems = new Map<string, string>();
 
@@ -145,10 +145,10 @@ export class NativeProfiles {
     this.rebuild();
   }
 
-  static async open(stores: JsonStores, now: () => Date = () => new Date()): Promise<NativeProfiles> {
+  static async open(stores: JsonStores, now: () => Date = () => new Date()): Promise<UserProfiles> {
     const bundled = new Map((await loadBundledProfiles()).map((p) => [p.id, p]));
     const store = await stores.open<ProfilesFile>(NATIVE_PROFILES_STORE, { profiles: [] }, checkShape);
-    return new NativeProfiles(bundled, store, now);
+    return new UserProfiles(bundled, store, now);
   }
 
   /** Bundled and usable user profiles: what the engine resolves a slice's profile ids against. */
