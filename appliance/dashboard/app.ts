@@ -1,8 +1,11 @@
 /**
  * printyard-dashboard put together: the data directory with config.json and the JSON stores, the
- * event bus, the authenticator, the features of features.ts between the server's own system and
- * OpenAPI parts, the router with the rate limiter, and the HTTP server. Features start in order
- * before the port opens and stop in reverse after it closes to new requests.
+ * event bus, the authenticator, the shared services (services.ts), the features of features.ts
+ * between the server's own system and OpenAPI parts, the router with the rate limiter, and the
+ * HTTP server. Features start in order before the port opens and stop in reverse after it closes
+ * to new requests. A feature whose start fails is logged, listed as failed in /api/system/info,
+ * and its routes answer 503 saying why; the others run (a broken slicer bridge must not take the
+ * fleet view down).
  */
 import { mkdir } from 'node:fs/promises';
 import { AppError, ErrorCode } from '../common/errors.js';
@@ -12,12 +15,14 @@ import { JsonStores } from '../common/json-store.js';
 import type { Logger } from '../common/logger.js';
 import type { DashboardEvents } from './events.js';
 import type { DashboardContext, DashboardFeature } from './feature.js';
+import { FeatureStates } from './feature-states.js';
 import { createAuthenticator, FEATURES, type AuthenticatorFactory, type FeatureFactory } from './features.js';
 import { DashboardRouter, DEFAULT_JSON_MAX_BYTES } from './http/router.js';
 import { RateLimiter, type RateLimits } from './http/rate-limit.js';
 import type { RouteSpec } from './http/route.js';
 import { createOpenApiFeature } from './openapi/feature.js';
 import type { DashboardOptions } from './options.js';
+import { createServices, type DashboardServices, type ServiceOptions } from './services.js';
 import { FileSettings } from './settings/file-settings.js';
 import type { DashboardSettings } from './settings/settings.js';
 import { createSystemFeature } from './system/feature.js';
@@ -31,6 +36,7 @@ export interface DashboardServer {
   readonly port: number;
   readonly url: string;
   readonly context: DashboardContext;
+  readonly services: DashboardServices;
   /** Every route the router registered, in order (the OpenAPI description lists the same). */
   readonly routes: readonly RouteSpec[];
   /** Graceful: features stop in reverse order, then the port closes. */
@@ -42,6 +48,8 @@ export interface Composition {
   /** Environment of the config overrides (SLICER_URL…); default process.env. */
   env?: Env;
   features?: readonly FeatureFactory[];
+  /** Options of the shared services (fake printer drivers, the bridge's search path…). */
+  services?: ServiceOptions;
   createAuthenticator?: AuthenticatorFactory;
 }
 
@@ -75,13 +83,15 @@ export async function startDashboard(options: DashboardOptions, log: Logger, com
   const auth = await (composition.createAuthenticator ?? createAuthenticator)(base);
   const ctx: DashboardContext = { ...base, auth };
 
-  const features = (composition.features ?? FEATURES).map((create) => create(ctx));
+  const services = createServices(ctx, composition.services);
+  const features = (composition.features ?? FEATURES).map((create) => create(ctx, services));
+  const states = new FeatureStates(log);
   const limiter = new RateLimiter(rateLimits(settings.current));
   const unwatch = settings.onChange((current) => limiter.configure(rateLimits(current)));
   const app = createHttpServer({ maxBodyBytes: DEFAULT_JSON_MAX_BYTES, log: log.child('http') });
   const router = new DashboardRouter(app, { auth, limiter, log: log.child('http') });
   const all = [
-    createSystemFeature(ctx, { settingsProblem: settings.problem, features }),
+    createSystemFeature(ctx, { settingsProblem: settings.problem, features, states }),
     ...features,
     createOpenApiFeature(() => router.routes),
   ];
@@ -89,7 +99,7 @@ export async function startDashboard(options: DashboardOptions, log: Logger, com
   for (const feature of all) {
     if (names.has(feature.name)) throw new AppError(ErrorCode.internal, 500, `two features are named ${feature.name}`);
     names.add(feature.name);
-    for (const route of feature.routes) router.add(route);
+    for (const route of feature.routes) router.add(features.includes(feature) ? states.guard(feature.name, route) : route);
     feature.install?.(app);
   }
   router.finish();
@@ -98,7 +108,8 @@ export async function startDashboard(options: DashboardOptions, log: Logger, com
   let port: number;
   try {
     for (const feature of all) {
-      await feature.start?.();
+      if (!features.includes(feature)) await feature.start?.();
+      else if (!(await states.start(feature))) continue;
       started.push(feature);
     }
     port = await listen(app, options.bind, options.port);
@@ -117,6 +128,7 @@ export async function startDashboard(options: DashboardOptions, log: Logger, com
     port,
     url: `http://${host}:${port}`,
     context: ctx,
+    services,
     routes: router.routes,
     stop(): Promise<void> {
       stopping ??= (async () => {

@@ -1,33 +1,48 @@
 /**
  * What the dashboard is made of: the authenticator and the features, in start order (they stop
- * in reverse). app.ts composes this list; adding a feature is one import and one line here.
- * The server's own parts (system info, the OpenAPI description and docs) are not listed: they
- * describe the others and are added by app.ts around them.
+ * in reverse), each given the services it uses (services.ts builds them), so every dependency
+ * between features is on one line here. app.ts composes this list; adding a feature is one import
+ * and one line. The server's own parts (system info, the OpenAPI description and docs) are not
+ * listed: they describe the others and are added by app.ts around them.
  */
+import { createAuthFeature, openAuthenticator } from './auth/feature.js';
 import type { DashboardContext, DashboardFeature } from './feature.js';
 import type { Authenticator } from './http/route.js';
-import { createAuthFeature, openAuthenticator } from './auth/feature.js';
 import { createLiveFeature } from './live/feature.js';
 import { createNotificationsFeature } from './notifications/feature.js';
 import { createPrintersFeature } from './printers/feature.js';
+import type { DashboardServices } from './services.js';
 import { createBridgeFeature } from './slicing/bridge/feature.js';
 import { createNativeSlicingFeature } from './slicing/native/feature.js';
 import { createSlicerServiceFeature } from './slicing/remote/feature.js';
 
-export type FeatureFactory = (ctx: DashboardContext) => DashboardFeature;
+export type FeatureFactory = (ctx: DashboardContext, services: DashboardServices) => DashboardFeature;
 
 /** The context before the authenticator exists: what the authenticator itself may use. */
 export type AuthenticatorContext = Omit<DashboardContext, 'auth'>;
 export type AuthenticatorFactory = (ctx: AuthenticatorContext) => Authenticator | Promise<Authenticator>;
 
+export const authFeature: FeatureFactory = (ctx) => createAuthFeature(ctx);
+export const notificationsFeature: FeatureFactory = (_ctx, { notifications }) => createNotificationsFeature(notifications);
+export const printersFeature: FeatureFactory = (_ctx, { printers }) => createPrintersFeature(printers);
+export const liveFeature: FeatureFactory = (ctx) => createLiveFeature(ctx);
+export const nativeSlicingFeature: FeatureFactory = (_ctx, { native }) => createNativeSlicingFeature(native);
+export const bridgeFeature: FeatureFactory = (_ctx, { bridge, printers }) => createBridgeFeature(bridge, printers);
+export const slicerServiceFeature: FeatureFactory = (ctx, { remote, bridge, native, printers }) => createSlicerServiceFeature(ctx, {
+  remote,
+  fallback: [remote.backend, bridge.backend, native.backend],
+  userProfiles: () => native.userProfiles(),
+  printers,
+});
+
 export const FEATURES: readonly FeatureFactory[] = [
-  createAuthFeature,
-  createNotificationsFeature,
-  createPrintersFeature,
-  createLiveFeature,
-  createNativeSlicingFeature,
-  createBridgeFeature,
-  createSlicerServiceFeature,
+  authFeature,
+  notificationsFeature,
+  printersFeature,
+  liveFeature,
+  nativeSlicingFeature,
+  bridgeFeature,
+  slicerServiceFeature,
 ];
 
 /** Users, session tokens and API keys (auth/): the AuthService that the auth feature's routes manage. */

@@ -8,14 +8,14 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { BAD_NAMES } from '../fixtures/bad-names.js';
 import { loginAs } from '../fixtures/dashboard-auth.js';
-import { featuresWithPrinters, startDashboardFixture, type DashboardFixture, type TestResponse } from '../fixtures/dashboard.js';
+import { startDashboardFixture, type DashboardFixture, type TestResponse } from '../fixtures/dashboard.js';
 import { fakeDrivers } from './printers/fake-driver.js';
 import { marlinInput } from './printers/sample-printers.js';
 
 let dash: DashboardFixture;
 let admin: string;
 before(async () => {
-  dash = await startDashboardFixture({ features: featuresWithPrinters({ drivers: fakeDrivers().registry }), config: { rate_limit: { enabled: false } } });
+  dash = await startDashboardFixture({ services: { printers: { drivers: fakeDrivers().registry } }, config: { rate_limit: { enabled: false } } });
   admin = await loginAs(dash, 'admin');
 });
 after(() => dash.cleanup());

@@ -16,7 +16,6 @@ import type { EventBus } from '../../common/event-bus.js';
 import type { JsonStores, StoreProblem } from '../../common/json-store.js';
 import type { Logger } from '../../common/logger.js';
 import type { DashboardEvents } from '../events.js';
-import type { DashboardContext } from '../feature.js';
 import type { ChannelType } from './channel.js';
 import { ChannelRegistry, type ChannelStats } from './channels.js';
 import { Inbox, type InboxOptions } from './inbox.js';
@@ -115,19 +114,4 @@ export class NotificationCenter {
     await channels.stop();
     await inbox.close();
   }
-}
-
-const centers = new WeakMap<DashboardContext, NotificationCenter>();
-
-/**
- * The context's notification center, created on first call. Until DashboardContext carries it,
- * this is how any feature reaches it: `notificationCenterOf(ctx).notify({...})`.
- */
-export function notificationCenterOf(ctx: DashboardContext): NotificationCenter {
-  let center = centers.get(ctx);
-  if (!center) {
-    center = new NotificationCenter({ stores: ctx.stores, bus: ctx.bus, log: ctx.log.child('notifications') });
-    centers.set(ctx, center);
-  }
-  return center;
 }

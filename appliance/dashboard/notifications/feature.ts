@@ -1,14 +1,13 @@
 /**
- * The notifications feature: the in-app list and channel routes over the context's notification
- * center. Other features raise notifications through `notificationCenterOf(ctx)`.
+ * The notifications feature: the in-app list and channel routes over the dashboard's notification
+ * center, which services.ts makes and hands to every feature that raises notifications.
  */
-import type { DashboardContext, DashboardFeature } from '../feature.js';
-import { notificationCenterOf } from './center.js';
+import type { DashboardFeature } from '../feature.js';
+import type { NotificationCenter } from './center.js';
 import { channelRoutes } from './channel-routes.js';
 import { inboxRoutes } from './routes.js';
 
-export function createNotificationsFeature(ctx: DashboardContext): DashboardFeature {
-  const center = notificationCenterOf(ctx);
+export function createNotificationsFeature(center: NotificationCenter): DashboardFeature {
   return {
     name: 'notifications',
     routes: [...inboxRoutes(center), ...channelRoutes(center)],

@@ -1,6 +1,7 @@
 /**
- * The printers feature: the registry and control routes, and the manager that runs a driver per
- * enabled printer from start to stop. Drivers come from the driver registry (drivers/index.ts).
+ * The printers feature: the registry and control routes over the dashboard's printers (made by
+ * `createPrinters`, which services.ts calls), whose manager runs a driver per enabled printer from
+ * start to stop. Drivers come from the driver registry (drivers/index.ts).
  */
 import type { DashboardContext, DashboardFeature } from '../feature.js';
 import type { Clock } from './clock.js';
@@ -14,27 +15,20 @@ import { printerRoutes } from './routes.js';
 export const PRINTERS_FEATURE = 'printers';
 
 /** What tests swap: their own drivers, and a manual clock. */
-export interface PrintersFeatureOptions {
+export interface PrintersOptions {
   drivers?: DriverRegistry;
   clock?: Clock;
   backoff?: BackoffOptions;
   intervals?: EventIntervals;
 }
 
-/** What other features may use of the printers: the registry and the running drivers (slice-and-send hands files over). */
-export interface PrintersAccess {
+/** The printers of a dashboard: the registry, and the manager that runs a driver per enabled printer. Slice-and-send hands files over through them. */
+export interface Printers {
   fleet: PrinterFleet;
   manager: PrinterManager;
 }
 
-const accessByContext = new WeakMap<DashboardContext, PrintersAccess>();
-
-/** The context's printers, once the printers feature has been created; undefined without it. */
-export function printersOf(ctx: DashboardContext): PrintersAccess | undefined {
-  return accessByContext.get(ctx);
-}
-
-export function createPrintersFeature(ctx: DashboardContext, options: PrintersFeatureOptions = {}): DashboardFeature {
+export function createPrinters(ctx: Pick<DashboardContext, 'bus' | 'log' | 'dataDir' | 'stores'>, options: PrintersOptions = {}): Printers {
   const drivers = options.drivers ?? defaultDrivers;
   const manager = new PrinterManager({
     drivers,
@@ -45,8 +39,10 @@ export function createPrintersFeature(ctx: DashboardContext, options: PrintersFe
     ...(options.backoff ? { backoff: options.backoff } : {}),
     ...(options.intervals ? { intervals: options.intervals } : {}),
   });
-  const fleet = new PrinterFleet(ctx.stores, manager, drivers);
-  accessByContext.set(ctx, { fleet, manager });
+  return { fleet: new PrinterFleet(ctx.stores, manager, drivers), manager };
+}
+
+export function createPrintersFeature({ fleet, manager }: Printers): DashboardFeature {
   return {
     name: PRINTERS_FEATURE,
     routes: [...printerRoutes(fleet), ...controlRoutes(new PrinterControl(fleet, manager))],

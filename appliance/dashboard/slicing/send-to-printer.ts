@@ -16,7 +16,7 @@ import type { SliceForm } from '../../slicer/service/slice-form.js';
 import { validationError } from '../http/validate.js';
 import { unsupportedAction } from '../printers/actions.js';
 import type { PrinterDriver } from '../printers/driver.js';
-import type { PrintersAccess } from '../printers/feature.js';
+import type { Printers } from '../printers/feature.js';
 import type { PrinterView } from '../printers/printer.js';
 import type { SliceJobResult } from './backend.js';
 import { parseSliceUpload } from './slice-http.js';
@@ -56,19 +56,18 @@ export interface SentFile {
 }
 
 export interface SendTarget {
-  printers: PrintersAccess;
+  printers: Printers;
   printerId: string;
   printer: PrinterView;
 }
 
 /**
  * The printer a slice-and-send form names (`printer_id`), checked ready before anything is
- * sliced; 503 when the dashboard runs without its printers feature.
+ * sliced; 503 when the printers are not running (the fleet's registry is not open).
  */
-export function sendTarget(printers: PrintersAccess | undefined, multipart: MultipartForm): SendTarget {
+export function sendTarget(printers: Printers, multipart: MultipartForm): SendTarget {
   const printerId = multipart.fields.get('printer_id')?.trim();
   if (!printerId) throw validationError([{ path: 'body/printer_id', message: 'is required (the dashboard printer to print on)' }]);
-  if (printers === undefined) throw new AppError(ErrorCode.unavailable, 503, 'this dashboard runs without its printers feature');
   return { printers, printerId, printer: readyPrinter(printers, printerId).printer };
 }
 
@@ -87,7 +86,7 @@ export function sliceFormFor(printer: PrinterView, multipart: MultipartForm): Sl
 }
 
 /** The printer and its driver when it can take a job now; throws otherwise (see above). */
-export function readyPrinter(printers: PrintersAccess, printerId: string): PrintTarget {
+export function readyPrinter(printers: Printers, printerId: string): PrintTarget {
   const printer = printers.fleet.view(printerId);
   const capabilities = printers.manager.capabilities(printerId);
   if (capabilities !== null && !capabilities.upload) throw unsupportedAction(`${printer.type} printers cannot receive files`);
@@ -144,7 +143,7 @@ function withDetails(err: unknown, extra: Record<string, unknown>): unknown {
  * file's name on the printer, when the upload went through and the start did not.
  */
 export async function sendToPrinter(
-  printers: PrintersAccess, printerId: string, file: string, format: PrintFormat, details: Record<string, unknown> = {},
+  printers: Printers, printerId: string, file: string, format: PrintFormat, details: Record<string, unknown> = {},
 ): Promise<SentFile> {
   let uploadedAs: string | null = null;
   try {

@@ -12,19 +12,22 @@ import type { StoreProblem } from '../../common/json-store.js';
 import { packageVersion } from '../../common/version.js';
 import type { DashboardContext, DashboardFeature } from '../feature.js';
 import { Reply, type JsonSchema } from '../http/route.js';
+import type { FeatureStates } from '../feature-states.js';
 import { probeHardware, type HardwareSupport } from './hardware.js';
 import { HEALTH_SCHEMA, SYSTEM_INFO_SCHEMA } from './schemas.js';
 
 export const SERVICE_NAME = 'printyard-dashboard';
 const TAG = 'system';
 /** Keys of the info body that a feature's block may not take. */
-const CORE_KEYS = ['service', 'version', 'versions', 'started_at', 'uptime_s', 'data_dir', 'storage', 'hardware'];
+const CORE_KEYS = ['service', 'version', 'versions', 'started_at', 'uptime_s', 'data_dir', 'storage', 'hardware', 'features'];
 
 export interface SystemParts {
   /** config.json as found unreadable at start, if it was. */
   settingsProblem: StoreProblem | null;
   /** The features whose info() blocks the info lists. */
   features: readonly DashboardFeature[];
+  /** Which of them run and which failed to start. */
+  states: Pick<FeatureStates, 'list' | 'failed'>;
   env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -77,10 +80,11 @@ export function createSystemFeature(ctx: DashboardContext, parts: SystemParts): 
       data_dir: ctx.dataDir,
       storage: await storageState(ctx, parts.settingsProblem),
       hardware: await hardware,
+      features: parts.states.list(),
       slicer_service: { enabled: slicer.enabled, url: slicer.url, ok: null, version: null, upstream: null, last_check: null, error: null },
     };
     for (const feature of parts.features) {
-      if (feature.info) body[feature.name] = feature.info();
+      if (feature.info && !parts.states.failed(feature.name)) body[feature.name] = feature.info();
     }
     return body;
   };

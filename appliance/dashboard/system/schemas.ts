@@ -43,8 +43,8 @@ export const SLICER_STATUS_SCHEMA: JsonSchema = {
 
 export const SYSTEM_INFO_SCHEMA: JsonSchema = {
   type: 'object',
-  description: 'Besides the keys below, every feature that reports a state has a block under its name.',
-  required: ['service', 'version', 'versions', 'started_at', 'uptime_s', 'data_dir', 'storage', 'hardware', 'slicer_service'],
+  description: 'Besides the keys below, every running feature that reports a state has a block under its name.',
+  required: ['service', 'version', 'versions', 'started_at', 'uptime_s', 'data_dir', 'storage', 'hardware', 'features', 'slicer_service'],
   properties: {
     service: { type: 'string' },
     version: { type: 'string', description: 'Product version, shared with the slicer service.' },
@@ -80,6 +80,20 @@ export const SYSTEM_INFO_SCHEMA: JsonSchema = {
         },
         systemd_notify: { type: 'object', properties: { available: { type: 'boolean' } } },
         mdns: { type: 'object', properties: { running: { type: 'boolean' }, note: { type: 'string' } } },
+      },
+    },
+    features: {
+      type: 'array',
+      description: 'Every feature and whether it runs; one that failed to start says why, and its routes answer 503 ERR_UNAVAILABLE.',
+      items: {
+        type: 'object',
+        required: ['name', 'state', 'error', 'since'],
+        properties: {
+          name: { type: 'string' },
+          state: { type: 'string', enum: ['running', 'failed'] },
+          error: NULLABLE_STRING,
+          since: { type: 'string', format: 'date-time' },
+        },
       },
     },
     slicer_service: SLICER_STATUS_SCHEMA,

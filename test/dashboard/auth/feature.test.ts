@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createAuthFeature } from '../../../appliance/dashboard/auth/feature.js';
 import type { DashboardFeature } from '../../../appliance/dashboard/feature.js';
 import { ROLES, type Level, type Role } from '../../../appliance/dashboard/http/route.js';
 import { startDashboardFixture, testAuthenticator, TEST_TOKENS, type DashboardFixture, type RequestOptions } from '../../fixtures/dashboard.js';
 import { createApiKey, loginAs } from '../../fixtures/dashboard-auth.js';
+import { authFeature } from '../../../appliance/dashboard/features.js';
 
 const printProbe: DashboardFeature = {
   name: 'print_probe',
@@ -34,7 +34,7 @@ let dash: DashboardFixture;
 const credentials = new Map<string, RequestOptions>();
 
 before(async () => {
-  dash = await startDashboardFixture({ features: [createAuthFeature, () => printProbe] });
+  dash = await startDashboardFixture({ features: [authFeature, () => printProbe] });
   for (const role of ROLES) {
     credentials.set(`token:${role}`, { token: await loginAs(dash, role) });
     credentials.set(`key:${role}`, { apiKey: (await createApiKey(dash, role)).key });
@@ -71,7 +71,7 @@ for (const kind of ['token', 'key'] as const) {
 }
 
 test('composed with another authenticator, the feature has no routes to offer', async () => {
-  const other = await startDashboardFixture({ features: [createAuthFeature], createAuthenticator: testAuthenticator });
+  const other = await startDashboardFixture({ features: [authFeature], createAuthenticator: testAuthenticator });
   try {
     assert.equal((await other.request('POST', '/api/auth/login', { body: { username: 'a', password: 'b' } })).status, 404);
     assert.equal((await other.request('GET', '/api/users', { token: TEST_TOKENS.admin })).status, 404);

@@ -1,26 +1,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createAuthFeature } from '../../../appliance/dashboard/auth/feature.js';
 import { createLiveFeature } from '../../../appliance/dashboard/live/feature.js';
-import { createNotificationsFeature } from '../../../appliance/dashboard/notifications/feature.js';
-import { createPrintersFeature } from '../../../appliance/dashboard/printers/feature.js';
 import type { PrinterStatus } from '../../../appliance/dashboard/printers/status.js';
 import { createApiKey, loginAs } from '../../fixtures/dashboard-auth.js';
 import { startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture } from '../../fixtures/dashboard.js';
 import { fakeDrivers } from '../printers/fake-driver.js';
 import { marlinInput } from '../printers/sample-printers.js';
 import { connect, wsUrl, type TestClient } from './ws-client.js';
+import { authFeature, notificationsFeature, printersFeature } from '../../../appliance/dashboard/features.js';
 
 const WAIT = { timeout: 20_000 };
 let dash: DashboardFixture;
 const clients: TestClient[] = [];
 before(async () => {
   dash = await startDashboardFixture({
-    features: [
-      createNotificationsFeature,
-      (ctx) => createPrintersFeature(ctx, { drivers: fakeDrivers().registry }),
-      (ctx) => createLiveFeature(ctx, { heartbeatMs: 60_000 }),
-    ],
+    features: [notificationsFeature, printersFeature, (ctx) => createLiveFeature(ctx, { heartbeatMs: 60_000 })],
+    services: { printers: { drivers: fakeDrivers().registry } },
     createAuthenticator: testAuthenticator,
   });
 });
@@ -111,7 +106,7 @@ describe('with the real auth feature', () => {
   let real: DashboardFixture;
   before(async () => {
     real = await startDashboardFixture({
-      features: [createAuthFeature, createNotificationsFeature, (ctx) => createLiveFeature(ctx, { heartbeatMs: 300 })],
+      features: [authFeature, notificationsFeature, (ctx) => createLiveFeature(ctx, { heartbeatMs: 300 })],
     });
   });
   after(() => real.cleanup());

@@ -8,8 +8,7 @@ import { EventBus } from '../../../appliance/common/event-bus.js';
 import { JsonStores } from '../../../appliance/common/json-store.js';
 import { createLogger } from '../../../appliance/common/logger.js';
 import type { DashboardEvents } from '../../../appliance/dashboard/events.js';
-import type { DashboardContext } from '../../../appliance/dashboard/feature.js';
-import { NotificationCenter, notificationCenterOf } from '../../../appliance/dashboard/notifications/center.js';
+import { NotificationCenter } from '../../../appliance/dashboard/notifications/center.js';
 import type { Notification } from '../../../appliance/dashboard/notifications/notification.js';
 import { webhookChannelType } from '../../../appliance/dashboard/notifications/webhook.js';
 import { eventually } from '../../fixtures/eventually.js';
@@ -108,10 +107,3 @@ test('a notification the disk refuses is neither listed nor sent; system notific
   await reopened.stop();
 });
 
-test('every feature of one dashboard gets the same center', () => {
-  const deps = parts();
-  const ctx = { ...deps, dataDir: deps.stores.dir } as unknown as DashboardContext;
-  const other = { ...deps, dataDir: deps.stores.dir } as unknown as DashboardContext;
-  assert.equal(notificationCenterOf(ctx), notificationCenterOf(ctx));
-  assert.notEqual(notificationCenterOf(ctx), notificationCenterOf(other));
-});

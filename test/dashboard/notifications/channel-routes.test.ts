@@ -3,15 +3,15 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { createNotificationsFeature } from '../../../appliance/dashboard/notifications/feature.js';
 import { startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture } from '../../fixtures/dashboard.js';
 import { startReceiver, type Receiver } from './receiver.js';
+import { notificationsFeature } from '../../../appliance/dashboard/features.js';
 
 const WAIT = { timeout: 30_000 };
 let dash: DashboardFixture;
 const receivers: Receiver[] = [];
 before(async () => {
-  dash = await startDashboardFixture({ features: [createNotificationsFeature], createAuthenticator: testAuthenticator });
+  dash = await startDashboardFixture({ features: [notificationsFeature], createAuthenticator: testAuthenticator });
 });
 after(async () => {
   await dash.cleanup();

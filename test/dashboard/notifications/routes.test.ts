@@ -2,13 +2,12 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { notificationCenterOf } from '../../../appliance/dashboard/notifications/center.js';
-import { createNotificationsFeature } from '../../../appliance/dashboard/notifications/feature.js';
 import { expectError, startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture } from '../../fixtures/dashboard.js';
 import { withFileSizeLimit } from '../../fixtures/file-size-limit.js';
+import { notificationsFeature } from '../../../appliance/dashboard/features.js';
 
 const start = (files?: Record<string, string>) => startDashboardFixture({
-  features: [createNotificationsFeature], createAuthenticator: testAuthenticator, config: { rate_limit: { enabled: false } }, logLevel: 'warn', files,
+  features: [notificationsFeature], createAuthenticator: testAuthenticator, config: { rate_limit: { enabled: false } }, logLevel: 'warn', files,
 });
 
 let dash: DashboardFixture;
@@ -36,7 +35,7 @@ test('raising needs print; the stored notification comes back as 201', async () 
 });
 
 test('the list pages newest first, filters unread, and counts unread; view may read it', async () => {
-  const center = notificationCenterOf(dash.server.context);
+  const center = dash.server.services.notifications;
   for (const title of ['a', 'b', 'c', 'd']) await center.notify({ kind: 'printer.error', level: 'error', title, message: '' });
   assert.equal((await dash.request('get', '/api/notifications')).status, 401);
   const all = await dash.request('get', '/api/notifications', { token: TEST_TOKENS.view });
@@ -91,7 +90,7 @@ const everything = async (fixture = dash) => (await fixture.request('get', '/api
 
 /** A system notification, raised the way features do, and whether the list shows it. */
 async function systemNotificationLands(fixture: DashboardFixture): Promise<void> {
-  const raised = await notificationCenterOf(fixture.server.context).notify({ kind: 'slicer_service_disconnected', level: 'warning', title: 'Slicer gone', message: '' });
+  const raised = await fixture.server.services.notifications.notify({ kind: 'slicer_service_disconnected', level: 'warning', title: 'Slicer gone', message: '' });
   assert.equal((await everything(fixture)).items[0].id, raised.id);
 }
 

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FeatureFactory } from '../../../appliance/dashboard/features.js';
+import type { ServiceOptions } from '../../../appliance/dashboard/services.js';
 import { validate } from '../../../appliance/dashboard/http/validate.js';
 import { liveStateSchema } from '../../../appliance/dashboard/printers/control-schemas.js';
 import { bambuLanDriverFactory } from '../../../appliance/dashboard/printers/drivers/bambu/bambu-driver.js';
 import { DriverRegistry } from '../../../appliance/dashboard/printers/drivers/index.js';
 import { BambuTestClient } from '../../fixtures/bambu-mqtt-client.js';
 import { loginAs } from '../../fixtures/dashboard-auth.js';
-import { expectError, featuresWithPrinters, startDashboardFixture, type DashboardFixture, type TestResponse } from '../../fixtures/dashboard.js';
+import { expectError, startDashboardFixture, type DashboardFixture, type TestResponse } from '../../fixtures/dashboard.js';
 import { FtpsClient } from '../../fixtures/ftps-client.js';
 import { bambuGcode, gcode3mf, startVirtualBambu, type VirtualBambu } from '../../fixtures/virtual-bambu.js';
 import { connect, wsUrl, type Received, type TestClient } from '../live/ws-client.js';
@@ -24,10 +24,10 @@ let id: string;
 let ws: TestClient;
 
 /** The real composition, with the Bambu driver on test timings and a quick reconnect. */
-function features(): FeatureFactory[] {
+function printersOnBambu(): ServiceOptions {
   const drivers = new DriverRegistry();
   drivers.register('bambu-lan', bambuLanDriverFactory(TEST_TIMINGS));
-  return featuresWithPrinters({ drivers, backoff: { initialMs: 200, maxMs: 1_000, stableMs: 60_000 } });
+  return { printers: { drivers, backoff: { initialMs: 200, maxMs: 1_000, stableMs: 60_000 } } };
 }
 
 async function status(printer = id): Promise<Record<string, any>> {
@@ -43,7 +43,7 @@ const post = (path: string, body: unknown, token = operator): Promise<TestRespon
 
 before(async () => {
   vb = await startVirtualBambu({ model: 'P1S' });
-  dash = await startDashboardFixture({ features: features(), config: { rate_limit: { enabled: false } } });
+  dash = await startDashboardFixture({ services: printersOnBambu(), config: { rate_limit: { enabled: false } } });
   admin = await loginAs(dash, 'admin');
   operator = await loginAs(dash, 'print');
   viewer = await loginAs(dash, 'view');

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { FeatureFactory } from '../../../appliance/dashboard/features.js';
+import type { ServiceOptions } from '../../../appliance/dashboard/services.js';
 import type { PrinterStatus } from '../../../appliance/dashboard/printers/status.js';
 import { loginAs } from '../../fixtures/dashboard-auth.js';
-import { featuresWithPrinters, startDashboardFixture, type DashboardFixture, type TestResponse } from '../../fixtures/dashboard.js';
+import { startDashboardFixture, type DashboardFixture, type TestResponse } from '../../fixtures/dashboard.js';
 import { fakeDrivers, type FakeDrivers } from './fake-driver.js';
 import { bambuInput, marlinInput } from './sample-printers.js';
 import { eventually } from '../../fixtures/eventually.js';
@@ -17,14 +17,14 @@ let admin: string;
 let viewer: string;
 let printer: string;
 
-/** The real composition, with the printers feature on fake drivers (Marlin only: Bambu has none). */
-function features(drivers: FakeDrivers): FeatureFactory[] {
-  return featuresWithPrinters({ drivers: drivers.registry });
+/** The real composition, with the printers on fake drivers (Marlin only: Bambu has none). */
+function printersOn(drivers: FakeDrivers): ServiceOptions {
+  return { printers: { drivers: drivers.registry } };
 }
 
 async function start(dataDir?: string): Promise<void> {
   fakes = fakeDrivers();
-  dash = await startDashboardFixture({ features: features(fakes), config: { rate_limit: { enabled: false } }, ...(dataDir ? { dataDir } : {}) });
+  dash = await startDashboardFixture({ services: printersOn(fakes), config: { rate_limit: { enabled: false } }, ...(dataDir ? { dataDir } : {}) });
   admin = await loginAs(dash, 'admin');
   viewer = await loginAs(dash, 'view');
   printer = await loginAs(dash, 'print');
@@ -261,7 +261,7 @@ test('a name stored before names were checked is logged escaped: no forged line,
     connection: { port: '/dev/ttyOLD', baud: 115200 }, created_at: at, updated_at: at,
   };
   const earlier = await startDashboardFixture({
-    features: features(fakeDrivers()), config: { rate_limit: { enabled: false } }, files: { 'printers.json': JSON.stringify({ printers: [old] }) },
+    services: printersOn(fakeDrivers()), config: { rate_limit: { enabled: false } }, files: { 'printers.json': JSON.stringify({ printers: [old] }) },
   });
   try {
     const token = await loginAs(earlier, 'admin');

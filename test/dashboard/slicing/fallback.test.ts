@@ -5,19 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { AppError, ErrorCode } from '../../../appliance/common/errors.js';
-import type { DashboardContext } from '../../../appliance/dashboard/feature.js';
 import {
   BackendUnavailableError, type BackendName, type SliceJobRequest, type SliceJobResult, type SlicingBackend,
 } from '../../../appliance/dashboard/slicing/backend.js';
-import { desktopBridgeOf, type BridgeOptions } from '../../../appliance/dashboard/slicing/bridge/desktop-bridge.js';
-import { createBridgeFeature } from '../../../appliance/dashboard/slicing/bridge/feature.js';
 import { sliceWithFallback } from '../../../appliance/dashboard/slicing/fallback.js';
-import { createNativeSlicingFeature } from '../../../appliance/dashboard/slicing/native/feature.js';
-import { nativeSlicingOf } from '../../../appliance/dashboard/slicing/native/native-slicing.js';
-import { createSlicerServiceFeature } from '../../../appliance/dashboard/slicing/remote/feature.js';
-import { remoteSlicingOf } from '../../../appliance/dashboard/slicing/remote/remote-slicing.js';
 import { startDashboardFixture, testAuthenticator, type DashboardFixture } from '../../fixtures/dashboard.js';
 import { CORPUS } from './native/slice-client.js';
+import type { BridgeOptions } from '../../../appliance/dashboard/slicing/bridge/desktop-bridge.js';
+import { bridgeFeature, nativeSlicingFeature, slicerServiceFeature } from '../../../appliance/dashboard/features.js';
 
 const temp = mkdtempSync(path.join(os.tmpdir(), 'printyard-fallback-test-'));
 after(() => rmSync(temp, { recursive: true, force: true }));
@@ -173,14 +168,15 @@ describe('the real backends', () => {
   /** A dashboard whose slicer service cannot be reached, with the bridge as `bridge` says. */
   async function chainOf(bridge: BridgeOptions): Promise<SlicingBackend[]> {
     const dash = await startDashboardFixture({
-      features: [createNativeSlicingFeature, (ctx) => createBridgeFeature(ctx, bridge), createSlicerServiceFeature],
+      features: [nativeSlicingFeature, bridgeFeature, slicerServiceFeature],
+      services: { bridge },
       createAuthenticator: testAuthenticator,
       config: { slicer_service: { enabled: true, url: `http://127.0.0.1:${await deadPort()}` } },
       logLevel: 'error',
     });
     dashboards.push(dash);
-    const ctx: DashboardContext = dash.server.context;
-    return [remoteSlicingOf(ctx).backend, desktopBridgeOf(ctx).backend, nativeSlicingOf(ctx).backend];
+    const { remote, bridge: desktop, native } = dash.server.services;
+    return [remote.backend, desktop.backend, native.backend];
   }
 
   test('the slicer service unreachable: the bridge slices with PrusaSlicer', async () => {

@@ -1,12 +1,12 @@
 /**
  * The desktop-slicer bridge's parts for one dashboard: the detector, the desktop slicers'
- * profiles, the process runner, the slots and the backend. `desktopBridgeOf(ctx)` gives every
- * feature the same ones (the bridge routes, and the fallback chain of the remote routes).
+ * profiles, the process runner, the slots and the backend. services.ts makes one and hands it to
+ * the bridge routes and to the fallback chain of the remote routes. It slices with the built-in
+ * engine's user profiles, so it is made with the dashboard's NativeSlicing.
  */
 import path from 'node:path';
-import { AppError, ErrorCode } from '../../../common/errors.js';
 import type { DashboardContext } from '../../feature.js';
-import { nativeSlicingOf } from '../native/native-slicing.js';
+import type { NativeSlicing } from '../native/native-slicing.js';
 import { SliceSlots, type SlotLimits } from '../native/slice-slots.js';
 import { BRIDGE_TIMEOUT_MS, BridgeBackend } from './backend.js';
 import { SlicerDetector, type DetectOptions } from './detect.js';
@@ -35,7 +35,7 @@ export class DesktopBridge {
   /** Where bridge/slice keeps an upload and its result until the reply is sent. */
   readonly workDir: string;
 
-  constructor(ctx: DashboardContext, readonly options: BridgeOptions = {}) {
+  constructor(ctx: Pick<DashboardContext, 'dataDir'>, native: NativeSlicing, readonly options: BridgeOptions = {}) {
     this.detector = new SlicerDetector({
       searchDirs: options.searchDirs ?? defaultSearchDirs(),
       ...(options.extraProfileDirs ? { extraProfileDirs: options.extraProfileDirs } : {}),
@@ -46,28 +46,9 @@ export class DesktopBridge {
       desktopProfiles: this.desktopProfiles,
       runner: this.runner,
       slots: this.slots,
-      native: nativeSlicingOf(ctx),
+      native,
       timeoutMs: options.timeoutMs ?? BRIDGE_TIMEOUT_MS,
     });
     this.workDir = path.join(ctx.dataDir, 'slicing-work', 'bridge');
   }
-}
-
-const instances = new WeakMap<DashboardContext, DesktopBridge>();
-
-/**
- * The context's bridge, created on first call. Options (tests: the search path, a short time-out)
- * can only be given by the first caller, the bridge feature, which is listed before the features
- * that use the bridge backend.
- */
-export function desktopBridgeOf(ctx: DashboardContext, options?: BridgeOptions): DesktopBridge {
-  let bridge = instances.get(ctx);
-  if (bridge && options !== undefined && bridge.options !== options) {
-    throw new AppError(ErrorCode.internal, 500, 'the desktop-slicer bridge was created before its options were given: list the bridge feature first');
-  }
-  if (!bridge) {
-    bridge = new DesktopBridge(ctx, options);
-    instances.set(ctx, bridge);
-  }
-  return bridge;
 }

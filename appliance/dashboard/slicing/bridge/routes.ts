@@ -2,7 +2,7 @@
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import type { RouteSpec } from '../../http/route.js';
 import { unsupportedAction } from '../../printers/actions.js';
-import type { PrintersAccess } from '../../printers/feature.js';
+import type { Printers } from '../../printers/feature.js';
 import { BackendUnavailableError } from '../backend.js';
 import { ownerOf } from '../ownership.js';
 import {
@@ -37,7 +37,7 @@ async function bridgeSlice(bridge: DesktopBridge, ...args: Parameters<DesktopBri
   }
 }
 
-export function bridgeRoutes(bridge: DesktopBridge, workspace: SliceWorkspace, printers: () => PrintersAccess | undefined): RouteSpec[] {
+export function bridgeRoutes(bridge: DesktopBridge, workspace: SliceWorkspace, printers: Printers): RouteSpec[] {
   return [
     {
       method: 'get',
@@ -118,7 +118,7 @@ export function bridgeRoutes(bridge: DesktopBridge, workspace: SliceWorkspace, p
       },
       handler: ({ req, res, principal }) => workspace.use(async (dir) => {
         const multipart = await readSliceUpload(req, dir);
-        const { printers: access, printerId, printer } = sendTarget(printers(), multipart);
+        const { printers: access, printerId, printer } = sendTarget(printers, multipart);
         if (printFormatOf(printer) === 'gcode.3mf') {
           throw unsupportedAction(
             `printer "${printer.name}" (${printer.type}) prints only .gcode.3mf projects, which the desktop slicers' command lines do not write: ` +

@@ -1,17 +1,16 @@
 /**
- * The built-in engine feature: its profile table and the file-returning slice. The backend itself
- * (`nativeSlicingOf(ctx).backend`) is also the last link of the fallback chain of the remote
- * slicing routes.
+ * The built-in engine feature: its user profiles and the file-returning slice. The backend itself
+ * (`NativeSlicing.backend`) is also the last link of the fallback chain of the remote slicing
+ * routes (services.ts, features.ts).
  */
-import type { DashboardContext, DashboardFeature } from '../../feature.js';
-import { nativeSlicingOf } from './native-slicing.js';
-import { nativeRoutes } from './routes.js';
+import type { DashboardFeature } from '../../feature.js';
 import { SliceWorkspace } from '../slice-http.js';
+import type { NativeSlicing } from './native-slicing.js';
+import { nativeRoutes } from './routes.js';
 
 export const NATIVE_SLICING_FEATURE = 'slicer_native';
 
-export function createNativeSlicingFeature(ctx: DashboardContext): DashboardFeature {
-  const native = nativeSlicingOf(ctx);
+export function createNativeSlicingFeature(native: NativeSlicing): DashboardFeature {
   const workspace = new SliceWorkspace(native.workDir);
   return {
     name: NATIVE_SLICING_FEATURE,

@@ -1,7 +1,7 @@
 /**
- * The built-in engine's parts for one dashboard: its profiles (opened on first use), its slice
- * slots and its backend. `nativeSlicingOf(ctx)` gives every feature the same ones, so the routes
- * here and the fallback chain of the remote routes share one queue and one profile table.
+ * The built-in engine's parts for one dashboard: its user profiles (opened on first use), its slice
+ * slots and its backend. services.ts makes one and hands it to the native routes, the bridge and
+ * the remote routes' fallback chain, so they share one queue and one profile table.
  */
 import path from 'node:path';
 import type { DashboardContext } from '../../feature.js';
@@ -32,15 +32,4 @@ export class NativeSlicing {
     });
     return this.opened;
   }
-}
-
-const instances = new WeakMap<DashboardContext, NativeSlicing>();
-
-export function nativeSlicingOf(ctx: DashboardContext): NativeSlicing {
-  let native = instances.get(ctx);
-  if (!native) {
-    native = new NativeSlicing(ctx);
-    instances.set(ctx, native);
-  }
-  return native;
 }

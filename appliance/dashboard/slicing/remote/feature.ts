@@ -2,50 +2,52 @@
  * The slicer service feature (`slicer_service`): the proxy routes, the probe with its
  * notifications, the profile table with its sync and push, and the status block that replaces
  * the placeholder in /api/system/info. Its slicing routes use the fallback chain remote →
- * bridge → native, with the other backends taken from their features' per-context parts, so a
- * slice queued here and one queued on the bridge's own routes share one queue.
+ * bridge → native that features.ts hands it (the same backends the bridge and native routes use,
+ * so a slice queued here and one queued on the bridge's own routes share one queue).
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { ProfileFileEntry } from '../../../slicer/profiles/profile-file.js';
 import type { DashboardContext, DashboardFeature } from '../../feature.js';
-import { printersOf } from '../../printers/feature.js';
+import type { Printers } from '../../printers/feature.js';
 import type { SlicingBackend } from '../backend.js';
-import { desktopBridgeOf } from '../bridge/desktop-bridge.js';
-import { nativeSlicingOf } from '../native/native-slicing.js';
-import type { UserProfileRecord } from '../native/user-profiles.js';
+import type { UserProfileRecord, UserProfiles } from '../native/user-profiles.js';
 import { SliceWorkspace } from '../slice-http.js';
 import { ProfilePush } from './profile-mirror/push.js';
-import type { ProfileFileEntry } from '../../../slicer/profiles/profile-file.js';
 import { mirrorRoutes } from './profile-mirror/routes.js';
-import { remoteSlicingOf, type RemoteSlicingOptions } from './remote-slicing.js';
+import type { RemoteSlicing } from './remote-slicing.js';
 import { remoteRoutes } from './routes.js';
 import { sliceRoutes } from './slice-routes.js';
 
 /** The name /api/system/info looks for to replace its slicer service placeholder. */
 export const SLICER_SERVICE_FEATURE = 'slicer_service';
 
-export interface SlicerServiceFeatureOptions extends RemoteSlicingOptions {
-  /** How long a push waits for the service to list the pushed profiles. */
-  pushWaitMs?: number;
+/** What the feature uses besides the integration itself. */
+export interface SlicerServiceDeps {
+  remote: RemoteSlicing;
+  /** The fallback chain of the buffered slice, in order: remote, bridge, native. */
+  fallback: readonly SlicingBackend[];
+  /** The built-in engine's user profiles, which a push copies to the service. */
+  userProfiles(): Promise<UserProfiles>;
+  printers: Printers;
 }
 
-export function createSlicerServiceFeature(ctx: DashboardContext, options: SlicerServiceFeatureOptions = {}): DashboardFeature {
-  const remote = remoteSlicingOf(ctx, options);
+export function createSlicerServiceFeature(ctx: Pick<DashboardContext, 'log' | 'dataDir' | 'settings'>, deps: SlicerServiceDeps): DashboardFeature {
+  const { remote } = deps;
   const log = ctx.log.child(SLICER_SERVICE_FEATURE);
   const workspace = new SliceWorkspace(path.join(ctx.dataDir, 'slicing-work', 'remote'));
-  const backends = (): SlicingBackend[] => [remote.backend, desktopBridgeOf(ctx).backend, nativeSlicingOf(ctx).backend];
   const push = new ProfilePush({
     client: remote.client,
     probe: remote.probe,
     sync: remote.sync,
-    profiles: async () => (await nativeSlicingOf(ctx).userProfiles()).records().map(pushedProfile),
-    ...(options.pushWaitMs === undefined ? {} : { waitMs: options.pushWaitMs }),
+    profiles: async () => (await deps.userProfiles()).records().map(pushedProfile),
+    ...(remote.pushWaitMs === undefined ? {} : { waitMs: remote.pushWaitMs }),
   });
   return {
     name: SLICER_SERVICE_FEATURE,
     routes: [
       ...remoteRoutes(ctx, remote, log),
-      ...sliceRoutes({ remote, workspace, backends, printers: () => printersOf(ctx) }),
+      ...sliceRoutes({ remote, workspace, backends: () => deps.fallback, printers: deps.printers }),
       ...mirrorRoutes(remote.sync, push, () => remote.mirror()),
     ],
     async start() {

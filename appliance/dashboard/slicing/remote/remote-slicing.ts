@@ -1,11 +1,11 @@
 /**
  * The slicer-service integration of one dashboard, put together: the client (settings read on
- * every call), the probe, the `remote` backend, the owners of the service's jobs it started, the
- * stored slice results, the local profile table and its sync. `remoteSlicingOf(ctx)` gives every feature the same parts, as
- * `nativeSlicingOf(ctx)` does for the built-in engine.
+ * every call), the probe (which raises notifications through the dashboard's center), the `remote`
+ * backend, the owners of the service's jobs it started, the stored slice results, the profile
+ * mirror and its sync. services.ts makes one.
  */
 import type { DashboardContext } from '../../feature.js';
-import { notificationCenterOf } from '../../notifications/center.js';
+import type { NotificationCenter } from '../../notifications/center.js';
 import { MirrorSync } from './profile-mirror/sync.js';
 import { ProfileMirror } from './profile-mirror/mirror.js';
 import { RemoteBackend } from './backend.js';
@@ -22,6 +22,8 @@ export interface RemoteSlicingOptions {
   /** Silence after which an upstream event stream is given up. */
   streamIdleMs?: number;
   retention?: RetentionLimits;
+  /** How long a profile push waits for the service to list the pushed profiles. */
+  pushWaitMs?: number;
 }
 
 /** Profile details fetched at once for rows listed without their settings. */
@@ -35,22 +37,28 @@ export class RemoteSlicing {
   readonly results: SliceResults;
   readonly sync: MirrorSync;
   readonly streamIdleMs: number | undefined;
+  readonly pushWaitMs: number | undefined;
   private opened: Promise<ProfileMirror> | null = null;
   private unwatch: (() => void) | null = null;
 
-  constructor(private readonly ctx: DashboardContext, options: RemoteSlicingOptions = {}) {
+  constructor(
+    private readonly ctx: Pick<DashboardContext, 'log' | 'settings' | 'dataDir' | 'stores'>,
+    notifications: Pick<NotificationCenter, 'notify'>,
+    options: RemoteSlicingOptions = {},
+  ) {
     const log = ctx.log.child('slicer-service');
     const settings = () => ctx.settings.current.slicer_service;
     this.client = new RemoteSlicerClient(() => settings(), options.timeouts ?? DEFAULT_TIMEOUTS);
     this.probe = new RemoteProbe({
       client: this.client,
       settings,
-      notify: (input) => notificationCenterOf(ctx).notify(input),
+      notify: (input) => notifications.notify(input),
       log,
       ...(options.probeIntervalMs === undefined ? {} : { intervalMs: options.probeIntervalMs }),
       ...(options.probeCacheMs === undefined ? {} : { cacheMs: options.probeCacheMs }),
     });
     this.streamIdleMs = options.streamIdleMs;
+    this.pushWaitMs = options.pushWaitMs;
     this.owners = new UpstreamJobOwners(log);
     this.backend = new RemoteBackend(this.client, this.probe, this.owners, log, options.streamIdleMs);
     this.results = new SliceResults(ctx.dataDir, options.retention ?? DEFAULT_RETENTION);
@@ -100,16 +108,4 @@ export class RemoteSlicing {
       return rows;
     });
   }
-}
-
-const instances = new WeakMap<DashboardContext, RemoteSlicing>();
-
-/** The context's integration, created on first call (`options` only count then). */
-export function remoteSlicingOf(ctx: DashboardContext, options: RemoteSlicingOptions = {}): RemoteSlicing {
-  let remote = instances.get(ctx);
-  if (!remote) {
-    remote = new RemoteSlicing(ctx, options);
-    instances.set(ctx, remote);
-  }
-  return remote;
 }

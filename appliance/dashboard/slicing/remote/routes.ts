@@ -56,7 +56,7 @@ function statusView(status: RemoteStatus, token: string, principal: Principal | 
   };
 }
 
-export function remoteRoutes(ctx: DashboardContext, remote: RemoteSlicing, log: Logger): RouteSpec[] {
+export function remoteRoutes(ctx: Pick<DashboardContext, 'settings'>, remote: RemoteSlicing, log: Logger): RouteSpec[] {
   const { client, probe } = remote;
   const settings = () => ctx.settings.current.slicer_service;
   const viewOf = (principal: Principal | null): JobViewOptions => ({

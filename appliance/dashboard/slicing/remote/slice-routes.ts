@@ -19,7 +19,7 @@ import type { Principal, RouteSpec } from '../../http/route.js';
 import type { UpstreamEvent } from '../../../common/sse-reader.js';
 import type { SlicingBackend } from '../backend.js';
 import { sliceWithFallback } from '../fallback.js';
-import type { PrintersAccess } from '../../printers/feature.js';
+import type { Printers } from '../../printers/feature.js';
 import { sendTarget, sendToPrinter, sliceFormFor } from '../send-to-printer.js';
 import {
   disconnectSignal, jobRequest, readSliceUpload, receiveSliceUpload, SLICE_BODY_MAX_BYTES, type SliceWorkspace,
@@ -49,8 +49,8 @@ export interface SliceRouteDeps {
   workspace: SliceWorkspace;
   /** The fallback chain, remote first. */
   backends(): readonly SlicingBackend[];
-  /** The printers, for slice-and-send; undefined when the dashboard runs without them. */
-  printers(): PrintersAccess | undefined;
+  /** The printers, for slice-and-send. */
+  printers: Printers;
 }
 
 export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
@@ -165,7 +165,7 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
       handler: proxied(({ req, res, principal }) => workspace.use(async (dir) => {
         const owner = ownerOf(principal);
         const multipart = await readSliceUpload(req, dir);
-        const { printers: access, printerId, printer } = sendTarget(deps.printers(), multipart);
+        const { printers: access, printerId, printer } = sendTarget(deps.printers, multipart);
         const result = await sliceToResult(sliceFormFor(printer, multipart), disconnectSignal(req, res), owner);
         // The result is stored: when the printer refuses it now (busy since the first check, a file
         // it cannot print, the driver's own refusal), the error names it, so nothing is sliced in vain.

@@ -9,16 +9,14 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, wri
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createPrintersFeature } from '../../../../appliance/dashboard/printers/feature.js';
-import { createBridgeFeature } from '../../../../appliance/dashboard/slicing/bridge/feature.js';
 import type { BridgeOptions } from '../../../../appliance/dashboard/slicing/bridge/desktop-bridge.js';
-import { createNativeSlicingFeature } from '../../../../appliance/dashboard/slicing/native/feature.js';
 import { startDashboardFixture, testAuthenticator, TEST_TOKENS, type DashboardFixture } from '../../../fixtures/dashboard.js';
 import { writeOrcaVendor } from '../../../fixtures/profiles/orca-vendor.js';
 import { marlinInput } from '../../printers/sample-printers.js';
 import { MARLIN_JOB, postForm, sliceForm, sliceStats } from '../native/slice-client.js';
 import { recordingDrivers, type RecordingDrivers } from './recording-driver.js';
 import { eventually } from '../../../fixtures/eventually.js';
+import { bridgeFeature, nativeSlicingFeature, printersFeature } from '../../../../appliance/dashboard/features.js';
 
 const { view, print, admin } = TEST_TOKENS;
 const CURA_DEFINITIONS = path.resolve('.cache/peers/cura-4.13/definitions');
@@ -33,11 +31,8 @@ after(async () => {
 
 async function start(options?: BridgeOptions, drivers?: RecordingDrivers): Promise<DashboardFixture> {
   const dash = await startDashboardFixture({
-    features: [
-      (ctx) => createPrintersFeature(ctx, drivers ? { drivers: drivers.registry } : {}),
-      createNativeSlicingFeature,
-      (ctx) => createBridgeFeature(ctx, options),
-    ],
+    features: [printersFeature, nativeSlicingFeature, bridgeFeature],
+    services: { printers: drivers ? { drivers: drivers.registry } : {}, bridge: options },
     createAuthenticator: testAuthenticator,
     config: { rate_limit: { enabled: false } },
     logLevel: 'warn',

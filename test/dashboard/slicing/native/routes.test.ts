@@ -4,7 +4,6 @@ import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createNativeSlicingFeature } from '../../../../appliance/dashboard/slicing/native/feature.js';
 import { startDashboardFixture, testAuthenticator, TEST_TOKENS, type DashboardFixture, type TestResponse } from '../../../fixtures/dashboard.js';
 import { CORPUS, MARLIN_JOB, postForm, postFromOtherProcess, sliceForm, sliceStats } from './slice-client.js';
 import { eventually } from '../../../fixtures/eventually.js';
@@ -12,13 +11,14 @@ import { BAD_NAMES } from '../../../fixtures/bad-names.js';
 import { resident, watchChildren } from '../../../fixtures/process-memory.js';
 import { hugeOutputJob } from '../../../fixtures/slicer-service.js';
 import { zipBomb3mf } from '../../../fixtures/zip.js';
+import { nativeSlicingFeature } from '../../../../appliance/dashboard/features.js';
 
 const { view, print } = TEST_TOKENS;
 let dash: DashboardFixture;
 
 function start(dataDir?: string): Promise<DashboardFixture> {
   return startDashboardFixture({
-    features: [createNativeSlicingFeature],
+    features: [nativeSlicingFeature],
     createAuthenticator: testAuthenticator,
     config: { rate_limit: { enabled: false } },
     logLevel: 'warn',
@@ -328,7 +328,7 @@ describe('native slice', () => {
 
   test('a slice whose G-code would pass slicing.max_output_mb fails with 422 ERR_OUTPUT_TOO_LARGE; nothing of it is left', async () => {
     const capped = await startDashboardFixture({
-      features: [createNativeSlicingFeature], createAuthenticator: testAuthenticator, logLevel: 'warn',
+      features: [nativeSlicingFeature], createAuthenticator: testAuthenticator, logLevel: 'warn',
       config: { rate_limit: { enabled: false }, slicing: { max_output_mb: 1 } },
     });
     try {

@@ -9,14 +9,10 @@ import { AppError, ErrorCode } from '../../../../appliance/common/errors.js';
 import type { CommandResult, DriverCapabilities, DriverContext, PrinterDriver, StartOptions, UploadSource } from '../../../../appliance/dashboard/printers/driver.js';
 import type { PrinterRecord } from '../../../../appliance/dashboard/printers/printer.js';
 import { DriverRegistry } from '../../../../appliance/dashboard/printers/drivers/index.js';
-import { createPrintersFeature } from '../../../../appliance/dashboard/printers/feature.js';
 import type { PrinterStatus } from '../../../../appliance/dashboard/printers/status.js';
-import { createLiveFeature } from '../../../../appliance/dashboard/live/feature.js';
-import { createNotificationsFeature } from '../../../../appliance/dashboard/notifications/feature.js';
-import { createBridgeFeature } from '../../../../appliance/dashboard/slicing/bridge/feature.js';
 import type { BridgeOptions } from '../../../../appliance/dashboard/slicing/bridge/desktop-bridge.js';
-import { createNativeSlicingFeature } from '../../../../appliance/dashboard/slicing/native/feature.js';
-import { createSlicerServiceFeature, type SlicerServiceFeatureOptions } from '../../../../appliance/dashboard/slicing/remote/feature.js';
+import type { RemoteSlicingOptions } from '../../../../appliance/dashboard/slicing/remote/remote-slicing.js';
+import { bridgeFeature, liveFeature, nativeSlicingFeature, notificationsFeature, printersFeature, slicerServiceFeature } from '../../../../appliance/dashboard/features.js';
 import type { AuthenticatorFactory } from '../../../../appliance/dashboard/features.js';
 import { startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture, type TestResponse } from '../../../fixtures/dashboard.js';
 import { eventually as poll } from '../../../fixtures/eventually.js';
@@ -82,7 +78,7 @@ export interface RemoteDashboardOptions {
   url: string;
   token?: string;
   enabled?: boolean;
-  remote?: SlicerServiceFeatureOptions;
+  remote?: RemoteSlicingOptions;
   bridge?: BridgeOptions;
   printers?: TestPrinters;
   dataDir?: string;
@@ -102,14 +98,8 @@ export async function startRemoteDashboard(options: RemoteDashboardOptions): Pro
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.env ? { env: options.env } : {}),
     logLevel: 'warn',
-    features: [
-      createNotificationsFeature,
-      (ctx) => createPrintersFeature(ctx, { drivers: printers.registry }),
-      createLiveFeature,
-      createNativeSlicingFeature,
-      (ctx) => createBridgeFeature(ctx, options.bridge ?? NO_DESKTOP_SLICERS),
-      (ctx) => createSlicerServiceFeature(ctx, options.remote ?? {}),
-    ],
+    features: [notificationsFeature, printersFeature, liveFeature, nativeSlicingFeature, bridgeFeature, slicerServiceFeature],
+    services: { printers: { drivers: printers.registry }, bridge: options.bridge ?? NO_DESKTOP_SLICERS, remote: options.remote ?? {} },
   });
 }
 

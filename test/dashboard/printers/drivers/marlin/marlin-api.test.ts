@@ -7,15 +7,14 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FeatureFactory } from '../../../../../appliance/dashboard/features.js';
+import type { ServiceOptions } from '../../../../../appliance/dashboard/services.js';
 import { validate } from '../../../../../appliance/dashboard/http/validate.js';
 import { liveStateSchema } from '../../../../../appliance/dashboard/printers/control-schemas.js';
 import { DriverRegistry } from '../../../../../appliance/dashboard/printers/drivers/index.js';
 import { marlinSerialDriverFactory } from '../../../../../appliance/dashboard/printers/drivers/marlin/marlin-driver.js';
-import { printersOf } from '../../../../../appliance/dashboard/printers/feature.js';
 import { printerStatusSchema } from '../../../../../appliance/dashboard/printers/status.js';
 import { loginAs } from '../../../../fixtures/dashboard-auth.js';
-import { expectError, featuresWithPrinters, startDashboardFixture, type DashboardFixture, type TestResponse } from '../../../../fixtures/dashboard.js';
+import { expectError, startDashboardFixture, type DashboardFixture, type TestResponse } from '../../../../fixtures/dashboard.js';
 import { startVirtualMarlin, type VirtualMarlinFixture } from '../../../../fixtures/virtual-marlin.js';
 import { connect, wsUrl, type Received, type TestClient } from '../../../live/ws-client.js';
 import { TEST_TIMINGS } from './driver-harness.js';
@@ -29,10 +28,10 @@ let viewer: string;
 let id: string;
 let ws: TestClient;
 
-function features(): FeatureFactory[] {
+function printersOnMarlin(): ServiceOptions {
   const drivers = new DriverRegistry();
   drivers.register('marlin-serial', marlinSerialDriverFactory(TEST_TIMINGS));
-  return featuresWithPrinters({ drivers, backoff: { initialMs: 200, maxMs: 1_000, stableMs: 60_000 } });
+  return { printers: { drivers, backoff: { initialMs: 200, maxMs: 1_000, stableMs: 60_000 } } };
 }
 
 async function status(): Promise<Record<string, any>> {
@@ -52,7 +51,7 @@ const post = (urlPath: string, body: unknown): Promise<TestResponse> => dash.req
 
 /** Hands a file to the running driver the way slice-and-send does. */
 async function printFile(name: string, gcode: string): Promise<void> {
-  const driver = printersOf(dash.server.context)?.manager.driver(id);
+  const driver = dash.server.services.printers.manager.driver(id);
   assert.ok(driver, 'the printer has a running driver');
   const source = path.join(dash.dataDir, `source-${name}`);
   writeFileSync(source, gcode);
@@ -62,7 +61,7 @@ async function printFile(name: string, gcode: string): Promise<void> {
 
 before(async () => {
   vm = await startVirtualMarlin();
-  dash = await startDashboardFixture({ features: features(), config: { rate_limit: { enabled: false } } });
+  dash = await startDashboardFixture({ services: printersOnMarlin(), config: { rate_limit: { enabled: false } } });
   const admin = await loginAs(dash, 'admin');
   operator = await loginAs(dash, 'print');
   viewer = await loginAs(dash, 'view');
