@@ -1,8 +1,9 @@
 /**
- * A typed, in-process publish/subscribe bus: the one source of live state. Drivers publish printer
- * status and progress; the WebSocket hub, the queue, history and Node-RED subscribe. A subscriber
- * that throws is logged and skipped, so one broken listener never silences the others or the
- * publisher.
+ * A typed, in-process publish/subscribe bus: the one source of live state. In the dashboard
+ * (`dashboard/events.ts` lists the events) the printer manager publishes `printer.status`,
+ * `print.progress` and `ams.update` from its drivers, and the notification center publishes
+ * `notification`; the live feature's WebSocket hub subscribes to every event. A subscriber that
+ * throws is logged and skipped, so one broken listener never silences the others or the publisher.
  */
 import type { Logger } from './logger.js';
 
