@@ -5,10 +5,10 @@
  */
 import { AppError, ErrorCode } from '../../common/errors.js';
 import type { JsonStores } from '../../common/json-store.js';
-import type { DriverRegistry } from './drivers/index.js';
+import type { DriverRegistry } from './driver-registry.js';
+import { findPrinterType, printerTypes } from './families/index.js';
 import type { PrinterManager } from './manager.js';
 import { printerView, type PrinterView } from './printer.js';
-import { findPrinterType, printerTypes } from './printer-types/index.js';
 import { PrinterRegistry } from './registry.js';
 import type { PrinterStatus } from './status.js';
 

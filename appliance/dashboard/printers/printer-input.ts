@@ -6,9 +6,9 @@
  */
 import { normalizeName } from '../../common/names.js';
 import { validate, validationError, type ValidationIssue } from '../http/validate.js';
+import { findPrinterType, printerTypeNames } from './families/index.js';
+import { SECRET_MASK, type PrinterConnection, type PrinterTypeDefinition } from './families/printer-type.js';
 import type { PrinterRecord } from './printer.js';
-import { findPrinterType, printerTypeNames } from './printer-types/index.js';
-import { SECRET_MASK, type PrinterConnection, type PrinterTypeDefinition } from './printer-types/printer-type.js';
 import { commonInputProperties, connectionPatchSchema } from './schemas.js';
 
 const BODY = 'body';

@@ -7,9 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, ErrorCode } from '../../common/errors.js';
 import type { JsonStore, JsonStores } from '../../common/json-store.js';
+import { findPrinterType } from './families/index.js';
 import { newPrinterRecord, patchedPrinterRecord } from './printer-input.js';
 import type { PrinterRecord } from './printer.js';
-import { findPrinterType } from './printer-types/index.js';
 
 export const PRINTERS_STORE = 'printers';
 

@@ -5,8 +5,8 @@
  */
 import { NAME_FORMAT, NAME_RULE } from '../../common/names.js';
 import type { JsonSchema } from '../http/route.js';
-import { printerTypeNames, printerTypes } from './printer-types/index.js';
-import { SECRET_MASK, type PrinterTypeDefinition } from './printer-types/printer-type.js';
+import { printerTypeNames, printerTypes } from './families/index.js';
+import { SECRET_MASK, type PrinterTypeDefinition } from './families/printer-type.js';
 import { PRINTER_STATES, printerStatusSchema } from './status.js';
 
 const NAME_MAX = 64;

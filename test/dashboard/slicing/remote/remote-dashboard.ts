@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { AppError, ErrorCode } from '../../../../appliance/common/errors.js';
 import type { CommandResult, DriverCapabilities, DriverContext, PrinterDriver, StartOptions, UploadSource } from '../../../../appliance/dashboard/printers/driver.js';
 import type { PrinterRecord } from '../../../../appliance/dashboard/printers/printer.js';
-import { DriverRegistry } from '../../../../appliance/dashboard/printers/drivers/index.js';
+import { DriverRegistry } from '../../../../appliance/dashboard/printers/driver-registry.js';
 import { createPrintersFeature } from '../../../../appliance/dashboard/printers/feature.js';
 import type { PrinterStatus } from '../../../../appliance/dashboard/printers/status.js';
 import { createLiveFeature } from '../../../../appliance/dashboard/live/feature.js';

@@ -7,8 +7,8 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { ValidationIssue } from '../../http/validate.js';
-import type { PrinterConnection, PrinterTypeDefinition } from './printer-type.js';
+import type { ValidationIssue } from '../../../http/validate.js';
+import type { PrinterConnection, PrinterTypeDefinition } from '../printer-type.js';
 
 export interface BambuLanConnection {
   /** IPv4 or IPv6 address, or host name. */

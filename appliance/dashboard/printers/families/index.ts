@@ -1,10 +1,10 @@
 /**
  * The table of printer types the registry accepts, keyed by `type`. Adding a kind of printer is
- * one definition here; its driver registers separately (drivers/index.ts), so a type can be
+ * one definition here; its driver registers separately (driver-registry.ts), so a type can be
  * configured before its driver exists and is then shown offline, saying so.
  */
-import { bambuLan } from './bambu-lan.js';
-import { marlinSerial } from './marlin-serial.js';
+import { bambuLan } from './bambu-lan/family.js';
+import { marlinSerial } from './marlin-serial/family.js';
 import type { PrinterTypeDefinition } from './printer-type.js';
 
 const definitions: readonly PrinterTypeDefinition[] = [marlinSerial, bambuLan];

@@ -1,10 +1,10 @@
 /**
- * The connection settings of a `marlin-serial` printer record (printer-types/marlin-serial.ts),
+ * The connection settings of a `marlin-serial` printer record (family.ts),
  * and the driver's timings. The registry validated the record; a block that still lacks a field
  * (a file edited by hand) makes the factory throw, which the manager shows as the printer's error.
  */
 import type { PrinterRecord } from '../../printer.js';
-import { BAUD_RATES, DEFAULT_BAUD } from '../../printer-types/marlin-serial.js';
+import { BAUD_RATES, DEFAULT_BAUD } from './family.js';
 
 export interface MarlinSettings {
   printerId: string;

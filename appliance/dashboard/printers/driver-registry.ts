@@ -4,11 +4,11 @@
  * others. The manager looks the factory up when it starts a printer. A type without a registered
  * driver can still be configured, and its printers are reported offline with the reason.
  */
-import { AppError, ErrorCode } from '../../../common/errors.js';
-import type { DriverFactory } from '../driver.js';
-import { findPrinterType } from '../printer-types/index.js';
-import { createBambuLanDriver } from './bambu/bambu-driver.js';
-import { createMarlinSerialDriver } from './marlin/marlin-driver.js';
+import { AppError, ErrorCode } from '../../common/errors.js';
+import type { DriverFactory } from './driver.js';
+import { findPrinterType } from './families/index.js';
+import { createBambuLanDriver } from './families/bambu-lan/bambu-driver.js';
+import { createMarlinSerialDriver } from './families/marlin-serial/marlin-driver.js';
 
 export class DriverRegistry {
   private readonly factories = new Map<string, DriverFactory>();

@@ -3,8 +3,8 @@
  * whatever the record says, or what the firmware reports once the driver has talked to it.
  */
 import path from 'node:path';
-import type { ValidationIssue } from '../../http/validate.js';
-import type { PrinterConnection, PrinterTypeDefinition } from './printer-type.js';
+import type { ValidationIssue } from '../../../http/validate.js';
+import type { PrinterConnection, PrinterTypeDefinition } from '../printer-type.js';
 
 export interface MarlinSerialConnection {
   /** Absolute path of the serial device, preferably its stable `/dev/serial/by-id/…` link. */

@@ -1,10 +1,10 @@
 /**
- * The connection settings of a `bambu-lan` printer record (printer-types/bambu-lan.ts), with the
+ * The connection settings of a `bambu-lan` printer record (family.ts), with the
  * ports defaulted. The registry validated the record; a block that still lacks a field (a file
  * edited by hand) makes the factory throw, which the manager shows as the printer's error.
  */
 import type { PrinterRecord } from '../../printer.js';
-import { DEFAULT_FTPS_PORT, DEFAULT_MQTT_PORT } from '../../printer-types/bambu-lan.js';
+import { DEFAULT_FTPS_PORT, DEFAULT_MQTT_PORT } from './family.js';
 
 export interface BambuSettings {
   printerId: string;
