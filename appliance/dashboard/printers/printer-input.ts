@@ -6,7 +6,7 @@
  */
 import { normalizeName } from '../../common/names.js';
 import { validate, validationError, type ValidationIssue } from '../http/validate.js';
-import { findPrinterType, printerTypeNames } from './families/index.js';
+import { findPrinterFamily, printerTypeNames } from './families/index.js';
 import { SECRET_MASK, type PrinterConnection, type PrinterTypeDefinition } from './families/printer-type.js';
 import type { PrinterRecord } from './printer.js';
 import { commonInputProperties, connectionPatchSchema } from './schemas.js';
@@ -49,7 +49,7 @@ function completeConnection(definition: PrinterTypeDefinition, block: PrinterCon
 }
 
 function requireType(type: unknown, issues: ValidationIssue[]): PrinterTypeDefinition | undefined {
-  const definition = typeof type === 'string' ? findPrinterType(type) : undefined;
+  const definition = typeof type === 'string' ? findPrinterFamily(type) : undefined;
   if (!definition && !issues.some((issue) => issue.path === `${BODY}/type`)) {
     issues.push({ path: `${BODY}/type`, message: `is ${JSON.stringify(type)}, not a known printer type (${printerTypeNames().join(', ')})` });
   }

@@ -1,24 +1,25 @@
 /**
- * The table of printer types the registry accepts, keyed by `type`. Adding a kind of printer is
- * one definition here; its driver registers separately (driver-registry.ts), so a type can be
- * configured before its driver exists and is then shown offline, saying so.
+ * The printer families the dashboard knows, keyed by `type`: one folder each beside this file,
+ * entered through its `family.ts` (connection block, vendor, driver). Adding a kind of printer is
+ * one folder and one line in this list; the registry's checks, the API's schemas and the
+ * dashboard's drivers (driver-registry.ts) all follow from it.
  */
 import { bambuLan } from './bambu-lan/family.js';
 import { marlinSerial } from './marlin-serial/family.js';
-import type { PrinterTypeDefinition } from './printer-type.js';
+import type { PrinterFamily } from './printer-family.js';
 
-const definitions: readonly PrinterTypeDefinition[] = [marlinSerial, bambuLan];
+const families: readonly PrinterFamily[] = [marlinSerial, bambuLan];
 
-const byType = new Map(definitions.map((definition) => [definition.type, definition]));
+const byType = new Map(families.map((family) => [family.type, family]));
 
-export function printerTypes(): readonly PrinterTypeDefinition[] {
-  return definitions;
+export function printerFamilies(): readonly PrinterFamily[] {
+  return families;
 }
 
 export function printerTypeNames(): string[] {
-  return definitions.map((definition) => definition.type);
+  return families.map((family) => family.type);
 }
 
-export function findPrinterType(type: string): PrinterTypeDefinition | undefined {
+export function findPrinterFamily(type: string): PrinterFamily | undefined {
   return byType.get(type);
 }
