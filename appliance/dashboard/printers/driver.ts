@@ -1,7 +1,7 @@
 /**
  * The one interface every printer protocol implements (Marlin over serial, Bambu over MQTT/FTPS,
  * later others). The manager creates a driver per enabled printer through the factory registered
- * for its type (drivers/index.ts), connects it, and listens to the events the driver reports
+ * for its type (driver-registry.ts), connects it, and listens to the events the driver reports
  * through the `DriverEvents` it was given; it never knows protocol details.
  *
  * Contract for implementers:

@@ -1,13 +1,13 @@
 /**
  * The printers feature: the registry and control routes over the dashboard's printers (made by
  * `createPrinters`, which services.ts calls), whose manager runs a driver per enabled printer from
- * start to stop. Drivers come from the driver registry (drivers/index.ts).
+ * start to stop. Drivers come from the driver registry (driver-registry.ts).
  */
 import type { DashboardContext, DashboardFeature } from '../feature.js';
 import type { Clock } from './clock.js';
 import { PrinterControl } from './control.js';
 import { controlRoutes } from './control-routes.js';
-import { drivers as defaultDrivers, type DriverRegistry } from './drivers/index.js';
+import { drivers as defaultDrivers, type DriverRegistry } from './driver-registry.js';
 import { PrinterFleet } from './fleet.js';
 import { PrinterManager, type BackoffOptions, type EventIntervals } from './manager.js';
 import { printerRoutes } from './routes.js';

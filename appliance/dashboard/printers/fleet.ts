@@ -5,10 +5,10 @@
  */
 import { AppError, ErrorCode } from '../../common/errors.js';
 import type { JsonStores } from '../../common/json-store.js';
-import type { DriverRegistry } from './drivers/index.js';
+import type { DriverRegistry } from './driver-registry.js';
+import { findPrinterFamily, printerFamilies } from './families/index.js';
 import type { PrinterManager } from './manager.js';
 import { printerView, type PrinterView } from './printer.js';
-import { findPrinterType, printerTypes } from './printer-types/index.js';
 import { PrinterRegistry } from './registry.js';
 import type { PrinterStatus } from './status.js';
 
@@ -36,7 +36,7 @@ export class PrinterFleet {
 
   view(id: string): PrinterView {
     const record = this.registry.require(id);
-    return printerView(findPrinterType(record.type), record, this.manager.status(id), this.manager.identity(id));
+    return printerView(findPrinterFamily(record.type), record, this.manager.status(id), this.manager.identity(id));
   }
 
   status(id: string): PrinterStatus {
@@ -73,7 +73,7 @@ export class PrinterFleet {
   info(): Record<string, unknown> {
     const counts = this.manager.counts();
     return {
-      types: printerTypes().map((definition) => ({ type: definition.type, label: definition.label, driver: this.drivers.has(definition.type) })),
+      types: printerFamilies().map((family) => ({ type: family.type, label: family.label, driver: this.drivers.has(family.type) })),
       printers: this.opened?.list().length ?? 0,
       online: counts.online,
     };

@@ -15,7 +15,7 @@ import type { DashboardEvents } from '../events.js';
 import { ChangeThrottle, keyWithoutTimestamp } from './change-throttle.js';
 import { systemClock, type Clock } from './clock.js';
 import { PermanentConnectError, type DisconnectReason, type DriverCapabilities, type DriverEvents, type PrinterDriver } from './driver.js';
-import type { DriverRegistry } from './drivers/index.js';
+import type { DriverRegistry } from './driver-registry.js';
 import type { PrinterIdentity, PrinterRecord } from './printer.js';
 import { offlineStatus, type AmsUpdate, type PrinterStatus, type PrintProgress } from './status.js';
 

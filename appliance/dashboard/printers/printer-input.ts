@@ -6,9 +6,9 @@
  */
 import { normalizeName } from '../../common/names.js';
 import { validate, validationError, type ValidationIssue } from '../http/validate.js';
+import { findPrinterFamily, printerTypeNames } from './families/index.js';
+import { SECRET_MASK, type PrinterConnection, type PrinterTypeDefinition } from './families/printer-type.js';
 import type { PrinterRecord } from './printer.js';
-import { findPrinterType, printerTypeNames } from './printer-types/index.js';
-import { SECRET_MASK, type PrinterConnection, type PrinterTypeDefinition } from './printer-types/printer-type.js';
 import { commonInputProperties, connectionPatchSchema } from './schemas.js';
 
 const BODY = 'body';
@@ -49,7 +49,7 @@ function completeConnection(definition: PrinterTypeDefinition, block: PrinterCon
 }
 
 function requireType(type: unknown, issues: ValidationIssue[]): PrinterTypeDefinition | undefined {
-  const definition = typeof type === 'string' ? findPrinterType(type) : undefined;
+  const definition = typeof type === 'string' ? findPrinterFamily(type) : undefined;
   if (!definition && !issues.some((issue) => issue.path === `${BODY}/type`)) {
     issues.push({ path: `${BODY}/type`, message: `is ${JSON.stringify(type)}, not a known printer type (${printerTypeNames().join(', ')})` });
   }

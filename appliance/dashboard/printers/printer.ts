@@ -2,8 +2,8 @@
  * A configured printer as the registry stores it, and the form in which it leaves the server:
  * secrets masked, the vendor resolved, the live status attached.
  */
-import type { PrinterConnection, PrinterTypeDefinition } from './printer-types/printer-type.js';
-import { SECRET_MASK } from './printer-types/printer-type.js';
+import type { PrinterConnection, PrinterTypeDefinition } from './families/printer-type.js';
+import { SECRET_MASK } from './families/printer-type.js';
 import type { PrinterState, PrinterStatus } from './status.js';
 
 export interface PrinterRecord {

@@ -7,9 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, ErrorCode } from '../../common/errors.js';
 import type { JsonStore, JsonStores } from '../../common/json-store.js';
+import { findPrinterFamily } from './families/index.js';
 import { newPrinterRecord, patchedPrinterRecord } from './printer-input.js';
 import type { PrinterRecord } from './printer.js';
-import { findPrinterType } from './printer-types/index.js';
 
 export const PRINTERS_STORE = 'printers';
 
@@ -112,7 +112,7 @@ export class PrinterRegistry {
         { path: 'body/name', message: `is already used by printer ${named.id}` },
       ]);
     }
-    const definition = findPrinterType(record.type);
+    const definition = findPrinterFamily(record.type);
     for (const field of definition?.uniqueFields ?? []) {
       const value = record.connection[field];
       const holder = others.find((printer) => printer.type === record.type && printer.connection[field] === value);

@@ -5,8 +5,8 @@
  */
 import { NAME_FORMAT, NAME_RULE } from '../../common/names.js';
 import type { JsonSchema } from '../http/route.js';
-import { printerTypeNames, printerTypes } from './printer-types/index.js';
-import { SECRET_MASK, type PrinterTypeDefinition } from './printer-types/printer-type.js';
+import { printerFamilies, printerTypeNames } from './families/index.js';
+import { SECRET_MASK, type PrinterTypeDefinition } from './families/printer-type.js';
 import { PRINTER_STATES, printerStatusSchema } from './status.js';
 
 const NAME_MAX = 64;
@@ -99,7 +99,7 @@ export function printerCreateSchema(): JsonSchema {
     required: ['name', 'type', 'connection'],
     additionalProperties: false,
     properties: { ...commonInputProperties, connection: { type: 'object', description: 'Fields per `type`; see the branches.' } },
-    oneOf: printerTypes().map((definition) => ({
+    oneOf: printerFamilies().map((definition) => ({
       type: 'object',
       description: definition.label,
       properties: { type: { const: definition.type }, connection: definition.connectionSchema },
@@ -116,7 +116,7 @@ export function printerPatchSchema(): JsonSchema {
       ...commonInputProperties,
       connection: {
         description: 'Merged over the stored block when the type stays; complete when the type changes.',
-        anyOf: printerTypes().map(connectionPatchSchema),
+        anyOf: printerFamilies().map(connectionPatchSchema),
       },
     },
   };
@@ -137,7 +137,7 @@ export const printerViewSchema: JsonSchema = {
     model: nullableText,
     printer_profile: nullableText,
     enabled: { type: 'boolean' },
-    connection: { oneOf: printerTypes().map(connectionViewSchema) },
+    connection: { oneOf: printerFamilies().map(connectionViewSchema) },
     created_at: isoTime,
     updated_at: isoTime,
     identity: {

@@ -8,6 +8,7 @@
  */
 import { EXTERNAL_TRAY, findTray, NO_TRAY } from './ams.js';
 import type { PrinterState } from './printer-state.js';
+import type { Toolhead, ToolheadChange } from './toolhead.js';
 
 /* Printer seconds to pull the old filament back and to feed the new one. */
 export const UNLOAD_SECONDS = 20;
@@ -23,7 +24,7 @@ const TEMP_WINDOW = 1;
 
 export type ChangePhase = 'heating' | 'unloading' | 'loading';
 
-export class FilamentChange {
+export class FilamentChange implements ToolheadChange {
   phase: ChangePhase = 'heating';
   private left = 0;
 
@@ -33,24 +34,23 @@ export class FilamentChange {
     return this.phase === 'heating' ? ChangeStage.heatingNozzle : this.phase === 'unloading' ? ChangeStage.unloading : ChangeStage.loading;
   }
 
-  /** Moves the change on by `seconds`; true when it is done. */
-  tick(state: PrinterState, seconds: number): boolean {
+  tick(toolhead: Toolhead, seconds: number): boolean {
     if (this.phase === 'heating') {
-      if (Math.abs(state.nozzle.temp - this.temp) > TEMP_WINDOW) return false;
-      if (state.trayNow !== NO_TRAY) return this.enter('unloading', UNLOAD_SECONDS);
-      if (this.target === NO_TRAY) return this.done(state);
+      if (Math.abs(toolhead.nozzle.temp - this.temp) > TEMP_WINDOW) return false;
+      if (toolhead.trayNow !== NO_TRAY) return this.enter('unloading', UNLOAD_SECONDS);
+      if (this.target === NO_TRAY) return this.done(toolhead);
       return this.enter('loading', LOAD_SECONDS);
     }
     this.left -= seconds;
     if (this.left > 0) return false;
     if (this.phase === 'unloading') {
-      state.trayPrevious = state.trayNow;
-      state.trayNow = NO_TRAY;
-      if (this.target === NO_TRAY) return this.done(state);
+      toolhead.trayPrevious = toolhead.trayNow;
+      toolhead.trayNow = NO_TRAY;
+      if (this.target === NO_TRAY) return this.done(toolhead);
       return this.enter('loading', LOAD_SECONDS);
     }
-    state.trayNow = this.target;
-    return this.done(state);
+    toolhead.trayNow = this.target;
+    return this.done(toolhead);
   }
 
   private enter(phase: ChangePhase, seconds: number): boolean {
@@ -59,9 +59,9 @@ export class FilamentChange {
     return false;
   }
 
-  private done(state: PrinterState): boolean {
-    state.trayTarget = state.trayNow;
-    state.nozzle.target = this.targetBefore;
+  private done(toolhead: Toolhead): boolean {
+    toolhead.trayTarget = toolhead.trayNow;
+    toolhead.nozzle.target = this.targetBefore;
     return true;
   }
 }

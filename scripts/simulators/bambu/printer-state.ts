@@ -9,8 +9,8 @@
  * 0x05004003 "unable to parse the file", 0x07008012 "failed to get AMS mapping table".
  */
 import { EXTERNAL_TRAY, findTray, NO_TRAY, type AmsUnit } from './ams.js';
-import type { FilamentChange } from './filament-change.js';
 import type { PrintPlan } from './gcode-plan.js';
+import type { Heater, ToolheadChange } from './toolhead.js';
 
 export const GCODE_STATES = ['IDLE', 'PREPARE', 'SLICING', 'RUNNING', 'PAUSE', 'FINISH', 'FAILED'] as const;
 export type GcodeState = (typeof GCODE_STATES)[number];
@@ -39,11 +39,6 @@ const BED_TAU = 300;
 const CHAMBER_TAU = 600;
 /* A heating wait ends within this of the target, as Marlin's TEMP_WINDOW. */
 const TEMP_WINDOW = 1;
-
-export interface Heater {
-  temp: number;
-  target: number;
-}
 
 export interface JobIds {
   subtaskId: string;
@@ -103,7 +98,7 @@ export class PrinterState {
   trayTarget = NO_TRAY;
   trayPrevious = NO_TRAY;
   /** An `ams_change_filament` under way (filament-change.ts), null otherwise. */
-  filamentChange: FilamentChange | null = null;
+  filamentChange: ToolheadChange | null = null;
   job: Job | null = null;
 
   constructor(readonly ams: AmsUnit[], lightNodes: readonly string[]) {

@@ -4,15 +4,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceOptions } from '../../../appliance/dashboard/services.js';
 import { validate } from '../../../appliance/dashboard/http/validate.js';
 import { liveStateSchema } from '../../../appliance/dashboard/printers/control-schemas.js';
-import { bambuLanDriverFactory } from '../../../appliance/dashboard/printers/drivers/bambu/bambu-driver.js';
-import { DriverRegistry } from '../../../appliance/dashboard/printers/drivers/index.js';
+import { bambuLanDriverFactory } from '../../../appliance/dashboard/printers/families/bambu-lan/bambu-driver.js';
+import { DriverRegistry } from '../../../appliance/dashboard/printers/driver-registry.js';
 import { BambuTestClient } from '../../fixtures/bambu-mqtt-client.js';
 import { loginAs } from '../../fixtures/dashboard-auth.js';
 import { expectError, startDashboardFixture, type DashboardFixture, type TestResponse } from '../../fixtures/dashboard.js';
 import { FtpsClient } from '../../fixtures/ftps-client.js';
 import { bambuGcode, gcode3mf, startVirtualBambu, type VirtualBambu } from '../../fixtures/virtual-bambu.js';
 import { connect, wsUrl, type Received, type TestClient } from '../live/ws-client.js';
-import { TEST_TIMINGS } from './drivers/bambu/driver-harness.js';
+import { TEST_TIMINGS } from './families/bambu-lan/driver-harness.js';
 import { eventually } from '../../fixtures/eventually.js';
 
 let vb: VirtualBambu;

@@ -11,7 +11,7 @@ import type {
   DriverEvents,
   PrinterDriver,
 } from '../../../appliance/dashboard/printers/driver.js';
-import { DriverRegistry } from '../../../appliance/dashboard/printers/drivers/index.js';
+import { DriverRegistry } from '../../../appliance/dashboard/printers/driver-registry.js';
 import type { PrinterRecord } from '../../../appliance/dashboard/printers/printer.js';
 import type { PrinterStatus } from '../../../appliance/dashboard/printers/status.js';
 

@@ -7,7 +7,7 @@ import { AppError } from '../../../appliance/common/errors.js';
 import { JsonStores } from '../../../appliance/common/json-store.js';
 import { createLogger } from '../../../appliance/common/logger.js';
 import { maskSecrets } from '../../../appliance/dashboard/printers/printer.js';
-import { bambuLan } from '../../../appliance/dashboard/printers/printer-types/bambu-lan.js';
+import { bambuLan } from '../../../appliance/dashboard/printers/families/bambu-lan/family.js';
 import { PrinterRegistry } from '../../../appliance/dashboard/printers/registry.js';
 import { bambuInput, marlinInput, TEST_CA_PEM } from './sample-printers.js';
 

@@ -7,7 +7,7 @@ import { AppError, ErrorCode } from '../../../../appliance/common/errors.js';
 import type {
   CommandResult, DriverCapabilities, DriverContext, PrinterDriver, UploadSource,
 } from '../../../../appliance/dashboard/printers/driver.js';
-import { DriverRegistry } from '../../../../appliance/dashboard/printers/drivers/index.js';
+import { DriverRegistry } from '../../../../appliance/dashboard/printers/driver-registry.js';
 import type { PrinterRecord } from '../../../../appliance/dashboard/printers/printer.js';
 import type { PrinterState, PrinterStatus } from '../../../../appliance/dashboard/printers/status.js';
 import { onlineStatus } from '../../printers/fake-driver.js';

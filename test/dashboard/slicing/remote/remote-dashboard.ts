@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { AppError, ErrorCode } from '../../../../appliance/common/errors.js';
 import type { CommandResult, DriverCapabilities, DriverContext, PrinterDriver, StartOptions, UploadSource } from '../../../../appliance/dashboard/printers/driver.js';
 import type { PrinterRecord } from '../../../../appliance/dashboard/printers/printer.js';
-import { DriverRegistry } from '../../../../appliance/dashboard/printers/drivers/index.js';
+import { DriverRegistry } from '../../../../appliance/dashboard/printers/driver-registry.js';
 import type { PrinterStatus } from '../../../../appliance/dashboard/printers/status.js';
 import type { BridgeOptions } from '../../../../appliance/dashboard/slicing/bridge/desktop-bridge.js';
 import type { RemoteSlicingOptions } from '../../../../appliance/dashboard/slicing/remote/remote-slicing.js';

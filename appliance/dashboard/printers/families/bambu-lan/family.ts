@@ -3,12 +3,15 @@
  * 990), authenticated with its LAN access code. The printer's certificate has the serial number
  * as its CN, so the serial doubles as the TLS server name; `ca` lets a user pin the CA of a model
  * whose CA is newer than the ones we ship. The ports are optional: a printer behind NAT, or a
- * simulated one, may answer on others.
+ * simulated one, may answer on others. The driver is bambu-driver.ts.
  */
 import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { ValidationIssue } from '../../http/validate.js';
-import type { PrinterConnection, PrinterTypeDefinition } from './printer-type.js';
+import type { ValidationIssue } from '../../../http/validate.js';
+import type { PrinterFamily } from '../printer-family.js';
+import type { PrinterConnection } from '../printer-type.js';
+import { createBambuLanDriver } from './bambu-driver.js';
+import { DEFAULT_FTPS_PORT, DEFAULT_MQTT_PORT } from './bambu-settings.js';
 
 export interface BambuLanConnection {
   /** IPv4 or IPv6 address, or host name. */
@@ -24,9 +27,6 @@ export interface BambuLanConnection {
   /** Implicit FTPS; 990 when absent. */
   ftps_port?: number;
 }
-
-export const DEFAULT_MQTT_PORT = 8883;
-export const DEFAULT_FTPS_PORT = 990;
 
 const SERIAL_PATTERN = '^[0-9A-Za-z]{15}$';
 const ACCESS_CODE_PATTERN = '^[0-9A-Za-z]{8}$';
@@ -65,7 +65,7 @@ function checkCa(ca: string, where: string): ValidationIssue[] {
   return [];
 }
 
-export const bambuLan: PrinterTypeDefinition = {
+export const bambuLan: PrinterFamily = {
   type: 'bambu-lan',
   label: 'Bambu Lab over LAN (MQTT/TLS + FTPS)',
   fixedVendor: 'Bambu Lab',
@@ -102,4 +102,5 @@ export const bambuLan: PrinterTypeDefinition = {
     ...(connection.ftps_port === undefined ? {} : { ftps_port: connection.ftps_port }),
   }),
   uniqueFields: ['serial'],
+  createDriver: createBambuLanDriver,
 };

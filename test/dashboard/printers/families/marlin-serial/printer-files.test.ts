@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, test } from 'node:test';
 import type { UploadProgress } from '../../../../../appliance/dashboard/printers/driver.js';
-import { checkFileName, KEPT_FILES, PrinterFiles } from '../../../../../appliance/dashboard/printers/drivers/marlin/printer-files.js';
+import { checkFileName, KEPT_FILES, PrinterFiles } from '../../../../../appliance/dashboard/printers/families/marlin-serial/printer-files.js';
 import { rejection } from './driver-harness.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'printyard-printer-files-'));

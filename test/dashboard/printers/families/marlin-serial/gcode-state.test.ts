@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { GcodeReader, scanGcodeFile } from '../../../../../appliance/dashboard/printers/drivers/marlin/gcode-file.js';
-import { GcodeState } from '../../../../../appliance/dashboard/printers/drivers/marlin/gcode-state.js';
+import { GcodeReader, scanGcodeFile } from '../../../../../appliance/dashboard/printers/families/marlin-serial/gcode-file.js';
+import { GcodeState } from '../../../../../appliance/dashboard/printers/families/marlin-serial/gcode-state.js';
 
 function follow(lines: string[], tools = 1): GcodeState {
   const state = new GcodeState(tools);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { FirmwareInfo } from '../../../../../appliance/dashboard/printers/drivers/marlin/firmware-info.js';
-import { actionCommands, offeredActions, type ActionContext } from '../../../../../appliance/dashboard/printers/drivers/marlin/marlin-actions.js';
+import type { FirmwareInfo } from '../../../../../appliance/dashboard/printers/families/marlin-serial/firmware-info.js';
+import { actionCommands, offeredActions, type ActionContext } from '../../../../../appliance/dashboard/printers/families/marlin-serial/marlin-actions.js';
 
 const twoTools: FirmwareInfo = { name: 'Marlin', machineType: 'IDEX', extruders: 2, uuid: null, capabilities: { TOGGLE_LIGHTS: true, CHAMBER_TEMPERATURE: true } };
 const idle: ActionContext = { firmware: twoTools, printing: false, filamentCommands: null };

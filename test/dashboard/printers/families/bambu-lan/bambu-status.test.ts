@@ -7,7 +7,7 @@ import {
   hmsCodes,
   printerStatus,
   stateDetails,
-} from '../../../../../appliance/dashboard/printers/drivers/bambu/bambu-status.js';
+} from '../../../../../appliance/dashboard/printers/families/bambu-lan/bambu-status.js';
 
 const AT = new Date('2026-11-22T10:00:00Z');
 const RUNNING = {

@@ -12,16 +12,9 @@
 import { AppError, ErrorCode } from '../../../../common/errors.js';
 import { checkedAction, fanPwm, homeGcode, jogGcode, SPEED_LEVELS, unsupportedAction, type PrinterActionName, type PrinterActionParams } from '../../actions.js';
 import { ACTIVE_STATES, gcodeState, lightNodes } from './bambu-status.js';
+import type { BambuRequest } from './bambu-request.js';
 import { filamentRequest } from './filament-change.js';
 import type { Json } from './report-state.js';
-
-export interface BambuRequest {
-  kind: 'print' | 'system';
-  command: string;
-  params: Json;
-  /** True once a report shows the request took effect; absent when nothing visible changes. */
-  confirm?: (print: Json) => boolean;
-}
 
 /** Filament load/unload on every printer: each has the external spool holder, AMS or not (filament-change.ts). */
 export const BAMBU_ACTIONS: readonly PrinterActionName[] = ['home', 'jog', 'temperature', 'fan', 'light', 'speed', 'load_filament', 'unload_filament'];

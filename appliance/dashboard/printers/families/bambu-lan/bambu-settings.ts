@@ -1,10 +1,12 @@
 /**
- * The connection settings of a `bambu-lan` printer record (printer-types/bambu-lan.ts), with the
- * ports defaulted. The registry validated the record; a block that still lacks a field (a file
- * edited by hand) makes the factory throw, which the manager shows as the printer's error.
+ * The connection settings of a `bambu-lan` printer record (family.ts), with the ports defaulted.
+ * The registry validated the record; a block that still lacks a field (a file edited by hand)
+ * makes the factory throw, which the manager shows as the printer's error.
  */
 import type { PrinterRecord } from '../../printer.js';
-import { DEFAULT_FTPS_PORT, DEFAULT_MQTT_PORT } from '../../printer-types/bambu-lan.js';
+
+export const DEFAULT_MQTT_PORT = 8883;
+export const DEFAULT_FTPS_PORT = 990;
 
 export interface BambuSettings {
   printerId: string;

@@ -6,7 +6,7 @@ import {
   parseProjectSettings,
   parseSliceInfo,
   ProjectFilamentReader,
-} from '../../../../../appliance/dashboard/printers/drivers/bambu/project-filaments.js';
+} from '../../../../../appliance/dashboard/printers/families/bambu-lan/project-filaments.js';
 import { sliceInfo } from './project-file.js';
 
 test('slice_info.config: the filaments each plate uses, by plate', () => {

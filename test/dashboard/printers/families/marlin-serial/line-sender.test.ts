@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LineSender, type SenderTimings } from '../../../../../appliance/dashboard/printers/drivers/marlin/line-sender.js';
-import { classify } from '../../../../../appliance/dashboard/printers/drivers/marlin/replies.js';
+import { LineSender, type SenderTimings } from '../../../../../appliance/dashboard/printers/families/marlin-serial/line-sender.js';
+import { classify } from '../../../../../appliance/dashboard/printers/families/marlin-serial/replies.js';
 
 const SLOW: SenderTimings = { lineTimeoutMs: 60_000, longCommandTimeoutMs: 60_000, maxProbes: 3 };
 

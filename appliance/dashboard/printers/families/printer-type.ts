@@ -1,8 +1,8 @@
 /**
  * What the registry knows about one kind of printer connection: how its connection block is
- * validated, shown and kept unique, and who makes such printers. One definition per `type`, listed
- * in index.ts; a new kind of printer plugs in by adding one, and its schemas reach the OpenAPI
- * description through the `oneOf` of the printer routes.
+ * validated, shown and kept unique, and who makes such printers. Every printer family
+ * (printer-family.ts) is one; its schemas reach the OpenAPI description through the `oneOf` of
+ * the printer routes.
  */
 import type { JsonSchema } from '../../http/route.js';
 import type { ValidationIssue } from '../../http/validate.js';

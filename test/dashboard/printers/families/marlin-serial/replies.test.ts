@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseFirmwareInfo, parseFirmwareLine } from '../../../../../appliance/dashboard/printers/drivers/marlin/firmware-info.js';
-import { checksum, cleanCommand, frame, isLongRunning } from '../../../../../appliance/dashboard/printers/drivers/marlin/framing.js';
-import { classify, isBareOk, parsePosition, parseTemperatures } from '../../../../../appliance/dashboard/printers/drivers/marlin/replies.js';
+import { parseFirmwareInfo, parseFirmwareLine } from '../../../../../appliance/dashboard/printers/families/marlin-serial/firmware-info.js';
+import { checksum, cleanCommand, frame, isLongRunning } from '../../../../../appliance/dashboard/printers/families/marlin-serial/framing.js';
+import { classify, isBareOk, parsePosition, parseTemperatures } from '../../../../../appliance/dashboard/printers/families/marlin-serial/replies.js';
 
 test('framing: N<n> <command>*<xor of the bytes before *>', () => {
   assert.equal(frame(0, 'M110 N0'), 'N0 M110 N0*125');

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PARK_LIFT_MM, PARK_RETRACT_MM } from '../../../../../appliance/dashboard/printers/drivers/marlin/print-scripts.js';
+import { PARK_LIFT_MM, PARK_RETRACT_MM } from '../../../../../appliance/dashboard/printers/families/marlin-serial/print-scripts.js';
 import { startVirtualMarlin, type VirtualMarlinFixture } from '../../../../fixtures/virtual-marlin.js';
 import { driverFor, PRINTER_ID, rejection, type DriverRun } from './driver-harness.js';
 import { squares, twoTools } from './gcode-samples.js';

@@ -1,20 +1,20 @@
 /**
  * `marlin-serial`: a Marlin (or Marlin-compatible) printer on a USB serial device. The vendor is
- * whatever the record says, or what the firmware reports once the driver has talked to it.
+ * whatever the record says, or what the firmware reports once the driver has talked to it. The
+ * driver is marlin-driver.ts.
  */
 import path from 'node:path';
-import type { ValidationIssue } from '../../http/validate.js';
-import type { PrinterConnection, PrinterTypeDefinition } from './printer-type.js';
+import type { ValidationIssue } from '../../../http/validate.js';
+import type { PrinterFamily } from '../printer-family.js';
+import type { PrinterConnection } from '../printer-type.js';
+import { createMarlinSerialDriver } from './marlin-driver.js';
+import { BAUD_RATES, DEFAULT_BAUD } from './marlin-settings.js';
 
 export interface MarlinSerialConnection {
   /** Absolute path of the serial device, preferably its stable `/dev/serial/by-id/…` link. */
   port: string;
   baud: number;
 }
-
-/** The rates USB-serial adapters and Marlin's BAUDRATE option both offer. */
-export const BAUD_RATES = [9600, 14400, 19200, 28800, 38400, 57600, 115200, 230400, 250000, 460800, 500000, 921600, 1000000] as const;
-export const DEFAULT_BAUD = 115200;
 
 function checkPort(port: string, where: string): ValidationIssue[] {
   if (!path.posix.isAbsolute(port)) return [{ path: where, message: 'must be an absolute device path, e.g. /dev/ttyUSB0' }];
@@ -25,7 +25,7 @@ function checkPort(port: string, where: string): ValidationIssue[] {
   return [];
 }
 
-export const marlinSerial: PrinterTypeDefinition = {
+export const marlinSerial: PrinterFamily = {
   type: 'marlin-serial',
   label: 'Marlin over USB serial',
   fixedVendor: null,
@@ -49,4 +49,5 @@ export const marlinSerial: PrinterTypeDefinition = {
   check: (connection, where) => checkPort(String(connection.port), `${where}/port`),
   normalise: (connection: PrinterConnection) => ({ port: connection.port, baud: connection.baud }),
   uniqueFields: ['port'],
+  createDriver: createMarlinSerialDriver,
 };

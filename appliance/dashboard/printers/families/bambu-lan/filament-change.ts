@@ -18,7 +18,7 @@
  */
 import { AppError, ErrorCode } from '../../../../common/errors.js';
 import { unsupportedAction, type PrinterActionParams } from '../../actions.js';
-import type { BambuRequest } from './bambu-actions.js';
+import type { BambuRequest } from './bambu-request.js';
 import { ACTIVE_STATES, amsUpdate, EXTERNAL_TRAY, gcodeState, list, NO_TRAY, num, obj, str } from './bambu-status.js';
 import type { Json } from './report-state.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { colorDistance, computeAmsMapping, loadedTrays, type LoadedTray } from '../../../../../appliance/dashboard/printers/drivers/bambu/ams-mapping.js';
+import { colorDistance, computeAmsMapping, loadedTrays, type LoadedTray } from '../../../../../appliance/dashboard/printers/families/bambu-lan/ams-mapping.js';
 import type { AmsUpdate } from '../../../../../appliance/dashboard/printers/status.js';
 
 const trays: LoadedTray[] = [

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { mergeReport, ReportState } from '../../../../../appliance/dashboard/printers/drivers/bambu/report-state.js';
+import { mergeReport, ReportState } from '../../../../../appliance/dashboard/printers/families/bambu-lan/report-state.js';
 
 const tray = (id: string, type: string, color: string, remain: number) => ({ id, tray_type: type, tray_color: color, remain });
 

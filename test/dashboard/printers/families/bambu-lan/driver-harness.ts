@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from '../../../../../appliance/common/logger.js';
-import { BambuLanDriver, DEFAULT_BAMBU_TIMINGS, type BambuTimings } from '../../../../../appliance/dashboard/printers/drivers/bambu/bambu-driver.js';
+import { BambuLanDriver, DEFAULT_BAMBU_TIMINGS, type BambuTimings } from '../../../../../appliance/dashboard/printers/families/bambu-lan/bambu-driver.js';
 import type { PrinterRecord } from '../../../../../appliance/dashboard/printers/printer.js';
 import type { VirtualBambu } from '../../../../fixtures/virtual-bambu.js';
 import { RecordedEvents } from '../recorded-events.js';

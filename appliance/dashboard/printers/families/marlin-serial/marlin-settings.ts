@@ -1,10 +1,14 @@
 /**
- * The connection settings of a `marlin-serial` printer record (printer-types/marlin-serial.ts),
- * and the driver's timings. The registry validated the record; a block that still lacks a field
- * (a file edited by hand) makes the factory throw, which the manager shows as the printer's error.
+ * The connection settings of a `marlin-serial` printer record (family.ts) with the rates it may
+ * use, and the driver's timings. The registry validated the record; a block that still lacks a
+ * field (a file edited by hand) makes the factory throw, which the manager shows as the
+ * printer's error.
  */
 import type { PrinterRecord } from '../../printer.js';
-import { BAUD_RATES, DEFAULT_BAUD } from '../../printer-types/marlin-serial.js';
+
+/** The rates USB-serial adapters and Marlin's BAUDRATE option both offer. */
+export const BAUD_RATES = [9600, 14400, 19200, 28800, 38400, 57600, 115200, 230400, 250000, 460800, 500000, 921600, 1000000] as const;
+export const DEFAULT_BAUD = 115200;
 
 export interface MarlinSettings {
   printerId: string;

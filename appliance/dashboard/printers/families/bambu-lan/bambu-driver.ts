@@ -34,7 +34,8 @@ import type {
 } from '../../driver.js';
 import type { PrinterRecord } from '../../printer.js';
 import { offlineStatus, type AmsUpdate, type PrinterStatus } from '../../status.js';
-import { actionRequest, BAMBU_ACTIONS, gcodeRequest, type BambuRequest } from './bambu-actions.js';
+import { actionRequest, BAMBU_ACTIONS, gcodeRequest } from './bambu-actions.js';
+import type { BambuRequest } from './bambu-request.js';
 import { bambuSettings, type BambuSettings } from './bambu-settings.js';
 import {
   ACTIVE_STATES,
