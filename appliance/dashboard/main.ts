@@ -9,7 +9,7 @@ import { toAppError } from '../common/errors.js';
 import { createLogger } from '../common/logger.js';
 import { packageVersion } from '../common/version.js';
 import { startDashboard } from './app.js';
-import { ENV_PREFIX, loadOptions, OPTIONS } from './options.js';
+import { folderDefaults, loadOptions, OPTIONS } from './options.js';
 import { CONFIG_FILE, redactSettings, settingsUsage } from './settings/schema.js';
 import { waitForStopSignal } from '../common/stop-signal.js';
 
@@ -20,10 +20,8 @@ function usage(): string {
 
 The Printyard print-farm dashboard: printers, live status and the REST API (docs at /api/docs).
 
-Options (also read from ${ENV_PREFIX}* environment variables):
-${configUsage(OPTIONS, ENV_PREFIX, process.env)}
-  --help                    this help
-  --version                 print the version
+Options (also read from ${OPTIONS['x-env-prefix']}* environment variables):
+${configUsage(OPTIONS, { names: 'flags', defaults: folderDefaults(process.env), more: [['--help', 'this help'], ['--version', 'print the version']] })}
 
 Settings in <data-dir>/${CONFIG_FILE} (created with the defaults on the first start):
 ${settingsUsage()}`;

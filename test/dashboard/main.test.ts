@@ -54,7 +54,7 @@ test('--help lists the options and the config.json keys', async () => {
   assert.match(stdout, /--port VALUE .*default: 3000; env PRINTYARD_DASHBOARD_PORT/);
   assert.match(stdout, /--bind VALUE .*default: 0\.0\.0\.0/);
   assert.match(stdout, /--data-dir/);
-  assert.match(stdout, /rate_limit\.per_minute .*env PRINTYARD_RATE_LIMIT_PER_MINUTE/);
+  assert.match(stdout, /rate_limit\.per_minute .*env PRINTYARD_DASHBOARD_RATE_LIMIT_PER_MINUTE/);
   assert.match(stdout, /slicer_service\.url .*env SLICER_URL/);
 });
 

@@ -11,7 +11,7 @@ import { toAppError } from '../../common/errors.js';
 import { createLogger } from '../../common/logger.js';
 import { lowerOtherThreads } from '../../common/thread-priority.js';
 import { packageVersion } from '../../common/version.js';
-import { ENV_PREFIX, exposureWarning, loadOptions, OPTIONS, SETTINGS_FILE, tokenFileWarning } from './options.js';
+import { exposureWarning, folderDefaults, loadOptions, OPTIONS, SETTINGS_FILE, tokenFileWarning } from './options.js';
 import { startSlicerService } from './service.js';
 import { waitForStopSignal } from '../../common/stop-signal.js';
 
@@ -30,10 +30,8 @@ function usage(): string {
 
 The Printyard slicing service: profiles, slicing and previews over HTTP.
 
-Options (also read from ${ENV_PREFIX}* environment variables and <config-dir>/${SETTINGS_FILE}):
-${configUsage(OPTIONS, ENV_PREFIX, process.env)}
-  --help                  this help
-  --version               print the version`;
+Options (also read from ${OPTIONS['x-env-prefix']}* environment variables and <config-dir>/${SETTINGS_FILE}):
+${configUsage(OPTIONS, { names: 'flags', defaults: folderDefaults(process.env), more: [['--help', 'this help'], ['--version', 'print the version']] })}`;
 }
 
 async function main(argv: readonly string[]): Promise<number> {
