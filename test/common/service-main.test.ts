@@ -1,36 +1,17 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import { runExecutable, type ExecutableRun } from '../fixtures/executable.js';
 
 const TOY = fileURLToPath(new URL('../fixtures/toy-service.js', import.meta.url));
 
-interface Run { code: number | null; stdout: string; stderr: string; ms: number }
-
 /** Runs the toy service; once it says where it listens, `signals` are sent 100 ms apart. */
-function run(args: string[], signals: NodeJS.Signals[] = [], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const t0 = Date.now();
-    const child = spawn(process.execPath, [TOY, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let listening = false;
-    child.stdout.setEncoding('utf8').on('data', (t: string) => { stdout += t; });
-    child.stderr.setEncoding('utf8').on('data', (t: string) => {
-      stderr += t;
-      if (listening || !stderr.includes('listening on toy://here')) return;
-      listening = true;
-      signals.forEach((signal, i) => setTimeout(() => child.kill(signal), 100 * (i + 1)));
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`toy-service ${args.join(' ')} did not exit:\n${stderr}`));
-    }, 20_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: Date.now() - t0 });
-    });
+async function run(args: string[], signals: NodeJS.Signals[] = [], env: Record<string, string> = {}): Promise<ExecutableRun & { ms: number }> {
+  const t0 = Date.now();
+  const result = await runExecutable(TOY, args, { PATH: process.env.PATH ?? '', ...env }, (_url, child) => {
+    signals.forEach((signal, i) => setTimeout(() => child.kill(signal), 100 * (i + 1)));
   });
+  return { ...result, ms: Date.now() - t0 };
 }
 
 test('--help is built from the schema, with --help and --version in the same table; --version prints the version', async () => {
