@@ -5,7 +5,7 @@
 //   1. GET /api/health (public, not rate limited);
 //   2. GET /api/printers with the API key (authentication, level check, the registry);
 //   3. the WebSocket fan-out of an event to many clients (scripts/bench/ws-fanout.mjs);
-// and prints a table. The rate limit is switched off for the run (PRINTYARD_RATE_LIMIT_ENABLED):
+// and prints a table. The rate limit is switched off for the run (PRINTYARD_DASHBOARD_RATE_LIMIT_ENABLED):
 // every client here shares one address and one key, and the figures are of the server, not of
 // the limiter refusing them. Clients run in this process, so on a small machine the load
 // generator shares the cores with the server; read the figures as a floor.
@@ -103,7 +103,7 @@ function throughputRow(label, r) {
 
 async function main() {
   const opts = options();
-  const dashboard = startDashboard(opts.entry, { env: { PRINTYARD_RATE_LIMIT_ENABLED: 'false' } });
+  const dashboard = startDashboard(opts.entry, { env: { PRINTYARD_DASHBOARD_RATE_LIMIT_ENABLED: 'false' } });
   try {
     const base = await dashboard.url;
     log(`dashboard at ${base}; ${opts.connections} connections, ${opts.seconds} s per endpoint`);

@@ -284,7 +284,7 @@ async function main() {
     log(`starting ${opts.bambu} virtual Bambu and ${opts.marlin} virtual Marlin printers`);
     const ready = await sims.ready;
 
-    const dashboard = startDashboard(entry, { dataDir: join(dir, 'dashboard'), env: { PRINTYARD_RATE_LIMIT_ENABLED: 'false' } });
+    const dashboard = startDashboard(entry, { dataDir: join(dir, 'dashboard'), env: { PRINTYARD_DASHBOARD_RATE_LIMIT_ENABLED: 'false' } });
     cleanup.add(() => dashboard.stop());
     const base = await dashboard.url;
     log(`dashboard at ${base} (pid ${dashboard.pid})`);

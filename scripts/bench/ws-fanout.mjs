@@ -10,7 +10,7 @@
 // the receiving side's own event loop is part of the figure.
 //
 // The dashboard's rate limit (20 requests/s per client) would stop the raising loop: run the
-// dashboard with PRINTYARD_RATE_LIMIT_ENABLED=false (or "rate_limit": {"enabled": false}).
+// dashboard with PRINTYARD_DASHBOARD_RATE_LIMIT_ENABLED=false (or "rate_limit": {"enabled": false}).
 //
 // As a module: `measureWsFanout({ url, token, clients, events })` (scripts/bench-dashboard.mjs).
 // Alone:  node scripts/bench/ws-fanout.mjs --url http://127.0.0.1:3000 --token <print token or API key>
@@ -55,7 +55,7 @@ async function raise(url, token, seq) {
     body: JSON.stringify({ kind: 'bench.fanout', level: 'info', title: `fan-out ${seq}`, message: '', data: { seq } }),
   });
   const text = await res.text();
-  if (res.status === 429) throw new Error('rate limited: run the dashboard with PRINTYARD_RATE_LIMIT_ENABLED=false');
+  if (res.status === 429) throw new Error('rate limited: run the dashboard with PRINTYARD_DASHBOARD_RATE_LIMIT_ENABLED=false');
   if (res.status !== 201) throw new Error(`POST /api/notifications: HTTP ${res.status} ${text}`);
 }
 

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
+import { runExecutable, type ExecutableRun } from '../fixtures/executable.js';
 
 const MAIN = fileURLToPath(new URL('../../appliance/dashboard/main.js', import.meta.url));
 const root = mkdtempSync(path.join(os.tmpdir(), 'printyard-dashboard-main-test-'));
@@ -19,33 +20,9 @@ function cleanEnv(extra: Record<string, string>): Record<string, string> {
   return { ...env, ...extra };
 }
 
-interface Run { code: number | null; stdout: string; stderr: string }
-
 /** Runs the executable; `whenListening` is called once it logs its URL (then it must be stopped). */
-function run(args: string[], env: Record<string, string> = {}, whenListening?: (url: string, child: ReturnType<typeof spawn>) => void): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let listening = false;
-    child.stdout.setEncoding('utf8').on('data', (t: string) => { stdout += t; });
-    child.stderr.setEncoding('utf8').on('data', (t: string) => {
-      stderr += t;
-      const m = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (m && !listening) {
-        listening = true;
-        whenListening?.(m[1], child);
-      }
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`printyard-dashboard ${args.join(' ')} did not exit:\n${stderr}`));
-    }, 20_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function run(args: string[], env: Record<string, string> = {}, whenListening?: (url: string, child: ChildProcess) => void): Promise<ExecutableRun> {
+  return runExecutable(MAIN, args, cleanEnv(env), whenListening);
 }
 
 test('--help lists the options and the config.json keys', async () => {
@@ -54,7 +31,7 @@ test('--help lists the options and the config.json keys', async () => {
   assert.match(stdout, /--port VALUE .*default: 3000; env PRINTYARD_DASHBOARD_PORT/);
   assert.match(stdout, /--bind VALUE .*default: 0\.0\.0\.0/);
   assert.match(stdout, /--data-dir/);
-  assert.match(stdout, /rate_limit\.per_minute .*env PRINTYARD_RATE_LIMIT_PER_MINUTE/);
+  assert.match(stdout, /rate_limit\.per_minute .*env PRINTYARD_DASHBOARD_RATE_LIMIT_PER_MINUTE/);
   assert.match(stdout, /slicer_service\.url .*env SLICER_URL/);
 });
 

@@ -5,6 +5,7 @@
  * and the OpenAPI description (openapi/) is generated from the same list, so the two cannot drift.
  */
 import type { Request, Response } from 'hyper-express';
+import type { JsonSchema } from '../../common/json-schema.js';
 
 /** Roles of users and API keys, weakest first: each includes the rights of the ones before it. */
 export const ROLES = ['view', 'print', 'admin'] as const;
@@ -33,8 +34,8 @@ export interface Authenticator {
   authenticateToken(token: string): Promise<Principal | null>;
 }
 
-/** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). The router validates bodies against it. */
-export type JsonSchema = { [keyword: string]: unknown };
+/** The router validates bodies against it (common/json-schema.ts). */
+export type { JsonSchema };
 
 export interface ResponseSpec {
   description: string;

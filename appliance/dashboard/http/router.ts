@@ -9,13 +9,14 @@
  */
 import type { Request, Response, Server } from 'hyper-express';
 import { AppError, ErrorCode } from '../../common/errors.js';
+import { assertSupportedSchema, validate, type ValidationIssue } from '../../common/json-schema.js';
 import { sendError } from '../../common/http-errors.js';
 import type { Logger } from '../../common/logger.js';
 import { checkDeclaredLength, readBody, ROUTE_BODY_OPTIONS } from './body.js';
 import { clientAddress } from './client-address.js';
 import type { RateLimiter } from './rate-limit.js';
 import { Reply, ROLES, type Authenticator, type JsonSchema, type Level, type Principal, type Role, type RouteContext, type RouteSpec } from './route.js';
-import { assertSupportedSchema, MAX_JSON_DEPTH, nestsDeeperThan, parameterValue, validate, validationError, type ValidationIssue } from './validate.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, parameterValue, validationError } from './validate.js';
 
 /** Body limit of JSON routes that do not set their own. */
 export const DEFAULT_JSON_MAX_BYTES = 1024 * 1024;

@@ -1,17 +1,16 @@
 /**
- * The options of printyard-slicer: command line, PRINTYARD_SLICER_* environment variables, and
- * `<config-dir>/slicer.json`. Defaults follow the contract (port 8765 on loopback, no token) and
- * the XDG base directories for the configuration and the job files.
+ * The options of printyard-slicer (schema format: common/config.ts): command line,
+ * PRINTYARD_SLICER_* environment variables, and `<config-dir>/slicer.json`, all read at start.
+ * Defaults follow the contract (port 8765 on loopback, no token) and the XDG base directories for
+ * the configuration and the job files.
  */
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CONFIG_ERROR, parseConfig, type ConfigSchema, type ConfigValues } from '../../common/config.js';
-import { AppError } from '../../common/errors.js';
+import { configError, JSON_SCHEMA_DIALECT, parseConfig, type ConfigSchema, type ConfigValues } from '../../common/config.js';
 import { isLoopback } from '../../common/http-server.js';
 import { LOG_LEVELS } from '../../common/logger.js';
 
-export const ENV_PREFIX = 'PRINTYARD_SLICER_';
 export const SETTINGS_FILE = 'slicer.json';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -21,44 +20,79 @@ function xdgDir(env: Env, variable: string, fallback: string): string {
   return set && path.isAbsolute(set) ? set : path.join(env.HOME || os.homedir(), fallback);
 }
 
+/** The defaults that depend on the environment (folders under $HOME), so are not in the schema. */
+export function folderDefaults(env: Env): Record<string, string> {
+  return {
+    config_dir: path.join(xdgDir(env, 'XDG_CONFIG_HOME', '.config'), 'printyard-slicer'),
+    jobs_dir: path.join(xdgDir(env, 'XDG_CACHE_HOME', '.cache'), 'printyard-slicer', 'jobs'),
+  };
+}
+
 export const OPTIONS = {
-  rest_port: { type: 'integer', default: 8765, min: 0, max: 65535, help: 'TCP port of the HTTP server (0 picks a free one)' },
-  rest_bind: { type: 'string', default: '127.0.0.1', help: 'address to listen on; the default accepts local connections only' },
-  rest_token: { type: 'string', default: '', secret: true, help: 'bearer token required on every call but health and version; empty means none' },
-  rest_token_file: { type: 'string', default: '', help: 'file holding the bearer token, read once at start (keeps it out of ps); not with --rest-token' },
-  config_dir: {
-    type: 'string', inFile: false,
-    default: (env: Env) => path.join(xdgDir(env, 'XDG_CONFIG_HOME', '.config'), 'printyard-slicer'),
-    help: 'profiles/, import/, printers.json and slicer.json live here',
+  $schema: JSON_SCHEMA_DIALECT,
+  type: 'object',
+  'x-env-prefix': 'PRINTYARD_SLICER_',
+  additionalProperties: false,
+  properties: {
+    rest_port: { type: 'integer', minimum: 0, maximum: 65535, default: 8765, description: 'TCP port of the HTTP server (0 picks a free one)' },
+    rest_bind: { type: 'string', default: '127.0.0.1', description: 'address to listen on; the default accepts local connections only' },
+    rest_token: {
+      type: 'string', default: '', 'x-secret': true,
+      description: 'bearer token required on every call but health and version; empty means none',
+    },
+    rest_token_file: {
+      type: 'string', default: '',
+      description: 'file holding the bearer token, read once at start (keeps it out of ps); not with --rest-token',
+    },
+    config_dir: { type: 'string', 'x-file': false, description: 'profiles/, import/, printers.json and slicer.json live here' },
+    jobs_dir: { type: 'string', description: 'where uploads, G-code and previews of jobs are kept' },
+    workers: {
+      type: 'integer', minimum: 1, maximum: 64, default: 1,
+      description: 'slice jobs running at the same time, each in a process of its own',
+    },
+    queue_size: { type: 'integer', minimum: 0, maximum: 1000, default: 4, description: 'jobs waiting for a free worker; beyond that 429' },
+    engine_threads: {
+      type: ['integer', 'null'], minimum: 0, maximum: 64, default: null,
+      description: 'geometry threads per job (0 = none; auto: by model size and cores)',
+    },
+    max_upload_mb: { type: 'number', exclusiveMinimum: 0, maximum: 16384, default: 100, description: 'largest model upload in MB; beyond that 413' },
+    max_output_mb: {
+      type: 'number', exclusiveMinimum: 0, maximum: 1048576, default: 1024,
+      description: 'largest G-code file of a job in MB; a job that would write more fails',
+    },
+    min_free_mb: {
+      type: 'integer', minimum: 0, maximum: 1048576, default: 256,
+      description: 'free space in MB kept on the disk of the jobs dir; below it jobs are refused (507) or fail',
+    },
+    max_inflate_mb: {
+      type: 'number', exclusiveMinimum: 0, maximum: 4096, default: 512,
+      description: 'most the parts of a 3MF may inflate to, in MB; beyond that 413',
+    },
+    max_inflate_ratio: {
+      type: 'integer', minimum: 2, maximum: 1100, default: 100,
+      description: 'most a 3MF may inflate to per byte of its size (past 1 MB); beyond that 413',
+    },
+    job_timeout_s: { type: 'integer', minimum: 1, default: 1800, description: 'a running job is cancelled after this many seconds' },
+    keep_jobs: { type: 'integer', minimum: 1, default: 20, description: 'finished jobs (and their files) kept' },
+    keep_hours: { type: 'number', exclusiveMinimum: 0, default: 24, description: 'finished jobs are removed this many hours after they finished' },
+    shutdown_grace_s: {
+      type: 'number', exclusiveMinimum: 0, maximum: 3600, default: 30,
+      description: 'on SIGTERM, how long a running job may take before it is cancelled',
+    },
+    reload_interval_s: {
+      type: 'number', exclusiveMinimum: 0, maximum: 3600, default: 3,
+      description: 'how often the config dir is checked for changed profiles and printers',
+    },
+    keepalive_s: {
+      type: 'number', exclusiveMinimum: 0, maximum: 3600, default: 15,
+      description: 'interval of keep-alive comments on slice event streams',
+    },
+    preview_max_px: { type: 'integer', minimum: 16, maximum: 2048, default: 1024, description: 'largest width or height of POST /api/preview' },
+    log_level: { type: 'string', enum: LOG_LEVELS, default: 'info', description: 'error, warn, info or debug' },
   },
-  jobs_dir: {
-    type: 'string',
-    default: (env: Env) => path.join(xdgDir(env, 'XDG_CACHE_HOME', '.cache'), 'printyard-slicer', 'jobs'),
-    help: 'where uploads, G-code and previews of jobs are kept',
-  },
-  workers: { type: 'integer', default: 1, min: 1, max: 64, help: 'slice jobs running at the same time, each in a process of its own' },
-  queue_size: { type: 'integer', default: 4, min: 0, max: 1000, help: 'jobs waiting for a free worker; beyond that 429' },
-  engine_threads: { type: 'integer', default: null, nullable: true, min: 0, max: 64, help: 'geometry threads per job (0 = none; auto: by model size and cores)' },
-  max_upload_mb: { type: 'number', default: 100, above: 0, max: 16384, help: 'largest model upload in MB; beyond that 413' },
-  max_output_mb: { type: 'number', default: 1024, above: 0, max: 1048576, help: 'largest G-code file of a job in MB; a job that would write more fails' },
-  min_free_mb: { type: 'integer', default: 256, min: 0, max: 1048576, help: 'free space in MB kept on the disk of the jobs dir; below it jobs are refused (507) or fail' },
-  max_inflate_mb: { type: 'number', default: 512, above: 0, max: 4096, help: 'most the parts of a 3MF may inflate to, in MB; beyond that 413' },
-  max_inflate_ratio: { type: 'integer', default: 100, min: 2, max: 1100, help: 'most a 3MF may inflate to per byte of its size (past 1 MB); beyond that 413' },
-  job_timeout_s: { type: 'integer', default: 1800, min: 1, help: 'a running job is cancelled after this many seconds' },
-  keep_jobs: { type: 'integer', default: 20, min: 1, help: 'finished jobs (and their files) kept' },
-  keep_hours: { type: 'number', default: 24, above: 0, help: 'finished jobs are removed this many hours after they finished' },
-  shutdown_grace_s: { type: 'number', default: 30, above: 0, max: 3600, help: 'on SIGTERM, how long a running job may take before it is cancelled' },
-  reload_interval_s: { type: 'number', default: 3, above: 0, max: 3600, help: 'how often the config dir is checked for changed profiles and printers' },
-  keepalive_s: { type: 'number', default: 15, above: 0, max: 3600, help: 'interval of keep-alive comments on slice event streams' },
-  preview_max_px: { type: 'integer', default: 1024, min: 16, max: 2048, help: 'largest width or height of POST /api/preview' },
-  log_level: { type: 'enum', values: LOG_LEVELS, default: 'info', help: 'error, warn, info or debug' },
 } as const satisfies ConfigSchema;
 
 export type SlicerOptions = ConfigValues<typeof OPTIONS>;
-
-function configError(message: string): AppError {
-  return new AppError(CONFIG_ERROR, 400, message);
-}
 
 /**
  * Reads the options: defaults, then `<config-dir>/slicer.json` if present, then the environment,
@@ -66,7 +100,8 @@ function configError(message: string): AppError {
  * here, once: `rest_token` then holds its token.
  */
 export function loadOptions(argv: readonly string[], env: Env): SlicerOptions {
-  const base = parseConfig(OPTIONS, { argv, env, envPrefix: ENV_PREFIX });
+  const defaults = folderDefaults(env);
+  const base = parseConfig(OPTIONS, { argv, env, defaults });
   const file = path.join(base.config_dir, SETTINGS_FILE);
   if (!existsSync(file)) return withTokenFile(base);
   let values: unknown;
@@ -75,7 +110,7 @@ export function loadOptions(argv: readonly string[], env: Env): SlicerOptions {
   } catch (err) {
     throw configError(`${file}: ${err instanceof Error ? err.message : String(err)}`);
   }
-  return withTokenFile(parseConfig(OPTIONS, { argv, env, envPrefix: ENV_PREFIX, file: { name: file, values } }));
+  return withTokenFile(parseConfig(OPTIONS, { argv, env, defaults, file: { name: file, values } }));
 }
 
 /** Permission bits that open a file to users outside its owner and group. */

@@ -2,7 +2,7 @@
  * Options of the virtual Bambu printer command (main.ts): command line and
  * PRINTYARD_SIM_BAMBU_* environment variables, checked by the shared config module.
  */
-import { CONFIG_ERROR, parseConfig, type ConfigSchema, type ConfigValues } from '../../../appliance/common/config.js';
+import { CONFIG_ERROR, JSON_SCHEMA_DIALECT, parseConfig, type ConfigSchema, type ConfigValues } from '../../../appliance/common/config.js';
 import { AppError } from '../../../appliance/common/errors.js';
 import { LOG_LEVELS } from '../../../appliance/common/logger.js';
 import { checkPrinterSpecs, type PrinterSpec } from './farm.js';
@@ -12,22 +12,43 @@ import { MODEL_NAMES } from './models.js';
 export const ENV_PREFIX = 'PRINTYARD_SIM_BAMBU_';
 
 export const OPTIONS = {
-  serial: { type: 'string', default: '01P00A123456789', help: 'serial number (15 upper-case letters and digits); the TLS server name' },
-  access_code: { type: 'string', default: '12345678', help: 'LAN access code (8 letters or digits): the MQTT and FTPS password of user bblp' },
-  model: { type: 'enum', values: MODEL_NAMES, default: 'P1S', help: 'P1S pushes deltas, X1C full reports' },
-  count: { type: 'integer', default: 1, min: 1, max: 200, help: 'printers to run; the n-th adds n-1 to the serial\'s last three digits and to both ports' },
-  bind: { type: 'string', default: '127.0.0.1', help: 'address the printers listen on (0.0.0.0 for the whole network)' },
-  mqtt_port: { type: 'integer', default: 8883, min: 0, max: 65535, help: 'MQTT over TLS port (0 picks a free one)' },
-  ftps_port: { type: 'integer', default: 990, min: 0, max: 65535, help: 'implicit FTPS port (0 picks a free one)' },
-  time_scale: { type: 'number', default: 1, above: 0, max: 10000, help: 'printer seconds per real second: 20 prints a 20-minute file in a minute' },
-  push_interval_ms: { type: 'integer', default: 1000, min: 10, max: 60000, help: 'period of the status reports' },
-  stagger: { type: 'boolean', default: false, help: 'spread the printers\' report clocks over one period (off: all report at the same instant)' },
-  prepare_seconds: { type: 'number', default: 5, above: -1, max: 3600, help: 'printer seconds spent in PREPARE before printing' },
-  ams_units: { type: 'integer', default: 1, min: 0, max: 4, help: 'AMS units of four trays' },
-  faults: { type: 'string', default: '', help: `comma-separated faults on at start: ${FAULT_NAMES.join(', ')}` },
-  dir: { type: 'string', default: '', help: 'working folder (CA, broker files, SD cards), kept between runs; empty: a temp folder' },
-  json: { type: 'boolean', default: false, help: 'print the connection details as one JSON line' },
-  log_level: { type: 'enum', values: LOG_LEVELS, default: 'info', help: 'error, warn, info or debug' },
+  $schema: JSON_SCHEMA_DIALECT,
+  type: 'object',
+  'x-env-prefix': ENV_PREFIX,
+  additionalProperties: false,
+  properties: {
+    serial: { type: 'string', default: '01P00A123456789', description: 'serial number (15 upper-case letters and digits); the TLS server name' },
+    access_code: {
+      type: 'string', default: '12345678',
+      description: 'LAN access code (8 letters or digits): the MQTT and FTPS password of user bblp',
+    },
+    model: { type: 'string', enum: MODEL_NAMES, default: 'P1S', description: 'P1S pushes deltas, X1C full reports' },
+    count: {
+      type: 'integer', minimum: 1, maximum: 200, default: 1,
+      description: 'printers to run; the n-th adds n-1 to the serial\'s last three digits and to both ports',
+    },
+    bind: { type: 'string', default: '127.0.0.1', description: 'address the printers listen on (0.0.0.0 for the whole network)' },
+    mqtt_port: { type: 'integer', minimum: 0, maximum: 65535, default: 8883, description: 'MQTT over TLS port (0 picks a free one)' },
+    ftps_port: { type: 'integer', minimum: 0, maximum: 65535, default: 990, description: 'implicit FTPS port (0 picks a free one)' },
+    time_scale: {
+      type: 'number', exclusiveMinimum: 0, maximum: 10000, default: 1,
+      description: 'printer seconds per real second: 20 prints a 20-minute file in a minute',
+    },
+    push_interval_ms: { type: 'integer', minimum: 10, maximum: 60000, default: 1000, description: 'period of the status reports' },
+    stagger: {
+      type: 'boolean', default: false,
+      description: 'spread the printers\' report clocks over one period (off: all report at the same instant)',
+    },
+    prepare_seconds: {
+      type: 'number', exclusiveMinimum: -1, maximum: 3600, default: 5,
+      description: 'printer seconds spent in PREPARE before printing',
+    },
+    ams_units: { type: 'integer', minimum: 0, maximum: 4, default: 1, description: 'AMS units of four trays' },
+    faults: { type: 'string', default: '', description: `comma-separated faults on at start: ${FAULT_NAMES.join(', ')}` },
+    dir: { type: 'string', default: '', description: 'working folder (CA, broker files, SD cards), kept between runs; empty: a temp folder' },
+    json: { type: 'boolean', default: false, description: 'print the connection details as one JSON line' },
+    log_level: { type: 'string', enum: LOG_LEVELS, default: 'info', description: 'error, warn, info or debug' },
+  },
 } as const satisfies ConfigSchema;
 
 export type CliOptions = ConfigValues<typeof OPTIONS>;
@@ -35,7 +56,7 @@ export type CliOptions = ConfigValues<typeof OPTIONS>;
 type Env = Readonly<Record<string, string | undefined>>;
 
 export function loadCliOptions(argv: readonly string[], env: Env): CliOptions {
-  return parseConfig(OPTIONS, { argv, env, envPrefix: ENV_PREFIX });
+  return parseConfig(OPTIONS, { argv, env });
 }
 
 export function parseFaults(text: string): FaultName[] {

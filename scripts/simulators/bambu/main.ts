@@ -32,8 +32,7 @@ function usage(): string {
 Virtual Bambu Lab printers: MQTT over TLS (mosquitto), implicit FTPS, prints from uploaded files.
 
 Options (also read from ${ENV_PREFIX}* environment variables):
-${configUsage(OPTIONS, ENV_PREFIX, process.env)}
-  --help                  this help`;
+${configUsage(OPTIONS, { names: 'flags', more: [['--help', 'this help']] })}`;
 }
 
 function describe(farm: VirtualBambuFarm): string {

@@ -12,7 +12,7 @@ import { toAppError } from '../../../appliance/common/errors.js';
 import { createLogger } from '../../../appliance/common/logger.js';
 import { CONSOLE_HELP, runConsoleCommand } from './console-commands.js';
 import { formatFaults } from './faults.js';
-import { ENV_PREFIX, loadOptions, OPTIONS, simulatorOptions } from './options.js';
+import { loadOptions, OPTIONS, simulatorOptions } from './options.js';
 import { VirtualMarlin } from './virtual-marlin.js';
 import { waitForStopSignal } from '../../../appliance/common/stop-signal.js';
 
@@ -25,8 +25,7 @@ A virtual Marlin 2.1 printer on a pty pair (needs socat). Prints the port to ope
 until stopped.
 
 Options:
-${configUsage(OPTIONS, ENV_PREFIX, process.env)}
-  --help                  this help
+${configUsage(OPTIONS, { names: 'flags', more: [['--help', 'this help']] })}
 
 ${CONSOLE_HELP}`;
 }

@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { CONFIG_ERROR, parseConfig, type ConfigSchema, type ConfigValues } from '../../../appliance/common/config.js';
+import { CONFIG_ERROR, JSON_SCHEMA_DIALECT, parseConfig, type ConfigSchema, type ConfigValues } from '../../../appliance/common/config.js';
 import { AppError } from '../../../appliance/common/errors.js';
 import { LOG_LEVELS } from '../../../appliance/common/logger.js';
 import { parseFaults } from './faults.js';
@@ -16,19 +16,28 @@ export const ENV_PREFIX = 'PRINTYARD_VMARLIN_';
 const GCODE_FILE = /\.(gcode|gco|g)$/i;
 
 export const OPTIONS = {
-  link: { type: 'string', default: '', help: 'folder for the pty links: a host opens <link>/host (required)' },
-  speed: { type: 'number', default: 1, above: 0, max: 10000, help: 'simulated seconds per real second (heating, moves, dwells)' },
-  faults: { type: 'string', default: '', help: 'fault rates, e.g. resend=0.05,checksum=0.02,drop=0.01,busy=0.1,disconnect=0.001' },
-  seed: { type: 'integer', default: 1, min: 0, help: 'seed of the random fault decisions' },
-  extruders: { type: 'integer', default: 1, min: 1, max: MAX_EXTRUDERS, help: 'hotends (and extruders)' },
-  autoreport: { type: 'boolean', default: true, help: 'offer M155/M27 S auto-reports (--no-autoreport: hosts must poll)' },
-  advanced_ok: { type: 'boolean', default: false, help: 'answer "ok N<line> P<planner> B<buffer>"' },
-  lfn_write: { type: 'boolean', default: false, help: 'M28 may create long file names (Cap:LFN_WRITE)' },
-  reset_on_open: { type: 'boolean', default: true, help: 'reset and print the banner when a host opens the port' },
-  wait_ms: { type: 'integer', default: 0, min: 0, help: 'send "wait" after this many idle milliseconds (0: never)' },
-  temperature_noise: { type: 'number', default: 0, max: 10, help: '± °C of thermistor noise on every reported temperature (0: exact)' },
-  sd_dir: { type: 'string', default: '', help: 'put the G-code files of this folder on the virtual SD card' },
-  log_level: { type: 'enum', values: LOG_LEVELS, default: 'info', help: 'error, warn, info or debug (debug shows the wire)' },
+  $schema: JSON_SCHEMA_DIALECT,
+  type: 'object',
+  'x-env-prefix': ENV_PREFIX,
+  additionalProperties: false,
+  properties: {
+    link: { type: 'string', default: '', description: 'folder for the pty links: a host opens <link>/host (required)' },
+    speed: {
+      type: 'number', exclusiveMinimum: 0, maximum: 10000, default: 1,
+      description: 'simulated seconds per real second (heating, moves, dwells)',
+    },
+    faults: { type: 'string', default: '', description: 'fault rates, e.g. resend=0.05,checksum=0.02,drop=0.01,busy=0.1,disconnect=0.001' },
+    seed: { type: 'integer', minimum: 0, default: 1, description: 'seed of the random fault decisions' },
+    extruders: { type: 'integer', minimum: 1, maximum: MAX_EXTRUDERS, default: 1, description: 'hotends (and extruders)' },
+    autoreport: { type: 'boolean', default: true, description: 'offer M155/M27 S auto-reports (--no-autoreport: hosts must poll)' },
+    advanced_ok: { type: 'boolean', default: false, description: 'answer "ok N<line> P<planner> B<buffer>"' },
+    lfn_write: { type: 'boolean', default: false, description: 'M28 may create long file names (Cap:LFN_WRITE)' },
+    reset_on_open: { type: 'boolean', default: true, description: 'reset and print the banner when a host opens the port' },
+    wait_ms: { type: 'integer', minimum: 0, default: 0, description: 'send "wait" after this many idle milliseconds (0: never)' },
+    temperature_noise: { type: 'number', maximum: 10, default: 0, description: '± °C of thermistor noise on every reported temperature (0: exact)' },
+    sd_dir: { type: 'string', default: '', description: 'put the G-code files of this folder on the virtual SD card' },
+    log_level: { type: 'string', enum: LOG_LEVELS, default: 'info', description: 'error, warn, info or debug (debug shows the wire)' },
+  },
 } as const satisfies ConfigSchema;
 
 export type CliOptions = ConfigValues<typeof OPTIONS>;
@@ -40,7 +49,7 @@ function invalid(message: string): AppError {
 }
 
 export function loadOptions(argv: readonly string[], env: Env): CliOptions {
-  const options = parseConfig(OPTIONS, { argv, env, envPrefix: ENV_PREFIX });
+  const options = parseConfig(OPTIONS, { argv, env });
   if (options.link === '') throw invalid('--link: a folder for the pty links is required');
   if (options.temperature_noise < 0) throw invalid('--temperature-noise: must be 0 or more');
   try {

@@ -53,13 +53,13 @@ test('unknown sections and keys are errors naming them', async () => {
   await assert.rejects(FileSettings.load(dir, {}, log()), /config\.json: rate_limit\.per_hour is not a setting \(known: enabled, per_minute, per_second\); config\.json: theme is not a settings section/);
 });
 
-test('the environment overrides the file: SLICER_URL, SLICER_TOKEN and PRINTYARD_<SECTION>_<KEY>', async () => {
+test('the environment overrides the file: SLICER_URL, SLICER_TOKEN and PRINTYARD_DASHBOARD_<SECTION>_<KEY>', async () => {
   writeConfig({ slicer_service: { url: 'http://file:1', token: 'from-file' }, rate_limit: { per_minute: 100 } });
   const settings = await FileSettings.load(dir, {
-    SLICER_URL: 'http://slicer.lan:8765', SLICER_TOKEN: 's3cret', PRINTYARD_RATE_LIMIT_PER_MINUTE: '50',
-    PRINTYARD_RATE_LIMIT_ENABLED: 'false', PRINTYARD_AUTH_TOKEN_EXPIRY: '30m',
+    SLICER_URL: 'http://slicer.lan:8765', SLICER_TOKEN: 's3cret', PRINTYARD_DASHBOARD_RATE_LIMIT_PER_MINUTE: '50',
+    PRINTYARD_DASHBOARD_RATE_LIMIT_ENABLED: 'false', PRINTYARD_DASHBOARD_AUTH_TOKEN_EXPIRY: '30m',
     // enabled has no environment override, by the spec.
-    SLICER_ENABLED: 'true', PRINTYARD_SLICER_SERVICE_ENABLED: 'true',
+    SLICER_ENABLED: 'true', PRINTYARD_SLICER_SERVICE_ENABLED: 'true', PRINTYARD_DASHBOARD_SLICER_SERVICE_ENABLED: 'true',
   }, log());
   assert.deepEqual(settings.current.slicer_service, { enabled: false, url: 'http://slicer.lan:8765', token: 's3cret' });
   assert.deepEqual(settings.current.rate_limit, { enabled: false, per_minute: 50, per_second: 20 });
@@ -67,9 +67,9 @@ test('the environment overrides the file: SLICER_URL, SLICER_TOKEN and PRINTYARD
 });
 
 test('a bad environment value names the variable and hides secrets', async () => {
-  await assert.rejects(FileSettings.load(dir, { PRINTYARD_RATE_LIMIT_PER_SECOND: 'lots' }, log()),
-    /PRINTYARD_RATE_LIMIT_PER_SECOND must be an integer from 1 to 100000, got "lots"/);
-  await assert.rejects(FileSettings.load(dir, { SLICER_URL: 'slicer' }, log()), /SLICER_URL must be an http/);
+  await assert.rejects(FileSettings.load(dir, { PRINTYARD_DASHBOARD_RATE_LIMIT_PER_SECOND: 'lots' }, log()),
+    { code: 'ERR_INVALID_CONFIG', message: 'PRINTYARD_DASHBOARD_RATE_LIMIT_PER_SECOND: expected an integer from 1 to 100000, got "lots"' });
+  await assert.rejects(FileSettings.load(dir, { SLICER_URL: 'slicer' }, log()), /SLICER_URL: expected an http/);
 });
 
 test('update validates, writes the file atomically, and a restart reads it back', async () => {
