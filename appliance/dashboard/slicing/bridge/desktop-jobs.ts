@@ -6,14 +6,10 @@
  */
 import { access, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { BBox3 } from '../../../slicer/engine/mesh/types.js';
-import { configFacts, first } from '../../../slicer/peers/config-facts.js';
-import { curaCommandArgs, curaSettings } from '../../../slicer/peers/curaengine.js';
-import { curaReport, readGcodeFile, type PeerReport } from '../../../slicer/peers/output-report.js';
-import { peerGcode, peerJob } from '../../../slicer/peers/peer-gcode.js';
-import { formatPrusaIni, prusaSettings } from '../../../slicer/peers/prusaslicer.js';
-import type { PrintConfig } from '../../../slicer/profiles/schema.js';
-import type { ModelFormat } from '../../../slicer/service/model-file.js';
+import {
+  configFacts, first, curaCommandArgs, curaSettings, curaReport, readGcodeFile, peerGcode, peerJob,
+  formatPrusaIni, prusaSettings, type BBox3, type PeerReport, type PrintConfig, type ModelFormat,
+} from '../../../slicer/index.js';
 import { CURA_PRINTER_DEFINITION, type DetectedSlicer } from './detect.js';
 import type { CliRunner } from './run-cli.js';
 

@@ -13,12 +13,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { AppError } from '../../../common/errors.js';
-import { ProfileCatalogue } from '../../../slicer/profiles/catalogue.js';
-import { importOrcaSlicerFolder } from '../../../slicer/profiles/import/orcaslicer-json.js';
-import { importPrusaSlicerBundle } from '../../../slicer/profiles/import/prusaslicer-ini.js';
-import { profileLabelProblem } from '../../../slicer/profiles/labels.js';
-import { inheritanceChain } from '../../../slicer/profiles/resolve.js';
-import type { Profile, ProfileKind } from '../../../slicer/profiles/types.js';
+import {
+  ProfileCatalogue, importOrcaSlicerFolder, importPrusaSlicerBundle, profileLabelProblem, inheritanceChain,
+  type Profile, type ProfileKind,
+} from '../../../slicer/index.js';
 import type { DetectedSlicer } from './detect.js';
 import type { DesktopSlicerId } from './slicers.js';
 

@@ -9,7 +9,7 @@ import {
   disconnectSignal, jobRequest, readSliceUpload, receiveSliceUpload, sendSliceResult,
   SLICE_BODY_MAX_BYTES, SLICE_RESULT_DESCRIPTION, type SliceWorkspace,
 } from '../native/slice-http.js';
-import type { ProfileKind } from '../../../slicer/profiles/types.js';
+import type { ProfileKind } from '../../../slicer/index.js';
 import type { BridgeSliceResult } from './backend.js';
 import type { DesktopBridge } from './desktop-bridge.js';
 import { probeQuery, probeSchema, profilesQuery, profilesSchema, sentSchema, sliceAndSendFormSchema, sliceFormSchema } from './schemas.js';

@@ -1,6 +1,6 @@
 /** JSON schemas of the desktop-slicer bridge's routes. */
 import type { JsonSchema } from '../../http/route.js';
-import { PROFILE_KINDS } from '../../../slicer/profiles/types.js';
+import { PROFILE_KINDS } from '../../../slicer/index.js';
 import { SLICE_FORM_PROPERTIES } from '../native/slice-http.js';
 import { DESKTOP_SLICERS } from './slicers.js';
 

@@ -12,7 +12,7 @@
 import path from 'node:path';
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import type { MultipartForm } from '../../../common/multipart.js';
-import type { SliceForm } from '../../../slicer/service/slice-form.js';
+import type { SliceForm } from '../../../slicer/index.js';
 import { validationError } from '../../http/validate.js';
 import { unsupportedAction } from '../../printers/actions.js';
 import type { PrinterDriver } from '../../printers/driver.js';

@@ -7,12 +7,7 @@
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, ErrorCode } from '../../../common/errors.js';
-import type { ProfileCatalogue } from '../../../slicer/profiles/catalogue.js';
-import type { PrintConfig } from '../../../slicer/profiles/schema.js';
-import { sliceMetadata } from '../../../slicer/profiles/slice-metadata.js';
-import { safeFileName } from '../../../slicer/service/job-factory.js';
-import { sniffModelFile } from '../../../slicer/service/model-file.js';
-import { runSlice } from '../../../slicer/service/worker-runner.js';
+import { sliceMetadata, safeFileName, sniffModelFile, runSlice, type ProfileCatalogue, type PrintConfig } from '../../../slicer/index.js';
 import type { SliceJobRequest, SliceJobResult, SlicingBackend } from '../backend.js';
 import { validationError } from '../../http/validate.js';
 import type { NativeProfiles } from './profiles.js';

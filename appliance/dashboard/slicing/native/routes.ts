@@ -9,7 +9,7 @@ import {
 import {
   disconnectSignal, jobRequest, receiveSliceUpload, sendSliceResult, SLICE_BODY_MAX_BYTES, SLICE_RESULT_DESCRIPTION, type SliceWorkspace,
 } from './slice-http.js';
-import type { ProfileKind } from '../../../slicer/profiles/types.js';
+import type { ProfileKind } from '../../../slicer/index.js';
 
 const TAG = 'slicing';
 const notFound = { description: 'No profile with this id (ERR_NOT_FOUND).' };

@@ -5,7 +5,7 @@
  */
 import { NAME_FORMAT, NAME_RULE } from '../../../common/names.js';
 import type { JsonSchema } from '../../http/route.js';
-import { PROFILE_KINDS } from '../../../slicer/profiles/types.js';
+import { PROFILE_KINDS } from '../../../slicer/index.js';
 import { SLICE_FORM_PROPERTIES } from './slice-http.js';
 
 const PRINTABLE = '^[^\\u0000-\\u001f\\u007f]*$';

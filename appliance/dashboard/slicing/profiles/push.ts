@@ -23,7 +23,7 @@ import path from 'node:path';
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import { isLoopback } from '../../../common/http-server.js';
 import { writeFileAtomic } from '../../../common/json-store.js';
-import type { ProfileFileEntry } from '../../../slicer/profiles/profile-file.js';
+import type { ProfileFileEntry } from '../../../slicer/index.js';
 import type { RemoteSlicerClient } from '../remote/client.js';
 import type { RemoteProbe } from '../remote/probe.js';
 import type { ProfileSync, SyncStatus } from './sync.js';

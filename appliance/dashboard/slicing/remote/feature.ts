@@ -15,7 +15,7 @@ import { nativeSlicingOf } from '../native/native-slicing.js';
 import type { UserProfileRecord } from '../native/profiles.js';
 import { SliceWorkspace } from '../native/slice-http.js';
 import { ProfilePush } from '../profiles/push.js';
-import type { ProfileFileEntry } from '../../../slicer/profiles/profile-file.js';
+import type { ProfileFileEntry } from '../../../slicer/index.js';
 import { profileRoutes } from '../profiles/routes.js';
 import { remoteSlicingOf, type RemoteSlicingOptions } from './remote-slicing.js';
 import { remoteRoutes } from './routes.js';

@@ -14,7 +14,7 @@
  */
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import { EventStream } from '../../../common/sse.js';
-import type { SliceForm } from '../../../slicer/service/slice-form.js';
+import type { SliceForm } from '../../../slicer/index.js';
 import type { Principal, RouteSpec } from '../../http/route.js';
 import type { UpstreamEvent } from '../../../common/sse-reader.js';
 import type { SlicingBackend } from '../backend.js';
