@@ -15,7 +15,7 @@ import { lowerOtherThreads } from '../../common/thread-priority.js';
 import { meshBounds, unionBBox3 } from '../engine/mesh/bounds.js';
 import { loadModel } from '../engine/mesh/load.js';
 import { renderMeshPng } from '../engine/preview/mesh-render.js';
-import { sliceModel } from '../engine/slice.js';
+import { sliceModel } from '../engine/pipeline/slice.js';
 import type { BoundsTask, ParentMessage, PreviewTask, SliceTask, WorkerMessage, WorkerTask } from './task-protocol.js';
 
 /**

@@ -4,40 +4,40 @@
  * progress, and the PrusaSlicer-compatible footer, or the Bambu blocks and `.gcode.3mf` package.
  */
 import { open, rename, rm, stat } from 'node:fs/promises';
-import type { PrintConfig } from '../profiles/schema.js';
-import { packageVersion } from '../../common/version.js';
-import type { SliceRequest, SliceResult } from './api.js';
-import { unionExs } from './geometry/clipper.js';
-import { bboxOfEx, extendBBox } from './geometry/polygon.js';
-import type { ExPolygon } from './geometry/types.js';
-import { bambuConfigBlock, bambuHeaderBlock } from './gcode/bambu-blocks.js';
-import { FileSink } from './gcode/file-sink.js';
-import { flavourOf } from './gcode/flavour.js';
-import { prusaFooter } from './gcode/footer.js';
-import { identificationLines } from './gcode/identity.js';
-import { renderTemplate } from './gcode/template/index.js';
-import { buildTemplateVars, withLayer } from './gcode/template-vars.js';
-import { parseThumbnailSpec, thumbnailBlock } from './gcode/thumbnails.js';
-import { PROGRESS_MARK } from './gcode/formatter.js';
-import { GcodeWriter, filamentArea, type LabelledObject } from './gcode/writer.js';
+import type { PrintConfig } from '../../profiles/schema.js';
+import { packageVersion } from '../../../common/version.js';
+import type { SliceRequest, SliceResult } from '../api.js';
+import { unionExs } from '../geometry/clipper.js';
+import { bboxOfEx, extendBBox } from '../geometry/polygon.js';
+import type { ExPolygon } from '../geometry/types.js';
+import { bambuConfigBlock, bambuHeaderBlock } from '../gcode/bambu-blocks.js';
+import { FileSink } from '../gcode/file-sink.js';
+import { flavourOf } from '../gcode/flavour.js';
+import { prusaFooter } from '../gcode/footer.js';
+import { identificationLines } from '../gcode/identity.js';
+import { renderTemplate } from '../gcode/template/index.js';
+import { buildTemplateVars, withLayer } from '../gcode/template-vars.js';
+import { parseThumbnailSpec, thumbnailBlock } from '../gcode/thumbnails.js';
+import { PROGRESS_MARK } from '../gcode/formatter.js';
+import { GcodeWriter, filamentArea, type LabelledObject } from '../gcode/writer.js';
 import { streamLayers } from './layer-stream.js';
-import type { LayerSpec } from './layers/zlist.js';
-import { convexHullXY } from './mesh/footprint.js';
-import type { IndexedMesh, PlacedModel, RepairReport } from './mesh/types.js';
-import { renderMeshPngs } from './preview/mesh-render.js';
-import { ToolpathRaster } from './preview/toolpath-raster.js';
+import type { LayerSpec } from '../layers/zlist.js';
+import { convexHullXY } from '../mesh/footprint.js';
+import type { IndexedMesh, PlacedModel, RepairReport } from '../mesh/types.js';
+import { renderMeshPngs } from '../preview/mesh-render.js';
+import { ToolpathRaster } from '../preview/toolpath-raster.js';
 import type { Progress } from './progress.js';
-import { brimLoops, skirtLoops } from './regions/adhesion.js';
-import { deepestBridgeBase } from './regions/internal-bridges.js';
-import { crossSection, widthFor } from './regions/flow.js';
-import type { RegionParams } from './regions/params.js';
-import type { SupportLayer } from './regions/support.js';
-import type { OutlineResult } from './slice-outlines.js';
-import { limitsFromConfig } from './estimate/limits.js';
-import { MotionPlanner } from './estimate/planner.js';
-import type { Extrusion } from './toolpath/types.js';
-import { F64Reader } from './workers/f64-stream.js';
-import type { TaskRunner } from './workers/runner.js';
+import { brimLoops, skirtLoops } from '../regions/adhesion.js';
+import { deepestBridgeBase } from '../regions/internal-bridges.js';
+import { crossSection, widthFor } from '../regions/flow.js';
+import type { RegionParams } from '../regions/params.js';
+import type { SupportLayer } from '../regions/support.js';
+import type { OutlineResult } from '../layers/slice-outlines.js';
+import { limitsFromConfig } from '../estimate/limits.js';
+import { MotionPlanner } from '../estimate/planner.js';
+import type { Extrusion } from '../toolpath/types.js';
+import { F64Reader } from '../workers/f64-stream.js';
+import type { TaskRunner } from '../workers/runner.js';
 
 export interface OutputInput {
   req: SliceRequest;
@@ -189,7 +189,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
     let sizeBytes: number;
     if (flavour.bambu) {
       // Loaded for Bambu output only: its zip library is a noticeable part of start-up otherwise.
-      const { writeGcode3mf } = await import('./gcode/bambu-package.js');
+      const { writeGcode3mf } = await import('../gcode/bambu-package.js');
       const plate = await writeGcode3mf({
         gcodePath: final,
         outputPath: req.outputPath,
