@@ -9,7 +9,9 @@ import type { PlacedModel } from '../mesh/types.js';
 import type { LabelledObject } from './writer.js';
 
 /** Cura-style summary lines that several printer displays and OctoPrint plugins read. */
-export function headerSummary(c: PrintConfig, totalS: number, mm: number[], layers: number, b: [number, number, number, number, number, number]): string {
+export function headerSummary(
+  c: PrintConfig, totalS: number, mm: number[], layers: number, b: [number, number, number, number, number, number],
+): string {
   const metres = mm.reduce((a, v) => a + v, 0) / 1000;
   return [
     `;FLAVOR:${c.gcode_flavor === 'klipper' ? 'Klipper' : 'Marlin'}`,
