@@ -12,7 +12,6 @@
 import path from 'node:path';
 import { AppError, ErrorCode } from '../../common/errors.js';
 import type { MultipartForm } from '../../common/multipart.js';
-import type { SliceForm } from '../../slicer/service/slice-form.js';
 import { validationError } from '../http/validate.js';
 import { unsupportedAction } from '../printers/actions.js';
 import type { PrinterDriver } from '../printers/driver.js';
@@ -20,6 +19,7 @@ import type { Printers } from '../printers/feature.js';
 import type { PrinterView } from '../printers/printer.js';
 import type { SliceJobResult } from './backend.js';
 import { parseSliceUpload } from './slice-http.js';
+import type { SliceForm } from '../../slicer/index.js';
 
 /** States in which a printer takes a new job. */
 const READY_STATES = new Set(['idle', 'finished']);

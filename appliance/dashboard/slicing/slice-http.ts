@@ -14,12 +14,11 @@ import { AppError, ErrorCode } from '../../common/errors.js';
 import { holdOpen } from '../../common/long-response.js';
 import { maxBodyBytes, readMultipart, type MultipartForm, type UploadLimits } from '../../common/multipart.js';
 import type { InflateLimits } from '../../common/zip.js';
-import { DEFAULT_3MF_LIMITS } from '../../slicer/engine/mesh/opc.js';
-import { parseSliceForm, SLICE_FILE_FIELDS, type SliceForm } from '../../slicer/service/slice-form.js';
 import { validationError } from '../http/validate.js';
 import type { JsonSchema } from '../http/route.js';
 import type { SliceJobRequest, SliceJobResult } from './backend.js';
 import type { JobOwner } from './ownership.js';
+import { parseSliceForm, DEFAULT_3MF_LIMITS, SLICE_FILE_FIELDS, type SliceForm } from '../../slicer/index.js';
 
 /** The model may be as large as the spec's other model uploads (mesh tools, estimator). */
 export const MODEL_LIMIT_BYTES = 50 * 1024 * 1024;

@@ -57,7 +57,7 @@ async function readModel(path: string): Promise<Uint8Array> {
 async function slice(args: SliceArgs): Promise<void> {
   // The engine is most of the program's modules (listing profiles or printing help never loads it):
   // its files are read while the catalogue loads.
-  const engine = import('../engine/slice.js');
+  const engine = import('../engine/pipeline/slice.js');
   engine.catch(() => undefined);
   const cat = await catalogue(args.configDir);
   const config = cat.resolveConfig({ printerId: args.printer, filamentIds: args.filaments, processId: args.process, overrides: args.overrides });

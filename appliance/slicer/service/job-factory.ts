@@ -7,21 +7,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { asStorageError } from '../../common/disk-space.js';
-import { UNSAFE_CHARACTERS } from '../../common/unsafe-characters.js';
 import type { ProfileCatalogue } from '../profiles/catalogue.js';
 import { sliceMetadata } from '../profiles/slice-metadata.js';
+import { safeFileName } from '../run/file-name.js';
+import { sniffModelFile } from '../run/model-file.js';
+import { resolveJobConfig, type SliceForm } from '../run/slice-form.js';
 import { Job } from './job.js';
 import { DIR_MODE, PREVIEW_FILE, type JobStore } from './job-store.js';
-import { sniffModelFile } from './model-file.js';
-import { resolveJobConfig, type SliceForm } from './slice-form.js';
-
-const MAX_NAME_LENGTH = 120;
-
-/** A client's file name made safe to use inside our folder and to show: no path, no control, bidirectional or invisible characters. */
-export function safeFileName(name: string, fallback: string): string {
-  const base = name.replace(/^.*[\\/]/, '').replace(UNSAFE_CHARACTERS, '_').replace(/[<>:"|?*]/g, '_').trim().slice(0, MAX_NAME_LENGTH);
-  return base === '' || /^\.+$/.test(base) ? fallback : base;
-}
 
 export async function createJob(catalogue: ProfileCatalogue, store: JobStore, form: SliceForm): Promise<Job> {
   const config = resolveJobConfig(catalogue, form);

@@ -7,10 +7,10 @@
 import { AppError, ErrorCode, toAppError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger.js';
 import type { InflateLimits } from '../../common/zip.js';
+import type { SlicedSummary } from '../run/task-protocol.js';
+import { runSlice, type TaskHandle } from '../run/task-runner.js';
 import type { Job, JobRecord, SliceResultBody } from './job.js';
 import type { JobStore } from './job-store.js';
-import type { SlicedSummary } from './worker-protocol.js';
-import { runSlice, type TaskHandle } from './worker-runner.js';
 
 export const ERR_JOB_TIMEOUT = 'ERR_JOB_TIMEOUT';
 export const ERR_SHUTTING_DOWN = 'ERR_SHUTTING_DOWN';

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { createLogger } from '../../../appliance/common/logger.js';
 import { ProfileCatalogue } from '../../../appliance/slicer/profiles/catalogue.js';
-import { createJob, safeFileName } from '../../../appliance/slicer/service/job-factory.js';
+import { createJob } from '../../../appliance/slicer/service/job-factory.js';
 import { JobStore } from '../../../appliance/slicer/service/job-store.js';
-import type { SliceForm } from '../../../appliance/slicer/service/slice-form.js';
+import type { SliceForm } from '../../../appliance/slicer/run/slice-form.js';
 import { cubeStl } from '../../fixtures/slicer-service.js';
 
 const log = createLogger({ name: 'test', level: 'error', write: () => undefined });
@@ -31,18 +31,6 @@ function upload(content: Uint8Array | string, fileName: string): SliceForm['mode
   writeFileSync(file, content);
   return { field: 'model', fileName, mimeType: 'application/octet-stream', path: file, size: typeof content === 'string' ? content.length : content.length };
 }
-
-test('client file names are made safe', () => {
-  assert.equal(safeFileName('../../etc/passwd', 'model.stl'), 'passwd');
-  assert.equal(safeFileName('C:\\models\\part.stl', 'model.stl'), 'part.stl');
-  assert.equal(safeFileName('a"b|c?.stl', 'model.stl'), 'a_b_c_.stl');
-  assert.equal(safeFileName('..', 'model.stl'), 'model.stl');
-  assert.equal(safeFileName('', 'model.3mf'), 'model.3mf');
-  assert.equal(safeFileName('x'.repeat(300), 'm').length, 120);
-  assert.equal(safeFileName('evil\u202egpj.stl', 'model.stl'), 'evil_gpj.stl', 'a bidirectional override cannot disguise the name');
-  assert.equal(safeFileName('a\u2028b\u200b.stl', 'model.stl'), 'a_b_.stl');
-  assert.equal(safeFileName('Würfel – 10 mm.stl', 'model.stl'), 'Würfel – 10 mm.stl');
-});
 
 test('a job gets its folder, its model moved in, and output names by printer flavour', async () => {
   const model = upload(cubeStl(), 'Würfel.stl');

@@ -11,9 +11,6 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { AppError, ErrorCode, toAppError } from '../../../common/errors.js';
-import type { BBox3 } from '../../../slicer/engine/mesh/types.js';
-import { sniffModelFile, type ModelFormat } from '../../../slicer/service/model-file.js';
-import { runBounds } from '../../../slicer/service/worker-runner.js';
 import { BackendUnavailableError, type SliceJobRequest, type SliceJobResult, type SlicingBackend, type Unavailable } from '../backend.js';
 import { outputFileFor, resolveJobConfig } from '../native/backend.js';
 import { MODEL_INFLATE_LIMITS } from '../slice-http.js';
@@ -24,6 +21,7 @@ import type { DetectedSlicer, SlicerDetector } from './detect.js';
 import type { DesktopProfiles } from './desktop-profiles.js';
 import type { CliRunner } from './run-cli.js';
 import { SLICE_PREFERENCE } from './slicers.js';
+import { type BBox3, type ModelFormat, runBounds, sniffModelFile } from '../../../slicer/index.js';
 
 /** The spec's bridge time-out. */
 export const BRIDGE_TIMEOUT_MS = 10 * 60 * 1000;

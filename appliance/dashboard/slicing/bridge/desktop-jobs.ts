@@ -6,16 +6,9 @@
  */
 import { access, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { BBox3 } from '../../../slicer/engine/mesh/types.js';
-import { configFacts, first } from '../../../slicer/peers/config-facts.js';
-import { curaCommandArgs, curaSettings } from '../../../slicer/peers/curaengine.js';
-import { curaReport, readGcodeFile, type PeerReport } from '../../../slicer/peers/output-report.js';
-import { peerGcode, peerJob } from '../../../slicer/peers/peer-gcode.js';
-import { formatPrusaIni, prusaSettings } from '../../../slicer/peers/prusaslicer.js';
-import type { PrintConfig } from '../../../slicer/profiles/schema.js';
-import type { ModelFormat } from '../../../slicer/service/model-file.js';
 import { CURA_PRINTER_DEFINITION, type DetectedSlicer } from './detect.js';
 import type { CliRunner } from './run-cli.js';
+import { type BBox3, configFacts, curaCommandArgs, curaReport, curaSettings, first, formatPrusaIni, type ModelFormat, type PeerReport, type PrintConfig, readGcodeFile, peerGcode, peerJob, prusaSettings } from '../../../slicer/index.js';
 
 export interface DesktopJob {
   slicer: DetectedSlicer;

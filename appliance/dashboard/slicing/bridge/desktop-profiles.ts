@@ -13,14 +13,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { AppError } from '../../../common/errors.js';
-import { ProfileCatalogue } from '../../../slicer/profiles/catalogue.js';
-import { importOrcaSlicerFolder } from '../../../slicer/profiles/import/orcaslicer-json.js';
-import { importPrusaSlicerBundle } from '../../../slicer/profiles/import/prusaslicer-ini.js';
-import { profileLabelProblem } from '../../../slicer/profiles/labels.js';
-import { inheritanceChain } from '../../../slicer/profiles/resolve.js';
-import type { Profile, ProfileKind } from '../../../slicer/profiles/types.js';
 import type { DetectedSlicer } from './detect.js';
 import type { DesktopSlicerId } from './slicers.js';
+import { importOrcaSlicerFolder, importPrusaSlicerBundle, inheritanceChain, type Profile, ProfileCatalogue, type ProfileKind, profileLabelProblem } from '../../../slicer/index.js';
 
 export interface DesktopProfileEntry {
   /** The id to slice with (bridge/slice `printer_id`…); null for entries listed for reference only. */

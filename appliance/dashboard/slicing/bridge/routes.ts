@@ -9,11 +9,11 @@ import {
   disconnectSignal, jobRequest, readSliceUpload, receiveSliceUpload, sendSliceResult,
   SLICE_BODY_MAX_BYTES, SLICE_RESULT_DESCRIPTION, type SliceWorkspace,
 } from '../slice-http.js';
-import type { ProfileKind } from '../../../slicer/profiles/types.js';
 import type { BridgeSliceResult } from './backend.js';
 import type { DesktopBridge } from './desktop-bridge.js';
 import { probeQuery, probeSchema, profilesQuery, profilesSchema, sentSchema, sliceAndSendFormSchema, sliceFormSchema } from './schemas.js';
 import { printFormatOf, sendTarget, sendToPrinter, sliceFormFor } from '../send-to-printer.js';
+import type { ProfileKind } from '../../../slicer/index.js';
 
 const TAG = 'slicing';
 

@@ -1,8 +1,8 @@
 /** JSON schemas of the desktop-slicer bridge's routes. */
 import type { JsonSchema } from '../../http/route.js';
-import { PROFILE_KINDS } from '../../../slicer/profiles/types.js';
 import { SLICE_FORM_PROPERTIES } from '../slice-http.js';
 import { DESKTOP_SLICERS } from './slicers.js';
+import { PROFILE_KINDS } from '../../../slicer/index.js';
 
 const slicerId: JsonSchema = { type: 'string', enum: DESKTOP_SLICERS.map((s) => s.id) };
 

@@ -7,18 +7,13 @@
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, ErrorCode } from '../../../common/errors.js';
-import type { ProfileCatalogue } from '../../../slicer/profiles/catalogue.js';
-import type { PrintConfig } from '../../../slicer/profiles/schema.js';
-import { sliceMetadata } from '../../../slicer/profiles/slice-metadata.js';
-import { safeFileName } from '../../../slicer/service/job-factory.js';
-import { sniffModelFile } from '../../../slicer/service/model-file.js';
-import { runSlice } from '../../../slicer/service/worker-runner.js';
 import type { SliceJobRequest, SliceJobResult, SlicingBackend } from '../backend.js';
 import { validationError } from '../../http/validate.js';
 import type { UserProfiles } from './user-profiles.js';
 import type { DashboardSettings } from '../../settings/settings.js';
 import { MODEL_INFLATE_LIMITS } from '../slice-http.js';
 import type { SliceSlots } from './slice-slots.js';
+import { type PrintConfig, type ProfileCatalogue, runSlice, safeFileName, sliceMetadata, sniffModelFile } from '../../../slicer/index.js';
 
 /**
  * The engine's configuration of a job. Setting and filament-count problems are the request's

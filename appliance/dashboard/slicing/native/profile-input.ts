@@ -4,10 +4,8 @@
  * problem reported with the key in its path (`body/settings/layer_height`), all at once.
  */
 import { AppError } from '../../../common/errors.js';
-import { SETTINGS, isSettingKey, parseSetting } from '../../../slicer/profiles/schema.js';
-import type { ConfigPatch } from '../../../slicer/profiles/schema.js';
-import type { ProfileKind } from '../../../slicer/profiles/types.js';
 import type { ValidationIssue } from '../../http/validate.js';
+import { parseSetting, type ConfigPatch, isSettingKey, type ProfileKind, SETTINGS } from '../../../slicer/index.js';
 
 /** `invalid value for setting "x": 5 is above…` → `5 is above…`: the path already names the key. */
 function valueProblem(err: unknown): string {

@@ -3,13 +3,13 @@ import { Reply, type RouteSpec } from '../../http/route.js';
 import { ownerOf } from '../ownership.js';
 import type { NativeSlicing } from './native-slicing.js';
 import type { ProfileInput, ProfilePatch, ProfileSource } from './user-profiles.js';
+import type { ProfileKind } from '../../../slicer/index.js';
 import {
   profileCreateSchema, profileIdParams, profileListQuery, profileListSchema, profilePatchSchema, profileViewSchema, sliceFormSchema,
 } from './schemas.js';
 import {
   disconnectSignal, jobRequest, receiveSliceUpload, sendSliceResult, SLICE_BODY_MAX_BYTES, SLICE_RESULT_DESCRIPTION, type SliceWorkspace,
 } from '../slice-http.js';
-import type { ProfileKind } from '../../../slicer/profiles/types.js';
 
 const TAG = 'slicing';
 const notFound = { description: 'No profile with this id (ERR_NOT_FOUND).' };

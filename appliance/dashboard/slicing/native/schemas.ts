@@ -5,8 +5,8 @@
  */
 import { NAME_FORMAT, NAME_RULE } from '../../../common/names.js';
 import type { JsonSchema } from '../../http/route.js';
-import { PROFILE_KINDS } from '../../../slicer/profiles/types.js';
 import { SLICE_FORM_PROPERTIES } from '../slice-http.js';
+import { PROFILE_KINDS } from '../../../slicer/index.js';
 
 const PRINTABLE = '^[^\\u0000-\\u001f\\u007f]*$';
 export const PROFILE_ID_PATTERN = '^[a-z0-9][a-z0-9._-]*[a-z0-9_]$|^[a-z0-9]$';

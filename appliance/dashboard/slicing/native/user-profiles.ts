@@ -12,15 +12,9 @@
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import { normalizeName } from '../../../common/names.js';
 import type { JsonStore, JsonStores } from '../../../common/json-store.js';
-import { loadBundledProfiles } from '../../../slicer/profiles/bundled.js';
-import { ProfileCatalogue } from '../../../slicer/profiles/catalogue.js';
-import { slugify } from '../../../slicer/profiles/ids.js';
-import type { ProfileFileEntry } from '../../../slicer/profiles/profile-file.js';
-import { inheritanceChain, resolveSettings } from '../../../slicer/profiles/resolve.js';
-import type { ConfigPatch } from '../../../slicer/profiles/schema.js';
-import { PROFILE_KINDS, type Profile, type ProfileKind } from '../../../slicer/profiles/types.js';
 import { validationError, type ValidationIssue } from '../../http/validate.js';
 import { checkSettings, mergeSettings } from './profile-input.js';
+import { type ConfigPatch, inheritanceChain, loadBundledProfiles, type Profile, PROFILE_KINDS, ProfileCatalogue, type ProfileFileEntry, type ProfileKind, resolveSettings, slugify } from '../../../slicer/index.js';
 
 export const NATIVE_PROFILES_STORE = 'slicer-native-profiles';
 

@@ -7,7 +7,6 @@
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { ProfileFileEntry } from '../../../slicer/profiles/profile-file.js';
 import type { DashboardContext, DashboardFeature } from '../../feature.js';
 import type { Printers } from '../../printers/feature.js';
 import type { SlicingBackend } from '../backend.js';
@@ -18,6 +17,7 @@ import { mirrorRoutes } from './profile-mirror/routes.js';
 import type { RemoteSlicing } from './remote-slicing.js';
 import { remoteRoutes } from './routes.js';
 import { sliceRoutes } from './slice-routes.js';
+import type { ProfileFileEntry } from '../../../slicer/index.js';
 
 /** The name /api/system/info looks for to replace its slicer service placeholder. */
 export const SLICER_SERVICE_FEATURE = 'slicer_service';

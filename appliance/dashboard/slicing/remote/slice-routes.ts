@@ -14,7 +14,6 @@
  */
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import { EventStream } from '../../../common/sse.js';
-import type { SliceForm } from '../../../slicer/service/slice-form.js';
 import type { Principal, RouteSpec } from '../../http/route.js';
 import type { UpstreamEvent } from '../../../common/sse-reader.js';
 import type { SlicingBackend } from '../backend.js';
@@ -33,6 +32,7 @@ import { SEND_RESULT_SCHEMA, SLICE_AND_SEND_FORM_SCHEMA, SLICE_FORM_SCHEMA, SLIC
 import { followSliceStream } from './slice-stream.js';
 import type { StoredResult } from './results.js';
 import { proxied, TAG } from './routes.js';
+import type { SliceForm } from '../../../slicer/index.js';
 
 /** Keep-alive comments of the relayed stream, as the service sends its own. */
 export const RELAY_KEEPALIVE_MS = 15_000;

@@ -8,7 +8,7 @@ import { pick } from '../toolpath/speeds.js';
 import type { Flavour } from './flavour.js';
 import { AsciiOut } from './ascii-out.js';
 import { FanMark, type LayerBuffer, MOVE_STRIDE, MoveKind } from './layer-buffer.js';
-import type { PlannerSink } from './writer.js';
+import type { PlannerSink } from './planner-sink.js';
 
 /** Written where M73 progress goes; the assembler replaces it once the total time is known. */
 export const PROGRESS_MARK = ';PRINTYARD_PROGRESS ';

@@ -17,6 +17,7 @@ import { GcodeFormatter, PROGRESS_MARK } from './formatter.js';
 import { fmt } from './ascii-out.js';
 import { FanMark, LayerBuffer, MoveKind } from './layer-buffer.js';
 import { machineLimits } from './machine-limits.js';
+import type { PlannerSink } from './planner-sink.js';
 import { length2 } from '../geometry/polygon.js';
 
 export interface LabelledObject {
@@ -24,13 +25,6 @@ export interface LabelledObject {
   /** Label without spaces, unique (Klipper EXCLUDE_OBJECT names). */
   label: string;
   name: string;
-}
-
-/** The continuous motion planner the writer feeds every move into (for the total estimate and M73). */
-export interface PlannerSink {
-  move(x: number, y: number, z: number, e: number, feedrateMmS: number): void;
-  setAccelerations(a: { print?: number; retract?: number; travel?: number }): void;
-  marker(tag: string): void;
 }
 
 export interface WriterDeps {

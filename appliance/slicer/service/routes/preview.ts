@@ -7,9 +7,9 @@ import type { Request } from 'hyper-express';
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import { discardUploads, readMultipart, UNLIMITED_BODY, type MultipartForm, type UploadedFile } from '../../../common/multipart.js';
 import type { MeshView } from '../../engine/preview/mesh-render.js';
+import { sniffModelFile } from '../../run/model-file.js';
+import { runPreview } from '../../run/task-runner.js';
 import type { RouteInstaller } from '../context.js';
-import { sniffModelFile } from '../model-file.js';
-import { runPreview } from '../worker-runner.js';
 
 const DEFAULT_SIZE = 512;
 const VIEWS: readonly MeshView[] = ['iso', 'top'];

@@ -10,10 +10,10 @@ import { AppError, ErrorCode } from '../../../common/errors.js';
 import { holdOpen } from '../../../common/long-response.js';
 import { discardUploads, readMultipart, UNLIMITED_BODY } from '../../../common/multipart.js';
 import { EventStream } from '../../../common/sse.js';
+import { parseSliceForm, SLICE_FILE_FIELDS } from '../../run/slice-form.js';
 import type { RouteInstaller, ServiceContext } from '../context.js';
 import type { Job } from '../job.js';
 import { createJob } from '../job-factory.js';
-import { parseSliceForm, SLICE_FILE_FIELDS } from '../slice-form.js';
 
 export const ERR_NOT_ACCEPTABLE = 'ERR_NOT_ACCEPTABLE';
 const EVENT_STREAM = 'text/event-stream';

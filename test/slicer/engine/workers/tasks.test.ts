@@ -6,7 +6,7 @@ import { bridgeBaseDepth } from '../../../../appliance/slicer/engine/regions/int
 import { buildLayer, type ObjectLayer } from '../../../../appliance/slicer/engine/regions/layer.js';
 import { regionParams } from '../../../../appliance/slicer/engine/regions/params.js';
 import type { HashedLayer } from '../../../../appliance/slicer/engine/regions/surfaces.js';
-import { outlineOptions, planLayers } from '../../../../appliance/slicer/engine/slice-outlines.js';
+import { outlineOptions, planLayers } from '../../../../appliance/slicer/engine/layers/slice-outlines.js';
 import { decodeLayer, encodeLayer } from '../../../../appliance/slicer/engine/toolpath/codec.js';
 import { F64Reader } from '../../../../appliance/slicer/engine/workers/f64-stream.js';
 import { createTasks } from '../../../../appliance/slicer/engine/workers/tasks.js';

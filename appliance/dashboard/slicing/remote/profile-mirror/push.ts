@@ -23,10 +23,10 @@ import path from 'node:path';
 import { AppError, ErrorCode } from '../../../../common/errors.js';
 import { isLoopback } from '../../../../common/http-server.js';
 import { writeFileAtomic } from '../../../../common/json-store.js';
-import type { ProfileFileEntry } from '../../../../slicer/profiles/profile-file.js';
 import type { RemoteSlicerClient } from '../client.js';
 import type { RemoteProbe } from '../probe.js';
 import type { MirrorSync, SyncStatus } from './sync.js';
+import type { ProfileFileEntry } from '../../../../slicer/index.js';
 
 export const PUSH_FOLDER = 'printyard-dashboard';
 export const PUSH_FILE = 'dashboard-profiles.json';

@@ -7,8 +7,8 @@ import { after, before, test } from 'node:test';
 import { AppError } from '../../../appliance/common/errors.js';
 import { DEFAULT_3MF_LIMITS } from '../../../appliance/slicer/engine/mesh/opc.js';
 import { ProfileCatalogue } from '../../../appliance/slicer/profiles/catalogue.js';
-import type { SliceTask } from '../../../appliance/slicer/service/worker-protocol.js';
-import { runBounds, runPreview, runSlice, TASK_ENV, TASK_NODE_FLAGS, type TaskEvent } from '../../../appliance/slicer/service/worker-runner.js';
+import type { SliceTask } from '../../../appliance/slicer/run/task-protocol.js';
+import { runBounds, runPreview, runSlice, TASK_ENV, TASK_NODE_FLAGS, type TaskEvent } from '../../../appliance/slicer/run/task-runner.js';
 import { eventually } from '../../fixtures/eventually.js';
 import { childrenOf } from '../../fixtures/process-memory.js';
 import { cubeStl, slowJob } from '../../fixtures/slicer-service.js';
@@ -103,7 +103,7 @@ test('a slice runs in a process at nice 19 with the command line\'s runtime, and
   const child = await eventually('the task process is running', () => childrenOf(process.pid).find((pid) => !before.has(pid)));
   const cmdline = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0');
   assert.deepEqual(cmdline.slice(1, 1 + TASK_NODE_FLAGS.length), TASK_NODE_FLAGS);
-  assert.match(cmdline[1 + TASK_NODE_FLAGS.length], /slice-worker\.js$/);
+  assert.match(cmdline[1 + TASK_NODE_FLAGS.length], /task-process\.js$/);
   const environ = readFileSync(`/proc/${child}/environ`, 'utf8').split('\0');
   for (const [name, value] of Object.entries(TASK_ENV)) assert.ok(environ.includes(`${name}=${value}`), name);
   // Field 19 of /proc/<pid>/stat (after the parenthesised command name) is the nice value of the main thread.

@@ -16,9 +16,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { loadModel } from '../../../appliance/slicer/engine/mesh/load.js';
-import { merge, toBinaryStl } from '../../fixtures/meshes.js';
-import { cleanup, config, gcodeCheck, slice, tempDir } from '../../fixtures/slicing.js';
+import { loadModel } from '../../../../appliance/slicer/engine/mesh/load.js';
+import { merge, toBinaryStl } from '../../../fixtures/meshes.js';
+import { cleanup, config, gcodeCheck, slice, tempDir } from '../../../fixtures/slicing.js';
 
 const CORPUS = join(process.cwd(), '..', 'shared', 'corpus');
 const models = readdirSync(CORPUS).filter((f) => /\.(stl|3mf)$/i.test(f)).sort();

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { unzipSync, strFromU8 } from 'fflate';
-import { bridge, cube, merge, overhang, solidFromBoxes, to3mf, twoObjects } from '../../fixtures/meshes.js';
-import { cleanup, config, extrusions, slice } from '../../fixtures/slicing.js';
+import { bridge, cube, merge, overhang, solidFromBoxes, to3mf, twoObjects } from '../../../fixtures/meshes.js';
+import { cleanup, config, extrusions, slice } from '../../../fixtures/slicing.js';
 
 test('an overhang gets support only when supports are on, under the overhang, not on the part', async () => {
   const off = await slice(overhang(), await config());

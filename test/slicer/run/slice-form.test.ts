@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import type { MultipartForm } from '../../../appliance/common/multipart.js';
 import { ProfileCatalogue } from '../../../appliance/slicer/profiles/catalogue.js';
-import { parseSliceForm, resolveJobConfig } from '../../../appliance/slicer/service/slice-form.js';
+import { parseSliceForm, resolveJobConfig } from '../../../appliance/slicer/run/slice-form.js';
 
 const MODEL = { field: 'model', fileName: 'cube.stl', mimeType: 'model/stl', path: '/tmp/upload-x', size: 684 };
 const GOOD = { printer_id: 'generic-marlin-0.4', filament_ids: '["generic-pla"]', process_id: '0.20mm-standard' };

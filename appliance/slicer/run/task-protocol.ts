@@ -1,4 +1,4 @@
-/** Messages between the service and the process that runs one slice, preview or measurement (see slice-worker.ts). */
+/** Messages between a caller and the process that runs one slice, preview or measurement for it (see task-process.ts). */
 import type { InflateLimits } from '../../common/zip.js';
 import type { SliceMetadata, SliceResult, SliceStage } from '../engine/api.js';
 import type { BBox3 } from '../engine/mesh/types.js';

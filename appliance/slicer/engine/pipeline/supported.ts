@@ -2,8 +2,8 @@
  * Settings the engine does not implement yet. A print that would come out different from what
  * the setting asks for is refused; one that only loses an optimisation slices with a warning.
  */
-import { AppError, ErrorCode } from '../../common/errors.js';
-import type { PrintConfig } from '../profiles/schema.js';
+import { AppError, ErrorCode } from '../../../common/errors.js';
+import type { PrintConfig } from '../../profiles/schema.js';
 
 export function checkSupported(c: PrintConfig): string[] {
   if (c.spiral_mode) {

@@ -2,14 +2,14 @@
  * The toolpath stage: layers built in parallel chunks and handed to the G-code writer strictly in
  * order, with a bounded number of chunks in flight, so memory holds a few layers, not the print.
  */
-import type { LayerSpec } from './layers/zlist.js';
-import type { ObjectOutlines } from './slice-outlines.js';
-import type { SupportLayer } from './regions/support.js';
-import { decodeLayer } from './toolpath/codec.js';
-import type { LayerPaths } from './toolpath/types.js';
-import { F64Writer } from './workers/f64-stream.js';
-import type { LayersArgs } from './workers/tasks.js';
-import type { TaskRunner } from './workers/runner.js';
+import type { LayerSpec } from '../layers/zlist.js';
+import type { ObjectOutlines } from '../layers/slice-outlines.js';
+import type { SupportLayer } from '../regions/support.js';
+import { decodeLayer } from '../toolpath/codec.js';
+import type { LayerPaths } from '../toolpath/types.js';
+import { F64Writer } from '../workers/f64-stream.js';
+import type { LayersArgs } from '../workers/tasks.js';
+import type { TaskRunner } from '../workers/runner.js';
 
 export interface LayerStreamInput {
   specs: LayerSpec[];

@@ -1,6 +1,6 @@
 /** Progress of a slice as the contract reports it: stages with an overall percent that never goes back, and per-layer counters. */
-import { AppError, ErrorCode } from '../../common/errors.js';
-import type { LayerEvent, ProgressEvent, SliceStage } from './api.js';
+import { AppError, ErrorCode } from '../../../common/errors.js';
+import type { LayerEvent, ProgressEvent, SliceStage } from '../api.js';
 
 const RANGES: Record<SliceStage, [number, number]> = {
   loading: [0, 5],

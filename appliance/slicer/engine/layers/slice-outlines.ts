@@ -3,13 +3,13 @@
  * Outlines stay encoded (one Float64Array per layer and object): compact, and ready to be sent
  * to the workers that build the layers' toolpaths.
  */
-import type { PrintConfig } from '../profiles/schema.js';
-import { layerSpecs, type LayerSpec } from './layers/zlist.js';
-import type { OutlineOptions } from './layers/slices.js';
-import type { ModelObject } from './mesh/types.js';
-import type { Progress } from './progress.js';
-import type { TaskRunner } from './workers/runner.js';
-import type { SliceOutput } from './workers/tasks.js';
+import type { PrintConfig } from '../../profiles/schema.js';
+import type { ModelObject } from '../mesh/types.js';
+import type { Progress } from '../pipeline/progress.js';
+import type { TaskRunner } from '../workers/runner.js';
+import type { SliceOutput } from '../workers/tasks.js';
+import type { OutlineOptions } from './slices.js';
+import { layerSpecs, type LayerSpec } from './zlist.js';
 
 export interface ObjectOutlines {
   /** Encoded ExPolygon list per layer (index = layer). */

@@ -1,8 +1,8 @@
 /** Settings that act on the printer or the model rather than on the toolpaths. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { box, cube, solidFromBoxes, to3mf, twoObjects } from '../../fixtures/meshes.js';
-import { cleanup, config, extrusions, slice } from '../../fixtures/slicing.js';
+import { box, cube, solidFromBoxes, to3mf, twoObjects } from '../../../fixtures/meshes.js';
+import { cleanup, config, extrusions, slice } from '../../../fixtures/slicing.js';
 
 test('pressure advance is set for the filament, in each dialect', async () => {
   const marlin = await slice(cube(5), await config({ enable_pressure_advance: [true], pressure_advance: [0.045] }));

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { zipSync, strToU8 } from 'fflate';
-import { sliceModel } from '../../../appliance/slicer/engine/slice.js';
-import { box, cube, toBinaryStl, to3mf } from '../../fixtures/meshes.js';
-import { config, tempDir } from '../../fixtures/slicing.js';
+import { sliceModel } from '../../../../appliance/slicer/engine/pipeline/slice.js';
+import { box, cube, toBinaryStl, to3mf } from '../../../fixtures/meshes.js';
+import { config, tempDir } from '../../../fixtures/slicing.js';
 
 async function fails(model: Uint8Array, code: string, message: RegExp) {
   const dir = tempDir();

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
-import { estimateGcodeFile } from '../../../appliance/slicer/engine/estimate/estimate-file.js';
-import { box, cube, cubeWithHole, thinWall, toBinaryStl } from '../../fixtures/meshes.js';
-import { cleanup, config, extrusions, gcodeCheck, slice, writeStl } from '../../fixtures/slicing.js';
+import { estimateGcodeFile } from '../../../../appliance/slicer/engine/estimate/estimate-file.js';
+import { box, cube, cubeWithHole, thinWall, toBinaryStl } from '../../../fixtures/meshes.js';
+import { cleanup, config, extrusions, gcodeCheck, slice, writeStl } from '../../../fixtures/slicing.js';
 
 /** The G-code without the lines that carry the time it was written. */
 function body(gcode: string): string {
@@ -213,8 +213,8 @@ test('the retraction stays off for travels inside one island and z-hop lifts tra
 });
 
 test('no temporary files survive a failed slice', async () => {
-  const dir = (await import('../../fixtures/slicing.js')).tempDir();
-  const { sliceModel } = await import('../../../appliance/slicer/engine/slice.js');
+  const dir = (await import('../../../fixtures/slicing.js')).tempDir();
+  const { sliceModel } = await import('../../../../appliance/slicer/engine/pipeline/slice.js');
   await assert.rejects(sliceModel({ model: new Uint8Array(10), fileName: 'x.stl', config: await config(), outputPath: `${dir}/x.gcode` }), { code: 'ERR_UNSUPPORTED_MODEL' });
   assert.equal(existsSync(`${dir}/x.gcode`), false);
   assert.deepEqual(readdirSync(dir), []);

@@ -1,7 +1,8 @@
 /**
- * The POST /api/slice form, checked field by field (every message names its field), and the
- * job's configuration resolved from it. Setting errors of the overrides come back as 400
- * ERR_BAD_REQUEST naming `overrides`, as the contract has no separate setting codes.
+ * The slice form (the slicer service's POST /api/slice; the dashboard's upload routes take the
+ * same), checked field by field (every message names its field), and the job's configuration
+ * resolved from it. Setting errors of the overrides come back as 400 ERR_BAD_REQUEST naming
+ * `overrides`, as the contract has no separate setting codes.
  */
 import { AppError, ErrorCode } from '../../common/errors.js';
 import type { MultipartForm, UploadedFile } from '../../common/multipart.js';

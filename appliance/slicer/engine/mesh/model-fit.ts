@@ -2,13 +2,13 @@
  * Printer and filament settings that act on the model before slicing: filament shrinkage
  * compensation (XY scale) and the bed's excluded areas, which no part may cover.
  */
-import { AppError, ErrorCode } from '../../common/errors.js';
-import type { PrintConfig } from '../profiles/schema.js';
-import { intersectionEx } from './geometry/clipper.js';
-import { signedArea, reversed, totalArea } from './geometry/polygon.js';
-import { convexHullXY } from './mesh/footprint.js';
-import type { ModelObject, PlacedModel } from './mesh/types.js';
-import { pick } from './toolpath/speeds.js';
+import { AppError, ErrorCode } from '../../../common/errors.js';
+import type { PrintConfig } from '../../profiles/schema.js';
+import { intersectionEx } from '../geometry/clipper.js';
+import { signedArea, reversed, totalArea } from '../geometry/polygon.js';
+import { pick } from '../toolpath/speeds.js';
+import { convexHullXY } from './footprint.js';
+import type { ModelObject, PlacedModel } from './types.js';
 
 /** Scales each object in XY by 100 / filament_shrink of its filament (Orca: a part that shrinks to 98 % prints at 102 %). */
 export function compensateShrinkage(objects: ModelObject[], c: PrintConfig): ModelObject[] {

@@ -4,28 +4,28 @@
  * built in worker threads, written in order by the G-code writer), then the file is finished with
  * its header, progress marks, thumbnails and footer.
  */
-import { AppError, ErrorCode, toAppError } from '../../common/errors.js';
-import type { SliceRequest, SliceResult } from './api.js';
-import { loadModel } from './mesh/load.js';
-import { placeModel } from './mesh/place.js';
-import { repairMesh } from './mesh/repair.js';
-import type { Model, ModelObject, RepairReport } from './mesh/types.js';
+import { AppError, ErrorCode, toAppError } from '../../../common/errors.js';
+import type { SliceRequest, SliceResult } from '../api.js';
+import { loadModel } from '../mesh/load.js';
+import { placeModel } from '../mesh/place.js';
+import { repairMesh } from '../mesh/repair.js';
+import type { Model, ModelObject, RepairReport } from '../mesh/types.js';
 import { Progress } from './progress.js';
-import { regionParams } from './regions/params.js';
-import { outlineOptions, planLayers, sliceOutlines } from './slice-outlines.js';
-import { checkExcludedAreas, compensateShrinkage } from './model-fit.js';
+import { regionParams } from '../regions/params.js';
+import { outlineOptions, planLayers, sliceOutlines } from '../layers/slice-outlines.js';
+import { checkExcludedAreas, compensateShrinkage } from '../mesh/model-fit.js';
 import { checkSupported } from './supported.js';
 import { writeOutput } from './output.js';
-import { planSupport, supportParams, type SupportLayer } from './regions/support.js';
-import type { RegionParams } from './regions/params.js';
-import type { LayerSpec } from './layers/zlist.js';
-import type { OutlineResult } from './slice-outlines.js';
-import type { PrintConfig } from '../profiles/schema.js';
-import { unionExs } from './geometry/clipper.js';
-import { hashPath } from './geometry/hash.js';
-import { F64Reader } from './workers/f64-stream.js';
-import { createRunner } from './workers/runner.js';
-import { defaultWorkerCount } from './workers/pool.js';
+import { planSupport, supportParams, type SupportLayer } from '../regions/support.js';
+import type { RegionParams } from '../regions/params.js';
+import type { LayerSpec } from '../layers/zlist.js';
+import type { OutlineResult } from '../layers/slice-outlines.js';
+import type { PrintConfig } from '../../profiles/schema.js';
+import { unionExs } from '../geometry/clipper.js';
+import { hashPath } from '../geometry/hash.js';
+import { F64Reader } from '../workers/f64-stream.js';
+import { createRunner } from '../workers/runner.js';
+import { defaultWorkerCount } from '../workers/pool.js';
 
 /*
  * Threads pay off only for enough geometry (measured on the corpus, two cores): building

@@ -1,10 +1,11 @@
 /**
- * Entry point of the process that runs one task for the service: a slice (the engine's G-code
- * writer runs on its calling thread, so it must not be the service's), a model preview, or a
+ * Entry point of the process that runs one task for the slicer service or the dashboard
+ * (`task-runner.ts` starts it): a slice (the engine's G-code writer runs on its calling thread,
+ * so it must not be the caller's), a model preview, or a
  * model's bounding box (for the dashboard's desktop-slicer bridge: loading a large model is work
  * no event loop should do). It receives its task as the first message on its IPC channel, reports
  * progress, obeys a cancel message, and ends with its peak memory and exactly one final message.
- * A lost channel (the service is gone) stops it at once: nobody is left to take the result.
+ * A lost channel (its caller is gone) stops it at once: nobody is left to take the result.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -14,8 +15,8 @@ import { lowerOtherThreads } from '../../common/thread-priority.js';
 import { meshBounds, unionBBox3 } from '../engine/mesh/bounds.js';
 import { loadModel } from '../engine/mesh/load.js';
 import { renderMeshPng } from '../engine/preview/mesh-render.js';
-import { sliceModel } from '../engine/slice.js';
-import type { BoundsTask, ParentMessage, PreviewTask, SliceTask, WorkerMessage, WorkerTask } from './worker-protocol.js';
+import { sliceModel } from '../engine/pipeline/slice.js';
+import type { BoundsTask, ParentMessage, PreviewTask, SliceTask, WorkerMessage, WorkerTask } from './task-protocol.js';
 
 /**
  * Progress and layer counters are sent at most this often (stage changes and the last layer
@@ -26,12 +27,12 @@ const EVENT_INTERVAL_MS = 100;
 const WORKER_NICE = 19;
 /** Job files are for the service's user only. */
 const FILE_MODE = 0o600;
-/** Exit status when the service went away before the task ended. */
+/** Exit status when the caller went away before the task ended. */
 const ORPHANED = 3;
 
 function requireChannel(): (message: WorkerMessage, done?: () => void) => void {
   const send = process.send?.bind(process);
-  if (send === undefined) throw new Error('slice-worker.js runs only as a child process of the slicing service, with an IPC channel');
+  if (send === undefined) throw new Error('task-process.js runs only as a child process started by task-runner.js, with an IPC channel');
   return (message, done) => send(message, undefined, undefined, done ? () => done() : undefined);
 }
 

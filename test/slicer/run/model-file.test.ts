@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { modelFormatOf, sniffModelFile } from '../../../appliance/slicer/service/model-file.js';
+import { modelFormatOf, sniffModelFile } from '../../../appliance/slicer/run/model-file.js';
 import { cube, toAsciiStl, toBinaryStl } from '../../fixtures/meshes.js';
 
 const codeOf = (run: () => unknown): string | undefined => {

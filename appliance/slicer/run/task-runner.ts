@@ -1,9 +1,9 @@
 /**
- * Runs one task in a process of its own (`slice-worker.js`) and turns its messages into a promise.
+ * Runs one task in a process of its own (`task-process.js`) and turns its messages into a promise.
  * A process rather than a worker thread, for memory: what a task allocated goes back to the
  * system when its process ends, whereas a thread's freed memory stays in the allocator's heaps of
  * the process it ran in (a Menger sponge slice in a thread left the service 65 MB larger for good,
- * a zip bomb 1 GB; README "Memory"), and an out-of-memory kill takes the task, not the service.
+ * a zip bomb 1 GB; README "Memory"), and an out-of-memory kill takes the task, not its caller.
  * A cancel asks the process to stop (the engine checks its AbortSignal between layers) and kills
  * it if it has not stopped within a few seconds; the task then fails with the reason given.
  */
@@ -11,9 +11,9 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { AppError, ErrorCode } from '../../common/errors.js';
 import type { BBox3 } from '../engine/mesh/types.js';
-import type { BoundsTask, ParentMessage, PreviewTask, SlicedSummary, SliceTask, WorkerMessage, WorkerTask } from './worker-protocol.js';
+import type { BoundsTask, ParentMessage, PreviewTask, SlicedSummary, SliceTask, WorkerMessage, WorkerTask } from './task-protocol.js';
 
-const WORKER_PATH = fileURLToPath(new URL('./slice-worker.js', import.meta.url));
+const TASK_PROCESS_PATH = fileURLToPath(new URL('./task-process.js', import.meta.url));
 /** A process that ignores a cancel this long is killed. */
 const KILL_AFTER_MS = 5000;
 
@@ -47,7 +47,7 @@ function exitError(code: number | null, signal: NodeJS.Signals | null): AppError
 }
 
 function start<T>(task: WorkerTask, pick: (m: WorkerMessage) => T | undefined, onEvent?: (e: TaskEvent) => void): TaskHandle<T> {
-  const child = fork(WORKER_PATH, [], {
+  const child = fork(TASK_PROCESS_PATH, [], {
     execArgv: [...TASK_NODE_FLAGS],
     env: { ...process.env, ...TASK_ENV },
     serialization: 'advanced',
