@@ -183,6 +183,9 @@ export function replyBeforeBody(response: Response, reply: EarlyReply): void {
   const internals = response as unknown as ResponseInternals;
   if (internals.completed || internals.initiated) return;
   internals._wrapped_request._body_parser_stop();
+  // A body that nobody read yet is held by pausing the socket once hyper-express's buffer is full;
+  // the rest must flow again for uWS to read and drop it, or the connection would stall.
+  internals._wrapped_request.resume();
   // hyper-express may still be inside its chunk handler for this request: write on the next turn.
   setImmediate(() => {
     if (internals.completed) return;

@@ -151,3 +151,23 @@ test('a client that leaves a held reply after its upload does not take the proce
   await new Promise((resolve) => setTimeout(resolve, 100));
   await ping();
 });
+
+test('after a refusal before its body, the rest of the body is read and dropped and the connection serves the next request', async () => {
+  const { port } = new URL(t.url);
+  for (let round = 0; round < 5; round++) {
+    const socket = net.connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (text: string) => { received += text; });
+    const body = Buffer.alloc(2 * 1024 * 1024, 0x61);
+    socket.write(`POST /refuse HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`);
+    await new Promise<void>((resolve) => socket.write(body, () => resolve()));
+    socket.write('GET /ping HTTP/1.1\r\nHost: x\r\n\r\n');
+    const deadline = Date.now() + 5000;
+    while (!received.includes('pong') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    socket.destroy();
+    assert.match(received, /^HTTP\/1\.1 413 /, `round ${round}`);
+    assert.match(received, /HTTP\/1\.1 200 OK[\s\S]*pong$/, `round ${round}: the next request on the connection is answered`);
+  }
+});
