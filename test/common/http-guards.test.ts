@@ -27,6 +27,12 @@ before(async () => {
     app.post('/refuse', UNLIMITED_BODY, () => {
       throw new AppError('ERR_PAYLOAD_TOO_LARGE', 413, 'refused before the body');
     });
+    // Refuses after a while, as a handler does that checks something first: the body has begun to
+    // arrive and hyper-express has paused the socket while nobody reads it.
+    app.post('/refuse-later', UNLIMITED_BODY, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      throw new AppError('ERR_PAYLOAD_TOO_LARGE', 413, 'refused after a look');
+    });
     app.post('/big', { max_body_length: 4096 }, async (req, res) => {
       res.json({ length: (await req.buffer()).length });
     });
@@ -161,7 +167,7 @@ test('after a refusal before its body, the rest of the body is read and dropped 
     socket.setEncoding('latin1');
     socket.on('data', (text: string) => { received += text; });
     const body = Buffer.alloc(2 * 1024 * 1024, 0x61);
-    socket.write(`POST /refuse HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`);
+    socket.write(`POST /refuse-later HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`);
     await new Promise<void>((resolve) => socket.write(body, () => resolve()));
     socket.write('GET /ping HTTP/1.1\r\nHost: x\r\n\r\n');
     const deadline = Date.now() + 5000;
