@@ -73,13 +73,15 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1024 });
 function get(url, headers) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    http.get(url, { agent, headers }, (res) => {
-      res.resume();
-      res.on('end', () => {
-        if (res.statusCode !== 200) reject(new Error(`GET ${url}: HTTP ${res.statusCode}`));
-        else resolve(Number(process.hrtime.bigint() - t0) / 1e6);
-      });
-    }).on('error', reject);
+    http
+      .get(url, { agent, headers }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode !== 200) reject(new Error(`GET ${url}: HTTP ${res.statusCode}`));
+          else resolve(Number(process.hrtime.bigint() - t0) / 1e6);
+        });
+      })
+      .on('error', reject);
   });
 }
 
@@ -88,9 +90,11 @@ async function throughput(url, headers, seconds, connections) {
   const end = Date.now() + seconds * 1000;
   const samples = [];
   const t0 = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: connections }, async () => {
-    while (Date.now() < end) samples.push(await get(url, headers));
-  }));
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (Date.now() < end) samples.push(await get(url, headers));
+    }),
+  );
   const elapsedS = Number(process.hrtime.bigint() - t0) / 1e9;
   return { requestsPerS: samples.length / elapsedS, ...latencySummary(samples) };
 }
@@ -122,7 +126,9 @@ async function main() {
     const lines = [
       `HTTP, ${opts.connections} keep-alive clients, ${opts.seconds} s each       req/s   p50 ms   p99 ms   max ms`,
       throughputRow('GET /api/health', report.health),
-      report.printers ? throughputRow('GET /api/printers (API key)', report.printers) : '  GET /api/printers                  skipped: no auth routes in this build',
+      report.printers
+        ? throughputRow('GET /api/printers (API key)', report.printers)
+        : '  GET /api/printers                  skipped: no auth routes in this build',
       '',
       report.wsFanout ? formatWsFanout(report.wsFanout) : 'WebSocket fan-out: skipped (no auth routes in this build)',
       '',

@@ -15,7 +15,9 @@ const { fill } = await load('regions/infill/index.js');
 const { renderMeshPng } = await load('preview/mesh-render.js');
 
 function report(name, value, unit, target, ok) {
-  console.log(`${name.padEnd(44)} ${value.toFixed(value < 10 ? 3 : 0).padStart(10)} ${unit.padEnd(10)} target ${target.padEnd(10)} ${ok ? 'PASS' : 'FAIL'}`);
+  console.log(
+    `${name.padEnd(44)} ${value.toFixed(value < 10 ? 3 : 0).padStart(10)} ${unit.padEnd(10)} target ${target.padEnd(10)} ${ok ? 'PASS' : 'FAIL'}`,
+  );
 }
 
 /** PrusaSlicer-like output: layers of perimeters and zig-zag infill with feature comments and retracts. */
@@ -53,20 +55,35 @@ function best(runs, fn) {
 }
 
 const gcode = syntheticGcode(1_000_000);
-const estimatorS = best(5, () => cpuSeconds(() => {
-  const e = new GcodeEstimator(DEFAULT_LIMITS);
-  for (let i = 0; i < gcode.length; i += 1 << 20) e.feed(gcode.slice(i, i + (1 << 20)));
-  e.finish();
-}));
+const estimatorS = best(5, () =>
+  cpuSeconds(() => {
+    const e = new GcodeEstimator(DEFAULT_LIMITS);
+    for (let i = 0; i < gcode.length; i += 1 << 20) e.feed(gcode.slice(i, i + (1 << 20)));
+    e.finish();
+  }),
+);
 report('estimator throughput', 1 / estimatorS, 'M lines/s', '>= 1', 1 / estimatorS >= 1);
 
 const rect = (x0, y0, x1, y1) => Float64Array.of(x0, y0, x1, y0, x1, y1, x0, y1);
-const request = (area, pattern, density) => ({ area, pattern, density, spacing: 0.4, angle: 45, layerIndex: 0, z: 0.2, role: 'sparse-infill', width: 0.45, height: 0.2, mm3PerMm: 0.08 });
-const perLayer = (req, runs) => best(3, () => {
-  const t0 = performance.now();
-  for (let i = 0; i < runs; i++) fill({ ...req, layerIndex: i });
-  return (performance.now() - t0) / runs;
+const request = (area, pattern, density) => ({
+  area,
+  pattern,
+  density,
+  spacing: 0.4,
+  angle: 45,
+  layerIndex: 0,
+  z: 0.2,
+  role: 'sparse-infill',
+  width: 0.45,
+  height: 0.2,
+  mm3PerMm: 0.08,
 });
+const perLayer = (req, runs) =>
+  best(3, () => {
+    const t0 = performance.now();
+    for (let i = 0; i < runs; i++) fill({ ...req, layerIndex: i });
+    return (performance.now() - t0) / runs;
+  });
 const sparse = perLayer(request([{ contour: rect(0, 0, 40, 40), holes: [] }], 'grid', 0.15), 200);
 report('infill: 40 mm square, 15 % grid', sparse, 'ms/layer', '< 1', sparse < 1);
 const solid = perLayer(request([{ contour: rect(0, 0, 200, 200), holes: [] }], 'monotonic', 1), 20);

@@ -140,8 +140,14 @@ function startSimulators(opts, dir, onReports) {
   child.send({
     type: 'start',
     options: {
-      dist: opts.dist, dir, bambu: opts.bambu, marlin: opts.marlin, pushIntervalMs: opts.pushIntervalMs,
-      stagger: opts.stagger, temperatureNoise: opts.temperatureNoise, logLevel: opts.simLogLevel,
+      dist: opts.dist,
+      dir,
+      bambu: opts.bambu,
+      marlin: opts.marlin,
+      pushIntervalMs: opts.pushIntervalMs,
+      stagger: opts.stagger,
+      temperatureNoise: opts.temperatureNoise,
+      logLevel: opts.simLogLevel,
     },
   });
   const stop = async () => {
@@ -158,23 +164,31 @@ function startSimulators(opts, dir, onReports) {
 /** Runs `work` over `items`, `limit` at a time, in order of completion. */
 async function pool(items, limit, work) {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
 }
 
 /** Adds every simulated printer; returns id → { kind, printer, model, name }. */
 async function addPrinters(base, headers, sims, opts) {
   const specs = [
     ...sims.bambu.map((p, i) => ({
-      kind: 'bambu', printer: p.serial, model: p.model,
+      kind: 'bambu',
+      printer: p.serial,
+      model: p.model,
       body: {
-        name: `bench-bambu-${String(i).padStart(3, '0')}`, type: TYPES.bambu, model: p.model,
+        name: `bench-bambu-${String(i).padStart(3, '0')}`,
+        type: TYPES.bambu,
+        model: p.model,
         connection: { host: '127.0.0.1', serial: p.serial, access_code: p.accessCode, ca: sims.caPem, mqtt_port: p.mqttPort, ftps_port: p.ftpsPort },
       },
     })),
     ...sims.marlin.map((p) => ({
-      kind: 'marlin', printer: p.name, model: null,
+      kind: 'marlin',
+      printer: p.name,
+      model: null,
       body: { name: `bench-${p.name}`, type: TYPES.marlin, connection: { port: p.port, baud: 115200 } },
     })),
   ];
@@ -246,8 +260,13 @@ function openClient(base, token, onMessage) {
 async function main() {
   const opts = parseOptions(process.argv.slice(2));
   const entry = join(opts.dist, 'appliance', 'dashboard', 'main.js');
-  for (const file of [entry, join(opts.dist, 'scripts', 'simulators', 'bambu', 'farm.js'), join(opts.dist, 'scripts', 'simulators', 'marlin', 'virtual-marlin.js')]) {
-    if (!existsSync(file)) throw new Error(`${file} is missing: build first (npx tsc -p tsconfig.json --outDir ${relative(root, opts.dist) || 'dist'})`);
+  for (const file of [
+    entry,
+    join(opts.dist, 'scripts', 'simulators', 'bambu', 'farm.js'),
+    join(opts.dist, 'scripts', 'simulators', 'marlin', 'virtual-marlin.js'),
+  ]) {
+    if (!existsSync(file))
+      throw new Error(`${file} is missing: build first (npx tsc -p tsconfig.json --outDir ${relative(root, opts.dist) || 'dist'})`);
   }
   const command = `node ${relative(process.cwd(), fileURLToPath(import.meta.url))} ${process.argv.slice(2).join(' ')}`.trim();
 
@@ -305,7 +324,13 @@ async function main() {
       if (message.type !== 'printer.status' && message.type !== 'print.progress') return;
       const printer = printers.get(message.payload?.printer_id);
       if (!printer) return;
-      messages.push({ kind: printer.kind, type: message.type, printer: printer.printer, key: messageKey(printer.kind, message.type, message.payload), at });
+      messages.push({
+        kind: printer.kind,
+        type: message.type,
+        printer: printer.printer,
+        key: messageKey(printer.kind, message.type, message.payload),
+        at,
+      });
     });
     cleanup.add(() => client.ws.terminate());
     await client.ready;
@@ -349,7 +374,12 @@ async function main() {
     await sleep(Math.max(2000, 2 * opts.pushIntervalMs));
     const until = nowMs();
 
-    const latency = correlate(reports, messages, { start, end, until, kinds: [...(opts.bambu ? ['bambu'] : []), ...(opts.marlin ? ['marlin'] : [])] });
+    const latency = correlate(reports, messages, {
+      start,
+      end,
+      until,
+      kinds: [...(opts.bambu ? ['bambu'] : []), ...(opts.marlin ? ['marlin'] : [])],
+    });
     const windowReports = [...reports.within(start, end)];
     const inWindow = wsAll.filter((m) => m.at >= start && m.at < end);
     const byType = {};
@@ -360,13 +390,20 @@ async function main() {
 
     const printersOut = {};
     for (const [type, s] of Object.entries(endSummary)) {
-      printersOut[type] = { configured: s.configured, onlineStart: startSummary[type]?.online ?? 0, onlineEnd: s.online, offlineReasons: s.offlineReasons };
+      printersOut[type] = {
+        configured: s.configured,
+        onlineStart: startSummary[type]?.online ?? 0,
+        onlineEnd: s.online,
+        offlineReasons: s.offlineReasons,
+      };
     }
     const problems = [];
     for (const [type, s] of Object.entries(endSummary)) {
       const missing = s.configured - s.online;
       if (missing === 0) continue;
-      const noDriver = Object.entries(s.offlineReasons).filter(([reason]) => NO_DRIVER.test(reason)).reduce((n, [, c]) => n + c, 0);
+      const noDriver = Object.entries(s.offlineReasons)
+        .filter(([reason]) => NO_DRIVER.test(reason))
+        .reduce((n, [, c]) => n + c, 0);
       if (missing > noDriver) problems.push(`${missing - noDriver} of ${s.configured} ${type} printers were not online at the end`);
       if (noDriver > 0) log(`${noDriver} ${type} printers offline: this build has no driver for ${type} (not counted as a failure)`);
     }

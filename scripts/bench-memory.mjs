@@ -40,7 +40,11 @@ async function start(opts) {
   if (!opts.dashboard) {
     const service = startService(opts.entry);
     const url = await service.url;
-    return { pid: service.child.pid, stop: service.stop, post: (form) => fetch(`${url}/api/slice`, { method: 'POST', body: form, headers: { accept: 'application/json' } }) };
+    return {
+      pid: service.child.pid,
+      stop: service.stop,
+      post: (form) => fetch(`${url}/api/slice`, { method: 'POST', body: form, headers: { accept: 'application/json' } }),
+    };
   }
   const dashboard = startDashboard(opts.entry);
   const url = await dashboard.url;
@@ -75,7 +79,9 @@ async function main() {
       await sleep(SETTLE_MS);
       const { rssKb, hwmKb } = memory(service.pid);
       const note = reply.status === 200 ? '' : `  ${JSON.parse(body.toString()).error}`;
-      process.stdout.write(`${name.padEnd(34)} ${String(reply.status).padEnd(6)} ${seconds.toFixed(2).padStart(7)} s   service RSS ${mb(rssKb).padStart(5)} MB, peak ${mb(hwmKb).padStart(5)} MB; task peak ${taskPeakKb ? mb(taskPeakKb) : '-'} MB${note}\n`);
+      process.stdout.write(
+        `${name.padEnd(34)} ${String(reply.status).padEnd(6)} ${seconds.toFixed(2).padStart(7)} s   service RSS ${mb(rssKb).padStart(5)} MB, peak ${mb(hwmKb).padStart(5)} MB; task peak ${taskPeakKb ? mb(taskPeakKb) : '-'} MB${note}\n`,
+      );
     }
   } finally {
     await service.stop();

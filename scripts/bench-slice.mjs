@@ -41,12 +41,20 @@ function options() {
   });
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${values.runs}`);
-  return { ...values, runs, models: values.models?.split(',').map((m) => m.trim()).filter(Boolean) };
+  return {
+    ...values,
+    runs,
+    models: values.models
+      ?.split(',')
+      .map((m) => m.trim())
+      .filter(Boolean),
+  };
 }
 
 /** Corpus models, smallest file first; `wanted` matches a file name with or without extension. */
 function corpusModels(corpus, wanted) {
-  const files = readdirSync(corpus).filter((f) => /\.(stl|3mf)$/i.test(f))
+  const files = readdirSync(corpus)
+    .filter((f) => /\.(stl|3mf)$/i.test(f))
     .sort((a, b) => statSync(join(corpus, a)).size - statSync(join(corpus, b)).size);
   if (!wanted) return files;
   const unknown = wanted.filter((w) => !files.some((f) => f === w || f.replace(/\.\w+$/, '') === w));
@@ -74,7 +82,9 @@ function prepareJob(corpus, file, workDir, config, peers) {
 }
 
 function failure(run, output) {
-  const lines = `${run.stderr}\n${run.stdout}`.split('\n').map((l) => l.trim())
+  const lines = `${run.stderr}\n${run.stdout}`
+    .split('\n')
+    .map((l) => l.trim())
     .filter((l) => l && !l.includes('[trace]') && !l.startsWith('-s ') && !/^Command exited/.test(l));
   const reason = run.exitCode !== 0 ? `exit ${run.exitCode}` : `no G-code at ${output}`;
   return `${reason}${lines.length > 0 ? ` (${lines[lines.length - 1].slice(0, 160)})` : ''}`;
@@ -92,13 +102,15 @@ function slicers({ paths, oursBuilt, definition, facts, config, workDir, peers }
   const filament = { filamentDiameter: facts.filamentDiameter, filamentDensity: first(config.filament_density) };
   return {
     ours: oursBuilt
-      // Run as an installed command runs: through its first line, with the runtime settings it carries.
-      ? (job, output) => measured(paths.cli, oursCliArgs(paths.cli, job.path, output).slice(1), output, (gcode) => parseGcodeSummary(gcode))
+      ? // Run as an installed command runs: through its first line, with the runtime settings it carries.
+        (job, output) => measured(paths.cli, oursCliArgs(paths.cli, job.path, output).slice(1), output, (gcode) => parseGcodeSummary(gcode))
       : undefined,
-    prusa: (job, output) => measured(PRUSA, ['--export-gcode', '--load', job.iniPath, '--output', output, job.path], output,
-      (gcode) => parseGcodeSummary(gcode)),
-    cura: (job, output) => measured(CURA, curaCommandArgs({ definition, settings: job.curaSettings, model: job.path, output }), output,
-      (gcode, run) => parseCuraOutput(gcode, run.stderr, filament)),
+    prusa: (job, output) =>
+      measured(PRUSA, ['--export-gcode', '--load', job.iniPath, '--output', output, job.path], output, (gcode) => parseGcodeSummary(gcode)),
+    cura: (job, output) =>
+      measured(CURA, curaCommandArgs({ definition, settings: job.curaSettings, model: job.path, output }), output, (gcode, run) =>
+        parseCuraOutput(gcode, run.stderr, filament),
+      ),
   };
 }
 
@@ -146,7 +158,11 @@ async function main() {
   const definition = ensureCuraDefinitions(root);
 
   console.log(`config: ${source}`);
-  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${opts.runs} run(s) per slicer, medians`);
+  console.log(
+    `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}; ${opts.runs} run(s) per slicer, medians`,
+  );
   if (!oursBuilt) console.log(`ours: not built (${paths.cli} is missing)`);
 
   const workDir = mkdtempSync(join(tmpdir(), 'printyard-bench-'));
@@ -167,10 +183,23 @@ async function main() {
     const summary = summarise(results);
     console.log(`\n${summary.lines.join('\n')}`);
     if (opts.json) {
-      writeFileSync(opts.json, `${JSON.stringify({
-        date: new Date().toISOString(), cpus: cpus().length, node: process.version, runs: opts.runs,
-        configSource: source, caveats: jobs[0][1].caveats, results, pass: summary.pass,
-      }, null, 2)}\n`);
+      writeFileSync(
+        opts.json,
+        `${JSON.stringify(
+          {
+            date: new Date().toISOString(),
+            cpus: cpus().length,
+            node: process.version,
+            runs: opts.runs,
+            configSource: source,
+            caveats: jobs[0][1].caveats,
+            results,
+            pass: summary.pass,
+          },
+          null,
+          2,
+        )}\n`,
+      );
     }
   } finally {
     if (opts.keep) log(`outputs kept in ${workDir}`);

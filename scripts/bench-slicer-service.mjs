@@ -47,14 +47,36 @@ export function quantile(sorted, q) {
 
 export function latencySummary(samplesMs) {
   const s = [...samplesMs].sort((a, b) => a - b);
-  return { count: s.length, p50: quantile(s, 0.5), p95: quantile(s, 0.95), p99: quantile(s, 0.99), max: s.at(-1) ?? NaN, over5ms: s.filter((v) => v >= 5).length };
+  return {
+    count: s.length,
+    p50: quantile(s, 0.5),
+    p95: quantile(s, 0.95),
+    p99: quantile(s, 0.99),
+    max: s.at(-1) ?? NaN,
+    over5ms: s.filter((v) => v >= 5).length,
+  };
 }
 
 /** The built service on a free loopback port with throw-away dirs: `{ child, url, stop }` (`url` resolves once it listens). */
 export function startService(entry, engineThreads = 'auto') {
   const dir = mkdtempSync(join(tmpdir(), 'printyard-bench-service-'));
-  const child = spawn(process.execPath, [entry, '--rest-port', '0', '--config-dir', join(dir, 'config'), '--jobs-dir', join(dir, 'jobs'), '--job-timeout-s', '3600', '--engine-threads', engineThreads],
-    { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      entry,
+      '--rest-port',
+      '0',
+      '--config-dir',
+      join(dir, 'config'),
+      '--jobs-dir',
+      join(dir, 'jobs'),
+      '--job-timeout-s',
+      '3600',
+      '--engine-threads',
+      engineThreads,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   const url = new Promise((resolve, reject) => {
     child.stderr.setEncoding('utf8').on('data', (t) => {
@@ -64,11 +86,12 @@ export function startService(entry, engineThreads = 'auto') {
     });
     child.once('exit', (code) => reject(new Error(`the service exited (${code}):\n${stderr}`)));
   });
-  const stop = () => new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  }).finally(() => rmSync(dir, { recursive: true, force: true }));
+  const stop = () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    }).finally(() => rmSync(dir, { recursive: true, force: true }));
   return { child, url, stop };
 }
 
@@ -78,14 +101,18 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 function get(url) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    http.get(url, { agent }, (res) => {
-      let bytes = 0;
-      res.on('data', (c) => { bytes += c.length; });
-      res.on('end', () => {
-        if (res.statusCode !== 200) reject(new Error(`GET ${url}: ${res.statusCode}`));
-        else resolve([Number(process.hrtime.bigint() - t0) / 1e6, bytes]);
-      });
-    }).on('error', reject);
+    http
+      .get(url, { agent }, (res) => {
+        let bytes = 0;
+        res.on('data', (c) => {
+          bytes += c.length;
+        });
+        res.on('end', () => {
+          if (res.statusCode !== 200) reject(new Error(`GET ${url}: ${res.statusCode}`));
+          else resolve([Number(process.hrtime.bigint() - t0) / 1e6, bytes]);
+        });
+      })
+      .on('error', reject);
   });
 }
 
@@ -110,7 +137,9 @@ async function startSlice(base, modelPath) {
   const decoder = new TextDecoder();
   let text = '';
   let started;
-  const firstProgress = new Promise((resolve) => { started = resolve; });
+  const firstProgress = new Promise((resolve) => {
+    started = resolve;
+  });
   const finished = (async () => {
     for (;;) {
       const { value, done } = await reader.read();
@@ -132,15 +161,22 @@ async function throughput(url, seconds, connections) {
   let requests = 0;
   let bytes = 0;
   const samples = [];
-  await Promise.all(Array.from({ length: connections }, async () => {
-    while (Date.now() < end) {
-      const [ms, n] = await get(url);
-      requests++;
-      bytes += n;
-      samples.push(ms);
-    }
-  }));
-  return { requestsPerS: requests / seconds, mbPerS: bytes / seconds / 1e6, bodyBytes: requests ? Math.round(bytes / requests) : 0, ...latencySummary(samples) };
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (Date.now() < end) {
+        const [ms, n] = await get(url);
+        requests++;
+        bytes += n;
+        samples.push(ms);
+      }
+    }),
+  );
+  return {
+    requestsPerS: requests / seconds,
+    mbPerS: bytes / seconds / 1e6,
+    bodyBytes: requests ? Math.round(bytes / requests) : 0,
+    ...latencySummary(samples),
+  };
 }
 
 const f = (v, d = 2) => (Number.isFinite(v) ? v.toFixed(d) : '-');
@@ -152,31 +188,57 @@ async function main() {
     const base = await service.url;
     log(`service at ${base}; model ${basename(opts.model)}`);
     await get(`${base}/api/profiles`);
-    await probeHealth(base, (() => { let n = 0; return () => n++ < 200; })(), 0);
-    const idle = latencySummary(await probeHealth(base, (() => { let n = 0; return () => n++ < 500; })(), 0));
+    await probeHealth(
+      base,
+      (() => {
+        let n = 0;
+        return () => n++ < 200;
+      })(),
+      0,
+    );
+    const idle = latencySummary(
+      await probeHealth(
+        base,
+        (() => {
+          let n = 0;
+          return () => n++ < 500;
+        })(),
+        0,
+      ),
+    );
 
     let sliceDone = false;
     const slice = await startSlice(base, opts.model);
     const busySamples = probeHealth(base, () => !sliceDone, 10);
-    const sliced = await slice.finished.finally(() => { sliceDone = true; });
+    const sliced = await slice.finished.finally(() => {
+      sliceDone = true;
+    });
     const busy = latencySummary(await busySamples);
 
     const all = await throughput(`${base}/api/profiles`, opts.seconds, opts.connections);
     const printers = await throughput(`${base}/api/profiles?kind=printer`, opts.seconds, opts.connections);
 
-    const report = { model: basename(opts.model), slice: { seconds: sliced.seconds, layers: sliced.result.layers }, health: { idle, busy }, profiles: { all, printers }, connections: opts.connections };
-    process.stdout.write([
-      `slice of ${report.model}: ${f(sliced.seconds)} s, ${sliced.result.layers} layers`,
-      '',
-      'GET /api/health            samples   p50 ms   p95 ms   p99 ms   max ms   >= 5 ms',
-      `  idle                     ${String(idle.count).padStart(7)}   ${f(idle.p50).padStart(6)}   ${f(idle.p95).padStart(6)}   ${f(idle.p99).padStart(6)}   ${f(idle.max).padStart(6)}   ${String(idle.over5ms).padStart(7)}`,
-      `  while slicing            ${String(busy.count).padStart(7)}   ${f(busy.p50).padStart(6)}   ${f(busy.p95).padStart(6)}   ${f(busy.p99).padStart(6)}   ${f(busy.max).padStart(6)}   ${String(busy.over5ms).padStart(7)}   ${busy.p99 < 5 ? 'PASS' : 'FAIL'} (p99 < 5 ms)`,
-      '',
-      `GET /api/profiles, ${opts.connections} connections, ${opts.seconds} s      req/s    MB/s   body KB   p50 ms   p99 ms`,
-      `  kind=all                                 ${f(all.requestsPerS, 0).padStart(7)}  ${f(all.mbPerS, 1).padStart(6)}  ${f(all.bodyBytes / 1024, 1).padStart(8)}   ${f(all.p50).padStart(6)}   ${f(all.p99).padStart(6)}`,
-      `  kind=printer                             ${f(printers.requestsPerS, 0).padStart(7)}  ${f(printers.mbPerS, 1).padStart(6)}  ${f(printers.bodyBytes / 1024, 1).padStart(8)}   ${f(printers.p50).padStart(6)}   ${f(printers.p99).padStart(6)}`,
-      '',
-    ].join('\n'));
+    const report = {
+      model: basename(opts.model),
+      slice: { seconds: sliced.seconds, layers: sliced.result.layers },
+      health: { idle, busy },
+      profiles: { all, printers },
+      connections: opts.connections,
+    };
+    process.stdout.write(
+      [
+        `slice of ${report.model}: ${f(sliced.seconds)} s, ${sliced.result.layers} layers`,
+        '',
+        'GET /api/health            samples   p50 ms   p95 ms   p99 ms   max ms   >= 5 ms',
+        `  idle                     ${String(idle.count).padStart(7)}   ${f(idle.p50).padStart(6)}   ${f(idle.p95).padStart(6)}   ${f(idle.p99).padStart(6)}   ${f(idle.max).padStart(6)}   ${String(idle.over5ms).padStart(7)}`,
+        `  while slicing            ${String(busy.count).padStart(7)}   ${f(busy.p50).padStart(6)}   ${f(busy.p95).padStart(6)}   ${f(busy.p99).padStart(6)}   ${f(busy.max).padStart(6)}   ${String(busy.over5ms).padStart(7)}   ${busy.p99 < 5 ? 'PASS' : 'FAIL'} (p99 < 5 ms)`,
+        '',
+        `GET /api/profiles, ${opts.connections} connections, ${opts.seconds} s      req/s    MB/s   body KB   p50 ms   p99 ms`,
+        `  kind=all                                 ${f(all.requestsPerS, 0).padStart(7)}  ${f(all.mbPerS, 1).padStart(6)}  ${f(all.bodyBytes / 1024, 1).padStart(8)}   ${f(all.p50).padStart(6)}   ${f(all.p99).padStart(6)}`,
+        `  kind=printer                             ${f(printers.requestsPerS, 0).padStart(7)}  ${f(printers.mbPerS, 1).padStart(6)}  ${f(printers.bodyBytes / 1024, 1).padStart(8)}   ${f(printers.p50).padStart(6)}   ${f(printers.p99).padStart(6)}`,
+        '',
+      ].join('\n'),
+    );
     if (opts.json) writeFileSync(opts.json, JSON.stringify(report, null, 2));
   } finally {
     agent.destroy();

@@ -11,7 +11,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Debian packages the test suite and the benchmarks use, with the command that proves each. */
 export const DEBIAN_PACKAGES = [
-  { pkg: 'python3-shapely', probe: ['/usr/bin/python3', '-c', 'import shapely']},
+  { pkg: 'python3-shapely', probe: ['/usr/bin/python3', '-c', 'import shapely'] },
   { pkg: 'python3-numpy', probe: ['/usr/bin/python3', '-c', 'import numpy'] },
   { pkg: 'prusa-slicer', probe: ['test', '-d', '/usr/share/PrusaSlicer/profiles'] },
   { pkg: 'cura-engine', probe: ['test', '-x', '/usr/bin/CuraEngine'] },
@@ -81,12 +81,25 @@ export function build() {
 function bundleCommandLine() {
   const cli = join(root, 'dist', 'appliance', 'slicer', 'cli');
   const esbuild = join(root, 'node_modules', '.bin', 'esbuild');
-  const r = spawnSync(esbuild, [
-    join(cli, 'printyard-slice.js'),
-    join(root, 'dist', 'appliance', 'slicer', 'engine', 'workers', 'worker.js'),
-    '--bundle', '--splitting', '--platform=node', '--format=esm', '--target=node20', '--packages=external',
-    `--outdir=${cli}`, '--entry-names=[name]', '--allow-overwrite', '--sourcemap', '--log-level=warning',
-  ], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(
+    esbuild,
+    [
+      join(cli, 'printyard-slice.js'),
+      join(root, 'dist', 'appliance', 'slicer', 'engine', 'workers', 'worker.js'),
+      '--bundle',
+      '--splitting',
+      '--platform=node',
+      '--format=esm',
+      '--target=node20',
+      '--packages=external',
+      `--outdir=${cli}`,
+      '--entry-names=[name]',
+      '--allow-overwrite',
+      '--sourcemap',
+      '--log-level=warning',
+    ],
+    { cwd: root, stdio: 'inherit' },
+  );
   if (r.status !== 0) throw new Error('bundling the command line failed');
 }
 

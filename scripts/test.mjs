@@ -30,8 +30,7 @@ try {
 }
 
 const filters = process.argv.slice(2);
-const files = findTests(join(root, 'dist', 'test'))
-  .filter((f) => filters.length === 0 || filters.some((s) => relative(root, f).includes(s)));
+const files = findTests(join(root, 'dist', 'test')).filter((f) => filters.length === 0 || filters.some((s) => relative(root, f).includes(s)));
 if (files.length === 0) {
   process.stderr.write('[test] no test files matched\n');
   process.exit(1);

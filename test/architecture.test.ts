@@ -38,7 +38,16 @@ const IMPORT = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?([^'";]*?)\s*from\s*'
 function namesOf(clause: string): string[] {
   const braces = /\{([^}]*)\}/.exec(clause);
   if (braces === null) return [];
-  return braces[1].split(',').map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]).filter(Boolean);
+  return braces[1]
+    .split(',')
+    .map(
+      (n) =>
+        n
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0],
+    )
+    .filter(Boolean);
 }
 
 function importsOf(file: string): Import[] {
@@ -73,5 +82,8 @@ test('the slicer imports nothing of the dashboard', () => {
 test('appliance/slicer/index.ts exports only what is imported from outside the slicer', () => {
   const exported = imports.filter((i) => i.file === SLICER_INDEX).flatMap((i) => i.names);
   const used = new Set(imports.filter((i) => i.target === SLICER_INDEX && !i.file.startsWith(SLICER)).flatMap((i) => i.names));
-  assert.deepEqual(exported.filter((name) => !used.has(name)), []);
+  assert.deepEqual(
+    exported.filter((name) => !used.has(name)),
+    [],
+  );
 });

@@ -204,7 +204,8 @@ export class AppendLog<S, R> {
     let text = '';
     for (const record of records) {
       const problem = this.options.check(record);
-      if (problem !== null) throw new AppError(ErrorCode.internal, 500, `${path.basename(this.options.file)}: refusing a record that replay would skip: ${problem}`);
+      if (problem !== null)
+        throw new AppError(ErrorCode.internal, 500, `${path.basename(this.options.file)}: refusing a record that replay would skip: ${problem}`);
       text += JSON.stringify(record) + '\n';
     }
     return Buffer.from(text, 'utf8');
@@ -259,12 +260,14 @@ export class AppendLog<S, R> {
   }
 
   private kick(): void {
-    this.running ??= this.drain().catch((err: unknown) => {
-      this.options.log.error(`writing ${path.basename(this.options.file)} failed unexpectedly: ${err instanceof Error ? err.stack : String(err)}`);
-    }).finally(() => {
-      this.running = null;
-      if (this.queue.length > 0 || this.compactWaiters.length > 0) this.kick();
-    });
+    this.running ??= this.drain()
+      .catch((err: unknown) => {
+        this.options.log.error(`writing ${path.basename(this.options.file)} failed unexpectedly: ${err instanceof Error ? err.stack : String(err)}`);
+      })
+      .finally(() => {
+        this.running = null;
+        if (this.queue.length > 0 || this.compactWaiters.length > 0) this.kick();
+      });
   }
 
   private async drain(): Promise<void> {
@@ -308,7 +311,9 @@ export class AppendLog<S, R> {
         for (const record of p.records) this.options.apply(this.current, record);
         p.resolve();
       } catch (err) {
-        this.options.log.error(`a record of ${path.basename(this.options.file)} is on disk but could not be applied: ${err instanceof Error ? err.message : String(err)}`);
+        this.options.log.error(
+          `a record of ${path.basename(this.options.file)} is on disk but could not be applied: ${err instanceof Error ? err.message : String(err)}`,
+        );
         p.reject(err);
       }
     }
@@ -321,7 +326,7 @@ export class AppendLog<S, R> {
       await this.followRename(handle);
       if (this.dirty) await this.cutBack(handle);
       try {
-        for (let done = 0; done < bytes.length;) {
+        for (let done = 0; done < bytes.length; ) {
           const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, this.size + done);
           if (bytesWritten === 0) throw new Error(`no byte of a ${bytes.length}-byte append could be written`);
           done += bytesWritten;

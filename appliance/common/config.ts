@@ -62,11 +62,15 @@ export type ConfigSchema = {
   readonly additionalProperties: false;
 };
 
-type ValueOf<K> = K extends { enum: readonly (infer V)[] } ? V
-  : K extends { type: readonly unknown[] } ? number | null
-  : K extends { type: 'integer' | 'number' } ? number
-  : K extends { type: 'boolean' } ? boolean
-  : string;
+type ValueOf<K> = K extends { enum: readonly (infer V)[] }
+  ? V
+  : K extends { type: readonly unknown[] }
+    ? number | null
+    : K extends { type: 'integer' | 'number' }
+      ? number
+      : K extends { type: 'boolean' }
+        ? boolean
+        : string;
 type EntryValue<E> = E extends { type: 'object'; properties: infer P } ? { -readonly [K in keyof P]: ValueOf<P[K]> } : ValueOf<E>;
 
 /** The values a schema describes, typed: `{ rest_port: number; engine_threads: number | null; … }`. */
@@ -127,9 +131,12 @@ export function expectation(spec: KeySchema): string {
   if (spec.enum) return `one of ${spec.enum.join(', ')}`;
   switch (spec.type) {
     case 'integer':
-    case 'number': return rangeRule(spec, spec.type);
-    case 'boolean': return 'true or false';
-    case 'string': return (spec.format === undefined ? undefined : FORMAT_RULES[spec.format]) ?? 'a string';
+    case 'number':
+      return rangeRule(spec, spec.type);
+    case 'boolean':
+      return 'true or false';
+    case 'string':
+      return (spec.format === undefined ? undefined : FORMAT_RULES[spec.format]) ?? 'a string';
   }
 }
 
@@ -265,10 +272,14 @@ export function documentIssues(schema: ConfigSchema, document: unknown): Documen
 /** An issue of a service's options file, worded as the options' other errors: `slicer.json: rest_port: expected …`. */
 function fileProblem(file: string, issue: DocumentIssue): string {
   switch (issue.kind) {
-    case 'not-an-object': return issue.name === '' ? `${file}: expected a JSON object of settings` : `${file}: ${issue.name}: expected an object`;
-    case 'unknown': return `${file}: unknown key "${issue.name}"`;
-    case 'not-in-file': return `${file}: "${issue.name}" cannot be set in this file`;
-    case 'invalid': return `${file}: ${issue.name}: expected ${expectation(issue.spec)}, got ${shown(issue.spec, issue.value)}`;
+    case 'not-an-object':
+      return issue.name === '' ? `${file}: expected a JSON object of settings` : `${file}: ${issue.name}: expected an object`;
+    case 'unknown':
+      return `${file}: unknown key "${issue.name}"`;
+    case 'not-in-file':
+      return `${file}: "${issue.name}" cannot be set in this file`;
+    case 'invalid':
+      return `${file}: ${issue.name}: expected ${expectation(issue.spec)}, got ${shown(issue.spec, issue.value)}`;
   }
 }
 

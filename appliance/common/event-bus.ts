@@ -46,7 +46,7 @@ export class EventBus<E extends object> {
     try {
       call();
     } catch (err) {
-      this.log.error(`listener of ${type} failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      this.log.error(`listener of ${type} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     }
   }
 }

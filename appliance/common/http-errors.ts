@@ -43,7 +43,7 @@ export function mapError(err: unknown, log: Logger, shape: ErrorShape = {}): Map
     if (shape.details && err.details !== undefined) body.details = err.details;
     return { status, body, headers: { ...(retry ? { 'retry-after': retry } : {}), ...shape.headers } };
   }
-  log.error(`unexpected error: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+  log.error(`unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   return { status: 500, body: { error: 'internal error', code: ErrorCode.internal }, headers: {} };
 }
 

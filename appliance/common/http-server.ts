@@ -26,9 +26,12 @@ export function assertNativeUws(): void {
   const uws = require('uWebSockets.js') as Record<string, unknown>;
   const native = typeof uws.getParts === 'function' && typeof uws.SSLApp === 'function' && !('default' in uws);
   if (!native) {
-    throw new AppError(ErrorCode.internal, 500,
+    throw new AppError(
+      ErrorCode.internal,
+      500,
       `uWebSockets.js has no native build for Node ${process.versions.node} (ABI ${process.versions.modules}, ${process.platform}-${process.arch}); ` +
-      'it fell back to a JavaScript shim that cannot serve requests. Run Node 20.');
+        'it fell back to a JavaScript shim that cannot serve requests. Run Node 20.',
+    );
   }
 }
 
@@ -54,7 +57,10 @@ export function createHttpServer(options: HttpServerOptions): Server {
 
 /** True for addresses that only the local machine can reach. */
 export function isLoopback(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
   return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h) || /^::ffff:127(\.\d{1,3}){3}$/.test(h);
 }
 
@@ -63,7 +69,8 @@ function probePort(host: string, port: number): Promise<void> {
     const probe = net.createServer();
     probe.once('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE') reject(new AppError(ERR_ADDRESS_IN_USE, 500, `port ${port} on ${host} is already in use`));
-      else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') reject(new AppError(ERR_ADDRESS_IN_USE, 500, `cannot bind to ${host}: no such local address`));
+      else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
+        reject(new AppError(ERR_ADDRESS_IN_USE, 500, `cannot bind to ${host}: no such local address`));
       else if (err.code === 'EACCES') reject(new AppError(ERR_ADDRESS_IN_USE, 500, `no permission to listen on port ${port} of ${host}`));
       else reject(err);
     });
@@ -102,7 +109,9 @@ export async function listen(server: Server, host: string, port: number): Promis
   }
   for (let attempt = 1; ; attempt++) {
     const free = await freePort(host).catch((err: NodeJS.ErrnoException) => {
-      throw err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND' ? new AppError(ERR_ADDRESS_IN_USE, 500, `cannot bind to ${host}: no such local address`) : err;
+      throw err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND'
+        ? new AppError(ERR_ADDRESS_IN_USE, 500, `cannot bind to ${host}: no such local address`)
+        : err;
     });
     try {
       await server.listen(free, host);

@@ -27,8 +27,24 @@ export interface ValidationIssue {
 /** Keywords that only document (OpenAPI shows them) and do not constrain. */
 const ANNOTATIONS = new Set(['$schema', 'description', 'title', 'default', 'examples', 'example', 'readOnly', 'writeOnly', 'deprecated', '$comment']);
 const KEYWORDS = new Set([
-  'type', 'properties', 'required', 'additionalProperties', 'enum', 'const', 'minLength', 'maxLength', 'pattern',
-  'minimum', 'exclusiveMinimum', 'maximum', 'items', 'minItems', 'maxItems', 'oneOf', 'anyOf', 'format',
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'enum',
+  'const',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minimum',
+  'exclusiveMinimum',
+  'maximum',
+  'items',
+  'minItems',
+  'maxItems',
+  'oneOf',
+  'anyOf',
+  'format',
 ]);
 const HTTP_URL = 'http-url';
 const SHORT_DURATION = 'short-duration';
@@ -128,7 +144,9 @@ function validateInto(schema: JsonSchema, value: unknown, path: string, issues: 
   if (schema.type !== undefined) {
     const types = (Array.isArray(schema.type) ? schema.type : [schema.type]) as JsonType[];
     if (!types.some((t) => matchesType(value, t))) {
-      fail(`must be ${types.map((t) => (t === 'integer' || t === 'array' || t === 'object' ? `an ${t}` : t === 'null' ? 'null' : `a ${t}`)).join(' or ')}`);
+      fail(
+        `must be ${types.map((t) => (t === 'integer' || t === 'array' || t === 'object' ? `an ${t}` : t === 'null' ? 'null' : `a ${t}`)).join(' or ')}`,
+      );
       return;
     }
   }

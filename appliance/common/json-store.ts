@@ -152,7 +152,10 @@ export class JsonStores {
   private readonly found: StoreProblem[] = [];
   private readonly files: { idle(): Promise<void> }[] = [];
 
-  constructor(readonly dir: string, private readonly log: Logger) {}
+  constructor(
+    readonly dir: string,
+    private readonly log: Logger,
+  ) {}
 
   /**
    * Opens `<dir>/<name>.json`, starting from a copy of `defaults` when it is missing or corrupt

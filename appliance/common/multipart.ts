@@ -71,9 +71,12 @@ export function maxBodyBytes(limits: UploadLimits): number {
 }
 
 function bodyTooLarge(limits: UploadLimits): AppError {
-  return new AppError(ErrorCode.payloadTooLarge, 413,
+  return new AppError(
+    ErrorCode.payloadTooLarge,
+    413,
     `the upload is larger than the limit of ${formatMb(limits.maxFileBytes)} MB for the file ` +
-    `(${formatMb(maxBodyBytes(limits))} MB for the whole form)`);
+      `(${formatMb(maxBodyBytes(limits))} MB for the whole form)`,
+  );
 }
 
 function notStored(err: NodeJS.ErrnoException): AppError {
@@ -194,7 +197,8 @@ class FormReader {
       if (this.fileFields.includes(name)) throw badRequest(`field "${name}" must be a file upload`);
       if (info.valueTruncated) throw badRequest(`field "${name}" is longer than ${this.limits.maxFieldBytes} bytes`);
       this.fieldBytes += Buffer.byteLength(value);
-      if (this.fieldBytes > this.limits.maxFieldBytes) throw badRequest(`the text fields together are longer than ${this.limits.maxFieldBytes} bytes`);
+      if (this.fieldBytes > this.limits.maxFieldBytes)
+        throw badRequest(`the text fields together are longer than ${this.limits.maxFieldBytes} bytes`);
       this.form.fields.set(name, value);
     } catch (err) {
       this.fail(err);
@@ -221,14 +225,16 @@ class FormReader {
     const out = createWriteStream(target, { mode: 0o600 });
     this.openFiles.add(out);
     stream.once('limit', () => this.fail(tooLarge(this.limits.maxFileBytes)));
-    this.writes.push(new Promise<void>((resolve) => {
-      out.on('error', (err: NodeJS.ErrnoException) => this.fail(notStored(err)));
-      out.on('close', () => {
-        this.openFiles.delete(out);
-        entry.size = out.bytesWritten;
-        resolve();
-      });
-    }));
+    this.writes.push(
+      new Promise<void>((resolve) => {
+        out.on('error', (err: NodeJS.ErrnoException) => this.fail(notStored(err)));
+        out.on('close', () => {
+          this.openFiles.delete(out);
+          entry.size = out.bytesWritten;
+          resolve();
+        });
+      }),
+    );
     stream.pipe(out);
   }
 
@@ -253,10 +259,13 @@ class FormReader {
     // it there pulls its state from under the loop that is still running.
     setImmediate(() => {
       this.parser.destroy();
-      const closing = [...this.openFiles].map((out) => new Promise<void>((resolve) => {
-        out.once('close', resolve);
-        out.destroy();
-      }));
+      const closing = [...this.openFiles].map(
+        (out) =>
+          new Promise<void>((resolve) => {
+            out.once('close', resolve);
+            out.destroy();
+          }),
+      );
       void Promise.all([...this.writes, ...closing]).then(() => this.settle?.(failure));
     });
   }

@@ -15,7 +15,8 @@ import { describeCodePoint, findUnsafeCharacter } from './unsafe-characters.js';
 export const NAME_FORMAT = 'display-name';
 
 /** The rule in words, for schema descriptions and error details. */
-export const NAME_RULE = 'no control, bidirectional, zero-width or line/paragraph separator characters; not only whitespace; stored trimmed and NFC-normalised';
+export const NAME_RULE =
+  'no control, bidirectional, zero-width or line/paragraph separator characters; not only whitespace; stored trimmed and NFC-normalised';
 
 /**
  * Why `text` cannot be a name, worded to follow the field's name (`name contains U+202E

@@ -51,7 +51,10 @@ function usage<O extends Options, S extends RunningService>(service: ServiceDefi
   const options = configUsage(service.schema, {
     names: 'flags',
     defaults: service.folderDefaults(process.env),
-    more: [['--help', 'this help'], ['--version', 'print the version']],
+    more: [
+      ['--help', 'this help'],
+      ['--version', 'print the version'],
+    ],
   });
   const more = service.moreHelp ? `\n\n${service.moreHelp()}` : '';
   return `Usage: ${service.name} [options]\n\n${service.summary}\n\nOptions (also read from ${sources}):\n${options}${more}`;
@@ -76,7 +79,7 @@ async function main<O extends Options, S extends RunningService>(service: Servic
   const log = createLogger({ name: service.name, level: options.log_level });
   // A library promise nobody awaits must not take the service (and the work in it) down.
   process.on('unhandledRejection', (reason) => {
-    log.error(`unhandled rejection: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}`);
+    log.error(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
   });
   log.debug('options', Object.fromEntries(Object.entries(redactConfig(service.schema, options)).map(([k, v]) => [k, String(v)])));
 

@@ -16,11 +16,19 @@ export interface EventStreamOptions {
 /** One event block; multi-line data is split into several `data:` lines, as the format requires. */
 export function formatEvent(event: string, data: string): string {
   if (/[\r\n]/.test(event)) throw new Error('an event name cannot contain a line break');
-  return `event: ${event}\n${data.split(/\r\n|\r|\n/).map((line) => `data: ${line}\n`).join('')}\n`;
+  return `event: ${event}\n${data
+    .split(/\r\n|\r|\n/)
+    .map((line) => `data: ${line}\n`)
+    .join('')}\n`;
 }
 
 export function formatComment(text: string): string {
-  return text.split(/\r\n|\r|\n/).map((line) => `: ${line}\n`).join('') + '\n';
+  return (
+    text
+      .split(/\r\n|\r|\n/)
+      .map((line) => `: ${line}\n`)
+      .join('') + '\n'
+  );
 }
 
 export class EventStream {
@@ -28,7 +36,11 @@ export class EventStream {
   private ended = false;
   private readonly closeListeners: Array<() => void> = [];
 
-  constructor(private readonly request: Request, private readonly response: Response, private readonly options: EventStreamOptions) {}
+  constructor(
+    private readonly request: Request,
+    private readonly response: Response,
+    private readonly options: EventStreamOptions,
+  ) {}
 
   /** Sends the status and headers and a first comment, so the client sees the stream at once. */
   open(comment = 'open'): void {

@@ -50,9 +50,11 @@ export class InflateLimitError extends Error {
     readonly archiveBytes: number,
     readonly limits: InflateLimits,
   ) {
-    super(limit === 'bytes'
-      ? `its entries inflate to ${inflatedBytes} bytes, more than the limit of ${limits.maxBytes}`
-      : `its entries inflate to ${inflatedBytes} bytes, ${Math.round(inflatedBytes / archiveBytes)} times its ${archiveBytes} bytes; the limit is ${limits.maxRatio} times`);
+    super(
+      limit === 'bytes'
+        ? `its entries inflate to ${inflatedBytes} bytes, more than the limit of ${limits.maxBytes}`
+        : `its entries inflate to ${inflatedBytes} bytes, ${Math.round(inflatedBytes / archiveBytes)} times its ${archiveBytes} bytes; the limit is ${limits.maxRatio} times`,
+    );
     this.name = 'InflateLimitError';
   }
 }

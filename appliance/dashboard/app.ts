@@ -138,7 +138,12 @@ export async function startDashboard(options: DashboardOptions, log: Logger, com
         unwatch();
         limiter.stop();
         let timer: NodeJS.Timeout | undefined;
-        await Promise.race([drained, new Promise((resolve) => { timer = setTimeout(resolve, CLOSE_TIMEOUT_MS); })]);
+        await Promise.race([
+          drained,
+          new Promise((resolve) => {
+            timer = setTimeout(resolve, CLOSE_TIMEOUT_MS);
+          }),
+        ]);
         clearTimeout(timer);
         closeServer(app);
         await ctx.stores.settled();

@@ -19,7 +19,10 @@ export interface FeatureState {
 export class FeatureStates {
   private readonly states = new Map<string, FeatureState>();
 
-  constructor(private readonly log: Logger, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   /** Starts the feature; false (and the failure recorded) when its start throws. */
   async start(feature: DashboardFeature): Promise<boolean> {

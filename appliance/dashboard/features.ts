@@ -28,12 +28,13 @@ export const printersFeature: FeatureFactory = (_ctx, { printers }) => createPri
 export const liveFeature: FeatureFactory = (ctx) => createLiveFeature(ctx);
 export const nativeSlicingFeature: FeatureFactory = (_ctx, { native }) => createNativeSlicingFeature(native);
 export const bridgeFeature: FeatureFactory = (_ctx, { bridge, printers }) => createBridgeFeature(bridge, printers);
-export const slicerServiceFeature: FeatureFactory = (ctx, { remote, bridge, native, printers }) => createSlicerServiceFeature(ctx, {
-  remote,
-  fallback: [remote.backend, bridge.backend, native.backend],
-  userProfiles: () => native.userProfiles(),
-  printers,
-});
+export const slicerServiceFeature: FeatureFactory = (ctx, { remote, bridge, native, printers }) =>
+  createSlicerServiceFeature(ctx, {
+    remote,
+    fallback: [remote.backend, bridge.backend, native.backend],
+    userProfiles: () => native.userProfiles(),
+    printers,
+  });
 
 export const FEATURES: readonly FeatureFactory[] = [
   authFeature,

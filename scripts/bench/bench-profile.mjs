@@ -16,7 +16,9 @@ export const BENCH_PROFILE = {
   filamentId: 'generic-pla',
   processId: '0.20mm-standard',
   overrides: [
-    ['sparse_infill_density', '15%'], ['initial_layer_infill_speed', '30'], ['brim_type', 'no_brim'],
+    ['sparse_infill_density', '15%'],
+    ['initial_layer_infill_speed', '30'],
+    ['brim_type', 'no_brim'],
     ['ensure_vertical_shell_thickness', 'ensure_all'],
   ],
 };
@@ -34,10 +36,16 @@ export function distPaths(root, dist) {
 /** Arguments of our CLI after `node`, for one model. */
 export function oursCliArgs(cliPath, model, output, profile = BENCH_PROFILE) {
   return [
-    cliPath, model, '-o', output,
-    '--printer', profile.printerId,
-    '--filament', profile.filamentId,
-    '--process', profile.processId,
+    cliPath,
+    model,
+    '-o',
+    output,
+    '--printer',
+    profile.printerId,
+    '--filament',
+    profile.filamentId,
+    '--process',
+    profile.processId,
     ...profile.overrides.flatMap(([key, value]) => ['--set', `${key}=${value}`]),
   ];
 }

@@ -18,14 +18,17 @@ export function withoutStartExtrusions(gcode) {
   const marker = FIRST_LAYER.exec(gcode);
   if (!marker) return gcode;
   let absoluteE = true;
-  const head = gcode.slice(0, marker.index).split('\n').map((line) => {
-    const code = line.split(';', 1)[0].trim().toUpperCase();
-    if (/^M82\b/.test(code)) absoluteE = true;
-    if (/^M83\b/.test(code)) absoluteE = false;
-    const extrusion = /^G[0-3]\b.*\bE([-+]?\d*\.?\d+)/.exec(code);
-    if (!extrusion || !/\b[XY][-+]?\d*\.?\d/.test(code)) return line;
-    return absoluteE ? `G92 E${extrusion[1]} ; bench: start G-code extrusion dropped` : `; bench: start G-code extrusion dropped: ${line}`;
-  });
+  const head = gcode
+    .slice(0, marker.index)
+    .split('\n')
+    .map((line) => {
+      const code = line.split(';', 1)[0].trim().toUpperCase();
+      if (/^M82\b/.test(code)) absoluteE = true;
+      if (/^M83\b/.test(code)) absoluteE = false;
+      const extrusion = /^G[0-3]\b.*\bE([-+]?\d*\.?\d+)/.exec(code);
+      if (!extrusion || !/\b[XY][-+]?\d*\.?\d/.test(code)) return line;
+      return absoluteE ? `G92 E${extrusion[1]} ; bench: start G-code extrusion dropped` : `; bench: start G-code extrusion dropped: ${line}`;
+    });
   return head.join('\n') + gcode.slice(marker.index);
 }
 
@@ -34,14 +37,20 @@ export function checkGcode(model, gcodePath, { bed, filamentDiameter }) {
   const copy = `${gcodePath}.check.gcode`;
   writeFileSync(copy, withoutStartExtrusions(readFileSync(gcodePath, 'utf8')));
   try {
-    const r = spawnSync('/usr/bin/python3', [CHECKER, model, copy, `--bed=${bed.minX},${bed.minY},${bed.maxX},${bed.maxY}`, `--filament=${filamentDiameter}`], { encoding: 'utf8' });
+    const r = spawnSync(
+      '/usr/bin/python3',
+      [CHECKER, model, copy, `--bed=${bed.minX},${bed.minY},${bed.maxX},${bed.maxY}`, `--filament=${filamentDiameter}`],
+      { encoding: 'utf8' },
+    );
     let report;
     try {
       report = JSON.parse(r.stdout);
     } catch {
       return { pass: false, failed: [`checker exit ${r.status}`] };
     }
-    const failed = Object.entries(report.checks ?? {}).filter(([, ok]) => !ok).map(([name]) => name);
+    const failed = Object.entries(report.checks ?? {})
+      .filter(([, ok]) => !ok)
+      .map(([name]) => name);
     return { pass: report.pass === true, failed: report.error ? [report.error] : failed, summary: report.summary };
   } finally {
     rmSync(copy, { force: true });

@@ -37,7 +37,9 @@ export function ensureCuraDefinitions(root) {
     deb = readdirSync(cache).find((f) => f.startsWith('cura_') && f.endsWith('.deb'));
     const version = deb && execFileSync('dpkg-deb', ['-f', join(cache, deb), 'Version'], { encoding: 'utf8' }).trim();
     if (!version?.startsWith(`${release}.`)) {
-      throw new Error(`apt-get download cura gave ${deb ?? 'nothing'}, not release ${release}: run apt-get download cura=<${release} version> in ${cache}`);
+      throw new Error(
+        `apt-get download cura gave ${deb ?? 'nothing'}, not release ${release}: run apt-get download cura=<${release} version> in ${cache}`,
+      );
     }
   }
   const unpacked = mkdtempSync(join(tmpdir(), 'printyard-cura-deb-'));

@@ -7,7 +7,7 @@ export const SLICERS = [
   { id: 'cura', label: 'CuraEngine' },
 ];
 
-export const TARGETS = { wallVsPrusa: 1.0, wallVsCura: 1.5, estimateDeviation: 0.10 };
+export const TARGETS = { wallVsPrusa: 1.0, wallVsCura: 1.5, estimateDeviation: 0.1 };
 
 const METRICS = ['wallS', 'cpuS', 'peakRssMb', 'layers', 'timeS', 'filamentMm', 'filamentG'];
 
@@ -57,8 +57,22 @@ export function formatModelTable(result) {
     }
     const s = entry.summary;
     const check = entry.check === undefined ? '-' : entry.check.pass ? 'PASS' : `FAIL ${entry.check.failed.join(',')}`;
-    lines.push(row([label, fixed(s.wallS, 2), fixed(s.cpuS, 2), fixed(s.peakRssMb, 0), fixed(s.layers, 0), formatDuration(s.timeS),
-      fixed(s.filamentG, 2), fixed(s.filamentMm / 1000, 2), check], widths));
+    lines.push(
+      row(
+        [
+          label,
+          fixed(s.wallS, 2),
+          fixed(s.cpuS, 2),
+          fixed(s.peakRssMb, 0),
+          fixed(s.layers, 0),
+          formatDuration(s.timeS),
+          fixed(s.filamentG, 2),
+          fixed(s.filamentMm / 1000, 2),
+          check,
+        ],
+        widths,
+      ),
+    );
   }
   const ours = result.slicers.ours;
   if (ours.status === 'ok') {
@@ -66,11 +80,15 @@ export function formatModelTable(result) {
     for (const { id, label } of SLICERS.slice(1)) {
       const peer = result.slicers[id];
       if (peer.status !== 'ok') continue;
-      parts.push(`ours/${label}: time ${fixed(ratio(ours.summary.wallS, peer.summary.wallS), 2)}, RSS ${fixed(ratio(ours.summary.peakRssMb, peer.summary.peakRssMb), 2)}`);
+      parts.push(
+        `ours/${label}: time ${fixed(ratio(ours.summary.wallS, peer.summary.wallS), 2)}, RSS ${fixed(ratio(ours.summary.peakRssMb, peer.summary.peakRssMb), 2)}`,
+      );
     }
     const prusa = result.slicers.prusa;
     if (prusa.status === 'ok') {
-      parts.push(`estimate vs PrusaSlicer: time ${signedPercent(ratio(ours.summary.timeS, prusa.summary.timeS))}, filament ${signedPercent(ratio(ours.summary.filamentMm, prusa.summary.filamentMm))}`);
+      parts.push(
+        `estimate vs PrusaSlicer: time ${signedPercent(ratio(ours.summary.timeS, prusa.summary.timeS))}, filament ${signedPercent(ratio(ours.summary.filamentMm, prusa.summary.filamentMm))}`,
+      );
     }
     lines.push(`ratios  ${parts.join(' · ')}`);
   }
@@ -93,12 +111,17 @@ export function summarise(results) {
     return { lines, pass: false };
   }
   let pass = true;
-  for (const [peerId, label, target] of [['prusa', 'PrusaSlicer', TARGETS.wallVsPrusa], ['cura', 'CuraEngine', TARGETS.wallVsCura]]) {
+  for (const [peerId, label, target] of [
+    ['prusa', 'PrusaSlicer', TARGETS.wallVsPrusa],
+    ['cura', 'CuraEngine', TARGETS.wallVsCura],
+  ]) {
     const both = oursAgainst(results, peerId);
     const value = median(both.map((r) => ratio(r.slicers.ours.summary.wallS, r.slicers[peerId].summary.wallS)));
     const ok = value !== undefined && value <= target && both.length === results.length;
     pass &&= ok;
-    lines.push(`median wall-time ratio ours/${label}: ${fixed(value, 2)} over ${both.length}/${results.length} models (target ≤ ${target.toFixed(1)}) ${verdict(ok)}`);
+    lines.push(
+      `median wall-time ratio ours/${label}: ${fixed(value, 2)} over ${both.length}/${results.length} models (target ≤ ${target.toFixed(1)}) ${verdict(ok)}`,
+    );
   }
   // Per model, ours against PrusaSlicer: a verdict line, or n/a when either did not run.
   const perModel = (title, judge) => {
@@ -116,7 +139,7 @@ export function summarise(results) {
       lines.push(`  ${r.model}: ${text} ${verdict(ok)}`);
     }
   };
-  perModel('peak RSS ours vs PrusaSlicer (target ≤ PrusaSlicer\'s, per model):', (ours, prusa) => ({
+  perModel("peak RSS ours vs PrusaSlicer (target ≤ PrusaSlicer's, per model):", (ours, prusa) => ({
     ok: ours.peakRssMb <= prusa.peakRssMb,
     text: `${fixed(ours.peakRssMb, 0)} MB vs ${fixed(prusa.peakRssMb, 0)} MB`,
   }));

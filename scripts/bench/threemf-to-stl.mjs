@@ -63,7 +63,8 @@ function parseModelPart(xml, partPath) {
     });
     objects.set(id, { vertices, indices, components });
   }
-  const items = [...xml.matchAll(/<item\b([^>]*)\/?>/g)].map((i) => attributes(i[1]))
+  const items = [...xml.matchAll(/<item\b([^>]*)\/?>/g)]
+    .map((i) => attributes(i[1]))
     .filter((a) => a.printable !== '0')
     .map((a) => ({ objectId: a.objectid, path: a['p:path'] ?? partPath, transform: parseTransform(a.transform) }));
   return { objects, items };
@@ -72,7 +73,7 @@ function parseModelPart(xml, partPath) {
 function rootModelPath(files) {
   const rels = files['_rels/.rels'];
   const target = rels && /Target="\/?([^"]+)"[^>]*Type="[^"]*\/3dmodel"|Type="[^"]*\/3dmodel"[^>]*Target="\/?([^"]+)"/.exec(strFromU8(rels));
-  return target ? target[1] ?? target[2] : '3D/3dmodel.model';
+  return target ? (target[1] ?? target[2]) : '3D/3dmodel.model';
 }
 
 /** World-space triangles of a 3MF package: 9 floats (3 vertices) per triangle, in mm. */

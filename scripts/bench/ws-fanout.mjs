@@ -28,7 +28,9 @@ function withTimeout(promise, ms, what) {
   let timer;
   return Promise.race([
     promise,
-    new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: nothing after ${ms / 1000} s`)), ms); }),
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what}: nothing after ${ms / 1000} s`)), ms);
+    }),
   ]).finally(() => clearTimeout(timer));
 }
 
@@ -99,7 +101,8 @@ const f = (v) => (Number.isFinite(v) ? v.toFixed(2) : '-');
 
 /** The report lines of a result, for the bench's table. */
 export function formatWsFanout(result) {
-  const row = (label, s) => `  ${label.padEnd(26)} ${String(s.count).padStart(7)}   ${f(s.p50).padStart(6)}   ${f(s.p99).padStart(6)}   ${f(s.max).padStart(6)}`;
+  const row = (label, s) =>
+    `  ${label.padEnd(26)} ${String(s.count).padStart(7)}   ${f(s.p50).padStart(6)}   ${f(s.p99).padStart(6)}   ${f(s.max).padStart(6)}`;
   return [
     `WebSocket fan-out, ${result.clients} clients, ${result.events} events   samples   p50 ms   p99 ms   max ms`,
     row('raise → each client', result.perDelivery),

@@ -135,7 +135,10 @@ test('a torn last line (power loss mid-write) is dropped and reported; the rest 
 test('corrupt lines in the middle are skipped and reported without losing the others', async (t) => {
   const dir = await tempDir(t);
   const file = path.join(dir, 'list.log');
-  await writeFile(file, ['{"add":"a"}', '{"add":"b"', '\u0000\u0000\u0000', '{"add":"c"}', '{"what":1}', '{"remove":"a"}', '{"add":"d"}', ''].join('\n'));
+  await writeFile(
+    file,
+    ['{"add":"a"}', '{"add":"b"', '\u0000\u0000\u0000', '{"add":"c"}', '{"what":1}', '{"remove":"a"}', '{"add":"d"}', ''].join('\n'),
+  );
   const log = await AppendLog.open(listOptions(file));
   assert.deepEqual(log.state, ['c', 'd']);
   const [problem] = log.problems();
@@ -226,7 +229,10 @@ test('an append costs the same bytes whatever the size of the store', async (t) 
   const small = await perAppend(10);
   const large = await perAppend(5000);
   t.diagnostic(`bytes written per append of ${lineBytes}: ${small.toFixed(0)} with 10 live records, ${large.toFixed(0)} with 5000`);
-  for (const [size, cost] of [['small', small], ['large', large]] as const) {
+  for (const [size, cost] of [
+    ['small', small],
+    ['large', large],
+  ] as const) {
     assert.ok(cost <= 3 * lineBytes, `${size} store: ${cost.toFixed(0)} bytes per append of ${lineBytes}`);
   }
   assert.ok(large <= 1.5 * small + lineBytes, `per append: ${small.toFixed(0)} bytes with 10 records, ${large.toFixed(0)} with 5000`);
@@ -251,7 +257,7 @@ test('a new log starts from the initial records, written whole; an existing one 
   await again.close();
 });
 
-test('a log tracked by the data directory\'s stores is on disk once they have settled, appends nobody awaited included', async (t) => {
+test("a log tracked by the data directory's stores is on disk once they have settled, appends nobody awaited included", async (t) => {
   const dir = await tempDir(t);
   const stores = new JsonStores(dir, quiet);
   const file = path.join(dir, 'list.log');

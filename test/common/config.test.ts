@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  configKeys, configUsage, documentIssues, envName, environmentValues, JSON_SCHEMA_DIALECT, parseConfig, redactConfig, type ConfigSchema,
+  configKeys,
+  configUsage,
+  documentIssues,
+  envName,
+  environmentValues,
+  JSON_SCHEMA_DIALECT,
+  parseConfig,
+  redactConfig,
+  type ConfigSchema,
 } from '../../appliance/common/config.js';
 import { assertSupportedSchema, validate } from '../../appliance/common/json-schema.js';
 
@@ -34,14 +42,18 @@ const SECTIONS = {
   additionalProperties: false,
   properties: {
     rate_limit: {
-      type: 'object', description: 'limits', additionalProperties: false,
+      type: 'object',
+      description: 'limits',
+      additionalProperties: false,
       properties: {
         per_minute: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'requests a minute' },
         enabled: { type: 'boolean', default: true, 'x-env': false, description: 'on' },
       },
     },
     server: {
-      type: 'object', description: 'where it runs', additionalProperties: false,
+      type: 'object',
+      description: 'where it runs',
+      additionalProperties: false,
       properties: {
         url: { type: 'string', format: 'http-url', default: 'http://127.0.0.1:1', 'x-env': 'DEMO_URL', description: 'address' },
         node_red_port: { type: 'integer', minimum: 1, maximum: 65535, default: 1880, 'x-restart': true, description: 'Node-RED port' },
@@ -135,10 +147,13 @@ test('one environment rule: the prefix and the key path in upper case, unless th
   });
   const env = { PRINTYARD_DEMO_RATE_LIMIT_PER_MINUTE: '50', DEMO_URL: 'https://x', PRINTYARD_DEMO_RATE_LIMIT_ENABLED: 'false' };
   assert.deepEqual(environmentValues(SECTIONS, env), { rate_limit: { per_minute: 50 }, server: { url: 'https://x' } });
-  assert.throws(() => environmentValues(SECTIONS, { PRINTYARD_DEMO_RATE_LIMIT_PER_MINUTE: 'lots' }),
-    { code: 'ERR_INVALID_CONFIG', message: 'PRINTYARD_DEMO_RATE_LIMIT_PER_MINUTE: expected an integer from 1 to 100, got "lots"' });
-  assert.throws(() => environmentValues(SECTIONS, { DEMO_URL: 'ftp://x' }),
-    { message: 'DEMO_URL: expected an http:// or https:// URL, got "ftp://x"' });
+  assert.throws(() => environmentValues(SECTIONS, { PRINTYARD_DEMO_RATE_LIMIT_PER_MINUTE: 'lots' }), {
+    code: 'ERR_INVALID_CONFIG',
+    message: 'PRINTYARD_DEMO_RATE_LIMIT_PER_MINUTE: expected an integer from 1 to 100, got "lots"',
+  });
+  assert.throws(() => environmentValues(SECTIONS, { DEMO_URL: 'ftp://x' }), {
+    message: 'DEMO_URL: expected an http:// or https:// URL, got "ftp://x"',
+  });
 });
 
 test('a key flagged x-restart says so in the usage; keys applied at once do not', () => {
@@ -152,9 +167,15 @@ test('a key flagged x-restart says so in the usage; keys applied at once do not'
 test('a document of sections is checked by the JSON Schema validator, each issue named by its key', () => {
   assert.deepEqual(documentIssues(SECTIONS, { rate_limit: { per_minute: 5 }, server: {} }), []);
   const issues = documentIssues(SECTIONS, { rate_limit: { per_minute: 0, burst: 1 }, server: 'x', theme: {} });
-  assert.deepEqual(issues.map((i) => [i.kind, i.name]), [
-    ['invalid', 'rate_limit.per_minute'], ['unknown', 'rate_limit.burst'], ['not-an-object', 'server'], ['unknown', 'theme'],
-  ]);
+  assert.deepEqual(
+    issues.map((i) => [i.kind, i.name]),
+    [
+      ['invalid', 'rate_limit.per_minute'],
+      ['unknown', 'rate_limit.burst'],
+      ['not-an-object', 'server'],
+      ['unknown', 'theme'],
+    ],
+  );
   assert.deepEqual(issues[1].kind === 'unknown' && issues[1].known, ['per_minute', 'enabled']);
   assert.deepEqual(documentIssues(SECTIONS, 'text'), [{ kind: 'not-an-object', name: '' }]);
 });

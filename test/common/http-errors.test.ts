@@ -12,7 +12,9 @@ function logger() {
 test('an AppError keeps its code, status and message', () => {
   const { log } = logger();
   assert.deepEqual(mapError(new AppError('ERR_PROFILE_NOT_FOUND', 404, 'unknown profile "x"'), log), {
-    status: 404, body: { error: 'unknown profile "x"', code: 'ERR_PROFILE_NOT_FOUND' }, headers: {},
+    status: 404,
+    body: { error: 'unknown profile "x"', code: 'ERR_PROFILE_NOT_FOUND' },
+    headers: {},
   });
 });
 
@@ -40,12 +42,16 @@ test('details are included only when the API asks for them', () => {
   const err = new AppError('ERR_VALIDATION', 400, 'body/name is required', [{ path: 'body/name', message: 'is required' }]);
   assert.deepEqual(mapError(err, log).body, { error: 'body/name is required', code: 'ERR_VALIDATION' });
   assert.deepEqual(mapError(err, log, { details: true }).body, {
-    error: 'body/name is required', code: 'ERR_VALIDATION', details: [{ path: 'body/name', message: 'is required' }],
+    error: 'body/name is required',
+    code: 'ERR_VALIDATION',
+    details: [{ path: 'body/name', message: 'is required' }],
   });
   assert.deepEqual(mapError(new AppError('ERR_X', 409, 'x'), log, { details: true }).body, { error: 'x', code: 'ERR_X' });
 });
 
 test('given headers replace the defaults', () => {
   const { log } = logger();
-  assert.deepEqual(mapError(new AppError('ERR_RATE_LIMITED', 429, 'slow down'), log, { headers: { 'retry-after': '17' } }).headers, { 'retry-after': '17' });
+  assert.deepEqual(mapError(new AppError('ERR_RATE_LIMITED', 429, 'slow down'), log, { headers: { 'retry-after': '17' } }).headers, {
+    'retry-after': '17',
+  });
 });

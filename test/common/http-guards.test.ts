@@ -18,38 +18,48 @@ let t: TestApp;
 let heldRequests = 0;
 
 before(async () => {
-  t = await startApp((app) => {
-    app.set_error_handler((_req, res, err) => sendError(res, err, log));
-    app.get('/ping', (_req, res) => void res.send('pong'));
-    app.post('/echo', async (req, res) => {
-      res.json({ length: (await req.buffer()).length });
-    });
-    app.post('/refuse', UNLIMITED_BODY, () => {
-      throw new AppError('ERR_PAYLOAD_TOO_LARGE', 413, 'refused before the body');
-    });
-    // Refuses after a while, as a handler does that checks something first: the body has begun to
-    // arrive and hyper-express has paused the socket while nobody reads it.
-    app.post('/refuse-later', UNLIMITED_BODY, async () => {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      throw new AppError('ERR_PAYLOAD_TOO_LARGE', 413, 'refused after a look');
-    });
-    app.post('/big', { max_body_length: 4096 }, async (req, res) => {
-      res.json({ length: (await req.buffer()).length });
-    });
-    // A long reply after an upload: the request is paused while the reply waits.
-    app.post('/held', UNLIMITED_BODY, async (req) => {
-      const form = await readMultipart(req, os.tmpdir(), { maxFileBytes: 1024, maxFieldBytes: 1024, maxFiles: 1, maxFields: 4 }, []);
-      await discardUploads(form);
-      holdOpen(req);
-      heldRequests++;
-      await new Promise(() => undefined);
-    });
-    // A consumer whose write throws inside hyper-express's chunk handler, as any bug in a body
-    // reader would: the throw happens in uWS's callback.
-    app.post('/throws', UNLIMITED_BODY, (req) => {
-      req.pipe(new Writable({ write() { throw new Error('reader bug'); } }));
-    });
-  }, 1024, log);
+  t = await startApp(
+    (app) => {
+      app.set_error_handler((_req, res, err) => sendError(res, err, log));
+      app.get('/ping', (_req, res) => void res.send('pong'));
+      app.post('/echo', async (req, res) => {
+        res.json({ length: (await req.buffer()).length });
+      });
+      app.post('/refuse', UNLIMITED_BODY, () => {
+        throw new AppError('ERR_PAYLOAD_TOO_LARGE', 413, 'refused before the body');
+      });
+      // Refuses after a while, as a handler does that checks something first: the body has begun to
+      // arrive and hyper-express has paused the socket while nobody reads it.
+      app.post('/refuse-later', UNLIMITED_BODY, async () => {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        throw new AppError('ERR_PAYLOAD_TOO_LARGE', 413, 'refused after a look');
+      });
+      app.post('/big', { max_body_length: 4096 }, async (req, res) => {
+        res.json({ length: (await req.buffer()).length });
+      });
+      // A long reply after an upload: the request is paused while the reply waits.
+      app.post('/held', UNLIMITED_BODY, async (req) => {
+        const form = await readMultipart(req, os.tmpdir(), { maxFileBytes: 1024, maxFieldBytes: 1024, maxFiles: 1, maxFields: 4 }, []);
+        await discardUploads(form);
+        holdOpen(req);
+        heldRequests++;
+        await new Promise(() => undefined);
+      });
+      // A consumer whose write throws inside hyper-express's chunk handler, as any bug in a body
+      // reader would: the throw happens in uWS's callback.
+      app.post('/throws', UNLIMITED_BODY, (req) => {
+        req.pipe(
+          new Writable({
+            write() {
+              throw new Error('reader bug');
+            },
+          }),
+        );
+      });
+    },
+    1024,
+    log,
+  );
 });
 
 after(() => t.close());
@@ -60,13 +70,50 @@ async function ping(): Promise<void> {
 
 test('framing and identity headers may come only once; a content length is one number', () => {
   const cases: Array<[Array<[string, string]>, RegExp | null]> = [
-    [[['content-length', '5'], ['content-length', '3']], /content-length header is given more than once/],
-    [[['Content-Length', '3'], ['content-length', '3']], /content-length header is given more than once/],
-    [[['authorization', 'Bearer a'], ['authorization', 'Bearer b']], /authorization header is given more than once/],
-    [[['x-api-key', 'a'], ['x-api-key', 'b']], /x-api-key header/],
+    [
+      [
+        ['content-length', '5'],
+        ['content-length', '3'],
+      ],
+      /content-length header is given more than once/,
+    ],
+    [
+      [
+        ['Content-Length', '3'],
+        ['content-length', '3'],
+      ],
+      /content-length header is given more than once/,
+    ],
+    [
+      [
+        ['authorization', 'Bearer a'],
+        ['authorization', 'Bearer b'],
+      ],
+      /authorization header is given more than once/,
+    ],
+    [
+      [
+        ['x-api-key', 'a'],
+        ['x-api-key', 'b'],
+      ],
+      /x-api-key header/,
+    ],
     [[['content-length', '3, 3']], /content-length must be one number/],
-    [[['content-length', '3'], ['transfer-encoding', 'chunked']], /must not both be given/],
-    [[['accept', 'a'], ['accept', 'b'], ['content-length', '3']], null],
+    [
+      [
+        ['content-length', '3'],
+        ['transfer-encoding', 'chunked'],
+      ],
+      /must not both be given/,
+    ],
+    [
+      [
+        ['accept', 'a'],
+        ['accept', 'b'],
+        ['content-length', '3'],
+      ],
+      null,
+    ],
   ];
   for (const [headers, expected] of cases) {
     const problem = ambiguousHeaders(headers);
@@ -76,7 +123,10 @@ test('framing and identity headers may come only once; a content length is one n
 });
 
 test('two different Content-Length headers are refused with 400, in either order, and the server lives', async () => {
-  for (const lengths of [[5, 3], [3, 5]]) {
+  for (const lengths of [
+    [5, 3],
+    [3, 5],
+  ]) {
     const r = await rawRequest(t.url, {
       head: `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: ${lengths[0]}\r\nContent-Length: ${lengths[1]}`,
       body: 'abcde',
@@ -165,7 +215,9 @@ test('after a refusal before its body, the rest of the body is read and dropped 
     await new Promise((resolve) => socket.once('connect', resolve));
     let received = '';
     socket.setEncoding('latin1');
-    socket.on('data', (text: string) => { received += text; });
+    socket.on('data', (text: string) => {
+      received += text;
+    });
     const body = Buffer.alloc(2 * 1024 * 1024, 0x61);
     socket.write(`POST /refuse-later HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`);
     await new Promise<void>((resolve) => socket.write(body, () => resolve()));

@@ -65,7 +65,9 @@ app.get('/ping', (_req, res) => void res.send('pong'));
 listen(app, '127.0.0.1', Number(process.argv[1])).then((p) => console.log(p), (err) => { console.error(err.message); process.exit(3); });`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script, String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (text: string) => { stderr += text; });
+  child.stderr!.setEncoding('utf8').on('data', (text: string) => {
+    stderr += text;
+  });
   return new Promise((resolve, reject) => {
     child.stdout!.setEncoding('utf8').once('data', (text: string) => resolve({ child, port: Number(text.trim()) }));
     child.once('exit', (code) => reject(new Error(`exited with ${code}: ${stderr.trim()}`)));
@@ -75,7 +77,9 @@ listen(app, '127.0.0.1', Number(process.argv[1])).then((p) => console.log(p), (e
 /** Sockets in TIME_WAIT (state 06 in /proc/net/tcp) whose local port is `port`. */
 function timeWaits(port: number): number {
   const hex = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
-  return readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)
+  return readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .slice(1)
     .map((line) => line.trim().split(/\s+/))
     .filter((fields) => fields[1]?.endsWith(hex) && fields[3] === '06').length;
 }
@@ -102,7 +106,10 @@ async function crashWithConnectionOpen(service: { child: ChildProcess; port: num
   }
 }
 
-for (const [what, fixed] of [['on a free port (port 0)', false], ['on a fixed port (as systemd runs it)', true]] as const) {
+for (const [what, fixed] of [
+  ['on a free port (port 0)', false],
+  ['on a fixed port (as systemd runs it)', true],
+] as const) {
   test(`a service ${what} killed with a connection open starts again on its port at once`, async () => {
     let port = 0;
     if (fixed) {

@@ -32,8 +32,17 @@ test('numbers, enum and const', () => {
 
 test('objects and arrays report nested paths', () => {
   const schema = {
-    type: 'object', required: ['items'], additionalProperties: { type: 'number' },
-    properties: { items: { type: 'array', minItems: 1, maxItems: 2, items: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'string' } } } } },
+    type: 'object',
+    required: ['items'],
+    additionalProperties: { type: 'number' },
+    properties: {
+      items: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 2,
+        items: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'string' } } },
+      },
+    },
   };
   assert.deepEqual(validate(schema, { items: [{ id: 'a' }, { id: 2, x: 1 }], extra: 'no' }, 'body'), [
     { path: 'body/items/1/id', message: 'must be a string' },
@@ -53,13 +62,18 @@ test('oneOf and anyOf: the closest branch explains a failure', () => {
   };
   assert.deepEqual(validate(printer, { type: 'bambu-lan', host: 'x' }, 'body'), []);
   assert.deepEqual(validate(printer, { type: 'bambu-lan' }, 'body'), [{ path: 'body/host', message: 'is required' }]);
-  assert.deepEqual(validate({ oneOf: [{ type: 'number' }, { type: 'integer' }] }, 3, 'v'), [{ path: 'v', message: 'matches more than one of the allowed shapes' }]);
+  assert.deepEqual(validate({ oneOf: [{ type: 'number' }, { type: 'integer' }] }, 3, 'v'), [
+    { path: 'v', message: 'matches more than one of the allowed shapes' },
+  ]);
   assert.deepEqual(validate({ anyOf: [{ type: 'number' }, { type: 'integer' }] }, 3, 'v'), []);
   assert.deepEqual(validate({ anyOf: [{ type: 'string' }, { type: 'integer' }] }, true, 'v').length, 1);
 });
 
 test('unsupported keywords and formats are refused up front', () => {
-  assert.throws(() => assertSupportedSchema({ type: 'object', properties: { a: { type: 'number', multipleOf: 2 } } }, 'x'), /x\.properties\.a: JSON Schema keyword "multipleOf"/);
+  assert.throws(
+    () => assertSupportedSchema({ type: 'object', properties: { a: { type: 'number', multipleOf: 2 } } }, 'x'),
+    /x\.properties\.a: JSON Schema keyword "multipleOf"/,
+  );
   assert.throws(() => assertSupportedSchema({ type: 'string', format: 'email' }, 'x'), /format "email"/);
   assertSupportedSchema({ type: 'string', description: 'documented', examples: ['a'] }, 'x');
 });
@@ -88,11 +102,11 @@ test('formats of configuration values: http-url and short-duration', () => {
   assert.deepEqual(validate(url, 'slicer', 'v'), [{ path: 'v', message: 'must be an http:// or https:// URL' }]);
   const duration = { type: 'string', format: 'short-duration' };
   for (const ok of ['24h', '30m', '7d', '90 s', '1.5 hours', '2w']) assert.deepEqual(validate(duration, ok, 'v'), [], ok);
-  for (const bad of ['forever', '0h', 'PT30M', '10']) assert.deepEqual(validate(duration, bad, 'v'), [{ path: 'v', message: 'must be a duration such as 30m, 24h or 7d' }], bad);
+  for (const bad of ['forever', '0h', 'PT30M', '10'])
+    assert.deepEqual(validate(duration, bad, 'v'), [{ path: 'v', message: 'must be a duration such as 30m, 24h or 7d' }], bad);
 });
 
 test('x- keywords annotate and are accepted anywhere', () => {
   assertSupportedSchema({ type: 'object', 'x-env-prefix': 'APP_', properties: { a: { type: 'string', 'x-secret': true, 'x-restart': true } } }, 'x');
   assert.deepEqual(validate({ type: 'integer', 'x-env': 'PORT' }, 3, 'v'), []);
 });
-

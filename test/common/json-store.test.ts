@@ -82,7 +82,9 @@ test('a file of the wrong shape counts as corrupt when the store checks its shap
   const dir = await tempDir(t);
   await writeFile(path.join(dir, 'queue.json'), '[1,2,3]');
   const stores = new JsonStores(dir, quiet);
-  const store = await stores.open('queue', { jobs: [] }, (d) => (typeof d === 'object' && d !== null && Array.isArray((d as { jobs?: unknown }).jobs) ? null : 'no jobs list'));
+  const store = await stores.open('queue', { jobs: [] }, (d) =>
+    typeof d === 'object' && d !== null && Array.isArray((d as { jobs?: unknown }).jobs) ? null : 'no jobs list',
+  );
   assert.deepEqual(store.data, { jobs: [] });
   assert.equal(stores.problems()[0]?.reason, 'no jobs list');
 });
@@ -93,7 +95,7 @@ test('a salvaged part of a file that fails its check is kept and written back; t
   await writeFile(path.join(dir, 'nums.json'), original);
   const lines: string[] = [];
   const stores = new JsonStores(dir, createLogger({ name: 'test', level: 'error', write: (l) => lines.push(l) }));
-  const numbers = (d: unknown) => ((d as { n?: unknown[] }).n ?? []);
+  const numbers = (d: unknown) => (d as { n?: unknown[] }).n ?? [];
   const check = (d: unknown) => (numbers(d).every((x) => typeof x === 'number') ? null : 'a value is not a number');
   const salvage = (d: unknown) => {
     const n = numbers(d).filter((x): x is number => typeof x === 'number');

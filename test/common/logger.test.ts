@@ -17,10 +17,7 @@ test('entries below the level are dropped; children share the sink and extend th
   log.debug('hidden');
   log.info('shown');
   log.child('jobs').error('boom');
-  assert.deepEqual(lines, [
-    '2025-03-07T09:05:03.000Z INFO  svc: shown\n',
-    '2025-03-07T09:05:03.000Z ERROR svc/jobs: boom\n',
-  ]);
+  assert.deepEqual(lines, ['2025-03-07T09:05:03.000Z INFO  svc: shown\n', '2025-03-07T09:05:03.000Z ERROR svc/jobs: boom\n']);
   const quiet: string[] = [];
   createLogger({ name: 'q', level: 'error', write: (l) => quiet.push(l) }).warn('no');
   assert.deepEqual(quiet, []);
@@ -37,7 +34,10 @@ test('a message cannot forge a line, drive the terminal or hide text: unsafe cha
   const line = formatLine(AT, 'info', 'dashboard', forged);
   assertOneVisibleLine(line);
   assert.equal(line, '2025-03-07T09:05:03.000Z INFO  dashboard: printer added\\n2026-01-01T00:00:00.000Z INFO  dashboard: admin logged in\n');
-  assert.equal(formatLine(AT, 'warn', 'x', 'clear \x1b[2J\x1b[H now\r\tdone'), '2025-03-07T09:05:03.000Z WARN  x: clear \\x1b[2J\\x1b[H now\\r\\tdone\n');
+  assert.equal(
+    formatLine(AT, 'warn', 'x', 'clear \x1b[2J\x1b[H now\r\tdone'),
+    '2025-03-07T09:05:03.000Z WARN  x: clear \\x1b[2J\\x1b[H now\\r\\tdone\n',
+  );
   assert.equal(formatLine(AT, 'info', 'x', 'file evil\u202egpj.stl'), '2025-03-07T09:05:03.000Z INFO  x: file evil\\u202egpj.stl\n');
   assert.equal(
     formatLine(AT, 'info', 'x', 'a\u2028b\u2029c\u200bd\u2066e\u2069f\ufeffg\x7fh\x9bi\x00j\ud800k'),
@@ -58,16 +58,19 @@ test('field values and keys are escaped too; a value with one is quoted, with qu
   assertOneVisibleLine(line);
   assert.equal(
     line,
-    '2025-03-07T09:05:03.000Z INFO  slicer/jobs: job queued model="evil\\u202egpj.stl" name="x\\n2026-01-01T00:00:00.000Z ERROR fake"'
-      + ' ansi="\\x1b[31mred" path="C:\\\\models\\\\a.stl" said="he said \\"hi\\"" k\\ney=1\n',
+    '2025-03-07T09:05:03.000Z INFO  slicer/jobs: job queued model="evil\\u202egpj.stl" name="x\\n2026-01-01T00:00:00.000Z ERROR fake"' +
+      ' ansi="\\x1b[31mred" path="C:\\\\models\\\\a.stl" said="he said \\"hi\\"" k\\ney=1\n',
   );
 });
 
-test('a logger name carrying a stored name (a printer\'s) is escaped like the message', () => {
+test("a logger name carrying a stored name (a printer's) is escaped like the message", () => {
   const lines: string[] = [];
   const log = createLogger({ name: 'dashboard', level: 'info', write: (l) => lines.push(l), now: () => AT });
   log.child('printer evil\n2026-01-01T00:00:00.000Z INFO  dashboard: forged (0123)').child('x\u202e').info('connected');
   assert.equal(lines.length, 1);
   assertOneVisibleLine(lines[0]);
-  assert.equal(lines[0], '2025-03-07T09:05:03.000Z INFO  dashboard/printer evil\\n2026-01-01T00:00:00.000Z INFO  dashboard: forged (0123)/x\\u202e: connected\n');
+  assert.equal(
+    lines[0],
+    '2025-03-07T09:05:03.000Z INFO  dashboard/printer evil\\n2026-01-01T00:00:00.000Z INFO  dashboard: forged (0123)/x\\u202e: connected\n',
+  );
 });

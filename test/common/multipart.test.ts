@@ -53,7 +53,7 @@ function form(parts: Record<string, string | { content: string | Uint8Array; nam
 
 async function upload(body: FormData | string, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
   const res = await fetch(`${t.url}/upload`, { method: 'POST', body, headers });
-  return { status: res.status, json: await res.json() as Record<string, unknown> };
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 
 test('text fields and a file part are read, the file stored on disk', async () => {
@@ -119,8 +119,17 @@ test('malformed forms are 400s that name the problem', async () => {
 test('an upload cut off by the client is not taken as a complete form', async () => {
   lastOutcome = '';
   const boundary = 'xyzzy';
-  const head = [`--${boundary}`, 'Content-Disposition: form-data; name="printer_id"', '', 'p1',
-    `--${boundary}`, 'Content-Disposition: form-data; name="model"; filename="cube.stl"', 'Content-Type: application/octet-stream', '', 'solid'].join('\r\n');
+  const head = [
+    `--${boundary}`,
+    'Content-Disposition: form-data; name="printer_id"',
+    '',
+    'p1',
+    `--${boundary}`,
+    'Content-Disposition: form-data; name="model"; filename="cube.stl"',
+    'Content-Type: application/octet-stream',
+    '',
+    'solid',
+  ].join('\r\n');
   const { port } = new URL(t.url);
   const socket = net.connect(Number(port), '127.0.0.1');
   await new Promise((resolve) => socket.once('connect', resolve));

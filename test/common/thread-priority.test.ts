@@ -12,7 +12,9 @@ function niceOf(tid: number): number {
 test('every thread but the calling one gets the lower priority', { skip: !existsSync('/proc/self/task') && 'needs Linux /proc' }, () => {
   const before = niceOf(process.pid);
   const changed = lowerOtherThreads(15);
-  const others = readdirSync('/proc/self/task').map(Number).filter((tid) => tid !== process.pid);
+  const others = readdirSync('/proc/self/task')
+    .map(Number)
+    .filter((tid) => tid !== process.pid);
   assert.ok(others.length > 0 && changed >= others.length - 1, `changed ${changed} of ${others.length}`);
   assert.equal(niceOf(process.pid), before, 'the event loop keeps its priority');
   assert.ok(others.filter((tid) => niceOf(tid) === 15).length >= others.length - 1);

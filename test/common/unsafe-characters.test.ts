@@ -34,7 +34,19 @@ test('every control, bidirectional, zero-width and separator code point is found
 });
 
 test('ordinary text of any script, emoji and spaces pass; an unpaired surrogate does not', () => {
-  for (const text of ['Prusa MK3S+', 'Café Ø 3D', 'Imprimante «gauche»', 'Принтер 2', 'طابعة', 'プリンター', '打印机 #1', '🖨️ Bambu 🐢', 'no\u00a0break', 'a\u3000b', '']) {
+  for (const text of [
+    'Prusa MK3S+',
+    'Café Ø 3D',
+    'Imprimante «gauche»',
+    'Принтер 2',
+    'طابعة',
+    'プリンター',
+    '打印机 #1',
+    '🖨️ Bambu 🐢',
+    'no\u00a0break',
+    'a\u3000b',
+    '',
+  ]) {
     assert.equal(findUnsafeCharacter(text), null, text);
   }
   assert.deepEqual(findUnsafeCharacter('x\ud83dy'), { index: 1, codePoint: 0xd83d });

@@ -65,11 +65,18 @@ describe('unzip limits', () => {
     const bomb = zipBomb3mf();
     assert.ok(bomb.length < 1.1 * MIB, `a 1 GiB model part in ${bomb.length} bytes`);
     const before = peakRssMb();
-    assert.throws(() => unzip(bomb, () => true, { maxBytes: 2048 * MIB, maxRatio: 100 }), (err: InflateLimitError) =>
-      err instanceof InflateLimitError && err.limit === 'ratio' && err.inflatedBytes > 1024 * MIB &&
-      /inflate to \d+ bytes, 10\d\d times its \d+ bytes; the limit is 100 times/.test(err.message));
-    assert.throws(() => unzip(bomb, () => true, { maxBytes: 512 * MIB, maxRatio: 1000 }), (err: InflateLimitError) =>
-      err instanceof InflateLimitError && err.limit === 'bytes' && /more than the limit of 536870912/.test(err.message));
+    assert.throws(
+      () => unzip(bomb, () => true, { maxBytes: 2048 * MIB, maxRatio: 100 }),
+      (err: InflateLimitError) =>
+        err instanceof InflateLimitError &&
+        err.limit === 'ratio' &&
+        err.inflatedBytes > 1024 * MIB &&
+        /inflate to \d+ bytes, 10\d\d times its \d+ bytes; the limit is 100 times/.test(err.message),
+    );
+    assert.throws(
+      () => unzip(bomb, () => true, { maxBytes: 512 * MIB, maxRatio: 1000 }),
+      (err: InflateLimitError) => err instanceof InflateLimitError && err.limit === 'bytes' && /more than the limit of 536870912/.test(err.message),
+    );
     assert.ok(peakRssMb() - before < 64, `peak memory grew by ${Math.round(peakRssMb() - before)} MB`);
   });
 

@@ -13,9 +13,23 @@ before(async () => {
       notificationsFeature,
       () => ({
         name: 'broken_bridge',
-        routes: [{ method: 'get', path: '/api/broken', level: 'view', tag: 'test', summary: 'A route of a feature that cannot start', responses: { 200: { description: 'never' } }, handler: () => ({ ok: true }) }],
-        start: async () => { throw new Error('no desktop slicer folder: EACCES'); },
-        stop: async () => { stopped++; },
+        routes: [
+          {
+            method: 'get',
+            path: '/api/broken',
+            level: 'view',
+            tag: 'test',
+            summary: 'A route of a feature that cannot start',
+            responses: { 200: { description: 'never' } },
+            handler: () => ({ ok: true }),
+          },
+        ],
+        start: async () => {
+          throw new Error('no desktop slicer folder: EACCES');
+        },
+        stop: async () => {
+          stopped++;
+        },
         info: () => ({ should: 'not be listed' }),
       }),
       printersFeature,
@@ -41,7 +55,14 @@ test('a feature whose start fails: the dashboard runs without it, says so in the
 
   const info = await dash.request('GET', '/api/system/info', { token: view });
   const states = info.json.features as { name: string; state: string; error: string | null }[];
-  assert.deepEqual(states.map((s) => [s.name, s.state]), [['notifications', 'running'], ['broken_bridge', 'failed'], ['printers', 'running']]);
+  assert.deepEqual(
+    states.map((s) => [s.name, s.state]),
+    [
+      ['notifications', 'running'],
+      ['broken_bridge', 'failed'],
+      ['printers', 'running'],
+    ],
+  );
   assert.equal(states[1].error, 'no desktop slicer folder: EACCES');
   assert.equal(info.json.broken_bridge, undefined, 'a failed feature has no block of its own');
   assert.ok(info.json.printers, 'running features keep their blocks');

@@ -73,10 +73,15 @@ test('it serves from $PRINTYARD_DATA_DIR and stops cleanly on SIGTERM', async ()
   const dataDir = path.join(root, 'from-env');
   let health: unknown = null;
   const { code, stderr } = await run(['--port', '0', '--bind', '127.0.0.1'], { PRINTYARD_DATA_DIR: dataDir }, (url, child) => {
-    void fetch(`${url}/api/health`).then((r) => r.json()).then((body) => {
-      health = body;
-      child.kill('SIGTERM');
-    }, () => child.kill('SIGTERM'));
+    void fetch(`${url}/api/health`)
+      .then((r) => r.json())
+      .then(
+        (body) => {
+          health = body;
+          child.kill('SIGTERM');
+        },
+        () => child.kill('SIGTERM'),
+      );
   });
   assert.equal(code, 0, stderr);
   assert.equal((health as { ok: boolean }).ok, true);

@@ -26,10 +26,25 @@ test('the bench runs the built dashboard and reports every measurement', () => {
   const dir = mkdtempSync(join(tmpdir(), 'printyard-bench-dashboard-test-'));
   try {
     const json = join(dir, 'report.json');
-    const r = spawnSync(process.execPath, [
-      'scripts/bench-dashboard.mjs', '--entry', DASHBOARD_MAIN, '--seconds', '0.3', '--connections', '4',
-      '--ws-clients', '3', '--ws-events', '5', '--json', json,
-    ], { encoding: 'utf8', timeout: 90_000 });
+    const r = spawnSync(
+      process.execPath,
+      [
+        'scripts/bench-dashboard.mjs',
+        '--entry',
+        DASHBOARD_MAIN,
+        '--seconds',
+        '0.3',
+        '--connections',
+        '4',
+        '--ws-clients',
+        '3',
+        '--ws-events',
+        '5',
+        '--json',
+        json,
+      ],
+      { encoding: 'utf8', timeout: 90_000 },
+    );
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^HTTP, 4 keep-alive clients, 0\.3 s each/m);
     assert.match(r.stdout, /^ {2}GET \/api\/health +\d+ +[\d.]+ +[\d.]+ +[\d.]+$/m);

@@ -29,10 +29,29 @@ test('the fleet bench measures a small fleet: CPU, memory, latency and message c
   try {
     const json = join(dir, 'report.json');
     // A 200 ms report interval gives the dashboard enough work in 4 s for /proc's 10 ms CPU ticks.
-    const r = spawnSync(process.execPath, [
-      'scripts/bench-fleet.mjs', '--dist', BUILD, '--bambu', '2', '--marlin', '1', '--warmup', '1', '--seconds', '4',
-      '--push-interval', '200', '--online-timeout', '15', '--json', json,
-    ], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(
+      process.execPath,
+      [
+        'scripts/bench-fleet.mjs',
+        '--dist',
+        BUILD,
+        '--bambu',
+        '2',
+        '--marlin',
+        '1',
+        '--warmup',
+        '1',
+        '--seconds',
+        '4',
+        '--push-interval',
+        '200',
+        '--online-timeout',
+        '15',
+        '--json',
+        json,
+      ],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
     assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
     assert.match(r.stdout, /^Fleet bench: one dashboard, 2 Bambu \(1 P1S deltas, 1 X1C full\)/m);
     assert.match(r.stdout, /^command: node scripts\/bench-fleet\.mjs --dist /m);
@@ -65,9 +84,11 @@ test('Ctrl-C stops every process the bench started and removes its temp folders'
   const { processTree } = await loadScript<ProcStats>('scripts/bench/fleet/proc-stats.mjs');
   const dir = mkdtempSync(join(tmpdir(), 'printyard-bench-fleet-int-'));
   try {
-    const bench = spawn(process.execPath, [
-      'scripts/bench-fleet.mjs', '--dist', BUILD, '--bambu', '1', '--marlin', '1', '--warmup', '0', '--seconds', '60', '--online-timeout', '15',
-    ], { env: { ...process.env, TMPDIR: dir }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const bench = spawn(
+      process.execPath,
+      ['scripts/bench-fleet.mjs', '--dist', BUILD, '--bambu', '1', '--marlin', '1', '--warmup', '0', '--seconds', '60', '--online-timeout', '15'],
+      { env: { ...process.env, TMPDIR: dir }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     let stderr = '';
     bench.stderr.setEncoding('utf8');
     const measuring = new Promise<void>((resolve, reject) => {

@@ -6,9 +6,16 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 
 // The bench runs the build in dist/ (npm test builds it): our schema and G-code template engine.
-const ready = ['/usr/bin/prusa-slicer', '/usr/bin/CuraEngine', '/usr/bin/time', 'dist/appliance/slicer/profiles/schema.js',
-  'dist/appliance/slicer/engine/gcode/template-vars.js', 'dist/appliance/slicer/engine/gcode/template/index.js',
-  '.cache/peers/cura-4.13/definitions/fdmprinter.def.json', '/work/shared/corpus/box.stl'].every((p) => existsSync(p));
+const ready = [
+  '/usr/bin/prusa-slicer',
+  '/usr/bin/CuraEngine',
+  '/usr/bin/time',
+  'dist/appliance/slicer/profiles/schema.js',
+  'dist/appliance/slicer/engine/gcode/template-vars.js',
+  'dist/appliance/slicer/engine/gcode/template/index.js',
+  '.cache/peers/cura-4.13/definitions/fdmprinter.def.json',
+  '/work/shared/corpus/box.stl',
+].every((p) => existsSync(p));
 
 function bench(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   return spawnSync(process.execPath, ['scripts/bench-slice.mjs', ...args], { encoding: 'utf8' });

@@ -24,10 +24,23 @@ test('the bench runs the built service and reports health latency and profile th
   const dir = mkdtempSync(join(tmpdir(), 'printyard-bench-service-test-'));
   try {
     const json = join(dir, 'report.json');
-    const r = spawnSync(process.execPath, [
-      'scripts/bench-slicer-service.mjs', '--entry', SLICER_MAIN, '--model', join(process.cwd(), '..', 'shared', 'corpus', 'box.stl'),
-      '--seconds', '0.3', '--connections', '2', '--json', json,
-    ], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(
+      process.execPath,
+      [
+        'scripts/bench-slicer-service.mjs',
+        '--entry',
+        SLICER_MAIN,
+        '--model',
+        join(process.cwd(), '..', 'shared', 'corpus', 'box.stl'),
+        '--seconds',
+        '0.3',
+        '--connections',
+        '2',
+        '--json',
+        json,
+      ],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^slice of box\.stl: [\d.]+ s, 125 layers$/m);
     assert.match(r.stdout, /^ {2}while slicing +\d+ +[\d.]+ +[\d.]+ +[\d.]+ +[\d.]+ +\d+ +(PASS|FAIL) \(p99 < 5 ms\)$/m);

@@ -53,9 +53,16 @@ interface ApiKeysFile {
 function isApiKeyRecord(value: unknown): value is ApiKeyRecord {
   if (typeof value !== 'object' || value === null) return false;
   const k = value as Record<string, unknown>;
-  return typeof k.id === 'string' && typeof k.name === 'string' && ROLES.includes(k.role as Role) && typeof k.owner_id === 'string'
-    && typeof k.prefix === 'string' && typeof k.hash === 'string' && typeof k.created_at === 'string'
-    && (k.last_used_at === null || typeof k.last_used_at === 'string');
+  return (
+    typeof k.id === 'string' &&
+    typeof k.name === 'string' &&
+    ROLES.includes(k.role as Role) &&
+    typeof k.owner_id === 'string' &&
+    typeof k.prefix === 'string' &&
+    typeof k.hash === 'string' &&
+    typeof k.created_at === 'string' &&
+    (k.last_used_at === null || typeof k.last_used_at === 'string')
+  );
 }
 
 function checkApiKeysFile(data: unknown): string | null {

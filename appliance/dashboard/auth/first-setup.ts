@@ -89,8 +89,11 @@ export class FirstSetup {
   private checkCode(setupCode: string | undefined): void {
     const where = `it is in the dashboard log and in the file ${SETUP_CODE_FILE} of its data directory`;
     if (setupCode === undefined) {
-      throw new AppError(ErrorCode.forbidden, 403,
-        `this appliance has had users and lost them: creating an admin needs the one-time setup code (setup_code); ${where}`);
+      throw new AppError(
+        ErrorCode.forbidden,
+        403,
+        `this appliance has had users and lost them: creating an admin needs the one-time setup code (setup_code); ${where}`,
+      );
     }
     if (!this.code.matches(setupCode)) throw new AppError(ErrorCode.forbidden, 403, `the setup code is wrong; ${where}`);
   }

@@ -63,6 +63,13 @@ export function isPasswordHash(value: unknown): value is PasswordHash {
   if (typeof value !== 'object' || value === null) return false;
   const h = value as Record<string, unknown>;
   const positiveInt = (v: unknown): boolean => Number.isInteger(v) && (v as number) > 0;
-  return h.algorithm === 'scrypt' && positiveInt(h.N) && positiveInt(h.r) && positiveInt(h.p) && positiveInt(h.key_length)
-    && typeof h.salt === 'string' && typeof h.hash === 'string';
+  return (
+    h.algorithm === 'scrypt' &&
+    positiveInt(h.N) &&
+    positiveInt(h.r) &&
+    positiveInt(h.p) &&
+    positiveInt(h.key_length) &&
+    typeof h.salt === 'string' &&
+    typeof h.hash === 'string'
+  );
 }

@@ -99,7 +99,8 @@ export const LOGIN_RESPONSE_SCHEMA: JsonSchema = {
     expiresIn: { type: 'string', description: 'Lifetime of the token, as configured (auth.token_expiry), e.g. 24h.', examples: ['24h'] },
     device_token: {
       type: 'string',
-      description: 'Proof that this client logged in to this account, for 90 days or until the password changes: keep it and ' +
+      description:
+        'Proof that this client logged in to this account, for 90 days or until the password changes: keep it and ' +
         'send it with later logins. It is no session token.',
     },
   },
@@ -124,7 +125,7 @@ export const ME_SCHEMA: JsonSchema = {
     },
     {
       type: 'object',
-      description: 'An API key; `role` is the effective one (never above its owner\'s current role).',
+      description: "An API key; `role` is the effective one (never above its owner's current role).",
       required: ['kind', 'id', 'name', 'role', 'owner_id', 'created_at', 'last_used_at'],
       additionalProperties: false,
       properties: {

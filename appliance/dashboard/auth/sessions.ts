@@ -30,7 +30,8 @@ export class LoginThrottled extends AppError {
   }
 }
 
-const ACCOUNT_LOCKED = 'too many failed logins for this account from several addresses; ' +
+const ACCOUNT_LOCKED =
+  'too many failed logins for this account from several addresses; ' +
   'a device that logged in to it before (device_token) or the one-time setup code from the dashboard log (setup_code) gets through now';
 
 /** What lets a client past an account lock (see the module comment). */

@@ -45,8 +45,14 @@ interface UsersFile {
 function isUserRecord(value: unknown): value is UserRecord {
   if (typeof value !== 'object' || value === null) return false;
   const u = value as Record<string, unknown>;
-  return typeof u.id === 'string' && typeof u.username === 'string' && ROLES.includes(u.role as Role)
-    && isPasswordHash(u.password) && typeof u.created_at === 'string' && typeof u.updated_at === 'string';
+  return (
+    typeof u.id === 'string' &&
+    typeof u.username === 'string' &&
+    ROLES.includes(u.role as Role) &&
+    isPasswordHash(u.password) &&
+    typeof u.created_at === 'string' &&
+    typeof u.updated_at === 'string'
+  );
 }
 
 /** The records that can be kept, in order (a repeated id or username is not), and the index of the first that cannot. */

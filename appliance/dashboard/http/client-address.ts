@@ -22,7 +22,12 @@ export function normalizeAddress(text: string): string {
     return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
   }
   // Groups without leading zeros: uWS writes `0000:…:0001` where others write `::1`.
-  return /^[0-9a-f:]+$/.test(address) ? address.split(':').map((g) => parseInt(g, 16).toString(16)).join(':') : address;
+  return /^[0-9a-f:]+$/.test(address)
+    ? address
+        .split(':')
+        .map((g) => parseInt(g, 16).toString(16))
+        .join(':')
+    : address;
 }
 
 /** `::ffff:7f00:1` → `0:0:0:0:0:ffff:7f00:1`, so the patterns above see eight groups. */

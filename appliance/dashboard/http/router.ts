@@ -15,7 +15,17 @@ import type { Logger } from '../../common/logger.js';
 import { checkDeclaredLength, readBody, ROUTE_BODY_OPTIONS } from './body.js';
 import { clientAddress } from './client-address.js';
 import type { RateLimiter } from './rate-limit.js';
-import { Reply, ROLES, type Authenticator, type JsonSchema, type Level, type Principal, type Role, type RouteContext, type RouteSpec } from './route.js';
+import {
+  Reply,
+  ROLES,
+  type Authenticator,
+  type JsonSchema,
+  type Level,
+  type Principal,
+  type Role,
+  type RouteContext,
+  type RouteSpec,
+} from './route.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan, parameterValue, validationError } from './validate.js';
 
 /** Body limit of JSON routes that do not set their own. */

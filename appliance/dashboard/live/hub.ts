@@ -112,7 +112,13 @@ export class LiveHub {
   /** A socket opened, with a check of the credentials of its upgrade request or none (then it must send `auth`). */
   connect(socket: LiveSocket, check: CredentialCheck | null): LiveClient {
     const client: LiveClient = {
-      socket, state: 'awaiting_auth', credentials: null, types: null, awaitingPong: false, authTimer: null, held: [],
+      socket,
+      state: 'awaiting_auth',
+      credentials: null,
+      types: null,
+      awaitingPong: false,
+      authTimer: null,
+      held: [],
     };
     this.clients.add(client);
     this.counters.connections_total++;

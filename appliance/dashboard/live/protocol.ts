@@ -73,4 +73,3 @@ export function parseClientMessage(text: string): ParsedClientMessage {
   }
   return { ok: false, error: `unknown message type ${JSON.stringify(data.type)}; expected "auth" or "subscribe"` };
 }
-

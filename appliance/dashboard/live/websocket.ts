@@ -50,22 +50,26 @@ export function installLiveSocket(app: Server, hub: LiveHub, auth: Authenticator
     res.upgrade(context);
   });
 
-  app.ws(WS_PATH, {
-    idle_timeout: 0,
-    // Bytes, so the limit is counted in bytes as documented (a string's length counts UTF-16 units).
-    message_type: 'ArrayBuffer',
-    max_payload_length: UWS_MAX_PAYLOAD_BYTES,
-    // Above the hub's own limit, so uWS never silently drops a message the hub meant to send.
-    max_backpressure: hub.options.maxBufferedBytes * 2,
-  }, (ws: Websocket) => {
-    const { check } = ws.context as unknown as UpgradeContext;
-    const client = hub.connect(ws, check);
-    ws.on('message', (message: ArrayBuffer) => {
-      if (message.byteLength > MAX_CLIENT_MESSAGE_BYTES) hub.tooLarge(client, message.byteLength);
-      else hub.receive(client, Buffer.from(message).toString('utf8'));
-    });
-    ws.on('pong', () => hub.alive(client));
-    ws.on('ping', () => hub.alive(client));
-    ws.on('close', () => hub.disconnect(client));
-  });
+  app.ws(
+    WS_PATH,
+    {
+      idle_timeout: 0,
+      // Bytes, so the limit is counted in bytes as documented (a string's length counts UTF-16 units).
+      message_type: 'ArrayBuffer',
+      max_payload_length: UWS_MAX_PAYLOAD_BYTES,
+      // Above the hub's own limit, so uWS never silently drops a message the hub meant to send.
+      max_backpressure: hub.options.maxBufferedBytes * 2,
+    },
+    (ws: Websocket) => {
+      const { check } = ws.context as unknown as UpgradeContext;
+      const client = hub.connect(ws, check);
+      ws.on('message', (message: ArrayBuffer) => {
+        if (message.byteLength > MAX_CLIENT_MESSAGE_BYTES) hub.tooLarge(client, message.byteLength);
+        else hub.receive(client, Buffer.from(message).toString('utf8'));
+      });
+      ws.on('pong', () => hub.alive(client));
+      ws.on('ping', () => hub.alive(client));
+      ws.on('close', () => hub.disconnect(client));
+    },
+  );
 }

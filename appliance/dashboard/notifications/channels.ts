@@ -107,7 +107,8 @@ export class ChannelRegistry {
     const settings: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(input)) {
       if (COMMON_INPUT.has(key) || !Object.hasOwn(type.fields, key)) continue;
-      if (value === REDACTED) throw validationError([{ path: `body/${key}`, message: `"${REDACTED}" stands for a stored secret; a new channel has none` }]);
+      if (value === REDACTED)
+        throw validationError([{ path: `body/${key}`, message: `"${REDACTED}" stands for a stored secret; a new channel has none` }]);
       if (!isUnset(value)) settings[key] = value;
     }
     this.checkSettings(type, settings);
@@ -214,7 +215,11 @@ export class ChannelRegistry {
     if (result.ok) this.counts.deliveries_ok++;
     else {
       this.counts.deliveries_failed++;
-      this.log.warn(`delivery to channel "${record.name}" failed: ${result.error}`, { channel: record.id, kind: notification.kind, attempts: result.attempts });
+      this.log.warn(`delivery to channel "${record.name}" failed: ${result.error}`, {
+        channel: record.id,
+        kind: notification.kind,
+        attempts: result.attempts,
+      });
     }
     await this.record(record.id, result);
     return result;

@@ -156,7 +156,10 @@ async function legacyRecords(stores: JsonStores, log: Logger): Promise<InboxReco
 }
 
 async function exists(file: string): Promise<boolean> {
-  return access(file).then(() => true, () => false);
+  return access(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 export class Inbox {

@@ -15,7 +15,10 @@ const nullableDateTime: JsonSchema = { type: ['string', 'null'], format: 'date-t
 
 export const KIND_PATTERN = '^[a-z][a-z0-9_.-]*$';
 export const kindSchema: JsonSchema = {
-  type: 'string', minLength: 1, maxLength: 64, pattern: KIND_PATTERN,
+  type: 'string',
+  minLength: 1,
+  maxLength: 64,
+  pattern: KIND_PATTERN,
   description: 'What happened: `print.finished`, `printer.error`, `slicer_service_disconnected`…',
 };
 
@@ -46,7 +49,10 @@ export const notificationInputSchema: JsonSchema = {
     level: { type: 'string', enum: [...NOTIFICATION_LEVELS] },
     title: { type: 'string', minLength: 1, maxLength: 200 },
     message: { type: 'string', maxLength: 4000 },
-    data: { type: 'object', description: `Machine-readable details: at most ${DATA_MAX_BYTES / 1024} KB as JSON, nesting at most ${DATA_MAX_DEPTH} levels.` },
+    data: {
+      type: 'object',
+      description: `Machine-readable details: at most ${DATA_MAX_BYTES / 1024} KB as JSON, nesting at most ${DATA_MAX_DEPTH} levels.`,
+    },
   },
 };
 
@@ -68,7 +74,7 @@ export const deliveryResultSchema: JsonSchema = {
   properties: {
     ok: { type: 'boolean' },
     attempts: { type: 'integer', minimum: 1 },
-    http_status: { type: ['integer', 'null'], description: 'The receiver\'s last HTTP status; null without an answer.' },
+    http_status: { type: ['integer', 'null'], description: "The receiver's last HTTP status; null without an answer." },
     error: { type: ['string', 'null'] },
     at: dateTime,
   },
@@ -80,7 +86,9 @@ const commonInput: Record<string, JsonSchema> = {
   name: { type: 'string', minLength: 1, maxLength: 100, format: NAME_FORMAT },
   enabled: { type: 'boolean', description: 'Default true.' },
   kinds: {
-    type: ['array', 'null'], items: kindSchema, maxItems: 100,
+    type: ['array', 'null'],
+    items: kindSchema,
+    maxItems: 100,
     description: 'Notification kinds this channel receives; null or absent for all.',
   },
 };
@@ -91,13 +99,15 @@ function oneOrOneOf(schemas: JsonSchema[]): JsonSchema {
 
 /** POST body: `type` picks the channel type, whose fields come beside the common ones. */
 export function channelCreateSchema(types: readonly ChannelType[]): JsonSchema {
-  return oneOrOneOf(types.map((t) => ({
-    type: 'object',
-    additionalProperties: false,
-    description: t.description,
-    required: ['type', 'name', ...t.required],
-    properties: { type: { const: t.type }, ...commonInput, ...t.fields },
-  })));
+  return oneOrOneOf(
+    types.map((t) => ({
+      type: 'object',
+      additionalProperties: false,
+      description: t.description,
+      required: ['type', 'name', ...t.required],
+      properties: { type: { const: t.type }, ...commonInput, ...t.fields },
+    })),
+  );
 }
 
 /** PUT body: any of the fields; `type` may be repeated but not changed. */
@@ -112,33 +122,51 @@ export function channelUpdateSchema(types: readonly ChannelType[]): JsonSchema {
 }
 
 export function channelViewSchema(types: readonly ChannelType[]): JsonSchema {
-  return oneOrOneOf(types.map((t) => {
-    const own: Record<string, JsonSchema> = {};
-    for (const [key, schema] of Object.entries(t.fields)) {
-      if (t.secrets.includes(key)) {
-        own[key] = { type: ['string', 'null'], enum: ['***', null], description: '"***" when set; never returned in clear.' };
-        own[`${key}_set`] = { type: 'boolean' };
-      } else {
-        own[key] = t.required.includes(key) ? schema : { anyOf: [schema, { type: 'null' }] };
+  return oneOrOneOf(
+    types.map((t) => {
+      const own: Record<string, JsonSchema> = {};
+      for (const [key, schema] of Object.entries(t.fields)) {
+        if (t.secrets.includes(key)) {
+          own[key] = { type: ['string', 'null'], enum: ['***', null], description: '"***" when set; never returned in clear.' };
+          own[`${key}_set`] = { type: 'boolean' };
+        } else {
+          own[key] = t.required.includes(key) ? schema : { anyOf: [schema, { type: 'null' }] };
+        }
       }
-    }
-    return {
-      type: 'object',
-      additionalProperties: false,
-      required: ['id', 'type', 'name', 'enabled', 'kinds', ...Object.keys(own), 'created_at', 'updated_at', 'last_status', 'last_error', 'last_delivery_at'],
-      properties: {
-        id: { type: 'string' },
-        type: { const: t.type },
-        name: { type: 'string' },
-        enabled: { type: 'boolean' },
-        kinds: { type: ['array', 'null'], items: { type: 'string' } },
-        ...own,
-        created_at: dateTime,
-        updated_at: dateTime,
-        last_status: { type: ['string', 'null'], enum: ['delivered', 'failed', null], description: 'Outcome of the last delivery; null before the first.' },
-        last_error: { type: ['string', 'null'] },
-        last_delivery_at: nullableDateTime,
-      },
-    };
-  }));
+      return {
+        type: 'object',
+        additionalProperties: false,
+        required: [
+          'id',
+          'type',
+          'name',
+          'enabled',
+          'kinds',
+          ...Object.keys(own),
+          'created_at',
+          'updated_at',
+          'last_status',
+          'last_error',
+          'last_delivery_at',
+        ],
+        properties: {
+          id: { type: 'string' },
+          type: { const: t.type },
+          name: { type: 'string' },
+          enabled: { type: 'boolean' },
+          kinds: { type: ['array', 'null'], items: { type: 'string' } },
+          ...own,
+          created_at: dateTime,
+          updated_at: dateTime,
+          last_status: {
+            type: ['string', 'null'],
+            enum: ['delivered', 'failed', null],
+            description: 'Outcome of the last delivery; null before the first.',
+          },
+          last_error: { type: ['string', 'null'] },
+          last_delivery_at: nullableDateTime,
+        },
+      };
+    }),
+  );
 }

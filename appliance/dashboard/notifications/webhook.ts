@@ -83,15 +83,19 @@ class WebhookChannel implements NotificationChannel {
   private async post(body: string, headers: Record<string, string>, stop: AbortSignal): Promise<Attempt> {
     try {
       const response = await fetch(this.url, {
-        method: 'POST', headers, body, redirect: 'manual',
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'manual',
         signal: AbortSignal.any([stop, AbortSignal.timeout(this.options.timeoutMs)]),
       });
       await response.body?.cancel();
       if (response.status >= 200 && response.status < 300) return { status: response.status, error: null, retry: false };
       const location = response.headers.get('location');
-      const error = response.status >= 300 && response.status < 400 && location
-        ? `HTTP ${response.status}: redirected to ${location}; configure that URL instead`
-        : `HTTP ${response.status}`;
+      const error =
+        response.status >= 300 && response.status < 400 && location
+          ? `HTTP ${response.status}: redirected to ${location}; configure that URL instead`
+          : `HTTP ${response.status}`;
       return { status: response.status, error, retry: isRetryable(response.status) };
     } catch (err) {
       if (stop.aborted) return { status: null, error: 'the service stopped before the delivery finished', retry: false };
@@ -107,7 +111,8 @@ export function webhookChannelType(options: WebhookOptions = DEFAULT_WEBHOOK_OPT
     fields: {
       url: { type: 'string', format: 'uri', maxLength: 2048, description: 'http or https URL the notification is POSTed to.' },
       secret: {
-        type: ['string', 'null'], maxLength: 256,
+        type: ['string', 'null'],
+        maxLength: 256,
         description: 'HMAC-SHA256 key of X-Printyard-Signature. Returned as "***"; send "***" to keep it, null or "" to remove it.',
       },
     },

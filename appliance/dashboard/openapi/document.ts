@@ -57,7 +57,10 @@ export function openApiPath(path: string): string {
 }
 
 function operationId(route: RouteSpec): string {
-  const words = route.path.split('/').filter((s) => s !== '' && s !== 'api').map((s) => (s.startsWith(':') ? `by_${s.slice(1)}` : s));
+  const words = route.path
+    .split('/')
+    .filter((s) => s !== '' && s !== 'api')
+    .map((s) => (s.startsWith(':') ? `by_${s.slice(1)}` : s));
   return [route.method, ...words].join('_').replace(/[^A-Za-z0-9_]/g, '_');
 }
 
@@ -88,7 +91,10 @@ function responses(route: RouteSpec): Json {
 
 function parameters(route: RouteSpec): Json[] {
   const list: Json[] = pathParameterNames(route.path).map((name) => ({
-    name, in: 'path', required: true, schema: route.params?.[name] ?? { type: 'string' },
+    name,
+    in: 'path',
+    required: true,
+    schema: route.params?.[name] ?? { type: 'string' },
   }));
   for (const [name, schema] of Object.entries(route.query ?? {})) {
     list.push({ name, in: 'query', required: schema.required === true, schema: queryValueSchema(schema) });

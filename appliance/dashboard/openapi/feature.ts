@@ -72,7 +72,10 @@ export function createOpenApiFeature(routes: () => readonly RouteSpec[]): Dashbo
     name: 'openapi',
     routes: [
       {
-        method: 'get', path: OPENAPI_PATH, level: 'public', tag: TAG,
+        method: 'get',
+        path: OPENAPI_PATH,
+        level: 'public',
+        tag: TAG,
         summary: 'This OpenAPI 3.1 description',
         responses: { 200: { description: 'The description', schema: { type: 'object' } } },
         handler: () => {
@@ -81,13 +84,19 @@ export function createOpenApiFeature(routes: () => readonly RouteSpec[]): Dashbo
         },
       },
       {
-        method: 'get', path: DOCS_PATH, level: 'public', tag: TAG,
+        method: 'get',
+        path: DOCS_PATH,
+        level: 'public',
+        tag: TAG,
         summary: 'Interactive API documentation (Swagger UI)',
         responses: { 200: { description: 'The documentation page', contentType: 'text/html' } },
         handler: () => new Reply(200, page, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': PAGE_CSP }),
       },
       {
-        method: 'get', path: `${DOCS_PATH}/:file`, level: 'public', tag: TAG,
+        method: 'get',
+        path: `${DOCS_PATH}/:file`,
+        level: 'public',
+        tag: TAG,
         summary: 'A file of the documentation page (script, style sheet, icon)',
         params: { file: { type: 'string', enum: Object.keys(DOCS_ASSETS) } },
         responses: { 200: { description: 'The file', contentType: 'application/octet-stream' } },

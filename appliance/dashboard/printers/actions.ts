@@ -51,8 +51,12 @@ export function unsupportedAction(message: string): AppError {
 }
 
 const tray: JsonSchema = {
-  oneOf: [{ type: 'integer', minimum: 0, maximum: 15 }, { type: 'string', const: 'external' }],
-  description: 'AMS tray to load from: global id unit × 4 + slot (0–15), or "external" for the external spool. Required on Bambu Lab printers; Marlin printers have no trays.',
+  oneOf: [
+    { type: 'integer', minimum: 0, maximum: 15 },
+    { type: 'string', const: 'external' },
+  ],
+  description:
+    'AMS tray to load from: global id unit × 4 + slot (0–15), or "external" for the external spool. Required on Bambu Lab printers; Marlin printers have no trays.',
 };
 const tool: JsonSchema = { type: 'integer', minimum: 0, maximum: 15, description: 'Tool (extruder) number, from 0.' };
 const distance = (axis: string): JsonSchema => ({ type: 'number', minimum: -1000, maximum: 1000, description: `Relative ${axis} move in mm.` });
@@ -64,7 +68,13 @@ function object(properties: Record<string, JsonSchema>, required: string[] = [],
 /** The body of `POST /api/printers/:id/actions/<name>`, per action. */
 export const ACTION_BODY_SCHEMAS: Readonly<Record<PrinterActionName, JsonSchema>> = {
   home: object({
-    axes: { type: 'array', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['x', 'y', 'z'] }, description: 'Axes to home; all when omitted.' },
+    axes: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 3,
+      items: { type: 'string', enum: ['x', 'y', 'z'] },
+      description: 'Axes to home; all when omitted.',
+    },
   }),
   jog: object(
     { x: distance('X'), y: distance('Y'), z: distance('Z'), feedrate: { type: 'number', minimum: 1, maximum: 60000, description: 'mm/min.' } },
@@ -85,7 +95,9 @@ export const ACTION_BODY_SCHEMAS: Readonly<Record<PrinterActionName, JsonSchema>
     },
     ['fan', 'percent'],
   ),
-  light: object({ light: { type: 'string', enum: ['chamber', 'work'], description: 'The chamber light when omitted.' }, on: { type: 'boolean' } }, ['on']),
+  light: object({ light: { type: 'string', enum: ['chamber', 'work'], description: 'The chamber light when omitted.' }, on: { type: 'boolean' } }, [
+    'on',
+  ]),
   speed: object(
     {
       level: { type: 'string', enum: [...SPEED_LEVELS], description: 'Named speed level (Bambu Lab).' },
@@ -116,7 +128,12 @@ export const ACTION_SUMMARIES: Readonly<Record<PrinterActionName, string>> = {
  * and the offered list) and with parameters its schema accepts (else 400; the routes checked the
  * body already, callers inside the dashboard get the same check).
  */
-export function checkedAction(action: string, offered: readonly PrinterActionName[], rawParams: Readonly<Record<string, unknown>>, refusal: string): PrinterActionName {
+export function checkedAction(
+  action: string,
+  offered: readonly PrinterActionName[],
+  rawParams: Readonly<Record<string, unknown>>,
+  refusal: string,
+): PrinterActionName {
   if (!(offered as readonly string[]).includes(action)) throw unsupportedAction(`${refusal} (offered: ${offered.join(', ')})`);
   const issues = validate(ACTION_BODY_SCHEMAS[action as PrinterActionName], rawParams, 'params');
   if (issues.length > 0) throw validationError(issues);

@@ -15,7 +15,10 @@ const conflict = {
   description:
     'Not now (ERR_CONFLICT): the printer is not connected, or its state forbids it (pause while idle, motion while printing, controls locked because Developer Mode is off on a Bambu printer).',
 };
-const unsupported = { description: 'Never on this printer (ERR_UNSUPPORTED_ACTION): its driver does not offer this, or the printer lacks the part named (a work light, a chamber heater).' };
+const unsupported = {
+  description:
+    'Never on this printer (ERR_UNSUPPORTED_ACTION): its driver does not offer this, or the printer lacks the part named (a work light, a chamber heater).',
+};
 const noAnswer = { description: 'The printer did not confirm in time (ERR_UNAVAILABLE); it may still act on it.' };
 const done = { description: 'The printer accepted it; the change shows in the status and on the WebSocket as the printer reports it.' };
 
@@ -55,7 +58,13 @@ export function controlRoutes(control: PrinterControl): RouteSpec[] {
       description: 'Sends the line(s) of `command` to the printer as G-code, in order.',
       params: printerIdParams,
       body: { kind: 'json', schema: commandBodySchema },
-      responses: { 200: { description: 'Sent; the printer’s answer.', schema: commandResultSchema }, 404: notFound, 409: conflict, 422: unsupported, 503: noAnswer },
+      responses: {
+        200: { description: 'Sent; the printer’s answer.', schema: commandResultSchema },
+        404: notFound,
+        409: conflict,
+        422: unsupported,
+        503: noAnswer,
+      },
       handler: ({ params, body }) => control.command(params.id, (body as { command: string }).command),
     },
     {

@@ -27,7 +27,13 @@ export const commandResultSchema: JsonSchema = {
   type: 'object',
   required: ['lines'],
   additionalProperties: false,
-  properties: { lines: { type: 'array', items: { type: 'string' }, description: 'What the printer answered, line by line; empty for printers that do not answer (Bambu).' } },
+  properties: {
+    lines: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'What the printer answered, line by line; empty for printers that do not answer (Bambu).',
+    },
+  },
 };
 
 export const controlBodySchema: JsonSchema = {
@@ -66,11 +72,19 @@ export const amsUpdateSchema: JsonSchema = {
         type: 'object',
         required: ['id', 'humidity', 'temperature', 'trays'],
         additionalProperties: false,
-        properties: { id: { type: 'integer' }, humidity: nullableNumber, temperature: nullableNumber, trays: { type: 'array', items: amsTraySchema } },
+        properties: {
+          id: { type: 'integer' },
+          humidity: nullableNumber,
+          temperature: nullableNumber,
+          trays: { type: 'array', items: amsTraySchema },
+        },
       },
     },
     external: { oneOf: [amsTraySchema, { type: 'null' }] },
-    active_tray: { oneOf: [{ type: 'integer' }, { const: 'external' }, { type: 'null' }], description: 'Global tray id (unit * 4 + slot), `external`, or null.' },
+    active_tray: {
+      oneOf: [{ type: 'integer' }, { const: 'external' }, { type: 'null' }],
+      description: 'Global tray id (unit * 4 + slot), `external`, or null.',
+    },
     updated_at: { type: 'string', format: 'date-time' },
   },
 };
@@ -96,8 +110,15 @@ export const liveStateSchema: JsonSchema = {
     printer_id: { type: 'string' },
     online: { type: 'boolean' },
     status: printerStatusSchema,
-    capabilities: { oneOf: [capabilitiesSchema, { type: 'null' }], description: 'Null when the printer has no driver (disabled, or no driver for its type).' },
+    capabilities: {
+      oneOf: [capabilitiesSchema, { type: 'null' }],
+      description: 'Null when the printer has no driver (disabled, or no driver for its type).',
+    },
     ams: { oneOf: [amsUpdateSchema, { type: 'null' }], description: 'The last AMS state; null while offline or for printers without one.' },
-    details: { type: 'object', description: "The protocol's own facts (Bambu: gcode_state, stage, speed_level, lights, print_error, hms, developer_mode…); empty while offline." },
+    details: {
+      type: 'object',
+      description:
+        "The protocol's own facts (Bambu: gcode_state, stage, speed_level, lights, print_error, hms, developer_mode…); empty while offline.",
+    },
   },
 };

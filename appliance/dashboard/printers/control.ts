@@ -53,8 +53,12 @@ export class PrinterControl {
 
   /** Sends the text's non-empty lines as G-code. */
   command(id: string, text: string): Promise<CommandResult> {
-    const lines = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
-    if (lines.length === 0) throw new AppError(ErrorCode.validation, 400, 'body/command holds no G-code', [{ path: 'body/command', message: 'holds no G-code' }]);
+    const lines = text
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter((line) => line !== '');
+    if (lines.length === 0)
+      throw new AppError(ErrorCode.validation, 400, 'body/command holds no G-code', [{ path: 'body/command', message: 'holds no G-code' }]);
     const driver = this.connected(id, (c) => c.gcode_console, 'a G-code console');
     return driver.command({ kind: 'gcode', lines });
   }

@@ -95,12 +95,7 @@ export function newPrinterRecord(input: unknown, id: string, now: Date): Printer
  * and masked secrets keep their values, null clears an optional field. With a new type it
  * replaces the stored one and must be complete, secrets included.
  */
-function patchedConnection(
-  definition: PrinterTypeDefinition,
-  current: PrinterRecord,
-  block: unknown,
-  issues: ValidationIssue[],
-): PrinterConnection {
+function patchedConnection(definition: PrinterTypeDefinition, current: PrinterRecord, block: unknown, issues: ValidationIssue[]): PrinterConnection {
   const where = `${BODY}/connection`;
   const typeChanged = definition.type !== current.type;
   if (block === undefined) {

@@ -18,7 +18,8 @@ interface PrintersFile {
 }
 
 function checkShape(data: unknown): string | null {
-  if (typeof data !== 'object' || data === null || !Array.isArray((data as PrintersFile).printers)) return 'expected an object with a "printers" list';
+  if (typeof data !== 'object' || data === null || !Array.isArray((data as PrintersFile).printers))
+    return 'expected an object with a "printers" list';
   for (const [index, record] of (data as PrintersFile).printers.entries()) {
     if (typeof record !== 'object' || record === null) return `printers[${index}] is not an object`;
     for (const field of ['id', 'name', 'type'] as const) {

@@ -127,7 +127,22 @@ const nullableText: JsonSchema = { type: ['string', 'null'] };
 
 export const printerViewSchema: JsonSchema = {
   type: 'object',
-  required: ['id', 'name', 'type', 'vendor', 'model', 'printer_profile', 'enabled', 'connection', 'created_at', 'updated_at', 'identity', 'online', 'state', 'status'],
+  required: [
+    'id',
+    'name',
+    'type',
+    'vendor',
+    'model',
+    'printer_profile',
+    'enabled',
+    'connection',
+    'created_at',
+    'updated_at',
+    'identity',
+    'online',
+    'state',
+    'status',
+  ],
   additionalProperties: false,
   properties: {
     id: { type: 'string', pattern: '^[0-9a-f]{16}$' },

@@ -108,7 +108,7 @@ export class FileSettings implements Settings {
       try {
         listener(this.effective);
       } catch (err) {
-        this.log.error(`settings listener failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+        this.log.error(`settings listener failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       }
     }
   }

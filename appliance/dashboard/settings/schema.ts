@@ -13,8 +13,16 @@
  */
 import { AppError, ErrorCode } from '../../common/errors.js';
 import {
-  configUsage, defaultValues, documentIssues, environmentValues, expectation, JSON_SCHEMA_DIALECT, overlayValues, redactConfig,
-  type ConfigSchema, type DocumentIssue,
+  configUsage,
+  defaultValues,
+  documentIssues,
+  environmentValues,
+  expectation,
+  JSON_SCHEMA_DIALECT,
+  overlayValues,
+  redactConfig,
+  type ConfigSchema,
+  type DocumentIssue,
 } from '../../common/config.js';
 import type { DashboardSettings, SettingsPatch } from './settings.js';
 
@@ -27,16 +35,22 @@ export const SETTINGS_SCHEMA = {
   additionalProperties: false,
   properties: {
     auth: {
-      type: 'object', description: 'sessions of the web UI and the API', additionalProperties: false,
+      type: 'object',
+      description: 'sessions of the web UI and the API',
+      additionalProperties: false,
       properties: {
         token_expiry: {
-          type: 'string', format: 'short-duration', default: '24h',
+          type: 'string',
+          format: 'short-duration',
+          default: '24h',
           description: 'lifetime of a session token: a number and a unit (s, m, h, d, w), e.g. 24h',
         },
       },
     },
     rate_limit: {
-      type: 'object', description: 'how many requests a client may make', additionalProperties: false,
+      type: 'object',
+      description: 'how many requests a client may make',
+      additionalProperties: false,
       properties: {
         enabled: { type: 'boolean', default: true, description: 'limit the requests per client' },
         per_minute: { type: 'integer', minimum: 1, maximum: 100_000, default: 200, description: 'requests per client in any minute' },
@@ -44,28 +58,44 @@ export const SETTINGS_SCHEMA = {
       },
     },
     slicer_service: {
-      type: 'object', description: 'the remote slicer service (printyard-slicer)', additionalProperties: false,
+      type: 'object',
+      description: 'the remote slicer service (printyard-slicer)',
+      additionalProperties: false,
       properties: {
         enabled: { type: 'boolean', default: false, 'x-env': false, description: 'use the remote slicer service' },
         url: {
-          type: 'string', format: 'http-url', default: 'http://127.0.0.1:8765', 'x-env': 'SLICER_URL',
+          type: 'string',
+          format: 'http-url',
+          default: 'http://127.0.0.1:8765',
+          'x-env': 'SLICER_URL',
           description: 'base URL of the slicer service',
         },
         token: {
-          type: 'string', default: '', 'x-env': 'SLICER_TOKEN', 'x-secret': true,
+          type: 'string',
+          default: '',
+          'x-env': 'SLICER_TOKEN',
+          'x-secret': true,
           description: 'bearer token of the slicer service; empty for none',
         },
       },
     },
     slicing: {
-      type: 'object', description: 'slices by the built-in engine', additionalProperties: false,
+      type: 'object',
+      description: 'slices by the built-in engine',
+      additionalProperties: false,
       properties: {
         max_output_mb: {
-          type: 'integer', minimum: 1, maximum: 1_048_576, default: 1024,
+          type: 'integer',
+          minimum: 1,
+          maximum: 1_048_576,
+          default: 1024,
           description: 'largest G-code file of a slice by the built-in engine, in MB; a slice that would write more fails',
         },
         min_free_mb: {
-          type: 'integer', minimum: 0, maximum: 1_048_576, default: 256,
+          type: 'integer',
+          minimum: 0,
+          maximum: 1_048_576,
+          default: 256,
           description: 'free space in MB a slice leaves on the disk of the data directory; below it the slice fails (507)',
         },
       },
@@ -90,9 +120,12 @@ function problem(issue: DocumentIssue): string {
       const what = issue.name.includes('.') ? 'a setting' : 'a settings section';
       return `is not ${what} (known: ${issue.known.join(', ')})`;
     }
-    case 'not-an-object': return 'must be an object';
-    case 'not-in-file': return 'cannot be set in config.json';
-    case 'invalid': return `must be ${expectation(issue.spec)}`;
+    case 'not-an-object':
+      return 'must be an object';
+    case 'not-in-file':
+      return 'cannot be set in config.json';
+    case 'invalid':
+      return `must be ${expectation(issue.spec)}`;
   }
 }
 

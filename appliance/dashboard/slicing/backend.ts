@@ -63,7 +63,10 @@ export interface SlicingBackend {
 
 /** Thrown by a backend that turned out unusable mid-call (connection refused, 501, incompatible API). */
 export class BackendUnavailableError extends Error {
-  constructor(readonly backend: BackendName, reason: string) {
+  constructor(
+    readonly backend: BackendName,
+    reason: string,
+  ) {
     super(reason);
     this.name = 'BackendUnavailableError';
   }

@@ -16,22 +16,14 @@
  * ERR_UNAVAILABLE; the message lists every backend's reason and `details.skipped` has them.
  */
 import { AppError, ErrorCode } from '../../common/errors.js';
-import {
-  BackendUnavailableError,
-  type SliceJobRequest,
-  type SliceJobResult,
-  type SlicingBackend,
-} from './backend.js';
+import { BackendUnavailableError, type SliceJobRequest, type SliceJobResult, type SlicingBackend } from './backend.js';
 
 type Skip = SliceJobResult['skipped'][number];
 
 /** Statuses that mean "this backend cannot take it now", not "the request is wrong". */
 const BACKEND_SIDE_4XX = new Set([408, 429]);
 
-export async function sliceWithFallback(
-  backends: readonly SlicingBackend[],
-  request: SliceJobRequest,
-): Promise<SliceJobResult> {
+export async function sliceWithFallback(backends: readonly SlicingBackend[], request: SliceJobRequest): Promise<SliceJobResult> {
   const skipped: Skip[] = [];
   let lastFailure: AppError | null = null;
   for (const backend of backends) {

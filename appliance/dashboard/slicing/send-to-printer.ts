@@ -40,7 +40,7 @@ type PrintFormat = SliceJobResult['format'];
  */
 const PRINT_FORMATS: Readonly<Record<string, PrintFormat>> = { 'bambu-lan': 'gcode.3mf', 'marlin-serial': 'gcode' };
 
-const FORMAT_NAMES: Readonly<Record<PrintFormat, string>> = { 'gcode': 'plain G-code', 'gcode.3mf': '.gcode.3mf projects' };
+const FORMAT_NAMES: Readonly<Record<PrintFormat, string>> = { gcode: 'plain G-code', 'gcode.3mf': '.gcode.3mf projects' };
 
 export interface PrintTarget {
   printer: PrinterView;
@@ -97,7 +97,8 @@ export function readyPrinter(printers: Printers, printerId: string): PrintTarget
   if (printer.state === 'error' && !ERROR_IS_LAST_JOB.has(printer.type)) {
     throw new AppError(ErrorCode.conflict, 409, `printer "${printer.name}" is in error${printer.status.error ? ` (${printer.status.error})` : ''}`);
   }
-  if (!READY_STATES.has(printer.state) && printer.state !== 'error') throw new AppError(ErrorCode.conflict, 409, `printer "${printer.name}" is busy (${printer.state})`);
+  if (!READY_STATES.has(printer.state) && printer.state !== 'error')
+    throw new AppError(ErrorCode.conflict, 409, `printer "${printer.name}" is busy (${printer.state})`);
   return { printer, driver };
 }
 
@@ -125,7 +126,12 @@ export function checkPrintFormat(printer: Pick<PrinterView, 'name' | 'type'>, fo
 export function printerFileName(file: string): string {
   const base = path.basename(file);
   const extension = /\.gcode\.3mf$/i.test(base) ? base.slice(-'.gcode.3mf'.length) : path.extname(base);
-  const stem = base.slice(0, base.length - extension.length).replace(/[^A-Za-z0-9._()+-]/g, '_').replace(/\.{2,}/g, '.').replace(/^[^A-Za-z0-9]+/, '').replace(/\.+$/, '');
+  const stem = base
+    .slice(0, base.length - extension.length)
+    .replace(/[^A-Za-z0-9._()+-]/g, '_')
+    .replace(/\.{2,}/g, '.')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .replace(/\.+$/, '');
   return `${(stem || 'model').slice(0, 128 - extension.length)}${extension}`;
 }
 
@@ -143,7 +149,11 @@ function withDetails(err: unknown, extra: Record<string, unknown>): unknown {
  * file's name on the printer, when the upload went through and the start did not.
  */
 export async function sendToPrinter(
-  printers: Printers, printerId: string, file: string, format: PrintFormat, details: Record<string, unknown> = {},
+  printers: Printers,
+  printerId: string,
+  file: string,
+  format: PrintFormat,
+  details: Record<string, unknown> = {},
 ): Promise<SentFile> {
   let uploadedAs: string | null = null;
   try {

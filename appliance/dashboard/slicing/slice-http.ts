@@ -41,7 +41,10 @@ export const SLICE_FORM_PROPERTIES: Record<string, JsonSchema> = {
   printer_id: { type: 'string', description: 'printer profile id of the catalogue (GET /api/slicer/native/profiles)' },
   filament_ids: { type: 'string', description: 'JSON array of filament profile ids, one per filament slot, e.g. ["generic-pla"]' },
   process_id: { type: 'string', description: 'process profile id' },
-  overrides: { type: 'string', description: 'JSON object of settings (OrcaSlicer names) that replace the profiles\' values, e.g. {"sparse_infill_density": "15%"}' },
+  overrides: {
+    type: 'string',
+    description: 'JSON object of settings (OrcaSlicer names) that replace the profiles\' values, e.g. {"sparse_infill_density": "15%"}',
+  },
 };
 
 /** How the reply of a file-returning slice is described in the OpenAPI description. */

@@ -94,14 +94,21 @@ export function createSystemFeature(ctx: DashboardContext, parts: SystemParts): 
     name: 'system',
     routes: [
       {
-        method: 'get', path: '/api/health', level: 'public', tag: TAG, rateLimited: false,
+        method: 'get',
+        path: '/api/health',
+        level: 'public',
+        tag: TAG,
+        rateLimited: false,
         summary: 'Liveness probe',
         description: 'Answers from memory (no disk, no upstream), so it stays fast under load. Not rate limited.',
         responses: { 200: jsonSchema(HEALTH_SCHEMA) },
         handler: () => new Reply(200, health, { 'content-type': 'application/json', 'cache-control': 'no-store' }),
       },
       {
-        method: 'get', path: '/api/system/info', level: 'view', tag: TAG,
+        method: 'get',
+        path: '/api/system/info',
+        level: 'view',
+        tag: TAG,
         summary: 'Versions, uptime, storage, hardware support and the state of every feature',
         responses: { 200: jsonSchema(SYSTEM_INFO_SCHEMA) },
         handler: info,

@@ -40,10 +40,7 @@ export interface HardwareProbeOptions {
 }
 
 export async function probeHardware(options: HardwareProbeOptions): Promise<HardwareSupport> {
-  const [serial, gpio] = await Promise.all([
-    probeSerial(),
-    probeGpio(options.devDir ?? '/dev', options.gpioSysfsDir ?? '/sys/class/gpio'),
-  ]);
+  const [serial, gpio] = await Promise.all([probeSerial(), probeGpio(options.devDir ?? '/dev', options.gpioSysfsDir ?? '/sys/class/gpio')]);
   return {
     serial,
     gpio,

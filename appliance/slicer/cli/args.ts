@@ -82,7 +82,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   const configDir = one('--config-dir');
   if (flags.has('--list-profiles')) {
     const kind = one('--kind') ?? 'all';
-    if (kind !== 'printer' && kind !== 'filament' && kind !== 'process' && kind !== 'all') throw bad(`--kind must be printer, filament, process or all, not "${kind}"`);
+    if (kind !== 'printer' && kind !== 'filament' && kind !== 'process' && kind !== 'all')
+      throw bad(`--kind must be printer, filament, process or all, not "${kind}"`);
     if (rest.length) throw bad(`unexpected argument "${rest[0]}" with --list-profiles`);
     return { mode: 'list', json: flags.has('--json'), kind, vendor: one('--vendor'), configDir };
   }
@@ -109,7 +110,10 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     model: rest[0],
     output: required('--output'),
     printer: required('--printer'),
-    filaments: required('--filament').split(',').map((s) => s.trim()).filter(Boolean),
+    filaments: required('--filament')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     process: required('--process'),
     overrides,
     configDir,

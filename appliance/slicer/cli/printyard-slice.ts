@@ -79,10 +79,10 @@ async function slice(args: SliceArgs): Promise<void> {
     preview: false,
     onProgress: showProgress
       ? (e) => {
-        const line = `${e.stage} ${e.pct.toFixed(0)}%`;
-        if (line !== last) process.stderr.write(`\r${line.padEnd(20)}`);
-        last = line;
-      }
+          const line = `${e.stage} ${e.pct.toFixed(0)}%`;
+          if (line !== last) process.stderr.write(`\r${line.padEnd(20)}`);
+          last = line;
+        }
       : undefined,
   });
   if (showProgress) process.stderr.write('\r'.padEnd(21) + '\r');
@@ -97,14 +97,24 @@ async function main(): Promise<number> {
   try {
     const args = parseArgs(process.argv.slice(2));
     switch (args.mode) {
-      case 'help': process.stdout.write(USAGE + '\n'); return 0;
-      case 'version': process.stdout.write(packageVersion() + '\n'); return 0;
-      case 'list': await list(args); return 0;
-      case 'slice': await slice(args); return 0;
+      case 'help':
+        process.stdout.write(USAGE + '\n');
+        return 0;
+      case 'version':
+        process.stdout.write(packageVersion() + '\n');
+        return 0;
+      case 'list':
+        await list(args);
+        return 0;
+      case 'slice':
+        await slice(args);
+        return 0;
     }
   } catch (err) {
     const e = toAppError(err);
-    process.stderr.write(`printyard-slice: ${e.message}${e.code === ErrorCode.badRequest && /option|missing|argument/.test(e.message) ? '\n\n' + USAGE : ''}\n`);
+    process.stderr.write(
+      `printyard-slice: ${e.message}${e.code === ErrorCode.badRequest && /option|missing|argument/.test(e.message) ? '\n\n' + USAGE : ''}\n`,
+    );
     return e.status >= 500 ? 1 : 2;
   }
 }

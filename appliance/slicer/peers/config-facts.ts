@@ -111,8 +111,12 @@ export function configFacts(config: PrintConfig): ConfigFacts {
   const filamentDiameter = first(config.filament_diameter);
   const layerHeight = config.layer_height;
   const lineWidth = widthMm(config.line_width, nozzle, round(nozzle * 1.125));
-  const plateKey = translate(PLATE_TEMPERATURE_KEYS, 'curr_bed_type', config.curr_bed_type, 'bed temperature key') as
-    (typeof PLATE_TEMPERATURE_KEYS)[keyof typeof PLATE_TEMPERATURE_KEYS];
+  const plateKey = translate(
+    PLATE_TEMPERATURE_KEYS,
+    'curr_bed_type',
+    config.curr_bed_type,
+    'bed temperature key',
+  ) as (typeof PLATE_TEMPERATURE_KEYS)[keyof typeof PLATE_TEMPERATURE_KEYS];
   const temps = {
     nozzle: first(config.nozzle_temperature),
     nozzleFirst: first(config.nozzle_temperature_initial_layer),

@@ -8,10 +8,23 @@ import type { PrintConfig } from '../profiles/schema.js';
 import { configFacts, first, round, translate, type PeerMapping, type PeerSettings } from './config-facts.js';
 import type { PeerGcode } from './peer-gcode.js';
 
-const CURA_INFILL: Record<string, string> = { 'zig-zag': 'zigzag', line: 'lines', grid: 'grid', alignedrectilinear: 'lines', triangles: 'triangles', gyroid: 'gyroid' };
+const CURA_INFILL: Record<string, string> = {
+  'zig-zag': 'zigzag',
+  line: 'lines',
+  grid: 'grid',
+  alignedrectilinear: 'lines',
+  triangles: 'triangles',
+  gyroid: 'gyroid',
+};
 /** Cura spaces the lines of a pattern with several line directions per layer that much wider. */
 const CURA_INFILL_FACTOR: Record<string, number> = { grid: 2, triangles: 3 };
-const CURA_SURFACE: Record<string, string> = { monotonic: 'lines', monotonicline: 'lines', 'zig-zag': 'lines', alignedrectilinear: 'lines', concentric: 'concentric' };
+const CURA_SURFACE: Record<string, string> = {
+  monotonic: 'lines',
+  monotonicline: 'lines',
+  'zig-zag': 'lines',
+  alignedrectilinear: 'lines',
+  concentric: 'concentric',
+};
 const CURA_SEAM: Record<string, string> = { aligned: 'sharpest_corner', nearest: 'shortest', back: 'back', random: 'random' };
 const CURA_FLAVOR: Record<string, string> = { reprapfirmware: 'RepRap (RepRap)' };
 const CURA_SUPPORT: Record<string, string> = { rectilinear: 'lines', 'rectilinear-grid': 'grid' };
@@ -39,7 +52,7 @@ export function curaSettings(config: PrintConfig, gcode: PeerGcode): PeerMapping
   const wallsWidth = width.outer + Math.max(config.wall_loops - 1, 0) * width.inner;
   const infillPattern = cura(CURA_INFILL, 'sparse_infill_pattern');
   const density = config.sparse_infill_density;
-  const lineDistance = density > 0 ? (width.sparse * 100 / density) * (CURA_INFILL_FACTOR[infillPattern] ?? 1) : 0;
+  const lineDistance = density > 0 ? ((width.sparse * 100) / density) * (CURA_INFILL_FACTOR[infillPattern] ?? 1) : 0;
   const wantsBrim = config.brim_type !== 'auto_brim' && config.brim_type !== 'no_brim' && config.brim_width > 0;
   const adhesion = wantsBrim ? 'brim' : config.skirt_loops > 0 ? 'skirt' : 'none';
   const firstLayerFactor = round((width.first / width.default) * 100, 2);
@@ -50,7 +63,9 @@ export function curaSettings(config: PrintConfig, gcode: PeerGcode): PeerMapping
   if (config.brim_type === 'auto_brim') caveats.push('brim_type auto_brim: CuraEngine has no automatic brim, none is printed');
   if (config.skirt_height > 1) caveats.push(`skirt_height ${config.skirt_height}: CuraEngine prints the skirt on the first layer only`);
   if (config.initial_layer_infill_speed !== config.initial_layer_speed) {
-    caveats.push(`initial_layer_infill_speed ${config.initial_layer_infill_speed} mm/s: CuraEngine prints the whole first layer at speed_print_layer_0 ${config.initial_layer_speed} mm/s`);
+    caveats.push(
+      `initial_layer_infill_speed ${config.initial_layer_infill_speed} mm/s: CuraEngine prints the whole first layer at speed_print_layer_0 ${config.initial_layer_speed} mm/s`,
+    );
   }
   const accel = {
     print: acceleration(0, config),
@@ -171,7 +186,7 @@ export function curaSettings(config: PrintConfig, gcode: PeerGcode): PeerMapping
     skin_angles: angles(config.solid_infill_direction, config.solid_infill_direction + 90),
     skin_outline_count: 0,
     skin_overlap: config.top_bottom_infill_wall_overlap,
-    skin_overlap_mm: round(0.5 * (width.solid + (config.wall_loops > 1 ? width.inner : width.outer)) * config.top_bottom_infill_wall_overlap / 100),
+    skin_overlap_mm: round((0.5 * (width.solid + (config.wall_loops > 1 ? width.inner : width.outer)) * config.top_bottom_infill_wall_overlap) / 100),
     skin_preshrink: round(wallsWidth),
     top_skin_preshrink: round(wallsWidth),
     bottom_skin_preshrink: round(wallsWidth),
@@ -187,7 +202,7 @@ export function curaSettings(config: PrintConfig, gcode: PeerGcode): PeerMapping
     infill_line_distance: round(lineDistance),
     infill_angles: angles(config.infill_direction, config.infill_direction + 90),
     infill_overlap: config.infill_wall_overlap,
-    infill_overlap_mm: round(0.5 * (width.sparse + (config.wall_loops > 1 ? width.inner : width.outer)) * config.infill_wall_overlap / 100),
+    infill_overlap_mm: round((0.5 * (width.sparse + (config.wall_loops > 1 ? width.inner : width.outer)) * config.infill_wall_overlap) / 100),
     infill_wipe_dist: 0,
     infill_before_walls: config.is_infill_first,
     min_infill_area: config.minimum_sparse_infill_area,
@@ -213,12 +228,12 @@ export function curaSettings(config: PrintConfig, gcode: PeerGcode): PeerMapping
     speed_travel: config.travel_speed,
     speed_layer_0: config.initial_layer_speed,
     speed_print_layer_0: config.initial_layer_speed,
-    speed_travel_layer_0: round(config.travel_speed * config.initial_layer_travel_speed / 100),
+    speed_travel_layer_0: round((config.travel_speed * config.initial_layer_travel_speed) / 100),
     skirt_brim_speed: config.skirt_speed > 0 ? config.skirt_speed : config.initial_layer_speed,
     speed_slowdown_layers: Math.max(config.slow_down_layers, 1),
     speed_z_hop: config.travel_speed_z > 0 ? config.travel_speed_z : config.machine_max_speed_z,
     speed_equalize_flow_enabled: false,
-    meshfix_maximum_travel_resolution: round(Math.min(0.5 * config.travel_speed / config.sparse_infill_speed, 2 * width.default)),
+    meshfix_maximum_travel_resolution: round(Math.min((0.5 * config.travel_speed) / config.sparse_infill_speed, 2 * width.default)),
     acceleration_enabled: true,
     acceleration_print: accel.print,
     acceleration_infill: accel.infill,
@@ -282,7 +297,7 @@ export function curaSettings(config: PrintConfig, gcode: PeerGcode): PeerMapping
     skirt_gap: config.skirt_distance,
     skirt_brim_minimal_length: config.min_skirt_length,
     brim_width: config.brim_width,
-    brim_line_count: Math.ceil(config.brim_width / (width.default * firstLayerFactor / 100)),
+    brim_line_count: Math.ceil(config.brim_width / ((width.default * firstLayerFactor) / 100)),
     brim_gap: config.brim_object_gap,
     brim_outside_only: config.brim_type === 'outer_only',
 
@@ -327,7 +342,17 @@ export function curaSettingArgs(settings: PeerSettings): string[] {
  * CuraEngine looks a setting up mesh → extruder → global and fdmextruder.def.json's own defaults
  * (2.85 mm filament, nozzle size...) sit on the extruder level and would shadow global values.
  */
-export function curaCommandArgs({ definition, settings, model, output }: { definition: string; settings: PeerSettings; model: string; output: string }): string[] {
+export function curaCommandArgs({
+  definition,
+  settings,
+  model,
+  output,
+}: {
+  definition: string;
+  settings: PeerSettings;
+  model: string;
+  output: string;
+}): string[] {
   const values = curaSettingArgs(settings);
   return ['slice', '-v', '-j', definition, ...values, '-e0', ...values, '-l', model, '-o', output];
 }

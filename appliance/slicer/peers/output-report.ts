@@ -47,7 +47,9 @@ export class GcodeReportReader {
   private timeText: string | undefined;
   private layerChanges = 0;
   private curaLayers = 0;
-  private readonly last: Partial<Record<'layerCount' | 'totalLayers' | 'filamentM' | 'filamentMm' | 'filamentG' | 'curaTime' | 'curaElapsed', number>> = {};
+  private readonly last: Partial<
+    Record<'layerCount' | 'totalLayers' | 'filamentM' | 'filamentMm' | 'filamentG' | 'curaTime' | 'curaElapsed', number>
+  > = {};
 
   push(line: string): void {
     if (!line.startsWith(';')) return;

@@ -8,10 +8,29 @@ import type { PrintConfig } from '../profiles/schema.js';
 import { configFacts, first, translate, type PeerMapping, type PeerSettings } from './config-facts.js';
 import type { PeerGcode } from './peer-gcode.js';
 
-const PRUSA_INFILL: Record<string, string> = { 'zig-zag': 'rectilinear', line: 'line', grid: 'grid', alignedrectilinear: 'alignedrectilinear', triangles: 'triangles', gyroid: 'gyroid' };
-const PRUSA_SURFACE: Record<string, string> = { monotonic: 'monotonic', monotonicline: 'monotonic', 'zig-zag': 'rectilinear', alignedrectilinear: 'alignedrectilinear', concentric: 'concentric' };
+const PRUSA_INFILL: Record<string, string> = {
+  'zig-zag': 'rectilinear',
+  line: 'line',
+  grid: 'grid',
+  alignedrectilinear: 'alignedrectilinear',
+  triangles: 'triangles',
+  gyroid: 'gyroid',
+};
+const PRUSA_SURFACE: Record<string, string> = {
+  monotonic: 'monotonic',
+  monotonicline: 'monotonic',
+  'zig-zag': 'rectilinear',
+  alignedrectilinear: 'alignedrectilinear',
+  concentric: 'concentric',
+};
 const PRUSA_SEAM: Record<string, string> = { aligned: 'aligned', nearest: 'nearest', back: 'rear', random: 'random' };
-const PRUSA_FLAVOR: Record<string, string> = { marlin2: 'marlin2', marlin: 'marlin', klipper: 'marlin2', bambu: 'marlin2', reprapfirmware: 'reprapfirmware' };
+const PRUSA_FLAVOR: Record<string, string> = {
+  marlin2: 'marlin2',
+  marlin: 'marlin',
+  klipper: 'marlin2',
+  bambu: 'marlin2',
+  reprapfirmware: 'reprapfirmware',
+};
 
 const bool = (value: boolean): number => (value ? 1 : 0);
 
@@ -41,7 +60,9 @@ export function prusaSettings(config: PrintConfig, gcode: PeerGcode): PeerMappin
     caveats.push('ensure_vertical_shell_thickness ensure_moderate: PrusaSlicer 2.5 has only its full mode (ensure_all), which is used');
   }
   if (config.initial_layer_infill_speed !== config.initial_layer_speed) {
-    caveats.push(`initial_layer_infill_speed ${config.initial_layer_infill_speed} mm/s: PrusaSlicer prints the whole first layer at first_layer_speed ${config.initial_layer_speed} mm/s`);
+    caveats.push(
+      `initial_layer_infill_speed ${config.initial_layer_infill_speed} mm/s: PrusaSlicer prints the whole first layer at first_layer_speed ${config.initial_layer_speed} mm/s`,
+    );
   }
   const brim = config.brim_type === 'auto_brim' || config.brim_type === 'no_brim' ? 'no_brim' : config.brim_type;
   const prusa = (table: Record<string, string>, key: keyof PrintConfig): string => translate(table, key, config[key], 'PrusaSlicer 2.5');

@@ -54,17 +54,22 @@ function checkFilamentCount(printerId: string, config: Record<string, unknown>, 
   }
   if (nozzles > 1 && !sharedNozzle) {
     if (slots !== nozzles) {
-      throw new AppError(ErrorCode.badRequest, 400,
+      throw new AppError(
+        ErrorCode.badRequest,
+        400,
         `printer "${printerId}" has ${nozzles} nozzles: give exactly ${nozzles} filament profiles, got ${slots}`,
-        { printerId, nozzles, filaments: slots });
+        { printerId, nozzles, filaments: slots },
+      );
     }
     return;
   }
   const maxFilaments = config.max_filaments as number;
   if (slots > maxFilaments) {
-    throw new AppError(ErrorCode.badRequest, 400,
-      `printer "${printerId}" takes 1 to ${maxFilaments} filaments, got ${slots}`,
-      { printerId, maxFilaments, filaments: slots });
+    throw new AppError(ErrorCode.badRequest, 400, `printer "${printerId}" takes 1 to ${maxFilaments} filaments, got ${slots}`, {
+      printerId,
+      maxFilaments,
+      filaments: slots,
+    });
   }
 }
 
@@ -77,8 +82,12 @@ function fitToSlots(key: string, values: unknown[], slots: number, fromOverride:
   if (values.length === slots) return values;
   if (values.length > slots) {
     if (fromOverride) {
-      throw new AppError(ErrorCode.invalidSetting, 400,
-        `invalid value for setting "${key}": ${values.length} values given for ${slots} filament slot(s)`, { key });
+      throw new AppError(
+        ErrorCode.invalidSetting,
+        400,
+        `invalid value for setting "${key}": ${values.length} values given for ${slots} filament slot(s)`,
+        { key },
+      );
     }
     return values.slice(0, slots);
   }

@@ -9,7 +9,13 @@ import { loadBundledProfiles } from './bundled.js';
 import { inheritanceChain, resolveSettings, type ProfileLookup } from './resolve.js';
 import type { ConfigPatch, PrintConfig } from './schema.js';
 import {
-  PROFILE_KINDS, type ListFilter, type LoadReport, type Profile, type ProfileKind, type ProfileSummary, type ResolveRequest,
+  PROFILE_KINDS,
+  type ListFilter,
+  type LoadReport,
+  type Profile,
+  type ProfileKind,
+  type ProfileSummary,
+  type ResolveRequest,
 } from './types.js';
 
 interface Entry {
@@ -75,7 +81,7 @@ export class ProfileCatalogue {
    * directory's whose parent just went away. Dropping one can break its children, so it repeats.
    */
   private dropUnresolvable(report: LoadReport): void {
-    for (let changed = true; changed;) {
+    for (let changed = true; changed; ) {
       changed = false;
       for (const [id, entry] of this.entries) {
         if (entry.loadedFrom === undefined) continue;
@@ -106,8 +112,9 @@ export class ProfileCatalogue {
       out.push(summary);
     }
     const kindOrder = (k: ProfileKind): number => PROFILE_KINDS.indexOf(k);
-    return out.sort((a, b) => kindOrder(a.kind) - kindOrder(b.kind)
-      || a.vendor.localeCompare(b.vendor) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+    return out.sort(
+      (a, b) => kindOrder(a.kind) - kindOrder(b.kind) || a.vendor.localeCompare(b.vendor) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id),
+    );
   }
 
   /** The profile with its settings resolved along `inherits`. */
@@ -140,12 +147,10 @@ export class ProfileCatalogue {
       throw new AppError(ErrorCode.profileNotFound, 404, `unknown ${kind} profile "${id}"`, { id, kind });
     }
     if (profile.kind !== kind) {
-      throw new AppError(ErrorCode.profileNotFound, 404,
-        `profile "${id}" is a ${profile.kind} profile, not a ${kind} profile`, { id, kind });
+      throw new AppError(ErrorCode.profileNotFound, 404, `profile "${id}" is a ${profile.kind} profile, not a ${kind} profile`, { id, kind });
     }
     if (!profile.instantiable) {
-      throw new AppError(ErrorCode.profileNotFound, 404,
-        `profile "${id}" is an abstract base, not a selectable ${kind} profile`, { id, kind });
+      throw new AppError(ErrorCode.profileNotFound, 404, `profile "${id}" is an abstract base, not a selectable ${kind} profile`, { id, kind });
     }
     return profile;
   }

@@ -23,5 +23,8 @@ export function slugify(name: string): string {
 
 /** Joins fragments into one id, e.g. (`Prusa Research`, `0.15mm QUALITY @MK3`). */
 export function makeProfileId(...parts: string[]): string {
-  return parts.map(slugify).filter((p) => p !== '').join('-');
+  return parts
+    .map(slugify)
+    .filter((p) => p !== '')
+    .join('-');
 }

@@ -24,8 +24,17 @@ export interface ProfileFileEntry {
 }
 
 const FIELDS = new Set([
-  'id', 'kind', 'name', 'vendor', 'inherits', 'instantiable', 'is_default', 'compatible_printers',
-  'printer_model', 'description', 'settings',
+  'id',
+  'kind',
+  'name',
+  'vendor',
+  'inherits',
+  'instantiable',
+  'is_default',
+  'compatible_printers',
+  'printer_model',
+  'description',
+  'settings',
   // Written by `get()`; accepted so that an exported profile can be loaded back, then ignored.
   'source',
 ]);
@@ -103,8 +112,10 @@ function parseOwnSettings(raw: unknown, kind: ProfileKind, id: string): ConfigPa
     if (isSettingKey(key)) {
       const def = SETTINGS[key];
       if (def.kind !== kind) {
-        throw new AppError(ErrorCode.invalidSetting, 400,
-          `profile "${id}": setting "${key}" belongs to ${def.kind} profiles, not ${kind} profiles`, { key, id });
+        throw new AppError(ErrorCode.invalidSetting, 400, `profile "${id}": setting "${key}" belongs to ${def.kind} profiles, not ${kind} profiles`, {
+          key,
+          id,
+        });
       }
       values[key] = def.type === 'gcode' ? joinGcodeLines(value) : value;
     } else {
@@ -140,7 +151,7 @@ async function listJsonFiles(dir: string): Promise<string[]> {
   // loads the ICU collator (some 12 ms of every command-line start).
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) files.push(...await listJsonFiles(full));
+    if (entry.isDirectory()) files.push(...(await listJsonFiles(full)));
     else if (entry.isFile() && entry.name.endsWith('.json')) files.push(full);
   }
   return files;

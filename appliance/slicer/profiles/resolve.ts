@@ -17,18 +17,22 @@ export function inheritanceChain(profile: Profile, lookup: ProfileLookup): Profi
     const parentId = current.inherits;
     if (seen.has(parentId)) {
       const path = [...chain.map((p) => p.id), parentId].join(' → ');
-      throw new AppError(ErrorCode.badRequest, 400,
-        `profile "${profile.id}" has an inheritance cycle: ${path}`, { id: profile.id, cycle: path });
+      throw new AppError(ErrorCode.badRequest, 400, `profile "${profile.id}" has an inheritance cycle: ${path}`, { id: profile.id, cycle: path });
     }
     const parent = lookup(parentId);
     if (parent === undefined) {
-      throw new AppError(ErrorCode.profileNotFound, 404,
-        `profile "${current.id}" inherits from unknown profile "${parentId}"`, { id: current.id, parent: parentId });
+      throw new AppError(ErrorCode.profileNotFound, 404, `profile "${current.id}" inherits from unknown profile "${parentId}"`, {
+        id: current.id,
+        parent: parentId,
+      });
     }
     if (parent.kind !== current.kind) {
-      throw new AppError(ErrorCode.badRequest, 400,
+      throw new AppError(
+        ErrorCode.badRequest,
+        400,
         `profile "${current.id}" (${current.kind}) inherits from "${parentId}", which is a ${parent.kind} profile`,
-        { id: current.id, parent: parentId });
+        { id: current.id, parent: parentId },
+      );
     }
     seen.add(parentId);
     chain.push(parent);

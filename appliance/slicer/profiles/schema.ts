@@ -9,8 +9,7 @@
 import { AppError, ErrorCode } from '../../common/errors.js';
 
 export type SettingKind = 'printer' | 'filament' | 'process';
-export type SettingType =
-  | 'float' | 'int' | 'bool' | 'string' | 'gcode' | 'enum' | 'percent' | 'floatOrPercent' | 'points' | 'strings';
+export type SettingType = 'float' | 'int' | 'bool' | 'string' | 'gcode' | 'enum' | 'percent' | 'floatOrPercent' | 'points' | 'strings';
 
 /** An absolute value in mm (or the unit of the key) or a percentage of a base, e.g. "110%". */
 export type FloatOrPercent = number | `${number}%`;
@@ -46,7 +45,13 @@ function b(kind: SettingKind, label: string, dflt: boolean) {
 function s(kind: SettingKind, label: string, dflt = '') {
   return { kind, type: 'string' as const, default: dflt, label };
 }
-function e<const V extends string>(kind: SettingKind, label: string, values: readonly V[], dflt: NoInfer<V>, aliases?: Readonly<Record<string, string>>) {
+function e<const V extends string>(
+  kind: SettingKind,
+  label: string,
+  values: readonly V[],
+  dflt: NoInfer<V>,
+  aliases?: Readonly<Record<string, string>>,
+) {
   return { kind, type: 'enum' as const, default: dflt, label, values, aliases };
 }
 function pct(kind: SettingKind, label: string, dflt: number, min = 0, max = 100) {
@@ -80,13 +85,26 @@ export const SETTINGS = {
   printer_variant: s('printer', 'Nozzle variant', '0.4'),
   printer_notes: s('printer', 'Printer notes'),
   printer_technology: e('printer', 'Technology', ['FFF'], 'FFF'),
-  gcode_flavor: e('printer', 'G-code flavour', ['marlin2', 'marlin', 'klipper', 'bambu', 'reprapfirmware'], 'marlin2',
-    { 'marlin-legacy': 'marlin', marlinfirmware: 'marlin2', repetier: 'marlin', smoothie: 'marlin', reprap: 'reprapfirmware' }),
-  printable_area: pts('printer', 'Printable area', [[0, 0], [220, 0], [220, 220], [0, 220]]),
+  gcode_flavor: e('printer', 'G-code flavour', ['marlin2', 'marlin', 'klipper', 'bambu', 'reprapfirmware'], 'marlin2', {
+    'marlin-legacy': 'marlin',
+    marlinfirmware: 'marlin2',
+    repetier: 'marlin',
+    smoothie: 'marlin',
+    reprap: 'reprapfirmware',
+  }),
+  printable_area: pts('printer', 'Printable area', [
+    [0, 0],
+    [220, 0],
+    [220, 220],
+    [0, 220],
+  ]),
   printable_height: f('printer', 'Printable height', 250, 1, 2000),
   bed_exclude_area: pts('printer', 'Bed exclude area', []),
-  curr_bed_type: e('printer', 'Bed type', ['Cool Plate', 'Engineering Plate', 'High Temp Plate', 'Textured PEI Plate'], 'Textured PEI Plate',
-    { 'Hot Plate': 'High Temp Plate', 'Textured Plate': 'Textured PEI Plate', 'Smooth PEI Plate': 'High Temp Plate' }),
+  curr_bed_type: e('printer', 'Bed type', ['Cool Plate', 'Engineering Plate', 'High Temp Plate', 'Textured PEI Plate'], 'Textured PEI Plate', {
+    'Hot Plate': 'High Temp Plate',
+    'Textured Plate': 'Textured PEI Plate',
+    'Smooth PEI Plate': 'High Temp Plate',
+  }),
   nozzle_diameter: ext(f('printer', 'Nozzle diameter', 0.4, 0.05, 3)),
   extruder_offset: pts('printer', 'Extruder offsets', [[0, 0]]),
   single_extruder_multi_material: b('printer', 'Single extruder multi-material (AMS)', false),
@@ -131,14 +149,75 @@ export const SETTINGS = {
   wipe: ext(b('printer', 'Wipe while retracting', false)),
   wipe_distance: ext(f('printer', 'Wipe distance', 1, 0, 20)),
   z_hop: ext(f('printer', 'Z hop', 0, 0, 10)),
-  z_hop_types: ext(e('printer', 'Z hop type (straight up; the others lift straight up too)', ['Normal Lift'], 'Normal Lift', { 'Slope Lift': 'Normal Lift', 'Spiral Lift': 'Normal Lift', 'Auto Lift': 'Normal Lift' })),
+  z_hop_types: ext(
+    e('printer', 'Z hop type (straight up; the others lift straight up too)', ['Normal Lift'], 'Normal Lift', {
+      'Slope Lift': 'Normal Lift',
+      'Spiral Lift': 'Normal Lift',
+      'Auto Lift': 'Normal Lift',
+    }),
+  ),
   retract_lift_above: ext(f('printer', 'Z hop only above', 0, 0, 2000)),
   retract_lift_below: ext(f('printer', 'Z hop only below (0 = no limit)', 0, 0, 2000)),
 
   /* ---------------- filament ---------------- */
-  filament_type: ext(e('filament', 'Filament type',
-    ['PLA', 'PETG', 'ABS', 'ASA', 'TPU', 'PA', 'PA-CF', 'PC', 'PVA', 'HIPS', 'PET', 'PLA-CF', 'PETG-CF', 'PP', 'OTHER'], 'PLA',
-    { NYLON: 'PA', FLEX: 'TPU', PA6: 'PA', PA12: 'PA', PAHT: 'PA', 'PA-GF': 'PA', 'PAHT-CF': 'PA-CF', EDGE: 'PETG', NGEN: 'PETG', PCTG: 'PETG', PEBA: 'TPU', 'TPU-AMS': 'TPU', PPS: 'OTHER', PEI: 'OTHER', PVB: 'OTHER', SBS: 'OTHER', CPE: 'PETG', 'PLA+': 'PLA', PHA: 'OTHER', BVOH: 'PVA', 'ASA-Aero': 'ASA', 'PET-CF': 'PETG-CF', 'ABS-GF': 'ABS', 'PC-CF': 'PC', 'PP-CF': 'PP', 'PP-GF': 'PP', 'PE': 'OTHER', 'PE-CF': 'OTHER', 'PA11-CF': 'PA-CF', 'PPA-CF': 'PA-CF', 'PPA-GF': 'PA', 'PCTG-CF': 'PETG-CF', 'PLA-AERO': 'PLA', 'ABS-CF': 'ABS', 'ASA-CF': 'ASA', 'PA6-CF': 'PA-CF', 'PA6-GF': 'PA', 'PETG-GF': 'PETG', 'PHA-CF': 'OTHER', 'PEEK': 'OTHER', 'PEKK': 'OTHER', 'METAL': 'OTHER', 'WOOD': 'PLA', 'SILK': 'PLA', 'PC/ABS': 'PC', 'ABS/PC': 'PC', 'FLEX-CF': 'TPU', 'PCL': 'OTHER' })),
+  filament_type: ext(
+    e(
+      'filament',
+      'Filament type',
+      ['PLA', 'PETG', 'ABS', 'ASA', 'TPU', 'PA', 'PA-CF', 'PC', 'PVA', 'HIPS', 'PET', 'PLA-CF', 'PETG-CF', 'PP', 'OTHER'],
+      'PLA',
+      {
+        NYLON: 'PA',
+        FLEX: 'TPU',
+        PA6: 'PA',
+        PA12: 'PA',
+        PAHT: 'PA',
+        'PA-GF': 'PA',
+        'PAHT-CF': 'PA-CF',
+        EDGE: 'PETG',
+        NGEN: 'PETG',
+        PCTG: 'PETG',
+        PEBA: 'TPU',
+        'TPU-AMS': 'TPU',
+        PPS: 'OTHER',
+        PEI: 'OTHER',
+        PVB: 'OTHER',
+        SBS: 'OTHER',
+        CPE: 'PETG',
+        'PLA+': 'PLA',
+        PHA: 'OTHER',
+        BVOH: 'PVA',
+        'ASA-Aero': 'ASA',
+        'PET-CF': 'PETG-CF',
+        'ABS-GF': 'ABS',
+        'PC-CF': 'PC',
+        'PP-CF': 'PP',
+        'PP-GF': 'PP',
+        PE: 'OTHER',
+        'PE-CF': 'OTHER',
+        'PA11-CF': 'PA-CF',
+        'PPA-CF': 'PA-CF',
+        'PPA-GF': 'PA',
+        'PCTG-CF': 'PETG-CF',
+        'PLA-AERO': 'PLA',
+        'ABS-CF': 'ABS',
+        'ASA-CF': 'ASA',
+        'PA6-CF': 'PA-CF',
+        'PA6-GF': 'PA',
+        'PETG-GF': 'PETG',
+        'PHA-CF': 'OTHER',
+        PEEK: 'OTHER',
+        PEKK: 'OTHER',
+        METAL: 'OTHER',
+        WOOD: 'PLA',
+        SILK: 'PLA',
+        'PC/ABS': 'PC',
+        'ABS/PC': 'PC',
+        'FLEX-CF': 'TPU',
+        PCL: 'OTHER',
+      },
+    ),
+  ),
   filament_vendor: ext(s('filament', 'Filament vendor', 'Generic')),
   filament_colour: ext(s('filament', 'Filament colour', '#F2F2F2')),
   filament_diameter: ext(f('filament', 'Filament diameter', 1.75, 0.5, 5)),
@@ -198,8 +277,15 @@ export const SETTINGS = {
   bottom_shell_thickness: f('process', 'Minimum bottom shell thickness', 0, 0, 20),
   // Orca's modes; ours has two of its three non-empty ones (see engine/README.md, "Surfaces"). The
   // aliases read PrusaSlicer's and older Orca's spellings: on/enabled is PrusaSlicer 2.5's full mode.
-  ensure_vertical_shell_thickness: e('process', 'Ensure vertical shell thickness', ['none', 'ensure_moderate', 'ensure_all'], 'ensure_moderate',
-    { true: 'ensure_all', '1': 'ensure_all', enabled: 'ensure_all', false: 'none', '0': 'none', disabled: 'none', partial: 'ensure_moderate' }),
+  ensure_vertical_shell_thickness: e('process', 'Ensure vertical shell thickness', ['none', 'ensure_moderate', 'ensure_all'], 'ensure_moderate', {
+    true: 'ensure_all',
+    '1': 'ensure_all',
+    enabled: 'ensure_all',
+    false: 'none',
+    '0': 'none',
+    disabled: 'none',
+    partial: 'ensure_moderate',
+  }),
   sparse_infill_density: pct('process', 'Sparse infill density', 15),
   sparse_infill_pattern: e('process', 'Sparse infill pattern', INFILL_PATTERNS, 'grid', INFILL_ALIASES),
   top_surface_pattern: e('process', 'Top surface pattern', SURFACE_PATTERNS, 'monotonicline', SURFACE_ALIASES),
@@ -255,7 +341,10 @@ export const SETTINGS = {
   thick_bridges: b('process', 'Thick bridges (round nozzle-sized section)', true),
   // Supports
   enable_support: b('process', 'Enable supports', false),
-  support_type: e('process', 'Support type', ['normal(auto)', 'normal(manual)'], 'normal(auto)', { 'tree(auto)': 'normal(auto)', 'tree(manual)': 'normal(manual)' }),
+  support_type: e('process', 'Support type', ['normal(auto)', 'normal(manual)'], 'normal(auto)', {
+    'tree(auto)': 'normal(auto)',
+    'tree(manual)': 'normal(manual)',
+  }),
   support_threshold_angle: i('process', 'Support threshold angle (from horizontal)', 30, 0, 90),
   support_on_build_plate_only: b('process', 'Supports on build plate only', false),
   support_top_z_distance: f('process', 'Support top Z distance', 0.2, 0, 5),
@@ -272,7 +361,10 @@ export const SETTINGS = {
   skirt_distance: f('process', 'Skirt distance', 2, 0, 100),
   skirt_height: i('process', 'Skirt height (layers)', 1, 1, 1000),
   min_skirt_length: f('process', 'Minimum skirt extrusion length', 0, 0, 10000),
-  brim_type: e('process', 'Brim type', ['no_brim', 'outer_only', 'inner_only', 'outer_and_inner', 'auto_brim'], 'auto_brim', { brim_ears: 'outer_only', painted: 'outer_only' }),
+  brim_type: e('process', 'Brim type', ['no_brim', 'outer_only', 'inner_only', 'outer_and_inner', 'auto_brim'], 'auto_brim', {
+    brim_ears: 'outer_only',
+    painted: 'outer_only',
+  }),
   brim_width: f('process', 'Brim width', 5, 0, 100),
   brim_object_gap: f('process', 'Brim/object gap', 0.1, 0, 10),
   // Ordering and output
@@ -290,17 +382,23 @@ export const SETTINGS = {
 
 export type SettingKey = keyof typeof SETTINGS;
 
-type BaseValue<D> =
-  D extends { type: 'float' | 'int' | 'percent' } ? number
-    : D extends { type: 'bool' } ? boolean
-      : D extends { type: 'floatOrPercent' } ? FloatOrPercent
-        : D extends { type: 'points' } ? Point2[]
-          : D extends { type: 'strings' } ? string[]
-            : D extends { type: 'enum'; values: readonly (infer V)[] } ? V
-              : string;
+type BaseValue<D> = D extends { type: 'float' | 'int' | 'percent' }
+  ? number
+  : D extends { type: 'bool' }
+    ? boolean
+    : D extends { type: 'floatOrPercent' }
+      ? FloatOrPercent
+      : D extends { type: 'points' }
+        ? Point2[]
+        : D extends { type: 'strings' }
+          ? string[]
+          : D extends { type: 'enum'; values: readonly (infer V)[] }
+            ? V
+            : string;
 
-export type SettingValue<K extends SettingKey> =
-  (typeof SETTINGS)[K] extends { perExtruder: true } ? BaseValue<(typeof SETTINGS)[K]>[] : BaseValue<(typeof SETTINGS)[K]>;
+export type SettingValue<K extends SettingKey> = (typeof SETTINGS)[K] extends { perExtruder: true }
+  ? BaseValue<(typeof SETTINGS)[K]>[]
+  : BaseValue<(typeof SETTINGS)[K]>;
 
 /** A fully resolved configuration: every key present, typed. The engine reads only this. */
 export type PrintConfig = { -readonly [K in SettingKey]: SettingValue<K> };
@@ -342,7 +440,9 @@ function parseNumber(key: string, raw: unknown, def: SettingDef): number {
 
 function parseScalar(key: string, raw: unknown, def: SettingDef): unknown {
   switch (def.type) {
-    case 'float': case 'int': case 'percent':
+    case 'float':
+    case 'int':
+    case 'percent':
       return parseNumber(key, raw, def);
     case 'bool': {
       if (typeof raw === 'boolean') return raw;
@@ -350,7 +450,8 @@ function parseScalar(key: string, raw: unknown, def: SettingDef): unknown {
       if (raw === 0 || raw === '0' || raw === 'false') return false;
       throw invalid(key, `expected true/false or 1/0, got ${JSON.stringify(raw)}`);
     }
-    case 'string': case 'gcode':
+    case 'string':
+    case 'gcode':
       if (typeof raw === 'string') return raw;
       if (typeof raw === 'number') return String(raw);
       throw invalid(key, `expected a string, got ${JSON.stringify(raw)}`);
@@ -371,10 +472,20 @@ function parseScalar(key: string, raw: unknown, def: SettingDef): unknown {
       return parseNumber(key, raw, def);
     }
     case 'points': {
-      const items = typeof raw === 'string' ? raw.split(/[,;]/).map((p) => p.trim()).filter(Boolean) : raw;
+      const items =
+        typeof raw === 'string'
+          ? raw
+              .split(/[,;]/)
+              .map((p) => p.trim())
+              .filter(Boolean)
+          : raw;
       if (!Array.isArray(items)) throw invalid(key, 'expected a list of points "XxY"');
       return items.map((item) => {
-        if (Array.isArray(item) && item.length === 2) return [parseNumber(key, item[0], { ...def, min: undefined, max: undefined }), parseNumber(key, item[1], { ...def, min: undefined, max: undefined })];
+        if (Array.isArray(item) && item.length === 2)
+          return [
+            parseNumber(key, item[0], { ...def, min: undefined, max: undefined }),
+            parseNumber(key, item[1], { ...def, min: undefined, max: undefined }),
+          ];
         const m = typeof item === 'string' ? /^\s*(-?[\d.]+(?:e-?\d+)?)\s*x\s*(-?[\d.]+(?:e-?\d+)?)\s*$/i.exec(item) : null;
         if (!m) throw invalid(key, `bad point ${JSON.stringify(item)} (expected "XxY")`);
         return [Number(m[1]), Number(m[2])];

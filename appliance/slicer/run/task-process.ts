@@ -94,7 +94,10 @@ async function slice(task: SliceTask, signal: AbortSignal): Promise<WorkerMessag
 
 async function preview(task: PreviewTask): Promise<WorkerMessage> {
   const model = loadModel(await readFile(task.modelPath), task.fileName, task.inflateLimits);
-  const png = renderMeshPng(model.objects.map((o) => o.mesh), { width: task.width, height: task.height, view: task.view });
+  const png = renderMeshPng(
+    model.objects.map((o) => o.mesh),
+    { width: task.width, height: task.height, view: task.view },
+  );
   return { type: 'rendered', png };
 }
 

@@ -23,7 +23,11 @@ const KILL_AFTER_MS = 5000;
  * or unmapped instead of kept, a 2 MB young generation, and less optimising-compiler work.
  */
 export const TASK_ENV: Readonly<Record<string, string>> = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '1' };
-export const TASK_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2', '--interrupt-budget=135168', '--max-inlined-bytecode-size-cumulative=460'];
+export const TASK_NODE_FLAGS: readonly string[] = [
+  '--max-semi-space-size=2',
+  '--interrupt-budget=135168',
+  '--max-inlined-bytecode-size-cumulative=460',
+];
 
 export type TaskEvent = Extract<WorkerMessage, { type: 'progress' | 'layer' }>;
 
@@ -40,9 +44,8 @@ function running(child: ChildProcess): boolean {
 }
 
 function exitError(code: number | null, signal: NodeJS.Signals | null): AppError {
-  const how = signal === 'SIGKILL'
-    ? 'was killed (SIGKILL: out of memory?)'
-    : `stopped unexpectedly (${signal === null ? `exit code ${code}` : signal})`;
+  const how =
+    signal === 'SIGKILL' ? 'was killed (SIGKILL: out of memory?)' : `stopped unexpectedly (${signal === null ? `exit code ${code}` : signal})`;
   return new AppError(ErrorCode.sliceFailed, 500, `the slicing process ${how}`);
 }
 

@@ -36,14 +36,16 @@ async function listFiles(dir: string, out: string[]): Promise<void> {
 export async function configSignature(dir: string): Promise<string> {
   const files: string[] = [path.join(dir, PRINTERS_FILE)];
   for (const sub of WATCHED_DIRS) await listFiles(path.join(dir, sub), files);
-  const parts = await Promise.all(files.sort().map(async (file) => {
-    try {
-      const s = await stat(file);
-      return `${file}\0${s.size}\0${s.mtimeMs}`;
-    } catch {
-      return '';
-    }
-  }));
+  const parts = await Promise.all(
+    files.sort().map(async (file) => {
+      try {
+        const s = await stat(file);
+        return `${file}\0${s.size}\0${s.mtimeMs}`;
+      } catch {
+        return '';
+      }
+    }),
+  );
   return parts.join('\n');
 }
 

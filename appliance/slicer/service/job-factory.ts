@@ -23,7 +23,9 @@ export async function createJob(catalogue: ProfileCatalogue, store: JobStore, fo
   const modelName = safeFileName(form.model.fileName, `model.${format}`);
   const base = modelName.replace(/\.(stl|3mf)$/i, '') || 'model';
   const modelPath = path.join(dir, `model.${format}`);
-  await mkdir(dir, { mode: DIR_MODE }).catch((err: unknown) => { throw asStorageError(err); });
+  await mkdir(dir, { mode: DIR_MODE }).catch((err: unknown) => {
+    throw asStorageError(err);
+  });
   try {
     await rename(form.model.path, modelPath);
   } catch (err) {

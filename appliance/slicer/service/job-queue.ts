@@ -69,7 +69,11 @@ export class JobQueue {
   private readonly settling = new Set<Promise<void>>();
   private closed = false;
 
-  constructor(private readonly store: JobStore, private readonly options: QueueOptions, private readonly log: Logger) {}
+  constructor(
+    private readonly store: JobStore,
+    private readonly options: QueueOptions,
+    private readonly log: Logger,
+  ) {}
 
   get hasRoom(): boolean {
     return !this.closed && (this.running.size < this.options.workers || this.waiting.length < this.options.queueSize);
@@ -79,8 +83,11 @@ export class JobQueue {
   submit(job: Job): void {
     if (this.closed) throw shuttingDown();
     if (!this.hasRoom) {
-      throw new AppError(ErrorCode.tooManyJobs, 429,
-        `the slicer is busy: ${this.running.size} job(s) running and ${this.waiting.length} waiting, the most it holds`);
+      throw new AppError(
+        ErrorCode.tooManyJobs,
+        429,
+        `the slicer is busy: ${this.running.size} job(s) running and ${this.waiting.length} waiting, the most it holds`,
+      );
     }
     this.store.add(job);
     this.waiting.push(job);
@@ -93,7 +100,10 @@ export class JobQueue {
     return {
       running: jobs.filter((j) => j.state === 'running').map((j) => j.toJSON()),
       queued: this.waiting.map((j) => j.toJSON()),
-      finished: jobs.filter((j) => j.isFinished).sort((a, b) => b.finishedAtMs - a.finishedAtMs).map((j) => j.toJSON()),
+      finished: jobs
+        .filter((j) => j.isFinished)
+        .sort((a, b) => b.finishedAtMs - a.finishedAtMs)
+        .map((j) => j.toJSON()),
     };
   }
 
@@ -126,7 +136,9 @@ export class JobQueue {
     if (running.length > 0) {
       this.log.info(`waiting up to ${graceMs / 1000} s for ${running.length} running job(s)`);
       let timer: NodeJS.Timeout | undefined;
-      const graceOver = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), graceMs); });
+      const graceOver = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), graceMs);
+      });
       const outcome = await Promise.race([Promise.all(running.map((j) => j.finished)), graceOver]);
       clearTimeout(timer);
       if (outcome === 'late') this.cancelRunning();
@@ -155,38 +167,46 @@ export class JobQueue {
     if (work === null) throw new AppError(ErrorCode.internal, 500, `job ${job.id} has nothing to run`);
     job.start();
     this.log.info(`job ${job.id} started`);
-    const handle = runSlice({
-      kind: 'slice',
-      modelPath: work.modelPath,
-      fileName: job.modelName,
-      config: work.config,
-      outputPath: work.outputPath,
-      previewPath: work.previewPath,
-      metadata: work.metadata,
-      engineThreads: this.options.engineThreads,
-      maxOutputBytes: this.options.maxOutputBytes,
-      minFreeBytes: this.options.minFreeBytes,
-      inflateLimits: this.options.inflateLimits,
-    }, (e) => (e.type === 'progress' ? job.progress(e.stage, e.pct) : job.layer(e.layer, e.total_layers)));
+    const handle = runSlice(
+      {
+        kind: 'slice',
+        modelPath: work.modelPath,
+        fileName: job.modelName,
+        config: work.config,
+        outputPath: work.outputPath,
+        previewPath: work.previewPath,
+        metadata: work.metadata,
+        engineThreads: this.options.engineThreads,
+        maxOutputBytes: this.options.maxOutputBytes,
+        minFreeBytes: this.options.minFreeBytes,
+        inflateLimits: this.options.inflateLimits,
+      },
+      (e) => (e.type === 'progress' ? job.progress(e.stage, e.pct) : job.layer(e.layer, e.total_layers)),
+    );
     this.running.set(job.id, handle);
     const seconds = this.options.jobTimeoutMs / 1000;
-    const timer = setTimeout(() => handle.cancel(new AppError(ERR_JOB_TIMEOUT, 504, `the job ran longer than its time-out of ${seconds} s`)), this.options.jobTimeoutMs);
-    handle.result.then(
-      (summary) => job.succeed(resultBody(job.id, summary)),
-      (err: unknown) => {
-        const e = toAppError(err, ErrorCode.sliceFailed);
-        if (e.code === ErrorCode.cancelled || e.code === ERR_SHUTTING_DOWN) job.cancel(e);
-        else job.fail(e);
-      },
-    ).finally(() => {
-      clearTimeout(timer);
-      this.running.delete(job.id);
-      const error = job.error;
-      const peak = handle.peakRssBytes === null ? {} : { peak_rss_mb: Math.round(handle.peakRssBytes / (1024 * 1024)) };
-      this.log.info(`job ${job.id} ${job.state}`, error ? { code: error.code, reason: error.message, ...peak } : peak);
-      void this.settle(job);
-      this.pump();
-    });
+    const timer = setTimeout(
+      () => handle.cancel(new AppError(ERR_JOB_TIMEOUT, 504, `the job ran longer than its time-out of ${seconds} s`)),
+      this.options.jobTimeoutMs,
+    );
+    handle.result
+      .then(
+        (summary) => job.succeed(resultBody(job.id, summary)),
+        (err: unknown) => {
+          const e = toAppError(err, ErrorCode.sliceFailed);
+          if (e.code === ErrorCode.cancelled || e.code === ERR_SHUTTING_DOWN) job.cancel(e);
+          else job.fail(e);
+        },
+      )
+      .finally(() => {
+        clearTimeout(timer);
+        this.running.delete(job.id);
+        const error = job.error;
+        const peak = handle.peakRssBytes === null ? {} : { peak_rss_mb: Math.round(handle.peakRssBytes / (1024 * 1024)) };
+        this.log.info(`job ${job.id} ${job.state}`, error ? { code: error.code, reason: error.message, ...peak } : peak);
+        void this.settle(job);
+        this.pump();
+      });
   }
 
   private settle(job: Job): Promise<void> {

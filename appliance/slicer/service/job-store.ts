@@ -34,8 +34,15 @@ export function isJobId(id: string): boolean {
 
 function isRecord(value: unknown): value is JobRecord {
   const r = value as Partial<JobRecord> | null;
-  return typeof r === 'object' && r !== null && typeof r.id === 'string' && JOB_ID.test(r.id)
-    && typeof r.state === 'string' && FINISHED_STATES.includes(r.state) && typeof r.finished_at === 'string';
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    typeof r.id === 'string' &&
+    JOB_ID.test(r.id) &&
+    typeof r.state === 'string' &&
+    FINISHED_STATES.includes(r.state) &&
+    typeof r.finished_at === 'string'
+  );
 }
 
 export class JobStore {
@@ -43,7 +50,12 @@ export class JobStore {
   private timer: NodeJS.Timeout | null = null;
 
   /** `minFreeBytes`: disk space new jobs must leave free (0: no check). */
-  constructor(readonly root: string, private readonly policy: RetentionPolicy, private readonly log: Logger, private readonly minFreeBytes = 0) {}
+  constructor(
+    readonly root: string,
+    private readonly policy: RetentionPolicy,
+    private readonly log: Logger,
+    private readonly minFreeBytes = 0,
+  ) {}
 
   get uploadsDir(): string {
     return path.join(this.root, '.uploads');
@@ -127,7 +139,9 @@ export class JobStore {
   private expire(now: number): Job[] {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const finished = this.all().filter((j) => j.isFinished).sort((a, b) => b.finishedAtMs - a.finishedAtMs);
+    const finished = this.all()
+      .filter((j) => j.isFinished)
+      .sort((a, b) => b.finishedAtMs - a.finishedAtMs);
     const expired = finished.filter((j, k) => k >= this.policy.keepJobs || now - j.finishedAtMs >= this.policy.keepMs);
     for (const job of expired) this.jobs.delete(job.id);
     const kept = finished.filter((j) => !expired.includes(j));

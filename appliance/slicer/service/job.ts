@@ -89,31 +89,41 @@ export class Job {
   private readonly listeners = new Set<(e: JobEvent) => void>();
   private markFinished!: () => void;
 
-  private constructor(readonly dir: string, private readonly rec: JobRecord, readonly work: JobWork | null) {
-    this.finished = new Promise((resolve) => { this.markFinished = resolve; });
+  private constructor(
+    readonly dir: string,
+    private readonly rec: JobRecord,
+    readonly work: JobWork | null,
+  ) {
+    this.finished = new Promise((resolve) => {
+      this.markFinished = resolve;
+    });
     if (this.isFinished) this.markFinished();
   }
 
   static create(n: NewJob, now = new Date()): Job {
-    return new Job(n.dir, {
-      id: n.id,
-      state: 'queued',
-      model_name: n.modelName,
-      model_size: n.modelSize,
-      printer_id: n.printerId,
-      filament_ids: n.filamentIds,
-      process_id: n.processId,
-      overrides: n.overrides,
-      created_at: now.toISOString(),
-      started_at: null,
-      finished_at: null,
-      stage: null,
-      pct: 0,
-      layer: null,
-      total_layers: null,
-      result: null,
-      error: null,
-    }, n.work);
+    return new Job(
+      n.dir,
+      {
+        id: n.id,
+        state: 'queued',
+        model_name: n.modelName,
+        model_size: n.modelSize,
+        printer_id: n.printerId,
+        filament_ids: n.filamentIds,
+        process_id: n.processId,
+        overrides: n.overrides,
+        created_at: now.toISOString(),
+        started_at: null,
+        finished_at: null,
+        stage: null,
+        pct: 0,
+        layer: null,
+        total_layers: null,
+        result: null,
+        error: null,
+      },
+      n.work,
+    );
   }
 
   /** A finished job read back from disk after a restart. */

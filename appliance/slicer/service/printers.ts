@@ -18,7 +18,17 @@ export const PRINTERS_FILE = 'printers.json';
 export const ERR_BAD_PRINTERS = 'ERR_BAD_PRINTERS_FILE';
 
 export const HOST_TYPES = [
-  'octoprint', 'prusalink', 'prusaconnect', 'moonraker', 'duet', 'repetier', 'mks', 'flashair', 'astrobox', 'bambu', 'serial',
+  'octoprint',
+  'prusalink',
+  'prusaconnect',
+  'moonraker',
+  'duet',
+  'repetier',
+  'mks',
+  'flashair',
+  'astrobox',
+  'bambu',
+  'serial',
 ] as const;
 export type HostType = (typeof HOST_TYPES)[number];
 

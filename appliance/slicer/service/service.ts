@@ -66,19 +66,36 @@ function installGates(app: Server, ctx: ServiceContext): void {
 export async function startSlicerService(options: SlicerOptions, log: Logger): Promise<SlicerService> {
   const config = await ConfigDirectory.open(options.config_dir, log.child('config'));
   const minFreeBytes = megabytes(options.min_free_mb);
-  const store = new JobStore(options.jobs_dir, { keepJobs: options.keep_jobs, keepMs: options.keep_hours * 3_600_000 }, log.child('jobs'), minFreeBytes);
-  await store.open();
-  const queue = new JobQueue(store, {
-    workers: options.workers,
-    queueSize: options.queue_size,
-    jobTimeoutMs: options.job_timeout_s * 1000,
-    engineThreads: options.engine_threads,
-    maxOutputBytes: megabytes(options.max_output_mb),
+  const store = new JobStore(
+    options.jobs_dir,
+    { keepJobs: options.keep_jobs, keepMs: options.keep_hours * 3_600_000 },
+    log.child('jobs'),
     minFreeBytes,
-    inflateLimits: inflateLimits(options),
-  }, log.child('jobs'));
+  );
+  await store.open();
+  const queue = new JobQueue(
+    store,
+    {
+      workers: options.workers,
+      queueSize: options.queue_size,
+      jobTimeoutMs: options.job_timeout_s * 1000,
+      engineThreads: options.engine_threads,
+      maxOutputBytes: megabytes(options.max_output_mb),
+      minFreeBytes,
+      inflateLimits: inflateLimits(options),
+    },
+    log.child('jobs'),
+  );
   const ctx: ServiceContext = {
-    options, log, config, store, queue, uploadLimits: uploadLimits(options), inflateLimits: inflateLimits(options), startedAt: new Date(), draining: false,
+    options,
+    log,
+    config,
+    store,
+    queue,
+    uploadLimits: uploadLimits(options),
+    inflateLimits: inflateLimits(options),
+    startedAt: new Date(),
+    draining: false,
   };
 
   const app = createHttpServer({ maxBodyBytes: SMALL_BODY_BYTES, log: log.child('http') });
@@ -107,7 +124,12 @@ export async function startSlicerService(options: SlicerOptions, log: Logger): P
         await queue.shutdown(options.shutdown_grace_s * 1000);
         store.close();
         let timer: NodeJS.Timeout | undefined;
-        await Promise.race([app.shutdown(), new Promise((resolve) => { timer = setTimeout(resolve, CLOSE_TIMEOUT_MS); })]);
+        await Promise.race([
+          app.shutdown(),
+          new Promise((resolve) => {
+            timer = setTimeout(resolve, CLOSE_TIMEOUT_MS);
+          }),
+        ]);
         clearTimeout(timer);
         closeServer(app);
       })();

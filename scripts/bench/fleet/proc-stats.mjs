@@ -24,7 +24,10 @@ export function clockTicksPerSecond() {
 export function parseStat(text) {
   const close = text.lastIndexOf(')');
   if (close < 0) throw new Error(`not a /proc stat line: ${text.slice(0, 80)}`);
-  const rest = text.slice(close + 2).trim().split(/\s+/);
+  const rest = text
+    .slice(close + 2)
+    .trim()
+    .split(/\s+/);
   return { ppid: Number(rest[1]), utime: Number(rest[11]), stime: Number(rest[12]) };
 }
 

@@ -21,8 +21,10 @@ function latencyRow(label, g) {
 export function formatReport(r) {
   const lines = [];
   const o = r.options;
-  lines.push(`Fleet bench: one dashboard, ${o.bambu} Bambu (${r.models.P1S ?? 0} P1S deltas, ${r.models.X1C ?? 0} X1C full) pushing every ${o.pushIntervalMs} ms` +
-    `${o.stagger ? ' (staggered)' : ' (all in step)'}, ${o.marlin} Marlin (M155 auto-report); ${f(r.window.seconds, 1)} s measured after ${f(o.warmup, 1)} s warm-up`);
+  lines.push(
+    `Fleet bench: one dashboard, ${o.bambu} Bambu (${r.models.P1S ?? 0} P1S deltas, ${r.models.X1C ?? 0} X1C full) pushing every ${o.pushIntervalMs} ms` +
+      `${o.stagger ? ' (staggered)' : ' (all in step)'}, ${o.marlin} Marlin (M155 auto-report); ${f(r.window.seconds, 1)} s measured after ${f(o.warmup, 1)} s warm-up`,
+  );
   lines.push(`command: ${r.command}`);
   lines.push('');
   lines.push('printers           configured   online at start   online at end');
@@ -34,18 +36,29 @@ export function formatReport(r) {
   lines.push('');
   const d = r.dashboard;
   lines.push(`dashboard (pid ${d.pid})`);
-  lines.push(`  CPU                ${f(d.cpuPercent)} % of one core over the window (${f(d.cpuPercentPerPrinter, 2)} % per online printer; busiest second ${f(d.cpuPercentMaxSecond)} %)`);
-  lines.push(`  memory             RSS ${f(d.rssEndMb)} MB at the end (${f(d.rssStartMb)} MB at the start, ${f(d.rssMaxMb)} MB highest sampled); peak VmHWM ${f(d.peakMb)} MB`);
+  lines.push(
+    `  CPU                ${f(d.cpuPercent)} % of one core over the window (${f(d.cpuPercentPerPrinter, 2)} % per online printer; busiest second ${f(d.cpuPercentMaxSecond)} %)`,
+  );
+  lines.push(
+    `  memory             RSS ${f(d.rssEndMb)} MB at the end (${f(d.rssStartMb)} MB at the start, ${f(d.rssMaxMb)} MB highest sampled); peak VmHWM ${f(d.peakMb)} MB`,
+  );
   lines.push('');
   lines.push('report → WebSocket       reports   shown  messages  matched  other    p50 ms  p99 ms  max ms');
   for (const [name, g] of Object.entries(r.latency.groups)) lines.push(latencyRow(name, g));
   if (Object.keys(r.latency.groups).length === 0) lines.push('  (no printer.status or print.progress message received)');
-  lines.push(`  reports sent in the window: Bambu ${r.reports.bambu} (${r.reports.bambuDeltas} deltas, ${r.reports.bambuFull} full), Marlin ${r.reports.marlin} temperature lines`);
+  lines.push(
+    `  reports sent in the window: Bambu ${r.reports.bambu} (${r.reports.bambuDeltas} deltas, ${r.reports.bambuFull} full), Marlin ${r.reports.marlin} temperature lines`,
+  );
   lines.push('');
-  const byType = Object.entries(r.ws.byType).map(([t, n]) => `${t} ${n}`).join(', ') || 'none';
+  const byType =
+    Object.entries(r.ws.byType)
+      .map(([t, n]) => `${t} ${n}`)
+      .join(', ') || 'none';
   lines.push(`WebSocket          ${r.ws.messages} messages, ${f(r.ws.perSecond)} per second (${byType})`);
-  lines.push(`machine            ${r.machine.cores} cores, load average ${r.machine.loadavg.map((v) => f(v, 2)).join(' ')}; ` +
-    `simulators + mosquitto + socat ${f(r.load.simulatorsCpuPercent)} %, bench client ${f(r.load.benchCpuPercent)} % of one core`);
+  lines.push(
+    `machine            ${r.machine.cores} cores, load average ${r.machine.loadavg.map((v) => f(v, 2)).join(' ')}; ` +
+      `simulators + mosquitto + socat ${f(r.load.simulatorsCpuPercent)} %, bench client ${f(r.load.benchCpuPercent)} % of one core`,
+  );
   lines.push('');
   lines.push(LATENCY_NOTE);
   if (r.problems.length > 0) {

@@ -71,14 +71,29 @@ async function start(options) {
     });
     const farmDir = join(dir, 'bambu');
     mkdirSync(farmDir, { recursive: true });
-    farm = await startVirtualBambuFarm({ printers, dir: farmDir, bindHost: '127.0.0.1', timeScale: 1, pushIntervalMs, staggerPushes: stagger, prepareSeconds: 0, log });
+    farm = await startVirtualBambuFarm({
+      printers,
+      dir: farmDir,
+      bindHost: '127.0.0.1',
+      timeScale: 1,
+      pushIntervalMs,
+      staggerPushes: stagger,
+      prepareSeconds: 0,
+      log,
+    });
     // Two layers per report interval: every report carries a layer number of its own.
     const plan = planFromGcode(benchGcode({ layerSeconds: pushIntervalMs / 2000 }));
-    const begin = (p) => p.printer.state.begin({
-      name: 'bench-plate', file: '/sdcard/bench-plate.gcode',
-      ids: { subtaskId: '1', taskId: '1', projectId: '0', profileId: '0' },
-      plan, mapping: [], useAms: false, prepareSeconds: 0, now: Date.now(),
-    });
+    const begin = (p) =>
+      p.printer.state.begin({
+        name: 'bench-plate',
+        file: '/sdcard/bench-plate.gcode',
+        ids: { subtaskId: '1', taskId: '1', projectId: '0', profileId: '0' },
+        plan,
+        mapping: [],
+        useAms: false,
+        prepareSeconds: 0,
+        now: Date.now(),
+      });
     for (const p of farm.printers) {
       begin(p);
       p.printer.on('publish', (message) => {
@@ -93,7 +108,13 @@ async function start(options) {
       for (const p of farm.printers) if (p.printer.state.gcodeState === 'FINISH') begin(p);
     }, 1000);
     out.caPem = farm.caPem;
-    out.bambu = farm.printers.map((p) => ({ serial: p.serial, accessCode: p.accessCode, model: p.model, mqttPort: p.mqttPort, ftpsPort: p.ftpsPort }));
+    out.bambu = farm.printers.map((p) => ({
+      serial: p.serial,
+      accessCode: p.accessCode,
+      model: p.model,
+      mqttPort: p.mqttPort,
+      ftpsPort: p.ftpsPort,
+    }));
   }
 
   if (marlin > 0) {
@@ -101,7 +122,9 @@ async function start(options) {
     for (let i = 0; i < marlin; i++) {
       const name = `marlin-${i}`;
       const printer = await VirtualMarlin.start({
-        dir: join(dir, name), speed: 1, seed: i + 1,
+        dir: join(dir, name),
+        speed: 1,
+        seed: i + 1,
         firmware: { temperatureNoise, machineName: `Bench Marlin ${i}` },
         log: log.child(name),
       });

@@ -10,9 +10,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { Logger } from '../../../appliance/common/logger.js';
-import {
-  brokerFiles, internalAcl, LAN_USER, mosquittoConf, passwordLines, printerAcl, type BrokerLayout,
-} from './mosquitto-config.js';
+import { brokerFiles, internalAcl, LAN_USER, mosquittoConf, passwordLines, printerAcl, type BrokerLayout } from './mosquitto-config.js';
 import { waitForPorts } from './ports.js';
 
 const run = promisify(execFile);
@@ -46,7 +44,10 @@ export class MosquittoBroker {
   private readonly files;
   private readonly killOnExit = () => this.child?.kill('SIGKILL');
 
-  constructor(private readonly layout: BrokerLayout, private readonly log: Logger) {
+  constructor(
+    private readonly layout: BrokerLayout,
+    private readonly log: Logger,
+  ) {
     this.files = brokerFiles(layout.dir);
   }
 

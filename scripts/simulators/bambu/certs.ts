@@ -47,8 +47,21 @@ export async function createCertificateAuthority(dir: string): Promise<Certifica
   const keyPath = path.join(dir, 'ca.key');
   if (!existsSync(certPath) || !existsSync(keyPath)) {
     await openssl([
-      'req', '-x509', ...EC_KEY, '-keyout', keyPath, '-out', certPath, '-days', VALID_DAYS, '-subj', CA_SUBJECT,
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+      'req',
+      '-x509',
+      ...EC_KEY,
+      '-keyout',
+      keyPath,
+      '-out',
+      certPath,
+      '-days',
+      VALID_DAYS,
+      '-subj',
+      CA_SUBJECT,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
     ]);
   }
   return { certPath, keyPath, pem: readFileSync(certPath, 'utf8') };
@@ -60,10 +73,29 @@ export async function issuePrinterCertificate(ca: CertificateAuthority, serial: 
   const keyPath = path.join(dir, `${serial}.key`);
   if (!existsSync(certPath) || !existsSync(keyPath)) {
     await openssl([
-      'req', '-x509', ...EC_KEY, '-keyout', keyPath, '-out', certPath, '-days', VALID_DAYS, '-subj', `/CN=${serial}`,
-      '-CA', ca.certPath, '-CAkey', ca.keyPath,
-      '-addext', `subjectAltName=DNS:${serial}`, '-addext', 'basicConstraints=critical,CA:FALSE',
-      '-addext', 'keyUsage=critical,digitalSignature,keyEncipherment', '-addext', 'extendedKeyUsage=serverAuth',
+      'req',
+      '-x509',
+      ...EC_KEY,
+      '-keyout',
+      keyPath,
+      '-out',
+      certPath,
+      '-days',
+      VALID_DAYS,
+      '-subj',
+      `/CN=${serial}`,
+      '-CA',
+      ca.certPath,
+      '-CAkey',
+      ca.keyPath,
+      '-addext',
+      `subjectAltName=DNS:${serial}`,
+      '-addext',
+      'basicConstraints=critical,CA:FALSE',
+      '-addext',
+      'keyUsage=critical,digitalSignature,keyEncipherment',
+      '-addext',
+      'extendedKeyUsage=serverAuth',
     ]);
   }
   return { certPath, keyPath, certPem: readFileSync(certPath, 'utf8'), keyPem: readFileSync(keyPath, 'utf8') };

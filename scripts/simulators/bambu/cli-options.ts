@@ -19,28 +19,39 @@ export const OPTIONS = {
   properties: {
     serial: { type: 'string', default: '01P00A123456789', description: 'serial number (15 upper-case letters and digits); the TLS server name' },
     access_code: {
-      type: 'string', default: '12345678',
+      type: 'string',
+      default: '12345678',
       description: 'LAN access code (8 letters or digits): the MQTT and FTPS password of user bblp',
     },
     model: { type: 'string', enum: MODEL_NAMES, default: 'P1S', description: 'P1S pushes deltas, X1C full reports' },
     count: {
-      type: 'integer', minimum: 1, maximum: 200, default: 1,
-      description: 'printers to run; the n-th adds n-1 to the serial\'s last three digits and to both ports',
+      type: 'integer',
+      minimum: 1,
+      maximum: 200,
+      default: 1,
+      description: "printers to run; the n-th adds n-1 to the serial's last three digits and to both ports",
     },
     bind: { type: 'string', default: '127.0.0.1', description: 'address the printers listen on (0.0.0.0 for the whole network)' },
     mqtt_port: { type: 'integer', minimum: 0, maximum: 65535, default: 8883, description: 'MQTT over TLS port (0 picks a free one)' },
     ftps_port: { type: 'integer', minimum: 0, maximum: 65535, default: 990, description: 'implicit FTPS port (0 picks a free one)' },
     time_scale: {
-      type: 'number', exclusiveMinimum: 0, maximum: 10000, default: 1,
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 10000,
+      default: 1,
       description: 'printer seconds per real second: 20 prints a 20-minute file in a minute',
     },
     push_interval_ms: { type: 'integer', minimum: 10, maximum: 60000, default: 1000, description: 'period of the status reports' },
     stagger: {
-      type: 'boolean', default: false,
-      description: 'spread the printers\' report clocks over one period (off: all report at the same instant)',
+      type: 'boolean',
+      default: false,
+      description: "spread the printers' report clocks over one period (off: all report at the same instant)",
     },
     prepare_seconds: {
-      type: 'number', exclusiveMinimum: -1, maximum: 3600, default: 5,
+      type: 'number',
+      exclusiveMinimum: -1,
+      maximum: 3600,
+      default: 5,
       description: 'printer seconds spent in PREPARE before printing',
     },
     ams_units: { type: 'integer', minimum: 0, maximum: 4, default: 1, description: 'AMS units of four trays' },
@@ -60,9 +71,13 @@ export function loadCliOptions(argv: readonly string[], env: Env): CliOptions {
 }
 
 export function parseFaults(text: string): FaultName[] {
-  const names = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   for (const name of names) {
-    if (!isFaultName(name)) throw new AppError(CONFIG_ERROR, 400, `--faults: unknown fault ${JSON.stringify(name)} (known: ${FAULT_NAMES.join(', ')})`);
+    if (!isFaultName(name))
+      throw new AppError(CONFIG_ERROR, 400, `--faults: unknown fault ${JSON.stringify(name)} (known: ${FAULT_NAMES.join(', ')})`);
   }
   return names as FaultName[];
 }
@@ -79,7 +94,8 @@ export function printerSpecs(options: CliOptions): PrinterSpec[] {
   const specs: PrinterSpec[] = [];
   for (let n = 0; n < options.count; n++) {
     const shift = (port: number) => (port === 0 ? 0 : port + n);
-    if (shift(options.mqtt_port) > 65535 || shift(options.ftps_port) > 65535) throw new AppError(CONFIG_ERROR, 400, '--count: the ports run past 65535');
+    if (shift(options.mqtt_port) > 65535 || shift(options.ftps_port) > 65535)
+      throw new AppError(CONFIG_ERROR, 400, '--count: the ports run past 65535');
     specs.push({
       serial: nthSerial(options.serial, n),
       accessCode: options.access_code,

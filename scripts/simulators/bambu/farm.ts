@@ -93,7 +93,8 @@ export function checkPrinterSpecs(printers: readonly PrinterSpec[]): void {
     if (!ACCESS_CODE.test(p.accessCode)) throw new Error(`access code of ${p.serial}: expected 8 letters or digits`);
     if (p.model !== undefined && !isModelName(p.model)) throw new Error(`model of ${p.serial}: expected one of ${Object.keys(MODELS).join(', ')}`);
     for (const port of [p.mqttPort, p.ftpsPort]) {
-      if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new Error(`port ${port} of ${p.serial} is not a TCP port`);
+      if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535))
+        throw new Error(`port ${port} of ${p.serial} is not a TCP port`);
     }
   }
 }
@@ -133,7 +134,8 @@ export async function startVirtualBambuFarm(options: FarmOptions): Promise<Virtu
     const [internalPort, ...spare] = await freePorts(host === '0.0.0.0' ? '127.0.0.1' : host, wanted + 1);
     const listeners: PrinterListener[] = [];
     const internalUsers: InternalUser[] = [];
-    const pending: Array<{ spec: PrinterSpec; printer: VirtualBambuPrinter; sd: SdCard; sdDir: string; mqttPort: number; accepted: () => string }> = [];
+    const pending: Array<{ spec: PrinterSpec; printer: VirtualBambuPrinter; sd: SdCard; sdDir: string; mqttPort: number; accepted: () => string }> =
+      [];
     options.printers.forEach((spec, index) => {
       const cert = certs[index];
       const sdDir = path.join(dir, 'sd', spec.serial);
@@ -141,11 +143,18 @@ export async function startVirtualBambuFarm(options: FarmOptions): Promise<Virtu
       const user: InternalUser = { serial: spec.serial, name: internalUserName(spec.serial), password: randomBytes(16).toString('hex') };
       internalUsers.push(user);
       const printer = new VirtualBambuPrinter({
-        serial: spec.serial, accessCode: spec.accessCode, model: spec.model ?? 'P1S', sd,
+        serial: spec.serial,
+        accessCode: spec.accessCode,
+        model: spec.model ?? 'P1S',
+        sd,
         broker: { host: '127.0.0.1', port: internalPort, username: user.name, password: user.password },
-        timeScale: options.timeScale ?? 1, pushIntervalMs: options.pushIntervalMs ?? 1000,
+        timeScale: options.timeScale ?? 1,
+        pushIntervalMs: options.pushIntervalMs ?? 1000,
         pushOffsetMs: options.staggerPushes ? ((options.pushIntervalMs ?? 1000) * index) / options.printers.length : 0,
-        prepareSeconds: options.prepareSeconds ?? 5, dropRatio: options.dropRatio ?? 0.5, ams: spec.ams, log,
+        prepareSeconds: options.prepareSeconds ?? 5,
+        dropRatio: options.dropRatio ?? 0.5,
+        ams: spec.ams,
+        log,
       });
       for (const fault of spec.faults ?? []) printer.setFault(fault, true);
       const accepted = () => (printer.hasFault('wrongAccessCode') ? otherAccessCode(spec.accessCode) : spec.accessCode);
@@ -157,7 +166,13 @@ export async function startVirtualBambuFarm(options: FarmOptions): Promise<Virtu
     await broker.start();
     for (const [index, { spec, printer, sd, sdDir, mqttPort, accepted }] of pending.entries()) {
       const ftps = new FtpsServer({
-        host, port: spec.ftpsPort ?? 0, key: certs[index].keyPem, cert: certs[index].certPem, sd, accessCode: accepted, log,
+        host,
+        port: spec.ftpsPort ?? 0,
+        key: certs[index].keyPem,
+        cert: certs[index].certPem,
+        sd,
+        accessCode: accepted,
+        log,
         onStored: (file) => log.info('file stored on the SD card', { serial: spec.serial, file }),
       });
       ftpsServers.push(ftps);

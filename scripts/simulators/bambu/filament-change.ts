@@ -28,7 +28,11 @@ export class FilamentChange implements ToolheadChange {
   phase: ChangePhase = 'heating';
   private left = 0;
 
-  constructor(readonly target: number, readonly temp: number, private readonly targetBefore: number) {}
+  constructor(
+    readonly target: number,
+    readonly temp: number,
+    private readonly targetBefore: number,
+  ) {}
 
   get stage(): number {
     return this.phase === 'heating' ? ChangeStage.heatingNozzle : this.phase === 'unloading' ? ChangeStage.unloading : ChangeStage.loading;

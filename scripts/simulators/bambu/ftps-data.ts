@@ -27,7 +27,10 @@ export class PassiveChannel {
   private settled = false;
   private timer: NodeJS.Timeout | undefined;
 
-  private constructor(material: TlsMaterial, private readonly peerAddress: string | undefined) {
+  private constructor(
+    material: TlsMaterial,
+    private readonly peerAddress: string | undefined,
+  ) {
     this.server = tls.createServer(tlsServerOptions(material));
     this.connection = new Promise((resolve, reject) => {
       this.timer = setTimeout(() => this.fail(reject, new Error('no data connection arrived')), ACCEPT_TIMEOUT_MS);
@@ -72,7 +75,10 @@ export class PassiveChannel {
     this.settled = true;
     clearTimeout(this.timer);
     this.server.close();
-    void this.connection.then((socket) => socket.destroy(), () => {});
+    void this.connection.then(
+      (socket) => socket.destroy(),
+      () => {},
+    );
   }
 
   private fail(reject: (err: Error) => void, err: Error): void {

@@ -35,7 +35,11 @@ export class FtpsServer {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
       new FtpsSession(socket, {
-        sd: options.sd, tls: this.material, accessCode: options.accessCode, log: options.log, onStored: options.onStored,
+        sd: options.sd,
+        tls: this.material,
+        accessCode: options.accessCode,
+        log: options.log,
+        onStored: options.onStored,
       });
     });
     this.server.on('tlsClientError', (err, socket) => {

@@ -45,7 +45,10 @@ export class FtpsSession {
   private passive: PassiveChannel | null = null;
   private readonly handlers: Record<string, Handler>;
 
-  constructor(private readonly socket: tls.TLSSocket, private readonly ctx: SessionContext) {
+  constructor(
+    private readonly socket: tls.TLSSocket,
+    private readonly ctx: SessionContext,
+  ) {
     this.handlers = {
       USER: (a) => this.userCommand(a),
       PASS: (a) => this.pass(a),
@@ -287,15 +290,24 @@ export class FtpsSession {
     const source = this.real(arg);
     const stats = await fsp.stat(source).catch(() => null);
     if (!stats?.isFile()) return this.reply(550, 'Failed to open file.');
-    await this.transfer(`Opening BINARY mode data connection for ${arg} (${stats.size} bytes).`, 'Transfer complete.',
-      (data) => pipeline(createReadStream(source), data));
+    await this.transfer(`Opening BINARY mode data connection for ${arg} (${stats.size} bytes).`, 'Transfer complete.', (data) =>
+      pipeline(createReadStream(source), data),
+    );
   }
 
   private async list(arg: string, kind: 'LIST' | 'NLST' | 'MLSD'): Promise<void> {
     // Clients pass ls options ("LIST -a"); the card path is whatever is not an option.
-    const target = this.real(arg.split(' ').filter((w) => w !== '' && !w.startsWith('-')).join(' ') || '.');
+    const target = this.real(
+      arg
+        .split(' ')
+        .filter((w) => w !== '' && !w.startsWith('-'))
+        .join(' ') || '.',
+    );
     const stats = await fsp.stat(target).catch(() => null);
-    if (!stats) return kind === 'MLSD' ? this.reply(550, 'No such directory.') : this.transfer('Here comes the directory listing.', 'Directory send OK.', endEmpty);
+    if (!stats)
+      return kind === 'MLSD'
+        ? this.reply(550, 'No such directory.')
+        : this.transfer('Here comes the directory listing.', 'Directory send OK.', endEmpty);
     const names = stats.isDirectory() ? (await fsp.readdir(target)).sort() : [target.split('/').pop() as string];
     const lines: string[] = [];
     for (const name of names) {

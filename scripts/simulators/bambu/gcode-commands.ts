@@ -18,14 +18,20 @@ class LineSink implements GcodeSink {
     if (letter === CommandLetter.G && code === 28) this.state.homed = true;
     if (letter !== CommandLetter.M) return;
     switch (code) {
-      case 104: case 109:
+      case 104:
+      case 109:
         if (s !== undefined) this.state.nozzle.target = clamp(s, MAX_NOZZLE_C);
         break;
-      case 140: case 190:
+      case 140:
+      case 190:
         if (s !== undefined) this.state.bed.target = clamp(s, MAX_BED_C);
         break;
-      case 106: this.fan(w.number(Letter.P) ?? 1, s ?? 255); break;
-      case 107: this.state.partFan = 0; break;
+      case 106:
+        this.fan(w.number(Letter.P) ?? 1, s ?? 255);
+        break;
+      case 107:
+        this.state.partFan = 0;
+        break;
     }
   }
 

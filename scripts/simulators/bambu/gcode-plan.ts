@@ -12,7 +12,14 @@
  * `;LAYER:<n>`; the total from the header (`; total layer number: N`, `;LAYER_COUNT:N`) or the
  * largest layer seen.
  */
-import { commentStartsWith, CommandLetter, GcodeReader, GcodeWords, Letter, type GcodeSink } from '../../../appliance/slicer/engine/estimate/gcode-reader.js';
+import {
+  commentStartsWith,
+  CommandLetter,
+  GcodeReader,
+  GcodeWords,
+  Letter,
+  type GcodeSink,
+} from '../../../appliance/slicer/engine/estimate/gcode-reader.js';
 
 export interface PlanEvent {
   /** Printer seconds from the start of the print. */
@@ -112,27 +119,63 @@ class PlanSink implements GcodeSink {
 
   private gcode(code: number, w: GcodeWords): void {
     switch (code) {
-      case 0: case 1: this.move(w); break;
-      case 2: case 3: this.arc(w, code === 2); break;
-      case 4: this.motion += (w.number(Letter.P) ?? 0) / 1000 + (w.number(Letter.S) ?? 0); break;
-      case 28: this.motion += HOMING_S; break;
-      case 29: this.motion += BED_LEVELLING_S; break;
-      case 90: this.relative = false; this.relativeE = false; break;
-      case 91: this.relative = true; this.relativeE = true; break;
-      case 92: this.setPosition(w); break;
+      case 0:
+      case 1:
+        this.move(w);
+        break;
+      case 2:
+      case 3:
+        this.arc(w, code === 2);
+        break;
+      case 4:
+        this.motion += (w.number(Letter.P) ?? 0) / 1000 + (w.number(Letter.S) ?? 0);
+        break;
+      case 28:
+        this.motion += HOMING_S;
+        break;
+      case 29:
+        this.motion += BED_LEVELLING_S;
+        break;
+      case 90:
+        this.relative = false;
+        this.relativeE = false;
+        break;
+      case 91:
+        this.relative = true;
+        this.relativeE = true;
+        break;
+      case 92:
+        this.setPosition(w);
+        break;
     }
   }
 
   private mcode(code: number, w: GcodeWords): void {
     const s = w.number(Letter.S);
     switch (code) {
-      case 73: this.progress(w); break;
-      case 82: this.relativeE = false; break;
-      case 83: this.relativeE = true; break;
-      case 104: case 109: if (s !== undefined) this.push({ nozzleTarget: s, waitNozzle: code === 109 && s > 0 }); break;
-      case 140: case 190: if (s !== undefined) this.push({ bedTarget: s, waitBed: code === 190 && s > 0 }); break;
-      case 106: if ((w.number(Letter.P) ?? 1) <= 1) this.push({ partFan: s ?? 255 }); break;
-      case 107: this.push({ partFan: 0 }); break;
+      case 73:
+        this.progress(w);
+        break;
+      case 82:
+        this.relativeE = false;
+        break;
+      case 83:
+        this.relativeE = true;
+        break;
+      case 104:
+      case 109:
+        if (s !== undefined) this.push({ nozzleTarget: s, waitNozzle: code === 109 && s > 0 });
+        break;
+      case 140:
+      case 190:
+        if (s !== undefined) this.push({ bedTarget: s, waitBed: code === 190 && s > 0 });
+        break;
+      case 106:
+        if ((w.number(Letter.P) ?? 1) <= 1) this.push({ partFan: s ?? 255 });
+        break;
+      case 107:
+        this.push({ partFan: 0 });
+        break;
     }
   }
 
@@ -170,7 +213,10 @@ class PlanSink implements GcodeSink {
     const [px, py, pz, pe] = this.pos;
     const xyz = Math.hypot(x - px, y - py, z - pz);
     this.motion += (xyz > 0 ? xyz : Math.abs(e - pe)) / this.feed;
-    this.pos[0] = x; this.pos[1] = y; this.pos[2] = z; this.pos[3] = e;
+    this.pos[0] = x;
+    this.pos[1] = y;
+    this.pos[2] = z;
+    this.pos[3] = e;
   }
 
   private arc(w: GcodeWords, clockwise: boolean): void {
@@ -187,7 +233,9 @@ class PlanSink implements GcodeSink {
     if (clockwise && sweep >= 0) sweep -= 2 * Math.PI;
     if (!clockwise && sweep <= 0) sweep += 2 * Math.PI;
     this.motion += Math.hypot(radius * Math.abs(sweep), z - pz) / this.feed;
-    this.pos[0] = x; this.pos[1] = y; this.pos[2] = z;
+    this.pos[0] = x;
+    this.pos[1] = y;
+    this.pos[2] = z;
     this.pos[3] = this.target(w, Letter.E, 3, this.relativeE);
   }
 

@@ -50,11 +50,20 @@ function describe(farm: VirtualBambuFarm): string {
 }
 
 function asJson(farm: VirtualBambuFarm): string {
-  return JSON.stringify({
-    host: farm.host,
-    caPath: farm.caPath,
-    printers: farm.printers.map((p) => ({ serial: p.serial, model: p.model, accessCode: p.accessCode, mqttPort: p.mqttPort, ftpsPort: p.ftpsPort, sdDir: p.sdDir })),
-  }) + '\n';
+  return (
+    JSON.stringify({
+      host: farm.host,
+      caPath: farm.caPath,
+      printers: farm.printers.map((p) => ({
+        serial: p.serial,
+        model: p.model,
+        accessCode: p.accessCode,
+        mqttPort: p.mqttPort,
+        ftpsPort: p.ftpsPort,
+        sdDir: p.sdDir,
+      })),
+    }) + '\n'
+  );
 }
 
 async function runCommand(farm: VirtualBambuFarm, line: string, log: Logger): Promise<void> {
@@ -65,8 +74,10 @@ async function runCommand(farm: VirtualBambuFarm, line: string, log: Logger): Pr
   } else if (verb === 'status') {
     for (const p of farm.printers) {
       const r = p.printer.report();
-      process.stdout.write(`${p.serial} ${r.gcode_state} ${r.mc_percent}% layer ${r.layer_num}/${r.total_layer_num} ` +
-        `nozzle ${r.nozzle_temper}/${r.nozzle_target_temper} bed ${r.bed_temper}/${r.bed_target_temper} faults [${p.printer.activeFaults().join(',')}]\n`);
+      process.stdout.write(
+        `${p.serial} ${r.gcode_state} ${r.mc_percent}% layer ${r.layer_num}/${r.total_layer_num} ` +
+          `nozzle ${r.nozzle_temper}/${r.nozzle_target_temper} bed ${r.bed_temper}/${r.bed_target_temper} faults [${p.printer.activeFaults().join(',')}]\n`,
+      );
     }
   } else if (verb === 'restart-broker') {
     await farm.restartBroker();
@@ -99,8 +110,14 @@ async function main(argv: readonly string[]): Promise<number> {
   let farm: VirtualBambuFarm;
   try {
     farm = await startVirtualBambuFarm({
-      printers: specs, dir: options.dir || undefined, bindHost: options.bind, timeScale: options.time_scale,
-      pushIntervalMs: options.push_interval_ms, staggerPushes: options.stagger, prepareSeconds: options.prepare_seconds, log,
+      printers: specs,
+      dir: options.dir || undefined,
+      bindHost: options.bind,
+      timeScale: options.time_scale,
+      pushIntervalMs: options.push_interval_ms,
+      staggerPushes: options.stagger,
+      prepareSeconds: options.prepare_seconds,
+      log,
     });
   } catch (err) {
     log.error(`cannot start: ${(err as Error).message}`);

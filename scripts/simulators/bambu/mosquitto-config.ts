@@ -64,9 +64,7 @@ export function printerAcl(serial: string): string {
 }
 
 export function internalAcl(users: readonly InternalUser[]): string {
-  return users
-    .map((u) => `user ${u.name}\ntopic read ${requestTopic(u.serial)}\ntopic write ${reportTopic(u.serial)}\n`)
-    .join('\n');
+  return users.map((u) => `user ${u.name}\ntopic read ${requestTopic(u.serial)}\ntopic write ${reportTopic(u.serial)}\n`).join('\n');
 }
 
 export function mosquittoConf(layout: BrokerLayout): string {

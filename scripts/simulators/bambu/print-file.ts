@@ -20,7 +20,8 @@ export async function loadPrintFile(sd: SdCard, virtualPath: string, plate: stri
   }
   let gcode = bytes;
   if (virtualPath.toLowerCase().endsWith('.3mf')) {
-    if (!PLATE_PART.test(plate)) throw new PrintFileError(`param must name a plate's G-code (Metadata/plate_<n>.gcode), not ${JSON.stringify(plate)}`);
+    if (!PLATE_PART.test(plate))
+      throw new PrintFileError(`param must name a plate's G-code (Metadata/plate_<n>.gcode), not ${JSON.stringify(plate)}`);
     let parts: Record<string, Uint8Array>;
     try {
       parts = unzipSync(bytes, { filter: (f) => f.name === plate });

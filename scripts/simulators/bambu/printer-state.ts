@@ -101,7 +101,10 @@ export class PrinterState {
   filamentChange: ToolheadChange | null = null;
   job: Job | null = null;
 
-  constructor(readonly ams: AmsUnit[], lightNodes: readonly string[]) {
+  constructor(
+    readonly ams: AmsUnit[],
+    lightNodes: readonly string[],
+  ) {
     for (const node of lightNodes) this.lights.set(node, 'on');
   }
 
@@ -138,10 +141,21 @@ export class PrinterState {
     this.printError = PrintError.none;
     const plan = spec.plan;
     this.job = {
-      name: spec.name, file: spec.file, ids: spec.ids, plan, clock: 0, nextEvent: 0,
-      prepareLeft: spec.prepareSeconds, prepareTotal: spec.prepareSeconds, waitingFor: null,
-      percent: 0, remainingMin: plan ? Math.ceil(plan.durationSec / 60) : 0, layer: 0,
-      mapping: spec.mapping, useAms: spec.useAms, startedAt: spec.now,
+      name: spec.name,
+      file: spec.file,
+      ids: spec.ids,
+      plan,
+      clock: 0,
+      nextEvent: 0,
+      prepareLeft: spec.prepareSeconds,
+      prepareTotal: spec.prepareSeconds,
+      waitingFor: null,
+      percent: 0,
+      remainingMin: plan ? Math.ceil(plan.durationSec / 60) : 0,
+      layer: 0,
+      mapping: spec.mapping,
+      useAms: spec.useAms,
+      startedAt: spec.now,
     };
     this.gcodeState = plan && spec.prepareSeconds > 0 ? 'PREPARE' : 'RUNNING';
     if (plan) this.selectTool(0);

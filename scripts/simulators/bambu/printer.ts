@@ -92,9 +92,18 @@ export class VirtualBambuPrinter extends EventEmitter {
   start(): Promise<void> {
     const { broker } = this.options;
     const client = mqtt.connect({
-      host: broker.host, port: broker.port, protocol: 'mqtt', protocolVersion: 4,
-      username: broker.username, password: broker.password, clientId: `printyard-virtual-${this.serial}`,
-      clean: true, reconnectPeriod: RECONNECT_MS, connectTimeout: CONNECT_TIMEOUT_MS, queueQoSZero: false, resubscribe: false,
+      host: broker.host,
+      port: broker.port,
+      protocol: 'mqtt',
+      protocolVersion: 4,
+      username: broker.username,
+      password: broker.password,
+      clientId: `printyard-virtual-${this.serial}`,
+      clean: true,
+      reconnectPeriod: RECONNECT_MS,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      queueQoSZero: false,
+      resubscribe: false,
     });
     this.client = client;
     client.on('message', (_topic, payload) => void this.onRequest(payload));

@@ -107,8 +107,12 @@ export interface ReportInput {
 export function fullReport({ model, state, developerMode, wifiDbm }: ReportInput): Report {
   const job = state.job;
   const printing = state.active;
-  const prepare = job && state.gcodeState === 'PREPARE' && job.prepareTotal > 0
-    ? Math.floor((1 - Math.max(0, job.prepareLeft) / job.prepareTotal) * 100) : job ? 100 : 0;
+  const prepare =
+    job && state.gcodeState === 'PREPARE' && job.prepareTotal > 0
+      ? Math.floor((1 - Math.max(0, job.prepareLeft) / job.prepareTotal) * 100)
+      : job
+        ? 100
+        : 0;
   const report: Report = {
     gcode_state: state.gcodeState,
     gcode_file: job?.file ?? '',
@@ -197,4 +201,3 @@ export function diffReport(prev: unknown, next: unknown): unknown {
   }
   return isDeepStrictEqual(prev, next) ? undefined : next;
 }
-

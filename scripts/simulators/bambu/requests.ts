@@ -92,7 +92,9 @@ async function dispatch(ctx: RequestContext, message: unknown): Promise<RequestO
       ctx.pushFull();
       return 'handled';
     case 'info.get_version':
-      ctx.publish({ info: { command: 'get_version', sequence_id: asString(request.sequence_id), module: versionModules(ctx), result: 'success', reason: '' } });
+      ctx.publish({
+        info: { command: 'get_version', sequence_id: asString(request.sequence_id), module: versionModules(ctx), result: 'success', reason: '' },
+      });
       return 'handled';
     case 'print.pause':
       return control(ctx, request, ctx.state.pause(), 'not printing');
@@ -143,7 +145,13 @@ function versionModules(ctx: RequestContext): Message[] {
     flag: 0,
   }));
   for (const unit of ctx.state.ams) {
-    modules.push({ name: `ams/${unit.id}`, sw_ver: AMS_MODULE.sw_ver, hw_ver: AMS_MODULE.hw_ver, sn: `AMS${ctx.serial.slice(-11)}${unit.id}`, flag: 0 });
+    modules.push({
+      name: `ams/${unit.id}`,
+      sw_ver: AMS_MODULE.sw_ver,
+      hw_ver: AMS_MODULE.hw_ver,
+      sn: `AMS${ctx.serial.slice(-11)}${unit.id}`,
+      flag: 0,
+    });
   }
   return modules;
 }
@@ -187,15 +195,29 @@ async function projectFile(ctx: RequestContext, request: Message): Promise<Reque
   const url = asString(request.url);
   const file = asString(request.file);
   const virtualPath = ctx.sd.locate(url || file, file);
-  const name = asString(request.subtask_name) || (virtualPath ?? '').split('/').pop()?.replace(/(\.gcode)?\.3mf$/i, '') || '';
+  const name =
+    asString(request.subtask_name) ||
+    (virtualPath ?? '')
+      .split('/')
+      .pop()
+      ?.replace(/(\.gcode)?\.3mf$/i, '') ||
+    '';
   return start(ctx, request, {
-    virtualPath, plate: asString(request.param) || DEFAULT_PLATE, name, mapping: request.ams_mapping, useAms: request.use_ams === true,
+    virtualPath,
+    plate: asString(request.param) || DEFAULT_PLATE,
+    name,
+    mapping: request.ams_mapping,
+    useAms: request.use_ams === true,
   });
 }
 
 async function gcodeFile(ctx: RequestContext, request: Message): Promise<RequestOutcome> {
   const virtualPath = ctx.sd.locate(asString(request.param));
-  const name = (virtualPath ?? '').split('/').pop()?.replace(/\.gcode$/i, '') ?? '';
+  const name =
+    (virtualPath ?? '')
+      .split('/')
+      .pop()
+      ?.replace(/\.gcode$/i, '') ?? '';
   return start(ctx, request, { virtualPath, plate: '', name, mapping: undefined, useAms: false });
 }
 
@@ -211,7 +233,8 @@ async function start(ctx: RequestContext, request: Message, spec: StartSpec): Pr
     ctx.changed();
     return control(ctx, request, false, 'device is busy');
   }
-  if (spec.virtualPath === null) return control(ctx, request, false, 'url must name a file on the SD card (ftp:///name.3mf or file:///sdcard/name.3mf)');
+  if (spec.virtualPath === null)
+    return control(ctx, request, false, 'url must name a file on the SD card (ftp:///name.3mf or file:///sdcard/name.3mf)');
   let mapping: number[];
   try {
     mapping = spec.useAms ? parseAmsMapping(spec.mapping, state.ams) : [];

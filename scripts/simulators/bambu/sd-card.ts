@@ -72,8 +72,10 @@ export function listLine(name: string, stats: Stats, now = Date.now()): string {
 
 /** `YYYYMMDDhhmmss` in UTC, as MDTM and MLSD give times. */
 export function ftpTime(date: Date): string {
-  return `${date.getUTCFullYear()}${pad2(date.getUTCMonth() + 1)}${pad2(date.getUTCDate())}` +
-    `${pad2(date.getUTCHours())}${pad2(date.getUTCMinutes())}${pad2(date.getUTCSeconds())}`;
+  return (
+    `${date.getUTCFullYear()}${pad2(date.getUTCMonth() + 1)}${pad2(date.getUTCDate())}` +
+    `${pad2(date.getUTCHours())}${pad2(date.getUTCMinutes())}${pad2(date.getUTCSeconds())}`
+  );
 }
 
 /** One line of an `MLSD`. */

@@ -37,12 +37,15 @@ export class SimClock {
   at(at: number, fn: () => void): CancelTimer {
     let timer: NodeJS.Timeout;
     const arm = () => {
-      timer = setTimeout(() => {
-        this.timers.delete(timer);
-        // Node's timers may fire a fraction of a millisecond early, which is long in simulated time.
-        if (this.now() < at) arm();
-        else fn();
-      }, Math.max(0, (at - this.now()) / this.speed));
+      timer = setTimeout(
+        () => {
+          this.timers.delete(timer);
+          // Node's timers may fire a fraction of a millisecond early, which is long in simulated time.
+          if (this.now() < at) arm();
+          else fn();
+        },
+        Math.max(0, (at - this.now()) / this.speed),
+      );
       this.timers.add(timer);
     };
     arm();

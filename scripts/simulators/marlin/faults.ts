@@ -29,7 +29,10 @@ function checkRate(kind: string, rate: unknown): number {
 /** Parses `resend=0.05,checksum=0.02,drop=0.01,busy=0.1` (empty text: no faults). */
 export function parseFaults(text: string): FaultRates {
   const rates = { ...NO_FAULTS };
-  for (const part of text.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
     const [name, value, extra] = part.split('=');
     if (!isFaultKind(name)) throw new RangeError(`unknown fault "${name}" (known: ${FAULT_KINDS.join(', ')})`);
     if (value === undefined || extra !== undefined || !/^\s*(\d+\.?\d*|\.\d+)\s*$/.test(value)) {

@@ -101,7 +101,9 @@ export class MarlinFirmware implements FirmwareContext {
     this.input = new SerialInput({
       faults,
       lastLineNumber: () => this.lastLineNumber,
-      setLastLineNumber: (n) => { this.lastLineNumber = n; },
+      setLastLineNumber: (n) => {
+        this.lastLineNumber = n;
+      },
       hasRoom: () => this.queue.length < BUFSIZE,
       enqueue: (line) => {
         this.queue.push({ line, fromHost: true });

@@ -34,7 +34,9 @@ function startConsole(printer: VirtualMarlin, log: (text: string) => void): void
   const lines = createInterface({ input: process.stdin, terminal: false });
   lines.on('line', (line) => {
     runConsoleCommand(printer, line)
-      .then((text) => { if (text !== '') process.stdout.write(`${text}\n`); })
+      .then((text) => {
+        if (text !== '') process.stdout.write(`${text}\n`);
+      })
       .catch((err: Error) => log(err.message));
   });
 }
@@ -65,7 +67,9 @@ async function main(argv: readonly string[]): Promise<number> {
   printer.on('error', (err) => log.error(err.message));
   process.stdout.write(`${printer.hostPath}\n`);
   log.info('ready', {
-    host: printer.hostPath, speed: options.speed, faults: formatFaults(printer.faultRates),
+    host: printer.hostPath,
+    speed: options.speed,
+    faults: formatFaults(printer.faultRates),
     sd_files: printer.state().sd.files.length,
   });
   startConsole(printer, (text) => log.warn(text));
@@ -78,7 +82,7 @@ async function main(argv: readonly string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`${NAME}: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stderr.write(`${NAME}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
   },
 );

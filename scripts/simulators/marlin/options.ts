@@ -23,7 +23,10 @@ export const OPTIONS = {
   properties: {
     link: { type: 'string', default: '', description: 'folder for the pty links: a host opens <link>/host (required)' },
     speed: {
-      type: 'number', exclusiveMinimum: 0, maximum: 10000, default: 1,
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 10000,
+      default: 1,
       description: 'simulated seconds per real second (heating, moves, dwells)',
     },
     faults: { type: 'string', default: '', description: 'fault rates, e.g. resend=0.05,checksum=0.02,drop=0.01,busy=0.1,disconnect=0.001' },

@@ -30,9 +30,7 @@ export const LINE_ERROR_TEXT: Record<LineError, string> = {
   'no-checksum': 'No Checksum with line number, Last Line: ',
 };
 
-export type LineCheck =
-  | { ok: true; lineNumber: number | null }
-  | { ok: false; error: LineError };
+export type LineCheck = { ok: true; lineNumber: number | null } | { ok: false; error: LineError };
 
 /**
  * Checks a line the way Marlin's serial reader does. Lines that do not start with N are not

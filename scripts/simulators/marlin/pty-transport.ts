@@ -116,11 +116,18 @@ export class PtyLink extends EventEmitter<PtyLinkEvents> {
     mkdirSync(this.dir, { recursive: true });
     removeStaleLink(this.printerPath);
     removeStaleLink(this.hostPath);
-    const child = spawn(this.socat, [
-      '-d', '-d', '-t', String(LINGER_SECONDS),
-      `pty,raw,echo=0,link=${this.printerPath}`,
-      `pty,raw,echo=0,wait-slave,pty-interval=${HOST_POLL_SECONDS},link=${this.hostPath}`,
-    ], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(
+      this.socat,
+      [
+        '-d',
+        '-d',
+        '-t',
+        String(LINGER_SECONDS),
+        `pty,raw,echo=0,link=${this.printerPath}`,
+        `pty,raw,echo=0,wait-slave,pty-interval=${HOST_POLL_SECONDS},link=${this.hostPath}`,
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     this.child = child;
     const ptys = await this.readPtys(child);
     await this.openPrinterEnd(ptys[0]);

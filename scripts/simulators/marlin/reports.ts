@@ -22,10 +22,15 @@ export function temperatureReport(heaters: Heaters, tool: number): string {
   let line = ` T:${celsius(hotend.reading)} /${celsius(hotend.target)}`;
   line += ` B:${celsius(heaters.bed.reading)} /${celsius(heaters.bed.target)}`;
   if (heaters.hotends.length > 1) {
-    heaters.hotends.forEach((h, e) => { line += ` T${e}:${celsius(h.reading)} /${celsius(h.target)}`; });
+    heaters.hotends.forEach((h, e) => {
+      line += ` T${e}:${celsius(h.reading)} /${celsius(h.target)}`;
+    });
   }
   line += ` @:${power(hotend)} B@:${power(heaters.bed)}`;
-  if (heaters.hotends.length > 1) heaters.hotends.forEach((h, e) => { line += ` @${e}:${power(h)}`; });
+  if (heaters.hotends.length > 1)
+    heaters.hotends.forEach((h, e) => {
+      line += ` @${e}:${power(h)}`;
+    });
   return line;
 }
 
@@ -86,8 +91,8 @@ export function firmwareLines(settings: FirmwareSettings): string[] {
     ['CONFIG_EXPORT', false],
   ];
   return [
-    `FIRMWARE_NAME:Marlin ${MARLIN_VERSION} (${COMPILED.date} ${COMPILED.time}) SOURCE_CODE_URL:github.com/MarlinFirmware/Marlin `
-      + `PROTOCOL_VERSION:1.0 MACHINE_TYPE:${settings.machineName} EXTRUDER_COUNT:${settings.extruders} UUID:${settings.uuid}`,
+    `FIRMWARE_NAME:Marlin ${MARLIN_VERSION} (${COMPILED.date} ${COMPILED.time}) SOURCE_CODE_URL:github.com/MarlinFirmware/Marlin ` +
+      `PROTOCOL_VERSION:1.0 MACHINE_TYPE:${settings.machineName} EXTRUDER_COUNT:${settings.extruders} UUID:${settings.uuid}`,
     ...caps.map(([name, on]) => `Cap:${name}:${on ? 1 : 0}`),
   ];
 }

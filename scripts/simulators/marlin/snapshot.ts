@@ -60,9 +60,11 @@ function heaterState(heater: Heater): HeaterState {
 
 export function snapshot(fw: MarlinFirmware, cable: VirtualPrinterState['cable']): VirtualPrinterState {
   const job = fw.sd.job;
-  const info = (f: { longName: string; shortName: string; content: Buffer }): SdFileInfo => (
-    { name: f.longName, shortName: f.shortName, size: f.content.length }
-  );
+  const info = (f: { longName: string; shortName: string; content: Buffer }): SdFileInfo => ({
+    name: f.longName,
+    shortName: f.shortName,
+    size: f.content.length,
+  });
   return {
     firmware: fw.status,
     cable,

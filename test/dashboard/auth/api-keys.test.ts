@@ -48,13 +48,16 @@ test('a key is found by its text until it is removed, also after a reopen', asyn
   await assert.rejects(again.remove(record.id), (err: AppError) => err.status === 404);
 });
 
-test('removing a user\'s keys leaves the others', async () => {
+test("removing a user's keys leaves the others", async () => {
   const keys = await ApiKeyStore.open(new JsonStores(dir, log), log);
   const a = await keys.create({ name: 'a', role: 'view', ownerId: 'user-1' });
   const b = await keys.create({ name: 'b', role: 'view', ownerId: 'user-2' });
   const c = await keys.create({ name: 'c', role: 'view', ownerId: 'user-1' });
   assert.equal(await keys.removeOwnedBy('user-1'), 2);
-  assert.deepEqual(keys.list().map((k) => k.name), ['b']);
+  assert.deepEqual(
+    keys.list().map((k) => k.name),
+    ['b'],
+  );
   assert.equal(keys.find(a.key), undefined);
   assert.equal(keys.find(c.key), undefined);
   assert.equal(keys.find(b.key)?.name, 'b');
@@ -69,7 +72,16 @@ async function usedKey() {
   const { key } = await keys.create({ name: 'busy', role: 'view', ownerId: 'user-1' });
   const record = keys.find(key)!;
   keys.touch(record);
-  return { stores, keys, key, record, now: () => now, advance: (ms: number) => { now += ms; } };
+  return {
+    stores,
+    keys,
+    key,
+    record,
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 test('last_used_at is exact in memory and written at most once per interval', async () => {

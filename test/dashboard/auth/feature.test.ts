@@ -13,15 +13,17 @@ import { authFeature } from '../../../appliance/dashboard/features.js';
 
 const printProbe: DashboardFeature = {
   name: 'print_probe',
-  routes: [{
-    method: 'post',
-    path: '/api/test/print-probe',
-    level: 'print',
-    tag: 'test',
-    summary: 'A print-level route for the level tests',
-    responses: { 200: { description: 'ok', schema: { type: 'object' } } },
-    handler: ({ principal }) => ({ role: principal?.role }),
-  }],
+  routes: [
+    {
+      method: 'post',
+      path: '/api/test/print-probe',
+      level: 'print',
+      tag: 'test',
+      summary: 'A print-level route for the level tests',
+      responses: { 200: { description: 'ok', schema: { type: 'object' } } },
+      handler: ({ principal }) => ({ role: principal?.role }),
+    },
+  ],
 };
 
 const ROUTES: Record<Exclude<Level, 'public'>, [string, string]> = {

@@ -50,14 +50,20 @@ test('each trace of earlier users closes setup behind the code', async (t) => {
   const cases: [string, () => void][] = [
     ['users.json deleted, the marker left', () => unlinkSync(users())],
     ['users.json torn', () => writeFileSync(users(), '{"users": [{"id": "a')],
-    ['users.json of the wrong shape, the marker gone', () => {
-      writeFileSync(users(), '[]');
-      unlinkSync(path.join(dir, USERS_EXISTED_FILE));
-    }],
-    ['users.json with no admin left, the marker gone', () => {
-      writeFileSync(users(), '{"users": []}');
-      unlinkSync(path.join(dir, USERS_EXISTED_FILE));
-    }],
+    [
+      'users.json of the wrong shape, the marker gone',
+      () => {
+        writeFileSync(users(), '[]');
+        unlinkSync(path.join(dir, USERS_EXISTED_FILE));
+      },
+    ],
+    [
+      'users.json with no admin left, the marker gone',
+      () => {
+        writeFileSync(users(), '{"users": []}');
+        unlinkSync(path.join(dir, USERS_EXISTED_FILE));
+      },
+    ],
   ];
   for (const [name, lose] of cases) {
     await t.test(name, async () => {

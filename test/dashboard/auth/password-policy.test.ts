@@ -15,7 +15,8 @@ test('the passwords of the finding are refused, each naming its rule', () => {
 });
 
 test('case does not matter for the list, the name or the repetition', () => {
-  for (const password of ['PassWord', 'QWERTYUIOP', 'IloveYou', 'Raspberry']) assert.throws(() => checkNewPassword(password, 'bob'), refused(/common/), password);
+  for (const password of ['PassWord', 'QWERTYUIOP', 'IloveYou', 'Raspberry'])
+    assert.throws(() => checkNewPassword(password, 'bob'), refused(/common/), password);
   assert.throws(() => checkNewPassword('Alice.Smith', 'alice.smith'), refused(/user name/));
   assert.throws(() => checkNewPassword('aAaAaAaA', 'bob'), refused(/repeated/));
   assert.throws(() => checkNewPassword('ßßßßßßßß', 'bob'), refused(/repeated/));

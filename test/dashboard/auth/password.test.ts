@@ -3,7 +3,13 @@ import { scryptSync } from 'node:crypto';
 import { test } from 'node:test';
 import { AppError } from '../../../appliance/common/errors.js';
 import {
-  hashPassword, isPasswordHash, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, SCRYPT_PARAMETERS, verifyPassword, type PasswordHash,
+  hashPassword,
+  isPasswordHash,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  SCRYPT_PARAMETERS,
+  verifyPassword,
+  type PasswordHash,
 } from '../../../appliance/dashboard/auth/password.js';
 
 test('a hash verifies its password and no other', async () => {
@@ -28,7 +34,11 @@ test('each hash has its own 16-byte salt and carries its parameters', async () =
 test('verification uses the parameters stored with the hash, so they can change later', async () => {
   const salt = Buffer.alloc(16, 7);
   const old: PasswordHash = {
-    algorithm: 'scrypt', N: 1024, r: 4, p: 2, key_length: 32,
+    algorithm: 'scrypt',
+    N: 1024,
+    r: 4,
+    p: 2,
+    key_length: 32,
     salt: salt.toString('base64'),
     hash: scryptSync('legacy password', salt, 32, { N: 1024, r: 4, p: 2 }).toString('base64'),
   };

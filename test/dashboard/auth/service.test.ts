@@ -36,20 +36,23 @@ async function withAdmin(): Promise<{ auth: AuthService; adminId: string }> {
   return { auth, adminId: admin.id };
 }
 
-test('login gives a token the authenticator accepts, with the user\'s current role', async () => {
+test("login gives a token the authenticator accepts, with the user's current role", async () => {
   const { auth, adminId } = await withAdmin();
   const bob = await auth.users.create({ username: 'bob', password: 'bob-password', role: 'print' });
   const { token, expiresIn } = await auth.sessions.login('BOB', 'bob-password', '10.0.0.1');
   assert.equal(expiresIn, '24h');
   const principal = await auth.authenticate(bearer(token));
-  assert.deepEqual({ ...principal, token_id: undefined }, { kind: 'user', id: bob.id, name: 'bob', role: 'print', token_id: undefined, token_exp: nowMs / 1000 + 86_400 });
+  assert.deepEqual(
+    { ...principal, token_id: undefined },
+    { kind: 'user', id: bob.id, name: 'bob', role: 'print', token_id: undefined, token_exp: nowMs / 1000 + 86_400 },
+  );
   assert.equal(typeof principal?.token_id, 'string');
   assert.deepEqual(await auth.authenticateToken(token), principal);
 
   await auth.users.update(bob.id, { role: 'view' });
   assert.equal((await auth.authenticate(bearer(token)))?.role, 'view', 'a demotion applies at once');
   await auth.deleteUser(bob.id);
-  assert.equal(await auth.authenticate(bearer(token)), null, 'a deleted user\'s token is refused');
+  assert.equal(await auth.authenticate(bearer(token)), null, "a deleted user's token is refused");
   assert.ok(auth.users.get(adminId));
 });
 
@@ -119,7 +122,7 @@ test('API keys work in X-API-Key and as a bearer token, never above their owner'
 
   await auth.users.create({ username: 'second', password: 'second-password', role: 'admin' });
   await auth.users.update(adminId, { role: 'print' });
-  assert.equal((await auth.authenticate({ 'x-api-key': key }))?.role, 'print', 'capped at the owner\'s current role');
+  assert.equal((await auth.authenticate({ 'x-api-key': key }))?.role, 'print', "capped at the owner's current role");
   const demoted = (await auth.authenticate({ 'x-api-key': key }))!;
   await assert.rejects(auth.createApiKey(demoted, 'too strong', 'admin'), (err: AppError) => err.status === 403);
 
@@ -130,10 +133,20 @@ test('API keys work in X-API-Key and as a bearer token, never above their owner'
 
 test('malformed or missing credentials give no principal', async () => {
   const { auth } = await withAdmin();
-  const { key } = await auth.createApiKey((await auth.authenticateToken((await auth.sessions.login('root', 'root-password', '1.1.1.1')).token))!, 'k', 'view');
+  const { key } = await auth.createApiKey(
+    (await auth.authenticateToken((await auth.sessions.login('root', 'root-password', '1.1.1.1')).token))!,
+    'k',
+    'view',
+  );
   for (const headers of [
-    {}, { authorization: '' }, { authorization: 'Bearer' }, { authorization: 'Basic cm9vdDpyb290' }, { authorization: 'Bearer a b' },
-    { authorization: 'Bearer not.a.jwt' }, { 'x-api-key': 'pyk_' + 'A'.repeat(43) }, { 'x-api-key': '' },
+    {},
+    { authorization: '' },
+    { authorization: 'Bearer' },
+    { authorization: 'Basic cm9vdDpyb290' },
+    { authorization: 'Bearer a b' },
+    { authorization: 'Bearer not.a.jwt' },
+    { 'x-api-key': 'pyk_' + 'A'.repeat(43) },
+    { 'x-api-key': '' },
     { authorization: 'Bearer garbage', 'x-api-key': key },
   ]) {
     assert.equal(await auth.authenticate(headers), null, JSON.stringify(headers));
@@ -177,7 +190,7 @@ test('guesses from many addresses lock the account for strangers; a known device
   const bobsDevice = (await auth.sessions.login('bob', 'bob-password', '10.9.1.2')).device_token;
   assert.ok(auth.users.get(bob.id));
   const wrongAccount = await refusal(auth.sessions.login('root', 'root-password', '10.9.1.2', { deviceToken: bobsDevice }));
-  assert.ok(wrongAccount instanceof LoginThrottled, 'another account\'s device token does not');
+  assert.ok(wrongAccount instanceof LoginThrottled, "another account's device token does not");
   nowMs += 1000;
   await auth.sessions.login('root', 'root-password', '10.9.1.1');
 });

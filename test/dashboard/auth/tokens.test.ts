@@ -53,14 +53,23 @@ test('tokens signed with another key, altered, unsigned or malformed are refused
   const forgedPayload = Buffer.from(JSON.stringify({ ...decodeJwt(genuine), sub: 'user-2' })).toString('base64url');
   assert.equal(await issuer.verify(`${header}.${forgedPayload}.${signature}`), null);
 
-  const unsigned = new UnsecuredJWT({ role: 'admin' }).setSubject('user-1').setJti('x').setIssuedAt(T0 / 1000).setExpirationTime(T0 / 1000 + 60).encode();
+  const unsigned = new UnsecuredJWT({ role: 'admin' })
+    .setSubject('user-1')
+    .setJti('x')
+    .setIssuedAt(T0 / 1000)
+    .setExpirationTime(T0 / 1000 + 60)
+    .encode();
   assert.equal(await issuer.verify(unsigned), null);
   for (const junk of ['', 'abc', 'a.b.c', 'pyk_nope']) assert.equal(await issuer.verify(junk), null, junk);
 });
 
 test('a token without a jti (one we did not issue) is refused', async () => {
   const issuer = new TokenIssuer(secret, () => T0);
-  const token = await new SignJWT({ role: 'admin' }).setProtectedHeader({ alg: 'HS256' }).setSubject('user-1')
-    .setIssuedAt(T0 / 1000).setExpirationTime(T0 / 1000 + 60).sign(secret);
+  const token = await new SignJWT({ role: 'admin' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject('user-1')
+    .setIssuedAt(T0 / 1000)
+    .setExpirationTime(T0 / 1000 + 60)
+    .sign(secret);
   assert.equal(await issuer.verify(token), null);
 });

@@ -84,7 +84,10 @@ test('the last admin can be neither demoted nor deleted', async () => {
   await users.update(root.id, { role: 'view' });
   await assert.rejects(users.remove(second.id), status(409));
   await users.remove(root.id);
-  assert.deepEqual(users.list().map((u) => u.username), ['second']);
+  assert.deepEqual(
+    users.list().map((u) => u.username),
+    ['second'],
+  );
   await assert.rejects(users.remove(root.id), status(404));
 });
 

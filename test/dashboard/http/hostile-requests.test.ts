@@ -27,7 +27,8 @@ before(async () => {
   printToken = await loginAs(dash, 'print');
   await createApiKey(dash, 'view');
   const profile = await dash.request('POST', '/api/slicer/native/profiles', {
-    token: printToken, body: { name: 'My PLA', kind: 'filament', inherits: 'generic-pla', settings: { nozzle_temperature: [205] } },
+    token: printToken,
+    body: { name: 'My PLA', kind: 'filament', inherits: 'generic-pla', settings: { nozzle_temperature: [205] } },
   });
   assert.equal(profile.status, 201, profile.text);
   stored = await snapshot();
@@ -48,7 +49,10 @@ for (const [what, header] of Object.entries(MALFORMED_PART_HEADERS)) {
   test(`a slice upload with ${what}: 400 in the error shape, and the dashboard lives`, async () => {
     const body = multipartWithPartHeader('XX', header);
     const r = await rawRequest(dash.url, {
-      head: head('POST', '/api/slicer/native/slice', ['Content-Type: multipart/form-data; boundary=XX', `Content-Length: ${Buffer.byteLength(body)}`]),
+      head: head('POST', '/api/slicer/native/slice', [
+        'Content-Type: multipart/form-data; boundary=XX',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+      ]),
       body,
     });
     assert.equal(r.status, 400);
@@ -60,7 +64,11 @@ for (const [what, header] of Object.entries(MALFORMED_PART_HEADERS)) {
 
 test('an upload declared over the model limit: 413 before any body byte', async () => {
   const r = await rawRequest(dash.url, {
-    head: head('POST', '/api/slicer/native/slice', ['Content-Type: multipart/form-data; boundary=XX', `Content-Length: ${60 * 1024 * 1024}`, 'Expect: 100-continue']),
+    head: head('POST', '/api/slicer/native/slice', [
+      'Content-Type: multipart/form-data; boundary=XX',
+      `Content-Length: ${60 * 1024 * 1024}`,
+      'Expect: 100-continue',
+    ]),
     body: [Buffer.alloc(0)],
     pauseMs: 300,
   });
@@ -71,9 +79,16 @@ test('an upload declared over the model limit: 413 before any body byte', async 
 });
 
 test('two different Content-Length headers on a JSON route are refused with 400', async () => {
-  for (const lengths of [[13, 2], [2, 13]]) {
+  for (const lengths of [
+    [13, 2],
+    [2, 13],
+  ]) {
     const r = await rawRequest(dash.url, {
-      head: head('POST', '/api/notifications/read-all', ['Content-Type: application/json', `Content-Length: ${lengths[0]}`, `Content-Length: ${lengths[1]}`]),
+      head: head('POST', '/api/notifications/read-all', [
+        'Content-Type: application/json',
+        `Content-Length: ${lengths[0]}`,
+        `Content-Length: ${lengths[1]}`,
+      ]),
       body: '{"a":1,"b":2}',
     });
     assert.equal(r.status, 400);
@@ -84,8 +99,13 @@ test('two different Content-Length headers on a JSON route are refused with 400'
 
 test('several credentials of one kind are refused rather than one picked', async () => {
   const admin = await loginAs(dash, 'admin');
-  for (const pair of [[admin, printToken], [printToken, admin]]) {
-    const r = await rawRequest(dash.url, { head: `GET /api/users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${pair[0]}\r\nAuthorization: Bearer ${pair[1]}` });
+  for (const pair of [
+    [admin, printToken],
+    [printToken, admin],
+  ]) {
+    const r = await rawRequest(dash.url, {
+      head: `GET /api/users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${pair[0]}\r\nAuthorization: Bearer ${pair[1]}`,
+    });
     assert.equal(r.status, 400);
   }
   const keys = await rawRequest(dash.url, { head: 'GET /api/users HTTP/1.1\r\nHost: x\r\nX-API-Key: a\r\nX-API-Key: b' });

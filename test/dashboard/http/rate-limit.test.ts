@@ -6,7 +6,12 @@ import { startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFi
 
 function clock(start = 1_000_000) {
   let now = start;
-  return { now: () => now, advance: (ms: number) => { now += ms; } };
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 describe('RateLimiter', () => {
@@ -79,8 +84,24 @@ describe('RateLimiter', () => {
 describe('rate limit over HTTP', () => {
   let dash: DashboardFixture;
   const routes: DashboardFeature['routes'] = [
-    { method: 'get', path: '/api/test/ping', level: 'view', tag: 'test', summary: 'ping', responses: { 200: { description: 'pong' } }, handler: () => ({ pong: true }) },
-    { method: 'get', path: '/api/test/open', level: 'public', tag: 'test', summary: 'open', responses: { 200: { description: 'open' } }, handler: () => ({ open: true }) },
+    {
+      method: 'get',
+      path: '/api/test/ping',
+      level: 'view',
+      tag: 'test',
+      summary: 'ping',
+      responses: { 200: { description: 'pong' } },
+      handler: () => ({ pong: true }),
+    },
+    {
+      method: 'get',
+      path: '/api/test/open',
+      level: 'public',
+      tag: 'test',
+      summary: 'open',
+      responses: { 200: { description: 'open' } },
+      handler: () => ({ open: true }),
+    },
   ];
   before(async () => {
     dash = await startDashboardFixture({

@@ -11,46 +11,112 @@ import { startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFi
 const ok = { 200: { description: 'OK' } };
 
 function levelRoute(level: Level): RouteSpec {
-  return { method: 'get', path: `/api/test/${level}`, level, tag: 'test', summary: level, responses: ok, handler: ({ principal }) => ({ level, who: principal?.name ?? null }) };
+  return {
+    method: 'get',
+    path: `/api/test/${level}`,
+    level,
+    tag: 'test',
+    summary: level,
+    responses: ok,
+    handler: ({ principal }) => ({ level, who: principal?.name ?? null }),
+  };
 }
 
 const routes: RouteSpec[] = [
-  levelRoute('public'), levelRoute('view'), levelRoute('print'), levelRoute('admin'),
+  levelRoute('public'),
+  levelRoute('view'),
+  levelRoute('print'),
+  levelRoute('admin'),
   {
-    method: 'post', path: '/api/test/echo', level: 'view', tag: 'test', summary: 'echo', responses: ok,
+    method: 'post',
+    path: '/api/test/echo',
+    level: 'view',
+    tag: 'test',
+    summary: 'echo',
+    responses: ok,
     body: {
-      kind: 'json', maxBytes: 1024,
+      kind: 'json',
+      maxBytes: 1024,
       schema: {
-        type: 'object', required: ['name'], additionalProperties: false,
+        type: 'object',
+        required: ['name'],
+        additionalProperties: false,
         properties: { name: { type: 'string', minLength: 1 }, count: { type: 'integer', minimum: 1 } },
       },
     },
     handler: ({ body }) => ({ got: body }),
   },
   {
-    method: 'get', path: '/api/test/items/:id', level: 'view', tag: 'test', summary: 'item', responses: ok,
+    method: 'get',
+    path: '/api/test/items/:id',
+    level: 'view',
+    tag: 'test',
+    summary: 'item',
+    responses: ok,
     params: { id: { type: 'string', pattern: '^[a-z-]+$' } },
     query: { limit: { type: 'integer', minimum: 1, maximum: 50 }, sort: { type: 'string', enum: ['name', 'date'], required: true } },
     handler: ({ params, query }) => ({ params, query }),
   },
   {
-    method: 'post', path: '/api/test/raw', level: 'view', tag: 'test', summary: 'raw', responses: ok,
+    method: 'post',
+    path: '/api/test/raw',
+    level: 'view',
+    tag: 'test',
+    summary: 'raw',
+    responses: ok,
     body: { kind: 'raw', contentType: 'text/plain', maxBytes: 100 },
     handler: async ({ req }) => ({ bytes: (await readBody(req, 100)).length }),
   },
-  { method: 'delete', path: '/api/test/thing', level: 'view', tag: 'test', summary: 'nothing', responses: { 204: { description: 'gone' } }, handler: () => undefined },
   {
-    method: 'post', path: '/api/test/created', level: 'view', tag: 'test', summary: 'created', responses: { 201: { description: 'made' } },
+    method: 'delete',
+    path: '/api/test/thing',
+    level: 'view',
+    tag: 'test',
+    summary: 'nothing',
+    responses: { 204: { description: 'gone' } },
+    handler: () => undefined,
+  },
+  {
+    method: 'post',
+    path: '/api/test/created',
+    level: 'view',
+    tag: 'test',
+    summary: 'created',
+    responses: { 201: { description: 'made' } },
     handler: () => new Reply(201, { id: 'x1' }, { location: '/api/test/items/x1' }),
   },
   {
-    method: 'get', path: '/api/test/conflict', level: 'view', tag: 'test', summary: 'conflict', responses: ok,
-    handler: () => { throw new AppError(ErrorCode.conflict, 409, 'already there'); },
+    method: 'get',
+    path: '/api/test/conflict',
+    level: 'view',
+    tag: 'test',
+    summary: 'conflict',
+    responses: ok,
+    handler: () => {
+      throw new AppError(ErrorCode.conflict, 409, 'already there');
+    },
   },
-  { method: 'get', path: '/api/test/bug', level: 'view', tag: 'test', summary: 'bug', responses: ok, handler: () => { throw new TypeError('secret internals'); } },
   {
-    method: 'get', path: '/api/test/stream', level: 'view', tag: 'test', summary: 'writes itself', responses: ok,
-    handler: ({ res }) => { res.header('content-type', 'text/plain').send('written by the handler'); },
+    method: 'get',
+    path: '/api/test/bug',
+    level: 'view',
+    tag: 'test',
+    summary: 'bug',
+    responses: ok,
+    handler: () => {
+      throw new TypeError('secret internals');
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/test/stream',
+    level: 'view',
+    tag: 'test',
+    summary: 'writes itself',
+    responses: ok,
+    handler: ({ res }) => {
+      res.header('content-type', 'text/plain').send('written by the handler');
+    },
   },
 ];
 
@@ -143,13 +209,22 @@ describe('JSON bodies', () => {
 
   test('a chunked body over the limit is a 413 too', async () => {
     const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request(`${dash.url}/api/test/echo`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TEST_TOKENS.view}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
-      }, (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (t: string) => { text += t; }).on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
+      const req = http.request(
+        `${dash.url}/api/test/echo`,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TEST_TOKENS.view}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        },
+        (res) => {
+          let text = '';
+          res
+            .setEncoding('utf8')
+            .on('data', (t: string) => {
+              text += t;
+            })
+            .on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
       req.on('error', reject);
       for (let k = 0; k < 8; k++) req.write('{"name": "' + 'y'.repeat(400));
       req.end('"}');
@@ -253,7 +328,11 @@ describe('replies', () => {
   });
 
   test('unknown routes are a 404 in the error shape', async () => {
-    for (const [method, path] of [['GET', '/api/nothing-here'], ['POST', '/api/test/public'], ['GET', '/']]) {
+    for (const [method, path] of [
+      ['GET', '/api/nothing-here'],
+      ['POST', '/api/test/public'],
+      ['GET', '/'],
+    ]) {
       const res = await dash.request(method, path);
       assert.equal(res.status, 404);
       assert.deepEqual(res.json, { error: `no route ${method} ${path}`, code: 'ERR_NOT_FOUND' });

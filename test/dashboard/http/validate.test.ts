@@ -10,7 +10,10 @@ test('parameter text converts to the schema type before the check', () => {
 });
 
 test('a validation error carries the issues as details', () => {
-  const err = validationError([{ path: 'body/a', message: 'is required' }, { path: 'query/b', message: 'must be an integer' }]);
+  const err = validationError([
+    { path: 'body/a', message: 'is required' },
+    { path: 'query/b', message: 'must be an integer' },
+  ]);
   assert.equal(err.status, 400);
   assert.equal(err.code, 'ERR_VALIDATION');
   assert.equal(err.message, 'body/a is required; query/b must be an integer');

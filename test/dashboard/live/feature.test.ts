@@ -36,7 +36,14 @@ test('bus events of the running dashboard reach its WebSocket clients', WAIT, as
   assert.equal((await a.next()).payload.role, 'view');
   assert.equal((await b.next()).payload.role, 'admin');
   const status: PrinterStatus = {
-    printer_id: 'p1', state: 'idle', online: true, temperatures: {}, job: null, fans: {}, error: null, updated_at: new Date(0).toISOString(),
+    printer_id: 'p1',
+    state: 'idle',
+    online: true,
+    temperatures: {},
+    job: null,
+    fans: {},
+    error: null,
+    updated_at: new Date(0).toISOString(),
   };
   dash.server.context.bus.emit('printer.status', status);
   for (const client of [a, b]) assert.deepEqual(await client.next(), { type: 'printer.status', payload: status });
@@ -46,7 +53,8 @@ test('a notification raised over HTTP is pushed to the WebSocket as stored', WAI
   const client = open();
   await client.nextOfType('hello');
   const raised = await dash.request('post', '/api/notifications', {
-    token: TEST_TOKENS.print, body: { kind: 'print.finished', level: 'info', title: 'Benchy done', message: 'P1S' },
+    token: TEST_TOKENS.print,
+    body: { kind: 'print.finished', level: 'info', title: 'Benchy done', message: 'P1S' },
   });
   assert.equal(raised.status, 201);
   assert.deepEqual(await client.nextOfType('notification'), { type: 'notification', payload: raised.json });
@@ -70,30 +78,48 @@ test('system info carries the hub and notification counters', WAIT, async () => 
   assert.equal(live.heartbeat_ms, 60_000);
   assert.ok(live.clients >= 1);
   assert.ok(live.messages_sent >= 1);
-  for (const key of ['awaiting_auth', 'connections_total', 'dropped_slow_clients', 'dead_peers_closed', 'closed_unauthorized', 'max_buffered_bytes']) {
+  for (const key of [
+    'awaiting_auth',
+    'connections_total',
+    'dropped_slow_clients',
+    'dead_peers_closed',
+    'closed_unauthorized',
+    'max_buffered_bytes',
+  ]) {
     assert.equal(typeof live[key], 'number', key);
   }
   assert.deepEqual(info.json.notifications.channel_types, ['webhook']);
   assert.equal(typeof info.json.notifications.unread, 'number');
 });
 
-test('an oversized client message is closed with 1009; the dashboard stays up, other clients keep their feed, printers are intact', WAIT, async () => {
-  const printer = await dash.request('post', '/api/printers', { token: TEST_TOKENS.admin, body: marlinInput({ connection: { port: '/dev/ttyLIVE' } }) });
-  assert.equal(printer.status, 201, printer.text);
-  const offender = open();
-  const bystander = open();
-  await Promise.all([offender.nextOfType('hello'), bystander.nextOfType('hello')]);
-  offender.ws.send('x'.repeat(16 * 1024 + 1));
-  assert.deepEqual(await offender.closed, { code: 1009, reason: 'message of 16385 bytes; the limit is 16384' });
+test(
+  'an oversized client message is closed with 1009; the dashboard stays up, other clients keep their feed, printers are intact',
+  WAIT,
+  async () => {
+    const printer = await dash.request('post', '/api/printers', {
+      token: TEST_TOKENS.admin,
+      body: marlinInput({ connection: { port: '/dev/ttyLIVE' } }),
+    });
+    assert.equal(printer.status, 201, printer.text);
+    const offender = open();
+    const bystander = open();
+    await Promise.all([offender.nextOfType('hello'), bystander.nextOfType('hello')]);
+    offender.ws.send('x'.repeat(16 * 1024 + 1));
+    assert.deepEqual(await offender.closed, { code: 1009, reason: 'message of 16385 bytes; the limit is 16384' });
 
-  const raised = await dash.request('post', '/api/notifications', {
-    token: TEST_TOKENS.print, body: { kind: 'print.finished', level: 'info', title: 'after the big message', message: 'still here' },
-  });
-  assert.deepEqual(await bystander.nextMatching('notification', (p) => p.id === raised.json.id, 'the notification after the oversized message'), { type: 'notification', payload: raised.json });
-  assert.equal((await dash.request('get', '/api/health')).status, 200);
-  const listed = await dash.request('get', `/api/printers/${printer.json.id}`, { token: TEST_TOKENS.view });
-  assert.deepEqual([listed.status, listed.json.name, listed.json.connection], [200, printer.json.name, printer.json.connection]);
-});
+    const raised = await dash.request('post', '/api/notifications', {
+      token: TEST_TOKENS.print,
+      body: { kind: 'print.finished', level: 'info', title: 'after the big message', message: 'still here' },
+    });
+    assert.deepEqual(await bystander.nextMatching('notification', (p) => p.id === raised.json.id, 'the notification after the oversized message'), {
+      type: 'notification',
+      payload: raised.json,
+    });
+    assert.equal((await dash.request('get', '/api/health')).status, 200);
+    const listed = await dash.request('get', `/api/printers/${printer.json.id}`, { token: TEST_TOKENS.view });
+    assert.deepEqual([listed.status, listed.json.name, listed.json.connection], [200, printer.json.name, printer.json.connection]);
+  },
+);
 
 test('stopping the dashboard closes the sockets with 1001', WAIT, async () => {
   const client = open();

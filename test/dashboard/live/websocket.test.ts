@@ -78,8 +78,14 @@ async function startLive(options: Partial<LiveHubOptions> = {}) {
 
 function notification(seq: number, message = 'done'): Notification {
   return {
-    id: String(seq), kind: 'print.finished', level: 'info', title: `print ${seq}`, message, data: { seq },
-    created_at: new Date(0).toISOString(), read: false,
+    id: String(seq),
+    kind: 'print.finished',
+    level: 'info',
+    title: `print ${seq}`,
+    message,
+    data: { seq },
+    created_at: new Date(0).toISOString(),
+    read: false,
   };
 }
 
@@ -93,8 +99,11 @@ test('a token in the query, in Authorization: Bearer or in the API key header op
     assert.deepEqual(await client.next(), {
       type: 'hello',
       payload: {
-        version: packageVersion(), heartbeat_ms: DEFAULT_HUB_OPTIONS.heartbeatMs,
-        types: ['printer.status', 'print.progress', 'ams.update', 'notification'], user: 'user-view-token', role: 'view',
+        version: packageVersion(),
+        heartbeat_ms: DEFAULT_HUB_OPTIONS.heartbeatMs,
+        types: ['printer.status', 'print.progress', 'ams.update', 'notification'],
+        user: 'user-view-token',
+        role: 'view',
       },
     });
   }
@@ -167,8 +176,14 @@ test('every bus event reaches every client as {type, payload}, in order', WAIT, 
   const b = live.open('', { authorization: 'Bearer view-token' });
   await Promise.all([a.nextOfType('hello'), b.nextOfType('hello')]);
   const status = {
-    printer_id: 'p1', state: 'printing', online: true, temperatures: { bed: { actual: 60, target: 60 } }, job: null,
-    fans: {}, error: null, updated_at: new Date(0).toISOString(),
+    printer_id: 'p1',
+    state: 'printing',
+    online: true,
+    temperatures: { bed: { actual: 60, target: 60 } },
+    job: null,
+    fans: {},
+    error: null,
+    updated_at: new Date(0).toISOString(),
   } as const;
   live.bus.emit('printer.status', status);
   live.bus.emit('notification', notification(7));
@@ -192,7 +207,10 @@ test('subscribe narrows the feed; null restores it; bad messages get an error an
   client.send({ type: 'subscribe', types: ['printer.temperature'] });
   assert.deepEqual(await client.next(), {
     type: 'error',
-    payload: { code: 'ERR_VALIDATION', error: 'unknown event types ["printer.temperature"]; known: printer.status, print.progress, ams.update, notification' },
+    payload: {
+      code: 'ERR_VALIDATION',
+      error: 'unknown event types ["printer.temperature"]; known: printer.status, print.progress, ams.update, notification',
+    },
   });
   client.ws.send('not json');
   assert.equal((await client.next()).type, 'error');
@@ -200,8 +218,20 @@ test('subscribe narrows the feed; null restores it; bad messages get an error an
   assert.deepEqual(await client.next(), { type: 'error', payload: { code: 'ERR_VALIDATION', error: 'already authenticated' } });
 
   client.send({ type: 'subscribe', types: null });
-  assert.deepEqual(await client.next(), { type: 'subscribed', payload: { types: ['printer.status', 'print.progress', 'ams.update', 'notification'] } });
-  live.bus.emit('print.progress', { printer_id: 'p1', file: 'a.gcode', progress: 5, layer: 1, total_layers: 9, elapsed_s: 1, remaining_s: 9, updated_at: new Date(0).toISOString() });
+  assert.deepEqual(await client.next(), {
+    type: 'subscribed',
+    payload: { types: ['printer.status', 'print.progress', 'ams.update', 'notification'] },
+  });
+  live.bus.emit('print.progress', {
+    printer_id: 'p1',
+    file: 'a.gcode',
+    progress: 5,
+    layer: 1,
+    total_layers: 9,
+    elapsed_s: 1,
+    remaining_s: 9,
+    updated_at: new Date(0).toISOString(),
+  });
   assert.equal((await client.next()).type, 'print.progress');
 });
 
@@ -226,7 +256,8 @@ test('a message of exactly 16 KiB is read; one byte more is closed with 1009 and
   assert.deepEqual(await over.closed, { code: 1009, reason: `message of ${LIMIT + 1} bytes; the limit is ${LIMIT}` });
 
   live.bus.emit('notification', notification(4));
-  for (const client of [atLimit, bystander]) assert.deepEqual(await client.nextOfType('notification'), { type: 'notification', payload: notification(4) });
+  for (const client of [atLimit, bystander])
+    assert.deepEqual(await client.nextOfType('notification'), { type: 'notification', payload: notification(4) });
   assert.equal(live.hub.stats().clients, 2);
 });
 
@@ -256,7 +287,7 @@ test('a fragmented message counts whole: 2 × 8 KiB is read, 2 × 10000 bytes is
   assert.deepEqual(await tooBig.closed, { code: 1009, reason: `message of 20000 bytes; the limit is ${LIMIT}` });
 });
 
-test('past uWS\'s own limit (64 KiB) uWS cuts the connection without a close frame (1006), as documented', WAIT, async () => {
+test("past uWS's own limit (64 KiB) uWS cuts the connection without a close frame (1006), as documented", WAIT, async () => {
   const live = await startLive();
   const huge = live.open();
   const bystander = live.open();

@@ -118,15 +118,18 @@ export function silentPeer(httpUrl: string, query: string): Promise<SilentPeer> 
     socket.on('data', onData);
     socket.once('error', reject);
     socket.once('connect', () => {
-      socket.write([
-        `GET /ws${query} HTTP/1.1`,
-        `Host: ${hostname}:${port}`,
-        'Upgrade: websocket',
-        'Connection: Upgrade',
-        `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`,
-        'Sec-WebSocket-Version: 13',
-        '', '',
-      ].join('\r\n'));
+      socket.write(
+        [
+          `GET /ws${query} HTTP/1.1`,
+          `Host: ${hostname}:${port}`,
+          'Upgrade: websocket',
+          'Connection: Upgrade',
+          `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`,
+          'Sec-WebSocket-Version: 13',
+          '',
+          '',
+        ].join('\r\n'),
+      );
     });
   });
 }

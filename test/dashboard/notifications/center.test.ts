@@ -35,7 +35,13 @@ test('notify stores the notification, emits it on the bus and sends it to the ch
     const emitted: Notification[] = [];
     deps.bus.on('notification', (n) => emitted.push(n));
 
-    const stored = await center.notify({ kind: 'printer.error', level: 'error', title: 'P1 halted', message: 'thermal runaway', data: { printer_id: 'p1' } });
+    const stored = await center.notify({
+      kind: 'printer.error',
+      level: 'error',
+      title: 'P1 halted',
+      message: 'thermal runaway',
+      data: { printer_id: 'p1' },
+    });
     assert.deepEqual(emitted, [stored]);
     assert.deepEqual((await center.inbox()).list({ limit: 5 }).items, [stored]);
     const [request] = await receiver.waitFor(1);
@@ -64,7 +70,10 @@ test('a notification raised before anything opened the stores is kept', async ()
   assert.deepEqual([a.id, b.id, a.data], ['1', '2', {}]);
   await center.stop();
   const reopened = new NotificationCenter({ ...deps, stores: new JsonStores(deps.stores.dir, quiet) });
-  assert.deepEqual((await reopened.inbox()).list({ limit: 5 }).items.map((n) => n.title), ['Slicer back', 'Slicer gone']);
+  assert.deepEqual(
+    (await reopened.inbox()).list({ limit: 5 }).items.map((n) => n.title),
+    ['Slicer back', 'Slicer gone'],
+  );
   await reopened.stop();
 });
 
@@ -77,13 +86,19 @@ test("a feature's data too large or too deep is replaced by the reason; the noti
   for (let i = 0; i < 30_000; i++) deep = { a: deep };
   const raise = (title: string, data: Record<string, unknown>) => center.notify({ kind: 'printer.error', level: 'error', title, message: '', data });
   const dropped = await Promise.all([raise('deep', deep), raise('large', { blob: 'x'.repeat(62 * 1024) }), raise('bigint', { n: 1n })]);
-  assert.deepEqual(dropped.map((n) => n.data), [
-    { data_dropped: 'it must not nest objects and arrays more than 8 levels deep' },
-    { data_dropped: 'it must be at most 8 KB as JSON (it is 62.01 KB)' },
-    { data_dropped: 'it must be plain JSON (Do not know how to serialize a BigInt)' },
-  ]);
+  assert.deepEqual(
+    dropped.map((n) => n.data),
+    [
+      { data_dropped: 'it must not nest objects and arrays more than 8 levels deep' },
+      { data_dropped: 'it must be at most 8 KB as JSON (it is 62.01 KB)' },
+      { data_dropped: 'it must be plain JSON (Do not know how to serialize a BigInt)' },
+    ],
+  );
   assert.deepEqual(emitted, dropped);
-  assert.deepEqual((await center.inbox()).list({ limit: 5 }).items.map((n) => n.title), ['bigint', 'large', 'deep']);
+  assert.deepEqual(
+    (await center.inbox()).list({ limit: 5 }).items.map((n) => n.title),
+    ['bigint', 'large', 'deep'],
+  );
   await center.stop();
 });
 
@@ -99,11 +114,16 @@ test('a notification the disk refuses is neither listed nor sent; system notific
   });
   const system = await center.notify({ kind: 'slicer_service_disconnected', level: 'warning', title: 'Slicer gone', message: '' });
   assert.deepEqual(emitted, ['before', 'Slicer gone']);
-  assert.deepEqual((await center.inbox()).list({ limit: 5 }).items.map((n) => n.title), ['Slicer gone', 'before']);
+  assert.deepEqual(
+    (await center.inbox()).list({ limit: 5 }).items.map((n) => n.title),
+    ['Slicer gone', 'before'],
+  );
   assert.equal(center.stats()!.unread, 2);
   await center.stop();
   const reopened = new NotificationCenter({ ...deps, stores: new JsonStores(deps.stores.dir, quiet) });
-  assert.deepEqual((await reopened.inbox()).list({ limit: 5 }).items.map((n) => n.id), [system.id, '1']);
+  assert.deepEqual(
+    (await reopened.inbox()).list({ limit: 5 }).items.map((n) => n.id),
+    [system.id, '1'],
+  );
   await reopened.stop();
 });
-

@@ -39,11 +39,27 @@ function notification(kind: string, id = '1'): Notification {
 
 test('a new channel is shown flat with its secret redacted, and stored with the secret', async () => {
   const { channels, dir } = await registry();
-  const created = await channels.create({ type: 'webhook', name: 'Farm bot', url: 'https://hooks.example/a', secret: 'k1', kinds: ['print.finished'] });
+  const created = await channels.create({
+    type: 'webhook',
+    name: 'Farm bot',
+    url: 'https://hooks.example/a',
+    secret: 'k1',
+    kinds: ['print.finished'],
+  });
   assert.deepEqual(created, {
-    id: created.id, type: 'webhook', name: 'Farm bot', enabled: true, kinds: ['print.finished'],
-    url: 'https://hooks.example/a', secret: '***', secret_set: true,
-    created_at: NOW.toISOString(), updated_at: NOW.toISOString(), last_status: null, last_error: null, last_delivery_at: null,
+    id: created.id,
+    type: 'webhook',
+    name: 'Farm bot',
+    enabled: true,
+    kinds: ['print.finished'],
+    url: 'https://hooks.example/a',
+    secret: '***',
+    secret_set: true,
+    created_at: NOW.toISOString(),
+    updated_at: NOW.toISOString(),
+    last_status: null,
+    last_error: null,
+    last_delivery_at: null,
   });
   assert.deepEqual(channels.list(), [created]);
   assert.deepEqual(channels.get(String(created.id)), created);
@@ -75,13 +91,18 @@ test('updates change what is given: "***" keeps the secret, null removes it; typ
 test('bad settings and duplicate names are refused with the field named', async () => {
   const { channels } = await registry();
   await assert.rejects(channels.create({ type: 'webhook', name: 'A', url: 'file:///etc/passwd' }), {
-    status: 400, details: [{ path: 'body/url', message: 'must be an http or https URL' }],
+    status: 400,
+    details: [{ path: 'body/url', message: 'must be an http or https URL' }],
   });
   await assert.rejects(channels.create({ type: 'webhook', name: 'A' }), { status: 400, details: [{ path: 'body/url', message: 'is required' }] });
   await assert.rejects(channels.create({ type: 'webhook', name: 'A', url: 'https://x.example', secret: '***' }), {
-    status: 400, details: [{ path: 'body/secret', message: '"***" stands for a stored secret; a new channel has none' }],
+    status: 400,
+    details: [{ path: 'body/secret', message: '"***" stands for a stored secret; a new channel has none' }],
   });
-  await assert.rejects(channels.create({ type: 'pigeon', name: 'A', url: 'https://x.example' }), { status: 400, details: [{ path: 'body/type', message: 'must be one of webhook' }] });
+  await assert.rejects(channels.create({ type: 'pigeon', name: 'A', url: 'https://x.example' }), {
+    status: 400,
+    details: [{ path: 'body/type', message: 'must be one of webhook' }],
+  });
   const a = await channels.create({ type: 'webhook', name: 'Alerts', url: 'https://x.example' });
   await assert.rejects(channels.create({ type: 'webhook', name: 'alerts', url: 'https://y.example' }), { code: 'ERR_CONFLICT', status: 409 });
   const b = await channels.create({ type: 'webhook', name: 'Other', url: 'https://y.example' });
@@ -102,7 +123,13 @@ test('dispatch reaches enabled channels whose kinds match, and records each outc
   const b = await channels.create({ type: 'webhook', name: 'broken', url: broken.url });
 
   const results = await channels.dispatch(notification('print.finished'));
-  assert.deepEqual(results.map((r) => [r.ok, r.attempts]), [[true, 1], [false, 3]]);
+  assert.deepEqual(
+    results.map((r) => [r.ok, r.attempts]),
+    [
+      [true, 1],
+      [false, 3],
+    ],
+  );
   assert.equal(all.requests.length, 1);
   assert.equal(onlyErrors.requests.length, 0);
   assert.equal(disabled.requests.length, 0);

@@ -29,7 +29,13 @@ async function openInbox(dir: string, options: Partial<InboxOptions> = {}, store
   return inbox;
 }
 
-const input = (n: number, data: Record<string, unknown> = { n }): NotificationInput => ({ kind: 'print.finished', level: 'info', title: `t${n}`, message: `m${n}`, data });
+const input = (n: number, data: Record<string, unknown> = { n }): NotificationInput => ({
+  kind: 'print.finished',
+  level: 'info',
+  title: `t${n}`,
+  message: `m${n}`,
+  data,
+});
 
 async function filled(count: number, capacity?: number): Promise<{ inbox: Inbox; dir: string }> {
   const dir = tempDir();
@@ -43,9 +49,19 @@ const ids = (inbox: Inbox) => inbox.list({ limit: 1000 }).items.map((n) => n.id)
 test('added notifications are unread, listed newest first with increasing ids, and on disk', async () => {
   const { inbox, dir } = await filled(3);
   const page = inbox.list({ limit: 10 });
-  assert.deepEqual(page.items.map((n) => n.id), ['3', '2', '1']);
+  assert.deepEqual(
+    page.items.map((n) => n.id),
+    ['3', '2', '1'],
+  );
   assert.deepEqual(page.items[2], {
-    id: '1', kind: 'print.finished', level: 'info', title: 't1', message: 'm1', data: { n: 1 }, created_at: '2024-01-01T00:00:01.000Z', read: false,
+    id: '1',
+    kind: 'print.finished',
+    level: 'info',
+    title: 't1',
+    message: 'm1',
+    data: { n: 1 },
+    created_at: '2024-01-01T00:00:01.000Z',
+    read: false,
   });
   assert.equal(page.unread_count, 3);
   assert.equal(page.next_before, null);
@@ -58,18 +74,30 @@ test('added notifications are unread, listed newest first with increasing ids, a
 test('pages follow next_before to the end; unread-only pages skip read ones', async () => {
   const { inbox } = await filled(7);
   const first = inbox.list({ limit: 3 });
-  assert.deepEqual(first.items.map((n) => n.id), ['7', '6', '5']);
+  assert.deepEqual(
+    first.items.map((n) => n.id),
+    ['7', '6', '5'],
+  );
   assert.equal(first.next_before, '5');
   const second = inbox.list({ limit: 3, before: 5 });
-  assert.deepEqual(second.items.map((n) => n.id), ['4', '3', '2']);
+  assert.deepEqual(
+    second.items.map((n) => n.id),
+    ['4', '3', '2'],
+  );
   const third = inbox.list({ limit: 3, before: Number(second.next_before) });
-  assert.deepEqual(third.items.map((n) => n.id), ['1']);
+  assert.deepEqual(
+    third.items.map((n) => n.id),
+    ['1'],
+  );
   assert.equal(third.next_before, null);
 
   await inbox.markRead('6');
   await inbox.markRead('2');
   const unread = inbox.list({ limit: 10, unreadOnly: true });
-  assert.deepEqual(unread.items.map((n) => n.id), ['7', '5', '4', '3', '1']);
+  assert.deepEqual(
+    unread.items.map((n) => n.id),
+    ['7', '5', '4', '3', '1'],
+  );
   assert.equal(unread.unread_count, 5);
 });
 
@@ -80,14 +108,33 @@ test('mark read, mark all read, delete: each one line in the log, replayed at op
   assert.equal(await inbox.markAllRead(), 2);
   assert.equal(await inbox.markAllRead(), 0);
   await inbox.remove('1');
-  assert.deepEqual(inbox.list({ limit: 10 }).items.map((n) => [n.id, n.read]), [['3', true], ['2', true]]);
+  assert.deepEqual(
+    inbox.list({ limit: 10 }).items.map((n) => [n.id, n.read]),
+    [
+      ['3', true],
+      ['2', true],
+    ],
+  );
   await assert.rejects(inbox.markRead('1'), { code: 'ERR_NOT_FOUND', status: 404 });
   await assert.rejects(inbox.remove('99'), { code: 'ERR_NOT_FOUND', status: 404 });
-  const lines = readFileSync(path.join(dir, 'notifications.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(lines.slice(-3), [{ op: 'read', id: '2' }, { op: 'read_all', through: '3' }, { op: 'delete', id: '1' }]);
+  const lines = readFileSync(path.join(dir, 'notifications.log'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(lines.slice(-3), [
+    { op: 'read', id: '2' },
+    { op: 'read_all', through: '3' },
+    { op: 'delete', id: '1' },
+  ]);
   await inbox.close();
   const reopened = await openInbox(dir);
-  assert.deepEqual(reopened.list({ limit: 10 }).items.map((n) => [n.id, n.read]), [['3', true], ['2', true]]);
+  assert.deepEqual(
+    reopened.list({ limit: 10 }).items.map((n) => [n.id, n.read]),
+    [
+      ['3', true],
+      ['2', true],
+    ],
+  );
 });
 
 test('only the newest notifications up to the capacity are kept; ids never repeat, across compactions too', async () => {
@@ -127,7 +174,14 @@ test('a change the disk refuses leaves the list as it was, and later changes wor
   await inbox.close();
   const reopened = await openInbox(dir);
   assert.deepEqual(reopened.problems(), []);
-  assert.deepEqual(reopened.list({ limit: 10 }).items.map((n) => [n.id, n.read]), [['5', false], ['3', false], ['1', true]]);
+  assert.deepEqual(
+    reopened.list({ limit: 10 }).items.map((n) => [n.id, n.read]),
+    [
+      ['5', false],
+      ['3', false],
+      ['1', true],
+    ],
+  );
 });
 
 test('adding to a full inbox writes about one notification, not the whole list', async () => {
@@ -144,7 +198,14 @@ test('adding to a full inbox writes about one notification, not the whole list',
 test('an existing notifications.json is taken over on first start and renamed .migrated', async () => {
   const dir = tempDir();
   const items: Notification[] = [1, 2, 3].map((n) => ({
-    id: String(n * 10), kind: 'print.finished', level: 'info', title: `old ${n}`, message: '', data: { n }, created_at: '2024-01-01T00:00:00.000Z', read: n === 1,
+    id: String(n * 10),
+    kind: 'print.finished',
+    level: 'info',
+    title: `old ${n}`,
+    message: '',
+    data: { n },
+    created_at: '2024-01-01T00:00:00.000Z',
+    read: n === 1,
   }));
   writeFileSync(path.join(dir, 'notifications.json'), JSON.stringify({ next_id: 42, items: [...items, { id: 'bad' }] }));
   const inbox = await openInbox(dir);

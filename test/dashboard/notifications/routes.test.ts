@@ -6,9 +6,14 @@ import { expectError, startDashboardFixture, TEST_TOKENS, testAuthenticator, typ
 import { withFileSizeLimit } from '../../fixtures/file-size-limit.js';
 import { notificationsFeature } from '../../../appliance/dashboard/features.js';
 
-const start = (files?: Record<string, string>) => startDashboardFixture({
-  features: [notificationsFeature], createAuthenticator: testAuthenticator, config: { rate_limit: { enabled: false } }, logLevel: 'warn', files,
-});
+const start = (files?: Record<string, string>) =>
+  startDashboardFixture({
+    features: [notificationsFeature],
+    createAuthenticator: testAuthenticator,
+    config: { rate_limit: { enabled: false } },
+    logLevel: 'warn',
+    files,
+  });
 
 let dash: DashboardFixture;
 before(async () => {
@@ -25,10 +30,19 @@ test('raising needs print; the stored notification comes back as 201', async () 
   const created = await raise('Benchy');
   assert.equal(created.status, 201);
   assert.deepEqual(created.json, {
-    id: created.json.id, kind: 'print.finished', level: 'info', title: 'Benchy', message: 'ok', data: { printer_id: 'p1' },
-    created_at: created.json.created_at, read: false,
+    id: created.json.id,
+    kind: 'print.finished',
+    level: 'info',
+    title: 'Benchy',
+    message: 'ok',
+    data: { printer_id: 'p1' },
+    created_at: created.json.created_at,
+    read: false,
   });
-  const bad = await dash.request('post', '/api/notifications', { token: TEST_TOKENS.admin, body: { kind: 'Bad Kind', level: 'loud', title: '', message: 'x', extra: 1 } });
+  const bad = await dash.request('post', '/api/notifications', {
+    token: TEST_TOKENS.admin,
+    body: { kind: 'Bad Kind', level: 'loud', title: '', message: 'x', extra: 1 },
+  });
   assert.equal(bad.status, 400);
   assert.equal(bad.json.code, 'ERR_VALIDATION');
   assert.deepEqual(bad.json.details.map((d: { path: string }) => d.path).sort(), ['body/extra', 'body/kind', 'body/level', 'body/title']);
@@ -45,9 +59,15 @@ test('the list pages newest first, filters unread, and counts unread; view may r
   assert.equal(all.json.unread_count, all.json.items.filter((n: { read: boolean }) => !n.read).length);
 
   const page = await dash.request('get', '/api/notifications?limit=2', { token: TEST_TOKENS.view });
-  assert.deepEqual(page.json.items.map((n: { title: string }) => n.title), ['d', 'c']);
+  assert.deepEqual(
+    page.json.items.map((n: { title: string }) => n.title),
+    ['d', 'c'],
+  );
   const next = await dash.request('get', `/api/notifications?limit=2&before=${page.json.next_before}`, { token: TEST_TOKENS.view });
-  assert.deepEqual(next.json.items.map((n: { title: string }) => n.title), ['b', 'a']);
+  assert.deepEqual(
+    next.json.items.map((n: { title: string }) => n.title),
+    ['b', 'a'],
+  );
 
   const read = await dash.request('post', `/api/notifications/${page.json.items[0].id}/read`, { token: TEST_TOKENS.view });
   assert.equal(read.status, 200);
@@ -90,7 +110,12 @@ const everything = async (fixture = dash) => (await fixture.request('get', '/api
 
 /** A system notification, raised the way features do, and whether the list shows it. */
 async function systemNotificationLands(fixture: DashboardFixture): Promise<void> {
-  const raised = await fixture.server.services.notifications.notify({ kind: 'slicer_service_disconnected', level: 'warning', title: 'Slicer gone', message: '' });
+  const raised = await fixture.server.services.notifications.notify({
+    kind: 'slicer_service_disconnected',
+    level: 'warning',
+    title: 'Slicer gone',
+    message: '',
+  });
   assert.equal((await everything(fixture)).items[0].id, raised.id);
 }
 
@@ -98,13 +123,23 @@ test('data nested 30 000 deep or 62 KB large is a 400 naming the limit; the inbo
   await raise('earlier');
   const before = await everything();
   const deep = `{"kind":"print.finished","level":"info","title":"deep","message":"","data":{"a":${'['.repeat(30_000)}${']'.repeat(30_000)}}}`;
-  const deepResponse = await dash.request('post', '/api/notifications', { token: TEST_TOKENS.print, body: deep, headers: { 'content-type': 'application/json' } });
+  const deepResponse = await dash.request('post', '/api/notifications', {
+    token: TEST_TOKENS.print,
+    body: deep,
+    headers: { 'content-type': 'application/json' },
+  });
   expectError(deepResponse, 400, 'ERR_VALIDATION', /^body nests objects and arrays more than 64 levels deep$/);
   let nine: Record<string, unknown> = {};
   for (let i = 0; i < 8; i++) nine = { a: nine };
-  const tooDeep = await dash.request('post', '/api/notifications', { token: TEST_TOKENS.print, body: { kind: 'x', level: 'info', title: 'nine', message: '', data: nine } });
+  const tooDeep = await dash.request('post', '/api/notifications', {
+    token: TEST_TOKENS.print,
+    body: { kind: 'x', level: 'info', title: 'nine', message: '', data: nine },
+  });
   expectError(tooDeep, 400, 'ERR_VALIDATION', /^body\/data must not nest objects and arrays more than 8 levels deep$/);
-  const large = await dash.request('post', '/api/notifications', { token: TEST_TOKENS.print, body: { kind: 'x', level: 'info', title: 'large', message: '', data: { blob: 'x'.repeat(62 * 1024) } } });
+  const large = await dash.request('post', '/api/notifications', {
+    token: TEST_TOKENS.print,
+    body: { kind: 'x', level: 'info', title: 'large', message: '', data: { blob: 'x'.repeat(62 * 1024) } },
+  });
   expectError(large, 400, 'ERR_VALIDATION', /^body\/data must be at most 8 KB as JSON \(it is 62\.\d+ KB\)$/);
   assert.deepEqual(large.json.details, [{ path: 'body/data', message: large.json.error.replace('body/data ', '') }]);
 
@@ -141,7 +176,14 @@ test('raising into a full inbox writes about one notification, not the whole lis
   // 500 notifications of ~8 KB: a 4 MB list, in the former notifications.json, taken over at start.
   const blob = 'x'.repeat(7900);
   const items = Array.from({ length: 500 }, (_, i) => ({
-    id: String(i + 1), kind: 'print.finished', level: 'info', title: `old ${i + 1}`, message: '', data: { blob }, created_at: '2024-01-01T00:00:00.000Z', read: false,
+    id: String(i + 1),
+    kind: 'print.finished',
+    level: 'info',
+    title: `old ${i + 1}`,
+    message: '',
+    data: { blob },
+    created_at: '2024-01-01T00:00:00.000Z',
+    read: false,
   }));
   const full = await start({ 'notifications.json': JSON.stringify({ next_id: 501, items }) });
   t.after(() => full.cleanup());
@@ -149,7 +191,10 @@ test('raising into a full inbox writes about one notification, not the whole lis
 
   const before = bytesWrittenByProcess();
   for (let i = 0; i < 30; i++) {
-    const response = await full.request('post', '/api/notifications', { token: TEST_TOKENS.print, body: { kind: 'x', level: 'info', title: `new ${i}`, message: '', data: { blob } } });
+    const response = await full.request('post', '/api/notifications', {
+      token: TEST_TOKENS.print,
+      body: { kind: 'x', level: 'info', title: `new ${i}`, message: '', data: { blob } },
+    });
     assert.equal(response.status, 201, response.text);
   }
   const perPost = (bytesWrittenByProcess() - before) / 30;

@@ -11,8 +11,14 @@ const fast = webhookChannelType({ timeoutMs: 2_000, backoffMs: [10, 10] });
 const never = new AbortController().signal;
 
 const notification: Notification = {
-  id: '12', kind: 'print.finished', level: 'info', title: 'Benchy done', message: 'on P1S', data: { printer_id: 'p1' },
-  created_at: '2024-05-01T10:00:00.000Z', read: false,
+  id: '12',
+  kind: 'print.finished',
+  level: 'info',
+  title: 'Benchy done',
+  message: 'on P1S',
+  data: { printer_id: 'p1' },
+  created_at: '2024-05-01T10:00:00.000Z',
+  read: false,
 };
 
 test('delivers the notification as signed JSON: the HMAC of the exact body with the secret', WAIT, async () => {
@@ -64,9 +70,15 @@ test('three failing tries end in a failed result naming the last status; a 4xx i
   const refusing = await startReceiver([403]);
   try {
     const failed = await fast.open({ url: failing.url }).send(notification, never);
-    assert.deepEqual({ ok: failed.ok, attempts: failed.attempts, http_status: failed.http_status, error: failed.error }, {
-      ok: false, attempts: 3, http_status: 500, error: 'HTTP 500',
-    });
+    assert.deepEqual(
+      { ok: failed.ok, attempts: failed.attempts, http_status: failed.http_status, error: failed.error },
+      {
+        ok: false,
+        attempts: 3,
+        http_status: 500,
+        error: 'HTTP 500',
+      },
+    );
     assert.equal(failing.requests.length, 3);
     const refused = await fast.open({ url: refusing.url }).send(notification, never);
     assert.deepEqual({ ok: refused.ok, attempts: refused.attempts, error: refused.error }, { ok: false, attempts: 1, error: 'HTTP 403' });
@@ -126,6 +138,8 @@ test('redirects are not followed', WAIT, async () => {
 test('settings: only http(s) URLs without credentials', () => {
   assert.deepEqual(fast.check({ url: 'https://hooks.example/x' }), []);
   assert.deepEqual(fast.check({ url: 'ftp://hooks.example/x' }), [{ path: 'url', message: 'must be an http or https URL' }]);
-  assert.deepEqual(fast.check({ url: 'https://u:p@hooks.example/x' }), [{ path: 'url', message: 'must not carry credentials; use the secret to sign deliveries' }]);
+  assert.deepEqual(fast.check({ url: 'https://u:p@hooks.example/x' }), [
+    { path: 'url', message: 'must not carry credentials; use the secret to sign deliveries' },
+  ]);
   assert.deepEqual(fast.check({ url: 'not a url' }), [{ path: 'url', message: 'must be an absolute URL' }]);
 });

@@ -5,23 +5,47 @@ import { buildOpenApi, openApiPath } from '../../../appliance/dashboard/openapi/
 import type { RouteSpec } from '../../../appliance/dashboard/http/route.js';
 
 const routes: RouteSpec[] = [
-  { method: 'get', path: '/api/health', level: 'public', tag: 'system', summary: 'health', rateLimited: false, responses: { 200: { description: 'ok', schema: { type: 'object' } } }, handler: () => ({}) },
   {
-    method: 'patch', path: '/api/printers/:id', level: 'admin', tag: 'printers', summary: 'change a printer',
-    params: { id: { type: 'string', pattern: '^[a-z0-9-]+$' } },
-    query: { dry_run: { type: 'boolean' } },
-    body: { kind: 'json', schema: { type: 'object', properties: { name: { type: 'string' } }, additionalProperties: false } },
-    responses: { 200: { description: 'changed', schema: { type: 'object' } }, 404: { description: 'no such printer', schema: { $ref: '#/components/schemas/Error' } } },
+    method: 'get',
+    path: '/api/health',
+    level: 'public',
+    tag: 'system',
+    summary: 'health',
+    rateLimited: false,
+    responses: { 200: { description: 'ok', schema: { type: 'object' } } },
     handler: () => ({}),
   },
   {
-    method: 'post', path: '/api/files', level: 'print', tag: 'files', summary: 'upload',
+    method: 'patch',
+    path: '/api/printers/:id',
+    level: 'admin',
+    tag: 'printers',
+    summary: 'change a printer',
+    params: { id: { type: 'string', pattern: '^[a-z0-9-]+$' } },
+    query: { dry_run: { type: 'boolean' } },
+    body: { kind: 'json', schema: { type: 'object', properties: { name: { type: 'string' } }, additionalProperties: false } },
+    responses: {
+      200: { description: 'changed', schema: { type: 'object' } },
+      404: { description: 'no such printer', schema: { $ref: '#/components/schemas/Error' } },
+    },
+    handler: () => ({}),
+  },
+  {
+    method: 'post',
+    path: '/api/files',
+    level: 'print',
+    tag: 'files',
+    summary: 'upload',
     body: { kind: 'raw', contentType: 'multipart/form-data', maxBytes: 1e6 },
     responses: { 201: { description: 'stored' } },
     handler: () => undefined,
   },
   {
-    method: 'get', path: '/api/printers/:id/snapshot', level: 'view', tag: 'printers', summary: 'picture',
+    method: 'get',
+    path: '/api/printers/:id/snapshot',
+    level: 'view',
+    tag: 'printers',
+    summary: 'picture',
     responses: { 200: { description: 'PNG', contentType: 'image/png' } },
     handler: () => undefined,
   },
@@ -66,10 +90,18 @@ test('the error shape, the security schemes and the Retry-After header are compo
   const doc = buildOpenApi(routes) as any;
   assert.deepEqual(doc.components.schemas.Error.required, ['error', 'code']);
   assert.ok(doc.components.schemas.Error.properties.details);
-  assert.deepEqual(doc.components.securitySchemes.apiKey, { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'API key for machine clients.' });
+  assert.deepEqual(doc.components.securitySchemes.apiKey, {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'API key for machine clients.',
+  });
   assert.equal(doc.components.securitySchemes.bearerAuth.bearerFormat, 'JWT');
   assert.ok(doc.components.responses.RateLimited.headers['Retry-After']);
-  assert.deepEqual(doc.tags.map((t: { name: string }) => t.name), ['system', 'printers', 'files']);
+  assert.deepEqual(
+    doc.tags.map((t: { name: string }) => t.name),
+    ['system', 'printers', 'files'],
+  );
 });
 
 test('operation ids are unique', () => {

@@ -7,7 +7,9 @@ import { startDashboardFixture, type DashboardFixture } from '../../fixtures/das
 
 let dash: DashboardFixture;
 // The executable's composition: every feature of features.ts is in the description.
-before(async () => { dash = await startDashboardFixture(); });
+before(async () => {
+  dash = await startDashboardFixture();
+});
 after(async () => dash.cleanup());
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch']);
@@ -21,8 +23,16 @@ test('the description lists exactly the registered routes', async () => {
   }
   const registered = new Set(dash.server.routes.map((r) => `${r.method.toUpperCase()} ${openApiPath(r.path)}`));
   assert.ok(registered.size > 0);
-  assert.deepEqual([...registered].filter((r) => !described.has(r)), [], 'registered but not described');
-  assert.deepEqual([...described].filter((d) => !registered.has(d)), [], 'described but not registered');
+  assert.deepEqual(
+    [...registered].filter((r) => !described.has(r)),
+    [],
+    'registered but not described',
+  );
+  assert.deepEqual(
+    [...described].filter((d) => !registered.has(d)),
+    [],
+    'described but not registered',
+  );
   for (const route of ['GET /api/health', 'GET /api/system/info', 'GET /api/openapi.json', 'GET /api/docs', 'GET /api/docs/{file}']) {
     assert.ok(described.has(route), route);
   }

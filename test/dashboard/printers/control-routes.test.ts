@@ -39,7 +39,8 @@ function message(type: string, match: (payload: Record<string, any>) => boolean,
   return ws.nextMatching(type, match, what);
 }
 
-const post = (path: string, body: unknown, token = operator): Promise<TestResponse> => dash.request('POST', `/api/printers/${id}${path}`, { token, body });
+const post = (path: string, body: unknown, token = operator): Promise<TestResponse> =>
+  dash.request('POST', `/api/printers/${id}${path}`, { token, body });
 
 before(async () => {
   vb = await startVirtualBambu({ model: 'P1S' });
@@ -81,7 +82,13 @@ describe('a Bambu printer on the virtual printer', () => {
     assert.equal(live.status, 200, live.text);
     assert.deepEqual(validate(liveStateSchema, live.json, 'state'), []);
     assert.equal(live.json.online, true);
-    assert.deepEqual(live.json.capabilities, { upload: true, ams: true, camera: false, gcode_console: true, actions: ['home', 'jog', 'temperature', 'fan', 'light', 'speed', 'load_filament', 'unload_filament'] });
+    assert.deepEqual(live.json.capabilities, {
+      upload: true,
+      ams: true,
+      camera: false,
+      gcode_console: true,
+      actions: ['home', 'jog', 'temperature', 'fan', 'light', 'speed', 'load_filament', 'unload_filament'],
+    });
     assert.equal(live.json.ams.units[0].trays[2].material, 'PETG');
     assert.deepEqual([live.json.details.gcode_state, live.json.details.speed_level, live.json.details.developer_mode], ['IDLE', 2, null]);
     const printer = await dash.request('GET', `/api/printers/${id}`, { token: viewer });
@@ -89,7 +96,11 @@ describe('a Bambu printer on the virtual printer', () => {
   });
 
   test('levels: view reads; print drives; nobody without credentials', async () => {
-    for (const [path, body] of [['/command', { command: 'G28' }], ['/control', { action: 'pause' }], ['/actions/home', {}]] as const) {
+    for (const [path, body] of [
+      ['/command', { command: 'G28' }],
+      ['/control', { action: 'pause' }],
+      ['/actions/home', {}],
+    ] as const) {
       expectError(await post(path, body, viewer), 403, 'ERR_FORBIDDEN');
       expectError(await dash.request('POST', `/api/printers/${id}${path}`, { body }), 401, 'ERR_UNAUTHORIZED');
     }
@@ -108,7 +119,10 @@ describe('a Bambu printer on the virtual printer', () => {
     assert.equal((await post('/actions/fan', { fan: 'part', percent: 0 })).status, 204);
     assert.equal((await post('/actions/light', { on: false })).status, 204);
     assert.equal((await post('/actions/speed', { level: 'silent' })).status, 204);
-    await eventually('silent speed', async () => (await dash.request('GET', `/api/printers/${id}/state`, { token: viewer })).json.details.speed_level === 1);
+    await eventually(
+      'silent speed',
+      async () => (await dash.request('GET', `/api/printers/${id}/state`, { token: viewer })).json.details.speed_level === 1,
+    );
     assert.equal((await post('/actions/speed', { level: 'standard' })).status, 204);
     assert.equal((await post('/actions/home', { axes: ['x', 'y'] })).status, 204);
     assert.equal((await post('/actions/jog', { z: 5 })).status, 204);
@@ -142,7 +156,12 @@ describe('a Bambu printer on the virtual printer', () => {
     await ftps.quit();
     const studio = await BambuTestClient.connect(vb);
     try {
-      studio.request('print', 'project_file', { param: 'Metadata/plate_1.gcode', url: 'ftp://screen.gcode.3mf', use_ams: false, subtask_name: 'screen' });
+      studio.request('print', 'project_file', {
+        param: 'Metadata/plate_1.gcode',
+        url: 'ftp://screen.gcode.3mf',
+        use_ams: false,
+        subtask_name: 'screen',
+      });
       await message('print.progress', (p) => p.printer_id === id && p.file === 'screen' && p.progress > 0, 'progress of the print');
     } finally {
       await studio.end();
@@ -171,7 +190,10 @@ describe('a Bambu printer on the virtual printer', () => {
     const loaded = await message('ams.update', (a) => a.printer_id === id && a.active_tray === 2, 'tray 2 in use');
     assert.equal((loaded.payload as Record<string, any>).units[0].trays[2].material, 'PETG');
     assert.equal(vb.printer.state.trayNow, 2);
-    await eventually('the change finished', async () => (await dash.request('GET', `/api/printers/${id}/state`, { token: viewer })).json.details.stage === 255);
+    await eventually(
+      'the change finished',
+      async () => (await dash.request('GET', `/api/printers/${id}/state`, { token: viewer })).json.details.stage === 255,
+    );
     assert.equal((await post('/actions/unload_filament', {})).status, 204);
     await message('ams.update', (a) => a.printer_id === id && a.active_tray === null, 'no tray in use');
     assert.equal(vb.printer.state.trayNow, 255);
@@ -217,7 +239,12 @@ describe('printers that are not connected', () => {
   test('a disabled printer: /state without capabilities, commands 409', async () => {
     const created = await dash.request('POST', '/api/printers', {
       token: admin,
-      body: { name: 'parked', type: 'bambu-lan', enabled: false, connection: { host: '127.0.0.1', serial: '01P00A000000999', access_code: '12345678', mqtt_port: 1 } },
+      body: {
+        name: 'parked',
+        type: 'bambu-lan',
+        enabled: false,
+        connection: { host: '127.0.0.1', serial: '01P00A000000999', access_code: '12345678', mqtt_port: 1 },
+      },
     });
     assert.equal(created.status, 201, created.text);
     const parked = created.json.id as string;

@@ -4,13 +4,7 @@
  * simulators for Marlin and Bambu belong to the drivers' own tests.)
  */
 import { AppError, ErrorCode } from '../../../appliance/common/errors.js';
-import type {
-  CommandResult,
-  DriverCapabilities,
-  DriverContext,
-  DriverEvents,
-  PrinterDriver,
-} from '../../../appliance/dashboard/printers/driver.js';
+import type { CommandResult, DriverCapabilities, DriverContext, DriverEvents, PrinterDriver } from '../../../appliance/dashboard/printers/driver.js';
 import { DriverRegistry } from '../../../appliance/dashboard/printers/driver-registry.js';
 import type { PrinterRecord } from '../../../appliance/dashboard/printers/printer.js';
 import type { PrinterStatus } from '../../../appliance/dashboard/printers/status.js';

@@ -57,7 +57,9 @@ function setup(fakes = fakeDrivers(), intervals = { status: 0, progress: 0, ams:
 }
 
 const statusesOf = (events: Setup['events'], id: string) =>
-  events.filter((e) => e.type === 'printer.status' && (e.payload as { printer_id: string }).printer_id === id).map((e) => e.payload as { state: string; error: string | null });
+  events
+    .filter((e) => e.type === 'printer.status' && (e.payload as { printer_id: string }).printer_id === id)
+    .map((e) => e.payload as { state: string; error: string | null });
 
 test('start connects every enabled printer; disabled and driverless ones are offline saying why', async () => {
   const { manager, fakes } = setup();
@@ -67,7 +69,10 @@ test('start connects every enabled printer; disabled and driverless ones are off
   assert.equal(fakes.latest('a').connects, 1);
   assert.deepEqual([manager.status('a').state, manager.status('a').online], ['idle', true]);
   assert.deepEqual([manager.status('b').state, manager.status('b').error], ['offline', 'printer is disabled']);
-  assert.deepEqual([manager.status('c').state, manager.status('c').online, manager.status('c').error], ['offline', false, 'no driver for type bambu-lan']);
+  assert.deepEqual(
+    [manager.status('c').state, manager.status('c').online, manager.status('c').error],
+    ['offline', false, 'no driver for type bambu-lan'],
+  );
   assert.deepEqual(manager.counts(), { managed: 3, online: 1 });
   await manager.stop();
   assert.equal(fakes.latest('a').disconnects, 1);
@@ -114,7 +119,10 @@ test('applies in quick succession never leave two drivers running', async () => 
   ]);
   await settle();
   assert.equal(fakes.created.length, 3);
-  assert.deepEqual(fakes.created.map((d) => d.connected), [false, false, true]);
+  assert.deepEqual(
+    fakes.created.map((d) => d.connected),
+    [false, false, true],
+  );
   assert.equal(fakes.latest('a').printer.connection.port, '/dev/ttyUSB3');
   await manager.stop();
 });
@@ -193,7 +201,10 @@ test('driver events reach the bus stamped with the printer id, deduplicated and 
   await settle();
   clock.advance(1_000);
   const driver = fakes.latest('a');
-  assert.deepEqual(statusesOf(events, 'a').map((s) => s.state), ['connecting', 'idle']);
+  assert.deepEqual(
+    statusesOf(events, 'a').map((s) => s.state),
+    ['connecting', 'idle'],
+  );
 
   driver.events.status(driver.idleStatus({ printer_id: 'someone-else' }));
   driver.events.status(driver.idleStatus({ updated_at: '2030-01-01T00:00:00.000Z' }));
@@ -204,9 +215,22 @@ test('driver events reach the bus stamped with the printer id, deduplicated and 
   assert.equal(statusesOf(events, 'a').length, 3, 'the first change goes out at once');
   clock.advance(250);
   const sent = statusesOf(events, 'a') as unknown as { temperatures: { tool0: { target: number } } }[];
-  assert.deepEqual(sent.slice(2).map((s) => s.temperatures.tool0.target), [200, 210], 'then only the newest, one interval later');
+  assert.deepEqual(
+    sent.slice(2).map((s) => s.temperatures.tool0.target),
+    [200, 210],
+    'then only the newest, one interval later',
+  );
 
-  const progress: PrintProgress = { printer_id: 'x', file: 'cube.gcode', progress: 10, layer: 3, total_layers: 100, elapsed_s: 60, remaining_s: 600, updated_at: 'now' };
+  const progress: PrintProgress = {
+    printer_id: 'x',
+    file: 'cube.gcode',
+    progress: 10,
+    layer: 3,
+    total_layers: 100,
+    elapsed_s: 60,
+    remaining_s: 600,
+    updated_at: 'now',
+  };
   driver.events.progress(progress);
   driver.events.progress({ ...progress, updated_at: 'later' });
   driver.events.progress({ ...progress, progress: 11 });
@@ -215,8 +239,17 @@ test('driver events reach the bus stamped with the printer id, deduplicated and 
   driver.events.ams(ams);
   clock.advance(1_000);
   const progressEvents = events.filter((e) => e.type === 'print.progress').map((e) => e.payload as PrintProgress);
-  assert.deepEqual(progressEvents.map((p) => [p.printer_id, p.progress]), [['a', 10], ['a', 11]]);
-  assert.deepEqual(events.filter((e) => e.type === 'ams.update').map((e) => (e.payload as AmsUpdate).printer_id), ['a']);
+  assert.deepEqual(
+    progressEvents.map((p) => [p.printer_id, p.progress]),
+    [
+      ['a', 10],
+      ['a', 11],
+    ],
+  );
+  assert.deepEqual(
+    events.filter((e) => e.type === 'ams.update').map((e) => (e.payload as AmsUpdate).printer_id),
+    ['a'],
+  );
 
   driver.events.identity({ vendor: 'Creality', model: 'Ender-3 V2', firmware: 'Marlin 2.1.2' });
   assert.deepEqual(manager.identity('a'), { vendor: 'Creality', model: 'Ender-3 V2', firmware: 'Marlin 2.1.2' });

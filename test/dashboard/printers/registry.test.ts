@@ -98,7 +98,8 @@ test('marlin-serial: port must be an absolute normalised path, baud a standard r
 
 test('bambu-lan: host, serial, access code and CA are each checked', async () => {
   const base = bambuInput().connection;
-  const bad = async (connection: Record<string, unknown>) => rejected(() => registry.create(bambuInput({ connection: { ...base, ...connection } })), 400);
+  const bad = async (connection: Record<string, unknown>) =>
+    rejected(() => registry.create(bambuInput({ connection: { ...base, ...connection } })), 400);
   for (const host of ['http://10.0.0.5', '10.0.0.5:8883', '[fe80::1]', '999.1.1.1', 'bad_host.lan', '-lead.lan', '']) {
     assert.deepEqual(await bad({ host }), ['body/connection/host'], host);
   }
@@ -116,17 +117,24 @@ test('bambu-lan: host, serial, access code and CA are each checked', async () =>
   assert.deepEqual(await bad({ ca: TEST_CA_PEM.replace('MIIBjjCC', 'MIIBjjXX') }), ['body/connection/ca']);
   assert.deepEqual(await bad({ ca: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n' }), ['body/connection/ca']);
   assert.deepEqual(await bad({ ca: `${TEST_CA_PEM}trailing junk` }), ['body/connection/ca']);
-  const bundle = await registry.create(bambuInput({ name: 'bundle', connection: { ...base, serial: '01P00A000000001', ca: TEST_CA_PEM + TEST_CA_PEM } }));
+  const bundle = await registry.create(
+    bambuInput({ name: 'bundle', connection: { ...base, serial: '01P00A000000001', ca: TEST_CA_PEM + TEST_CA_PEM } }),
+  );
   assert.equal(bundle.connection.ca, (TEST_CA_PEM + TEST_CA_PEM).trim() + '\n');
 });
 
 test('duplicate names (ignoring case), serial devices and printer serials are conflicts', async () => {
   const first = await registry.create(marlinInput());
-  assert.deepEqual(await rejected(() => registry.create(marlinInput({ name: 'PRUSA mk3', connection: { port: '/dev/ttyUSB9' } })), 409), ['body/name']);
+  assert.deepEqual(await rejected(() => registry.create(marlinInput({ name: 'PRUSA mk3', connection: { port: '/dev/ttyUSB9' } })), 409), [
+    'body/name',
+  ]);
   assert.deepEqual(await rejected(() => registry.create(marlinInput({ name: 'other' })), 409), ['body/connection/port']);
   await registry.create(bambuInput());
   assert.deepEqual(
-    await rejected(() => registry.create(bambuInput({ name: 'P1S right', connection: { ...bambuInput().connection, serial: '01p00a123456789' } })), 409),
+    await rejected(
+      () => registry.create(bambuInput({ name: 'P1S right', connection: { ...bambuInput().connection, serial: '01p00a123456789' } })),
+      409,
+    ),
     ['body/connection/serial'],
   );
   const second = await registry.create(marlinInput({ name: 'Ender', connection: { port: '/dev/ttyUSB1' } }));
@@ -166,7 +174,10 @@ test('changing the type needs a complete new connection block, secrets included'
   const printer = await registry.create(marlinInput({ vendor: 'Prusa Research' }));
   assert.deepEqual(await rejected(() => registry.update(printer.id, { type: 'bambu-lan' }), 400), ['body/connection']);
   assert.deepEqual(
-    await rejected(() => registry.update(printer.id, { type: 'bambu-lan', connection: { host: '10.0.0.9', serial: '01P00A123456789', access_code: '***' } }), 400),
+    await rejected(
+      () => registry.update(printer.id, { type: 'bambu-lan', connection: { host: '10.0.0.9', serial: '01P00A123456789', access_code: '***' } }),
+      400,
+    ),
     ['body/connection/access_code'],
   );
   const moved = await registry.update(printer.id, { type: 'bambu-lan', connection: bambuInput().connection });
@@ -182,5 +193,8 @@ test('unknown ids are 404; removal forgets the record', async () => {
   const printer = await registry.create(marlinInput());
   await registry.remove(printer.id);
   assert.equal(registry.get(printer.id), undefined);
-  assert.throws(() => registry.require(printer.id), (err: AppError) => err.status === 404 && err.code === 'ERR_NOT_FOUND');
+  assert.throws(
+    () => registry.require(printer.id),
+    (err: AppError) => err.status === 404 && err.code === 'ERR_NOT_FOUND',
+  );
 });

@@ -38,10 +38,17 @@ function issuePaths(response: TestResponse): string[] {
 }
 
 test('each role on each endpoint: view reads, only admin writes, nobody without credentials', async () => {
-  const created = await dash.request('POST', '/api/printers', { token: admin, body: marlinInput({ name: 'roles', connection: { port: '/dev/ttyROLES' } }) });
+  const created = await dash.request('POST', '/api/printers', {
+    token: admin,
+    body: marlinInput({ name: 'roles', connection: { port: '/dev/ttyROLES' } }),
+  });
   assert.equal(created.status, 201, created.text);
   const id = created.json.id as string;
-  const reads = [['GET', '/api/printers'], ['GET', `/api/printers/${id}`], ['GET', `/api/printers/${id}/status`]] as const;
+  const reads = [
+    ['GET', '/api/printers'],
+    ['GET', `/api/printers/${id}`],
+    ['GET', `/api/printers/${id}/status`],
+  ] as const;
   const writes = [
     ['POST', '/api/printers', marlinInput({ name: 'never', connection: { port: '/dev/ttyNEVER' } })],
     ['PUT', `/api/printers/${id}`, { name: 'renamed by nobody' }],
@@ -75,7 +82,9 @@ test('a Marlin printer: created, connected by its driver, listed with its state'
 
   await eventually('online', async () => (await dash.request('GET', `/api/printers/${id}`, { token: viewer })).json.online === true);
   const list = await dash.request('GET', '/api/printers', { token: viewer });
-  const listed = (list.json.items as { id: string; vendor: string; online: boolean; state: string; status: PrinterStatus }[]).find((p) => p.id === id);
+  const listed = (list.json.items as { id: string; vendor: string; online: boolean; state: string; status: PrinterStatus }[]).find(
+    (p) => p.id === id,
+  );
   assert.ok(listed);
   assert.deepEqual([listed.vendor, listed.online, listed.state, listed.status.printer_id], ['Prusa Research', true, 'idle', id]);
 
@@ -92,14 +101,21 @@ test('a Bambu printer: access code never returned, vendor fixed, honestly offlin
   const created = await dash.request('POST', '/api/printers', { token: admin, body: bambuInput() });
   assert.equal(created.status, 201, created.text);
   const id = created.json.id as string;
-  for (const response of [created, await dash.request('GET', `/api/printers/${id}`, { token: admin }), await dash.request('GET', '/api/printers', { token: admin })]) {
+  for (const response of [
+    created,
+    await dash.request('GET', `/api/printers/${id}`, { token: admin }),
+    await dash.request('GET', '/api/printers', { token: admin }),
+  ]) {
     assert.doesNotMatch(response.text, /a7K2m9Q4/, 'the access code never leaves the server');
   }
   assert.equal(created.json.vendor, 'Bambu Lab');
   assert.deepEqual(created.json.connection, { host: '192.168.1.50', serial: '01P00A123456789', access_code: '***', access_code_set: true });
   assert.deepEqual([created.json.online, created.json.state, created.json.status.error], [false, 'offline', 'no driver for type bambu-lan']);
 
-  const roundTrip = await dash.request('PUT', `/api/printers/${id}`, { token: admin, body: { connection: { ...created.json.connection, host: '192.168.1.77' } } });
+  const roundTrip = await dash.request('PUT', `/api/printers/${id}`, {
+    token: admin,
+    body: { connection: { ...created.json.connection, host: '192.168.1.77' } },
+  });
   assert.equal(roundTrip.status, 200, roundTrip.text);
   assert.equal(roundTrip.json.connection.host, '192.168.1.77');
   const stored = JSON.parse(readFileSync(path.join(dash.dataDir, 'printers.json'), 'utf8')).printers.find((p: { id: string }) => p.id === id);
@@ -112,9 +128,15 @@ test('bad input is 400 ERR_VALIDATION naming the fields; duplicates are 409; unk
   assert.equal(badBaud.status, 400);
   assert.equal(badBaud.json.code, 'ERR_VALIDATION');
   assert.deepEqual(issuePaths(badBaud), ['body/connection/baud']);
-  assert.deepEqual(issuePaths(await post(bambuInput({ name: 'bad serial', connection: { ...bambuInput().connection, serial: 'short' } }))), ['body/connection/serial']);
-  assert.deepEqual(issuePaths(await post(bambuInput({ name: 'bad host', connection: { ...bambuInput().connection, host: 'http://x' } }))), ['body/connection/host']);
-  assert.deepEqual(issuePaths(await post(bambuInput({ name: 'bad ca', connection: { ...bambuInput().connection, ca: 'nope' } }))), ['body/connection/ca']);
+  assert.deepEqual(issuePaths(await post(bambuInput({ name: 'bad serial', connection: { ...bambuInput().connection, serial: 'short' } }))), [
+    'body/connection/serial',
+  ]);
+  assert.deepEqual(issuePaths(await post(bambuInput({ name: 'bad host', connection: { ...bambuInput().connection, host: 'http://x' } }))), [
+    'body/connection/host',
+  ]);
+  assert.deepEqual(issuePaths(await post(bambuInput({ name: 'bad ca', connection: { ...bambuInput().connection, ca: 'nope' } }))), [
+    'body/connection/ca',
+  ]);
   assert.deepEqual(issuePaths(await post({ ...marlinInput(), type: 'octoprint' })), ['body/type']);
   assert.deepEqual(issuePaths(await post({ type: 'marlin-serial', connection: { port: '/dev/ttyZ' } })), ['body/name']);
   const malformed = await dash.request('POST', '/api/printers', { token: admin, body: '{"name":', headers: { 'content-type': 'application/json' } });
@@ -141,7 +163,10 @@ test('bad input is 400 ERR_VALIDATION naming the fields; duplicates are 409; unk
 });
 
 test('names, vendors and models with bidirectional, zero-width, separator or control characters are 400 naming the code point; nothing stored changes', async () => {
-  const kept = await dash.request('POST', '/api/printers', { token: admin, body: marlinInput({ name: 'Kept', vendor: 'Prusa', connection: { port: '/dev/ttyKEPT' } }) });
+  const kept = await dash.request('POST', '/api/printers', {
+    token: admin,
+    body: marlinInput({ name: 'Kept', vendor: 'Prusa', connection: { port: '/dev/ttyKEPT' } }),
+  });
   assert.equal(kept.status, 201, kept.text);
   const id = kept.json.id as string;
   const stored = readFileSync(path.join(dash.dataDir, 'printers.json'), 'utf8');
@@ -151,35 +176,53 @@ test('names, vendors and models with bidirectional, zero-width, separator or con
   };
   for (const [bad, codePoint] of BAD_NAMES) {
     const problem = `contains ${codePoint}`;
-    refused(await dash.request('POST', '/api/printers', { token: admin, body: marlinInput({ name: bad, connection: { port: '/dev/ttyBAD' } }) }), 'name', problem);
+    refused(
+      await dash.request('POST', '/api/printers', { token: admin, body: marlinInput({ name: bad, connection: { port: '/dev/ttyBAD' } }) }),
+      'name',
+      problem,
+    );
     refused(await dash.request('PUT', `/api/printers/${id}`, { token: admin, body: { name: bad } }), 'name', problem);
     refused(await dash.request('PUT', `/api/printers/${id}`, { token: admin, body: { vendor: bad } }), 'vendor', problem);
     refused(await dash.request('POST', '/api/printers', { token: admin, body: bambuInput({ name: 'model test', model: bad }) }), 'model', problem);
   }
-  refused(await dash.request('POST', '/api/printers', { token: admin, body: marlinInput({ name: '\u00a0 \u3000', connection: { port: '/dev/ttyBAD' } }) }), 'name', 'must not be only whitespace');
+  refused(
+    await dash.request('POST', '/api/printers', { token: admin, body: marlinInput({ name: '\u00a0 \u3000', connection: { port: '/dev/ttyBAD' } }) }),
+    'name',
+    'must not be only whitespace',
+  );
 
   assert.equal((await dash.request('GET', '/api/health')).status, 200);
   assert.equal(readFileSync(path.join(dash.dataDir, 'printers.json'), 'utf8'), stored, 'the state file is untouched');
   const again = await dash.request('GET', `/api/printers/${id}`, { token: viewer });
   assert.deepEqual([again.status, again.json.name, again.json.vendor, again.json.updated_at], [200, 'Kept', 'Prusa', kept.json.updated_at]);
   const names = (await dash.request('GET', '/api/printers', { token: viewer })).json.items.map((p: { name: string }) => p.name) as string[];
-  assert.ok(names.every((name) => !RAW_UNSAFE.test(name)), names.join(', '));
+  assert.ok(
+    names.every((name) => !RAW_UNSAFE.test(name)),
+    names.join(', '),
+  );
 });
 
 test('names are stored trimmed and NFC-normalised: the same name typed another way is a duplicate', async () => {
   const decomposed = await dash.request('POST', '/api/printers', {
-    token: admin, body: marlinInput({ name: '  Cafe\u0301 3D\u00a0', vendor: ' Cre\u0301ality ', model: 'Ender\u00a0', connection: { port: '/dev/ttyCAFE' } }),
+    token: admin,
+    body: marlinInput({ name: '  Cafe\u0301 3D\u00a0', vendor: ' Cre\u0301ality ', model: 'Ender\u00a0', connection: { port: '/dev/ttyCAFE' } }),
   });
   assert.equal(decomposed.status, 201, decomposed.text);
   assert.deepEqual([decomposed.json.name, decomposed.json.vendor, decomposed.json.model], ['Caf\u00e9 3D', 'Cr\u00e9ality', 'Ender']);
-  const composed = await dash.request('POST', '/api/printers', { token: admin, body: marlinInput({ name: 'caf\u00e9 3d', connection: { port: '/dev/ttyCAFE2' } }) });
+  const composed = await dash.request('POST', '/api/printers', {
+    token: admin,
+    body: marlinInput({ name: 'caf\u00e9 3d', connection: { port: '/dev/ttyCAFE2' } }),
+  });
   assert.deepEqual([composed.status, issuePaths(composed)], [409, ['body/name']]);
   const renamed = await dash.request('PUT', `/api/printers/${decomposed.json.id}`, { token: admin, body: { name: ' Nai\u0308ve ' } });
   assert.deepEqual([renamed.status, renamed.json.name], [200, 'Na\u00efve']);
 });
 
 test('PUT restarts the driver only when its settings change; DELETE stops it first', async () => {
-  const created = await dash.request('POST', '/api/printers', { token: admin, body: marlinInput({ name: 'Ender', connection: { port: '/dev/ttyENDER' } }) });
+  const created = await dash.request('POST', '/api/printers', {
+    token: admin,
+    body: marlinInput({ name: 'Ender', connection: { port: '/dev/ttyENDER' } }),
+  });
   const id = created.json.id as string;
   const first = fakes.latest(id);
   const renamed = await dash.request('PUT', `/api/printers/${id}`, { token: admin, body: { name: 'Ender 3' } });
@@ -207,11 +250,17 @@ test('PUT restarts the driver only when its settings change; DELETE stops it fir
   assert.equal(third.disconnects, 1);
   assert.equal((await dash.request('GET', `/api/printers/${id}`, { token: admin })).status, 404);
   const list = await dash.request('GET', '/api/printers', { token: admin });
-  assert.equal((list.json.items as { id: string }[]).some((p) => p.id === id), false);
+  assert.equal(
+    (list.json.items as { id: string }[]).some((p) => p.id === id),
+    false,
+  );
 });
 
 test('status changes reach the event bus, once per change', async () => {
-  const created = await dash.request('POST', '/api/printers', { token: admin, body: marlinInput({ name: 'bus', connection: { port: '/dev/ttyBUS' } }) });
+  const created = await dash.request('POST', '/api/printers', {
+    token: admin,
+    body: marlinInput({ name: 'bus', connection: { port: '/dev/ttyBUS' } }),
+  });
   const id = created.json.id as string;
   const seen: PrinterStatus[] = [];
   const unsubscribe = dash.server.context.bus.on('printer.status', (status) => {
@@ -220,7 +269,10 @@ test('status changes reach the event bus, once per change', async () => {
   try {
     const driver = fakes.latest(id);
     await eventually('online', async () => (await dash.request('GET', `/api/printers/${id}`, { token: admin })).json.online === true);
-    const printing = driver.idleStatus({ state: 'printing', job: { file: 'cube.gcode', progress: 5, layer: 2, total_layers: 40, elapsed_s: 30, remaining_s: 570 } });
+    const printing = driver.idleStatus({
+      state: 'printing',
+      job: { file: 'cube.gcode', progress: 5, layer: 2, total_layers: 40, elapsed_s: 30, remaining_s: 570 },
+    });
     driver.events.status(printing);
     driver.events.status({ ...printing, updated_at: new Date(Date.now() + 1000).toISOString() });
     await eventually('printing on the bus', async () => seen.some((s) => s.state === 'printing'));
@@ -236,14 +288,26 @@ test('the OpenAPI description lists one connection schema per type; system info 
   const doc = (await dash.request('GET', '/api/openapi.json')).json;
   const post = doc.paths['/api/printers'].post;
   const body = post.requestBody.content['application/json'].schema;
-  assert.deepEqual(body.oneOf.map((branch: { properties: { type: { const: string } } }) => branch.properties.type.const), ['marlin-serial', 'bambu-lan']);
+  assert.deepEqual(
+    body.oneOf.map((branch: { properties: { type: { const: string } } }) => branch.properties.type.const),
+    ['marlin-serial', 'bambu-lan'],
+  );
   assert.ok(doc.paths['/api/printers/{id}/status'].get);
   const info = await dash.request('GET', '/api/system/info', { token: viewer });
-  assert.deepEqual(info.json.printers.types.map((t: { type: string; driver: boolean }) => [t.type, t.driver]), [['marlin-serial', true], ['bambu-lan', false]]);
+  assert.deepEqual(
+    info.json.printers.types.map((t: { type: string; driver: boolean }) => [t.type, t.driver]),
+    [
+      ['marlin-serial', true],
+      ['bambu-lan', false],
+    ],
+  );
 });
 
 test('printers and their drivers come back after a restart', async () => {
-  const created = await dash.request('POST', '/api/printers', { token: admin, body: marlinInput({ name: 'survivor', connection: { port: '/dev/ttySURVIVOR' } }) });
+  const created = await dash.request('POST', '/api/printers', {
+    token: admin,
+    body: marlinInput({ name: 'survivor', connection: { port: '/dev/ttySURVIVOR' } }),
+  });
   const id = created.json.id as string;
   const dataDir = dash.dataDir;
   await dash.stop();
@@ -257,11 +321,21 @@ test('printers and their drivers come back after a restart', async () => {
 test('a name stored before names were checked is logged escaped: no forged line, no terminal control, no hidden text', async () => {
   const at = new Date(0).toISOString();
   const old = {
-    id: 'e71e000000000001', name: FORGING_NAME, type: 'marlin-serial', vendor: null, model: null, printer_profile: null, enabled: true,
-    connection: { port: '/dev/ttyOLD', baud: 115200 }, created_at: at, updated_at: at,
+    id: 'e71e000000000001',
+    name: FORGING_NAME,
+    type: 'marlin-serial',
+    vendor: null,
+    model: null,
+    printer_profile: null,
+    enabled: true,
+    connection: { port: '/dev/ttyOLD', baud: 115200 },
+    created_at: at,
+    updated_at: at,
   };
   const earlier = await startDashboardFixture({
-    services: printersOn(fakeDrivers()), config: { rate_limit: { enabled: false } }, files: { 'printers.json': JSON.stringify({ printers: [old] }) },
+    services: printersOn(fakeDrivers()),
+    config: { rate_limit: { enabled: false } },
+    files: { 'printers.json': JSON.stringify({ printers: [old] }) },
   });
   try {
     const token = await loginAs(earlier, 'admin');

@@ -50,25 +50,39 @@ test('bad values refuse the start with a message naming each key', async () => {
 
 test('unknown sections and keys are errors naming them', async () => {
   writeConfig({ rate_limit: { per_hour: 3 }, theme: {} });
-  await assert.rejects(FileSettings.load(dir, {}, log()), /config\.json: rate_limit\.per_hour is not a setting \(known: enabled, per_minute, per_second\); config\.json: theme is not a settings section/);
+  await assert.rejects(
+    FileSettings.load(dir, {}, log()),
+    /config\.json: rate_limit\.per_hour is not a setting \(known: enabled, per_minute, per_second\); config\.json: theme is not a settings section/,
+  );
 });
 
 test('the environment overrides the file: SLICER_URL, SLICER_TOKEN and PRINTYARD_DASHBOARD_<SECTION>_<KEY>', async () => {
   writeConfig({ slicer_service: { url: 'http://file:1', token: 'from-file' }, rate_limit: { per_minute: 100 } });
-  const settings = await FileSettings.load(dir, {
-    SLICER_URL: 'http://slicer.lan:8765', SLICER_TOKEN: 's3cret', PRINTYARD_DASHBOARD_RATE_LIMIT_PER_MINUTE: '50',
-    PRINTYARD_DASHBOARD_RATE_LIMIT_ENABLED: 'false', PRINTYARD_DASHBOARD_AUTH_TOKEN_EXPIRY: '30m',
-    // enabled has no environment override, by the spec.
-    SLICER_ENABLED: 'true', PRINTYARD_SLICER_SERVICE_ENABLED: 'true', PRINTYARD_DASHBOARD_SLICER_SERVICE_ENABLED: 'true',
-  }, log());
+  const settings = await FileSettings.load(
+    dir,
+    {
+      SLICER_URL: 'http://slicer.lan:8765',
+      SLICER_TOKEN: 's3cret',
+      PRINTYARD_DASHBOARD_RATE_LIMIT_PER_MINUTE: '50',
+      PRINTYARD_DASHBOARD_RATE_LIMIT_ENABLED: 'false',
+      PRINTYARD_DASHBOARD_AUTH_TOKEN_EXPIRY: '30m',
+      // enabled has no environment override, by the spec.
+      SLICER_ENABLED: 'true',
+      PRINTYARD_SLICER_SERVICE_ENABLED: 'true',
+      PRINTYARD_DASHBOARD_SLICER_SERVICE_ENABLED: 'true',
+    },
+    log(),
+  );
   assert.deepEqual(settings.current.slicer_service, { enabled: false, url: 'http://slicer.lan:8765', token: 's3cret' });
   assert.deepEqual(settings.current.rate_limit, { enabled: false, per_minute: 50, per_second: 20 });
   assert.equal(settings.current.auth.token_expiry, '30m');
 });
 
 test('a bad environment value names the variable and hides secrets', async () => {
-  await assert.rejects(FileSettings.load(dir, { PRINTYARD_DASHBOARD_RATE_LIMIT_PER_SECOND: 'lots' }, log()),
-    { code: 'ERR_INVALID_CONFIG', message: 'PRINTYARD_DASHBOARD_RATE_LIMIT_PER_SECOND: expected an integer from 1 to 100000, got "lots"' });
+  await assert.rejects(FileSettings.load(dir, { PRINTYARD_DASHBOARD_RATE_LIMIT_PER_SECOND: 'lots' }, log()), {
+    code: 'ERR_INVALID_CONFIG',
+    message: 'PRINTYARD_DASHBOARD_RATE_LIMIT_PER_SECOND: expected an integer from 1 to 100000, got "lots"',
+  });
   await assert.rejects(FileSettings.load(dir, { SLICER_URL: 'slicer' }, log()), /SLICER_URL: expected an http/);
 });
 
@@ -90,7 +104,9 @@ test('update validates, writes the file atomically, and a restart reads it back'
 test('a bad update is a 400 naming the key, and changes nothing', async () => {
   const settings = await FileSettings.load(dir, {}, log());
   let called = false;
-  settings.onChange(() => { called = true; });
+  settings.onChange(() => {
+    called = true;
+  });
   await assert.rejects(settings.update({ rate_limit: { per_second: -1 } }), (err: Error & { status: number; code: string; details: unknown }) => {
     assert.equal(err.status, 400);
     assert.equal(err.code, 'ERR_VALIDATION');
@@ -123,14 +139,20 @@ test('concurrent updates are applied one after the other', async () => {
 
 test('a listener that throws is logged and does not fail the update', async () => {
   const settings = await FileSettings.load(dir, {}, log());
-  settings.onChange(() => { throw new Error('listener broke'); });
+  settings.onChange(() => {
+    throw new Error('listener broke');
+  });
   const off = settings.onChange(() => assert.fail('unsubscribed'));
   off();
   await settings.update({ rate_limit: { per_minute: 99 } });
   assert.match(lines.join(''), /settings listener failed: Error: listener broke/);
 });
 
-for (const [what, text] of [['torn JSON', '{"rate_limit": {"per_min'], ['an empty file', ''], ['an array', '[1, 2]']]) {
+for (const [what, text] of [
+  ['torn JSON', '{"rate_limit": {"per_min'],
+  ['an empty file', ''],
+  ['an array', '[1, 2]'],
+]) {
   test(`a corrupt config.json (${what}) is moved aside and the defaults are used`, async () => {
     writeConfig(text);
     const settings = await FileSettings.load(dir, {}, log());

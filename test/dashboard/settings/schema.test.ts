@@ -18,7 +18,10 @@ test('every key has its environment variable; the slicer switch has none', () =>
 test('the settings and the options of the dashboard share the prefix and no variable', () => {
   const names = [...variables(SETTINGS_SCHEMA).values(), ...variables(OPTIONS).values()].filter((name) => name !== null);
   assert.equal(new Set(names).size, names.length);
-  assert.ok(names.every((name) => name.startsWith('PRINTYARD_DASHBOARD_') || name === 'SLICER_URL' || name === 'SLICER_TOKEN'), names.join(' '));
+  assert.ok(
+    names.every((name) => name.startsWith('PRINTYARD_DASHBOARD_') || name === 'SLICER_URL' || name === 'SLICER_TOKEN'),
+    names.join(' '),
+  );
 });
 
 test('the schema is JSON Schema the shared validator supports, and the defaults pass it', () => {

@@ -6,7 +6,11 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { AppError, ErrorCode } from '../../../appliance/common/errors.js';
 import {
-  BackendUnavailableError, type BackendName, type SliceJobRequest, type SliceJobResult, type SlicingBackend,
+  BackendUnavailableError,
+  type BackendName,
+  type SliceJobRequest,
+  type SliceJobResult,
+  type SlicingBackend,
 } from '../../../appliance/dashboard/slicing/backend.js';
 import { sliceWithFallback } from '../../../appliance/dashboard/slicing/fallback.js';
 import { startDashboardFixture, testAuthenticator, type DashboardFixture } from '../../fixtures/dashboard.js';
@@ -43,7 +47,10 @@ type Outcome = 'slices' | { unavailable: string } | { throws: Error };
 class ScriptedBackend implements SlicingBackend {
   slices = 0;
 
-  constructor(readonly name: BackendName, private readonly outcome: Outcome) {}
+  constructor(
+    readonly name: BackendName,
+    private readonly outcome: Outcome,
+  ) {}
 
   async availability() {
     if (typeof this.outcome === 'object' && 'unavailable' in this.outcome) return { available: false as const, reason: this.outcome.unavailable };
@@ -91,7 +98,7 @@ describe('the chain', () => {
     assert.equal(remote.slices, 0, 'an unavailable backend is not asked to slice');
   });
 
-  test('returns the user\'s mistakes as they are, without trying another backend', async () => {
+  test("returns the user's mistakes as they are, without trying another backend", async () => {
     for (const mistake of [
       new AppError(ErrorCode.profileNotFound, 404, 'unknown process profile "nope"'),
       new AppError(ErrorCode.validation, 400, 'body/overrides/layer_height: too high'),
@@ -105,11 +112,14 @@ describe('the chain', () => {
   });
 
   test('moves on from an engine failure and from a busy backend, recording both', async () => {
-    const result = await sliceWithFallback([
-      new ScriptedBackend('remote', { throws: new AppError(ErrorCode.sliceFailed, 500, 'the engine crashed') }),
-      new ScriptedBackend('bridge', { throws: new AppError(ErrorCode.tooManyJobs, 429, 'busy') }),
-      new ScriptedBackend('native', 'slices'),
-    ], request());
+    const result = await sliceWithFallback(
+      [
+        new ScriptedBackend('remote', { throws: new AppError(ErrorCode.sliceFailed, 500, 'the engine crashed') }),
+        new ScriptedBackend('bridge', { throws: new AppError(ErrorCode.tooManyJobs, 429, 'busy') }),
+        new ScriptedBackend('native', 'slices'),
+      ],
+      request(),
+    );
     assert.equal(result.backend, 'native');
     assert.deepEqual(result.skipped, [
       { backend: 'remote', reason: 'failed: the engine crashed (ERR_SLICE_FAILED)' },
@@ -117,19 +127,30 @@ describe('the chain', () => {
     ]);
   });
 
-  test('when nothing slices: 503 naming every reason, or the last failure\'s status', async () => {
+  test("when nothing slices: 503 naming every reason, or the last failure's status", async () => {
     await assert.rejects(
-      sliceWithFallback([new ScriptedBackend('remote', { unavailable: 'disabled' }), new ScriptedBackend('bridge', { unavailable: 'no slicer' })], request()),
+      sliceWithFallback(
+        [new ScriptedBackend('remote', { unavailable: 'disabled' }), new ScriptedBackend('bridge', { unavailable: 'no slicer' })],
+        request(),
+      ),
       (err: AppError) => {
         assert.equal(err.status, 503);
         assert.equal(err.code, ErrorCode.unavailable);
         assert.match(err.message, /remote: disabled; bridge: no slicer/);
-        assert.deepEqual(err.details, { skipped: [{ backend: 'remote', reason: 'disabled' }, { backend: 'bridge', reason: 'no slicer' }] });
+        assert.deepEqual(err.details, {
+          skipped: [
+            { backend: 'remote', reason: 'disabled' },
+            { backend: 'bridge', reason: 'no slicer' },
+          ],
+        });
         return true;
       },
     );
     await assert.rejects(
-      sliceWithFallback([new ScriptedBackend('remote', { unavailable: 'disabled' }), new ScriptedBackend('native', { throws: new Error('out of memory') })], request()),
+      sliceWithFallback(
+        [new ScriptedBackend('remote', { unavailable: 'disabled' }), new ScriptedBackend('native', { throws: new Error('out of memory') })],
+        request(),
+      ),
       (err: AppError) => err.status === 500 && err.code === ErrorCode.sliceFailed && /native: failed: out of memory/.test(err.message),
     );
   });
@@ -182,7 +203,10 @@ describe('the real backends', () => {
   test('the slicer service unreachable: the bridge slices with PrusaSlicer', async () => {
     const result = await sliceWithFallback(await chainOf({}), request());
     assert.equal(result.backend, 'bridge');
-    assert.deepEqual(result.skipped.map((s) => s.backend), ['remote']);
+    assert.deepEqual(
+      result.skipped.map((s) => s.backend),
+      ['remote'],
+    );
     assert.ok(result.skipped[0].reason.length > 0);
     assert.match(readFileSync(result.gcodePath, 'utf8'), /^; generated by PrusaSlicer/);
     assert.equal(result.layers, 125);
@@ -193,7 +217,10 @@ describe('the real backends', () => {
     mkdirSync(empty);
     const result = await sliceWithFallback(await chainOf({ searchDirs: [empty] }), request());
     assert.equal(result.backend, 'native');
-    assert.deepEqual(result.skipped.map((s) => s.backend), ['remote', 'bridge']);
+    assert.deepEqual(
+      result.skipped.map((s) => s.backend),
+      ['remote', 'bridge'],
+    );
     assert.match(result.skipped[1].reason, /no desktop slicer is installed/);
     assert.match(readFileSync(result.gcodePath, 'utf8'), /^; generated by Printyard/m);
     assert.equal(result.layers, 125);

@@ -54,8 +54,17 @@ before(async () => {
   const created = await dash.request('post', '/api/printers', {
     token: TEST_TOKENS.admin,
     body: {
-      name: 'P1S bay 1', type: 'bambu-lan', printer_profile: 'bambu-lab-p1s-0.4',
-      connection: { host: bambu.host, serial: bambu.serial, access_code: bambu.accessCode, ca: bambu.caPem, mqtt_port: bambu.mqttPort, ftps_port: bambu.ftpsPort },
+      name: 'P1S bay 1',
+      type: 'bambu-lan',
+      printer_profile: 'bambu-lab-p1s-0.4',
+      connection: {
+        host: bambu.host,
+        serial: bambu.serial,
+        access_code: bambu.accessCode,
+        ca: bambu.caPem,
+        mqtt_port: bambu.mqttPort,
+        ftps_port: bambu.ftpsPort,
+      },
     },
   });
   assert.equal(created.status, 201, created.text);
@@ -81,10 +90,14 @@ function untilState(...states: string[]): Promise<Record<string, any>> {
 }
 
 function untilStateOf(printerId: string, ...states: string[]): Promise<Record<string, any>> {
-  return eventually(`printer ${printerId} to be ${states.join(' or ')}`, async () => {
-    const status = await printerStatus(printerId);
-    return states.includes(status.state) ? status : null;
-  }, PRINT_WAIT_MS);
+  return eventually(
+    `printer ${printerId} to be ${states.join(' or ')}`,
+    async () => {
+      const status = await printerStatus(printerId);
+      return states.includes(status.state) ? status : null;
+    },
+    PRINT_WAIT_MS,
+  );
 }
 
 function sdCard(): string[] {
@@ -93,9 +106,16 @@ function sdCard(): string[] {
 
 const starts = (): Record<string, any>[] => requests.filter((r) => r.print?.command === 'project_file').map((r) => r.print);
 const wsOf = (type: string, from = 0, printerId = bambuId): Record<string, any>[] =>
-  messages.slice(from).filter((m) => m.type === type && m.payload.printer_id === printerId).map((m) => m.payload);
-const sendForm = (model: string, fields: Record<string, string> = {}, size = 10) => sliceForm(cubeStl(size), model, { ...QUICK, printer_id: bambuId, ...fields });
-const resultIds = () => readdirSync(path.join(dash.dataDir, 'slice-results')).filter((name) => /^[0-9a-f]{16}$/.test(name)).sort();
+  messages
+    .slice(from)
+    .filter((m) => m.type === type && m.payload.printer_id === printerId)
+    .map((m) => m.payload);
+const sendForm = (model: string, fields: Record<string, string> = {}, size = 10) =>
+  sliceForm(cubeStl(size), model, { ...QUICK, printer_id: bambuId, ...fields });
+const resultIds = () =>
+  readdirSync(path.join(dash.dataDir, 'slice-results'))
+    .filter((name) => /^[0-9a-f]{16}$/.test(name))
+    .sort();
 
 test('remote: a Bambu profile makes a .gcode.3mf, sent over FTPS, started with project_file, printed to FINISH; progress on the WebSocket', async () => {
   const seen = messages.length;
@@ -108,7 +128,9 @@ test('remote: a Bambu profile makes a .gcode.3mf, sent over FTPS, started with p
   );
 
   // The file on the printer's card is the stored result, byte for byte: a Bambu project.
-  const stored = Buffer.from(await (await fetch(dash.url + result.gcode_url, { headers: { authorization: `Bearer ${TEST_TOKENS.view}` } })).arrayBuffer());
+  const stored = Buffer.from(
+    await (await fetch(dash.url + result.gcode_url, { headers: { authorization: `Bearer ${TEST_TOKENS.view}` } })).arrayBuffer(),
+  );
   assert.equal(stored.length, result.size_bytes);
   assert.deepEqual(readFileSync(path.join(bambu.sdDir, 'cube.gcode.3mf')), stored);
   const project = unzipSync(stored);
@@ -134,8 +156,14 @@ test('remote: a Bambu profile makes a .gcode.3mf, sent over FTPS, started with p
   await eventually('the last progress on the WebSocket', async () => wsOf('print.progress', seen).some((p) => p.progress === 100));
   const progress = wsOf('print.progress', seen);
   assert.ok(progress.every((p) => p.file === 'cube' && p.total_layers === result.layers));
-  assert.ok(progress.some((p) => p.progress > 0 && p.progress < 100), `progress seen: ${progress.map((p) => p.progress).join(', ')}`);
-  assert.ok(progress.every((p, i) => i === 0 || p.progress >= progress[i - 1].progress), 'progress only rises');
+  assert.ok(
+    progress.some((p) => p.progress > 0 && p.progress < 100),
+    `progress seen: ${progress.map((p) => p.progress).join(', ')}`,
+  );
+  assert.ok(
+    progress.every((p, i) => i === 0 || p.progress >= progress[i - 1].progress),
+    'progress only rises',
+  );
 });
 
 test('bridge: prusa-slicer writes plain G-code, which a Bambu printer does not start: 422 before slicing, nothing sent', async () => {
@@ -161,9 +189,14 @@ test('bridge: prusa-slicer writes plain G-code, which a Bambu printer does not s
 
 test('remote: G-code of a Marlin profile is not uploaded to a Bambu printer: 422, the result kept and named', async () => {
   const card = sdCard();
-  const refused = await asJson(await postForm(dash, '/api/slicer/remote/slice-and-send', sendForm('marlin.stl', { printer_profile_id: 'generic-marlin-0.4' })));
+  const refused = await asJson(
+    await postForm(dash, '/api/slicer/remote/slice-and-send', sendForm('marlin.stl', { printer_profile_id: 'generic-marlin-0.4' })),
+  );
   assert.deepEqual([refused.status, refused.json.code], [422, 'ERR_UNSUPPORTED_ACTION'], refused.text);
-  assert.match(refused.json.error, /printer "P1S bay 1" \(bambu-lan\) prints \.gcode\.3mf projects, not plain G-code: slice with a Bambu Lab printer profile/);
+  assert.match(
+    refused.json.error,
+    /printer "P1S bay 1" \(bambu-lan\) prints \.gcode\.3mf projects, not plain G-code: slice with a Bambu Lab printer profile/,
+  );
   const { result } = refused.json.details;
   assert.deepEqual([result.format, result.file_name, result.backend], ['gcode', 'marlin.gcode', 'remote']);
   assert.equal(refused.json.details.uploaded_as, undefined);
@@ -199,7 +232,7 @@ test('busy: a print running refuses the next at once (409, nothing sliced); a ca
   const next = await asJson(await postForm(dash, '/api/slicer/remote/slice-and-send', sendForm('Würfel [10 mm]..stl')));
   assert.equal(next.status, 200, next.text);
   assert.equal(next.json.result.file_name, 'Würfel [10 mm]..gcode.3mf');
-  assert.equal(next.json.remote_name, 'W_rfel__10_mm_.gcode.3mf', 'a name the printer\'s card takes');
+  assert.equal(next.json.remote_name, 'W_rfel__10_mm_.gcode.3mf', "a name the printer's card takes");
   assert.ok(sdCard().includes('W_rfel__10_mm_.gcode.3mf'));
   assert.equal(starts().at(-1)!.subtask_name, 'W_rfel__10_mm_');
   const done = await untilState('finished');
@@ -209,13 +242,15 @@ test('busy: a print running refuses the next at once (409, nothing sliced); a ca
 /** Bytes the slicer service has received and not yet read (it is stopped), on any connection to it. */
 function unreadBySlicer(): number {
   const hex = `:${slicer.port.toString(16).toUpperCase().padStart(4, '0')}`;
-  return readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)
+  return readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .slice(1)
     .map((line) => line.trim().split(/\s+/))
     .filter((f) => f[1]?.endsWith(hex) && f[3] === '01')
     .reduce((sum, f) => sum + parseInt(f[4].split(':')[1], 16), 0);
 }
 
-test('busy after the slice (the printer\'s own job began meanwhile): 409 before the upload, the sliced project kept and downloadable', async () => {
+test("busy after the slice (the printer's own job began meanwhile): 409 before the upload, the sliced project kept and downloadable", async () => {
   assert.equal((await dash.request('get', '/api/slicer/remote/status?force=1', { token: TEST_TOKENS.view })).json.ok, true);
   const card = sdCard();
   const startsBefore = starts().length;
@@ -252,10 +287,14 @@ test('offline: the printer refuses the access code; slice-and-send says it is of
   await bambu.setFault('wrongAccessCode', true);
   try {
     // The session drops ("connection to the printer lost"); the manager's reconnect is refused.
-    const offline = await eventually('the printer to be offline, its access code refused', async () => {
-      const status = await printerStatus();
-      return !status.online && /access code/.test(status.error ?? '') ? status : null;
-    }, PRINT_WAIT_MS);
+    const offline = await eventually(
+      'the printer to be offline, its access code refused',
+      async () => {
+        const status = await printerStatus();
+        return !status.online && /access code/.test(status.error ?? '') ? status : null;
+      },
+      PRINT_WAIT_MS,
+    );
     for (const route of ['remote', 'bridge']) {
       const refused = await asJson(await postForm(dash, `/api/slicer/${route}/slice-and-send`, sendForm('cube.stl')));
       assert.deepEqual([refused.status, refused.json.code], [409, 'ERR_CONFLICT'], refused.text);
@@ -268,7 +307,7 @@ test('offline: the printer refuses the access code; slice-and-send says it is of
   }
 });
 
-test('Marlin: remote slice-and-send with a Marlin profile streams plain G-code to the virtual Marlin to the end; the bridge\'s prusa-slicer G-code too; a Bambu project is refused', async () => {
+test("Marlin: remote slice-and-send with a Marlin profile streams plain G-code to the virtual Marlin to the end; the bridge's prusa-slicer G-code too; a Bambu project is refused", async () => {
   // The virtual Marlin on a socat pty pair, 100 times faster than life; the real Marlin driver
   // streams the file from the box line by line (host printing).
   const marlin = await startVirtualMarlin({ speed: 100 });
@@ -292,7 +331,11 @@ test('Marlin: remote slice-and-send with a Marlin profile streams plain G-code t
       [{ id: marlinId, name: 'MK3 bay 2' }, 'cube.gcode', 'remote', 'gcode'],
     );
     const stored = await dash.request('get', result.gcode_url, { token: TEST_TOKENS.view });
-    assert.equal(readFileSync(path.join(dash.dataDir, 'printer-files', marlinId, 'cube.gcode'), 'utf8'), stored.text, 'the driver keeps the file it streams');
+    assert.equal(
+      readFileSync(path.join(dash.dataDir, 'printer-files', marlinId, 'cube.gcode'), 'utf8'),
+      stored.text,
+      'the driver keeps the file it streams',
+    );
 
     const finished = await untilStateOf(marlinId, 'finished');
     assert.deepEqual([finished.online, finished.error, finished.job.file, finished.job.progress], [true, null, 'cube.gcode', 100]);
@@ -303,22 +346,38 @@ test('Marlin: remote slice-and-send with a Marlin profile streams plain G-code t
     assert.ok(Math.abs(extruded - (result.filament_mm[0] + 17)) < 0.5, `extruded ${extruded} mm, sliced for ${result.filament_mm[0]} mm`);
     await eventually('the last progress on the WebSocket', async () => wsOf('print.progress', seen, marlinId!).some((p) => p.progress === 100));
     const progress = wsOf('print.progress', seen, marlinId);
-    assert.ok(progress.some((p) => p.progress > 0 && p.progress < 100), `progress seen: ${progress.map((p) => p.progress).join(', ')}`);
-    assert.ok(progress.every((p, i) => i === 0 || p.progress >= progress[i - 1].progress), 'progress only rises');
+    assert.ok(
+      progress.some((p) => p.progress > 0 && p.progress < 100),
+      `progress seen: ${progress.map((p) => p.progress).join(', ')}`,
+    );
+    assert.ok(
+      progress.every((p, i) => i === 0 || p.progress >= progress[i - 1].progress),
+      'progress only rises',
+    );
 
     // The bridge can target this printer: prusa-slicer's plain G-code starts printing.
     const bridged = await asJson(await postForm(dash, '/api/slicer/bridge/slice-and-send', form('bridged.stl')));
     assert.equal(bridged.status, 200, bridged.text);
-    assert.deepEqual([bridged.json.printer_id, bridged.json.remote_name, bridged.json.backend, bridged.json.slicer.id], [marlinId, 'bridged.gcode', 'bridge', 'prusaslicer']);
-    const bridgedState = async (...states: string[]) => eventually(`bridged.gcode ${states.join(' or ')}`, async () => {
-      const status = await printerStatus(marlinId!);
-      return status.job?.file === 'bridged.gcode' && states.includes(status.state) ? status : null;
-    }, PRINT_WAIT_MS);
+    assert.deepEqual(
+      [bridged.json.printer_id, bridged.json.remote_name, bridged.json.backend, bridged.json.slicer.id],
+      [marlinId, 'bridged.gcode', 'bridge', 'prusaslicer'],
+    );
+    const bridgedState = async (...states: string[]) =>
+      eventually(
+        `bridged.gcode ${states.join(' or ')}`,
+        async () => {
+          const status = await printerStatus(marlinId!);
+          return status.job?.file === 'bridged.gcode' && states.includes(status.state) ? status : null;
+        },
+        PRINT_WAIT_MS,
+      );
     await bridgedState('printing', 'finished');
     assert.equal((await bridgedState('finished')).job.progress, 100);
 
     // A Bambu printer profile makes a project, which a Marlin printer does not print.
-    const refused = await asJson(await postForm(dash, '/api/slicer/remote/slice-and-send', form('project.stl', { printer_profile_id: 'bambu-lab-p1s-0.4' })));
+    const refused = await asJson(
+      await postForm(dash, '/api/slicer/remote/slice-and-send', form('project.stl', { printer_profile_id: 'bambu-lab-p1s-0.4' })),
+    );
     assert.deepEqual([refused.status, refused.json.code], [422, 'ERR_UNSUPPORTED_ACTION'], refused.text);
     assert.match(refused.json.error, /printer "MK3 bay 2" \(marlin-serial\) prints plain G-code, not \.gcode\.3mf projects/);
     assert.equal(refused.json.details.result.format, 'gcode.3mf');

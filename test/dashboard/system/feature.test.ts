@@ -80,7 +80,15 @@ describe('health and system info', () => {
 
   test('the slicer service block shows the configuration, never the token', async () => {
     const { json, text } = await dash.request('GET', '/api/system/info', { token: TEST_TOKENS.view });
-    assert.deepEqual(json.slicer_service, { enabled: false, url: 'http://slicer.lan:8765', ok: null, version: null, upstream: null, last_check: null, error: null });
+    assert.deepEqual(json.slicer_service, {
+      enabled: false,
+      url: 'http://slicer.lan:8765',
+      ok: null,
+      version: null,
+      upstream: null,
+      last_check: null,
+      error: null,
+    });
     assert.doesNotMatch(text, /do-not-show/);
   });
 

@@ -38,7 +38,9 @@ function busyThreadPool(): () => void {
     if (running) pbkdf2('secret', 'salt', 20_000, 32, 'sha256', spin);
   };
   for (let k = 0; k < 8; k++) spin();
-  return () => { running = false; };
+  return () => {
+    running = false;
+  };
 }
 
 test('a port whose pty hangs up under a read in flight closes with a disconnect error', { timeout: 60_000 }, async () => {

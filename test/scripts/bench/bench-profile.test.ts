@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadScript } from '../../fixtures/load-script.js';
 
-interface Profile { printerId: string; filamentId: string; processId: string; overrides: [string, string][] }
+interface Profile {
+  printerId: string;
+  filamentId: string;
+  processId: string;
+  overrides: [string, string][];
+}
 interface ProfileModule {
   BENCH_PROFILE: Profile;
   distPaths(root: string, dist: string): { cli: string; catalogue: string; schema: string };
@@ -18,10 +23,24 @@ const bench = await loadScript<ProfileModule>('scripts/bench/bench-profile.mjs')
 describe('oursCliArgs', () => {
   it('is the documented command line of our CLI for the bench profile', () => {
     assert.deepEqual(bench.oursCliArgs('dist/appliance/slicer/cli/printyard-slice.js', 'box.stl', 'out.gcode'), [
-      'dist/appliance/slicer/cli/printyard-slice.js', 'box.stl', '-o', 'out.gcode',
-      '--printer', 'generic-marlin-0.4', '--filament', 'generic-pla', '--process', '0.20mm-standard',
-      '--set', 'sparse_infill_density=15%', '--set', 'initial_layer_infill_speed=30', '--set', 'brim_type=no_brim',
-      '--set', 'ensure_vertical_shell_thickness=ensure_all',
+      'dist/appliance/slicer/cli/printyard-slice.js',
+      'box.stl',
+      '-o',
+      'out.gcode',
+      '--printer',
+      'generic-marlin-0.4',
+      '--filament',
+      'generic-pla',
+      '--process',
+      '0.20mm-standard',
+      '--set',
+      'sparse_infill_density=15%',
+      '--set',
+      'initial_layer_infill_speed=30',
+      '--set',
+      'brim_type=no_brim',
+      '--set',
+      'ensure_vertical_shell_thickness=ensure_all',
     ]);
   });
 });
@@ -39,19 +58,28 @@ describe('resolveBenchConfig', () => {
     mkdirSync(profiles(dist), { recursive: true });
     writeFileSync(join(profiles(dist), 'schema.js'), schema);
   }
-  writeFileSync(join(profiles('catalogued'), 'catalogue.js'), [
-    'export class ProfileCatalogue {',
-    '  static async bundled() { return new ProfileCatalogue(); }',
-    '  resolveConfig(request) { return { layer_height: 0.2, wall_loops: 3, request }; }',
-    '}',
-  ].join('\n'));
-  writeFileSync(join(profiles('broken'), 'catalogue.js'),
-    'export class ProfileCatalogue { static bundled() { return new ProfileCatalogue(); } resolveConfig() { return { ok: true }; } }');
+  writeFileSync(
+    join(profiles('catalogued'), 'catalogue.js'),
+    [
+      'export class ProfileCatalogue {',
+      '  static async bundled() { return new ProfileCatalogue(); }',
+      '  resolveConfig(request) { return { layer_height: 0.2, wall_loops: 3, request }; }',
+      '}',
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(profiles('broken'), 'catalogue.js'),
+    'export class ProfileCatalogue { static bundled() { return new ProfileCatalogue(); } resolveConfig() { return { ok: true }; } }',
+  );
 
   it('uses the schema defaults with the bench overrides until the catalogue is built', async () => {
     const { config, source } = await bench.resolveBenchConfig(root, 'plain');
     assert.deepEqual(config, {
-      layer_height: 0.2, sparse_infill_density: 15, wall_loops: 2, initial_layer_infill_speed: 30, brim_type: 'no_brim',
+      layer_height: 0.2,
+      sparse_infill_density: 15,
+      wall_loops: 2,
+      initial_layer_infill_speed: 30,
+      brim_type: 'no_brim',
       ensure_vertical_shell_thickness: 'ensure_all',
     });
     assert.match(source, /schema defaults/);
@@ -61,7 +89,9 @@ describe('resolveBenchConfig', () => {
     const { config, source } = await bench.resolveBenchConfig(root, 'catalogued');
     assert.equal(config.wall_loops, 3);
     assert.deepEqual(config.request, {
-      printerId: 'generic-marlin-0.4', filamentIds: ['generic-pla'], processId: '0.20mm-standard',
+      printerId: 'generic-marlin-0.4',
+      filamentIds: ['generic-pla'],
+      processId: '0.20mm-standard',
       overrides: { sparse_infill_density: 15, initial_layer_infill_speed: 30, brim_type: 'no_brim', ensure_vertical_shell_thickness: 'ensure_all' },
     });
     assert.match(source, /profile catalogue/);

@@ -24,14 +24,17 @@ describe('ensureCuraDefinitions', { skip: !engine && 'CuraEngine not installed' 
   const root = mkdtempSync(join(tmpdir(), 'printyard-cura-defs-'));
   after(() => rmSync(root, { recursive: true, force: true }));
 
-  it('extracts only the definitions from a cached cura .deb of the engine\'s release', () => {
+  it("extracts only the definitions from a cached cura .deb of the engine's release", () => {
     // A stand-in for Debian's cura package: definitions plus a file that must not be extracted.
     const tree = join(root, 'pkg');
     const defs = join(tree, 'usr', 'share', 'cura', 'resources', 'definitions');
     mkdirSync(join(tree, 'DEBIAN'), { recursive: true });
     mkdirSync(defs, { recursive: true });
     mkdirSync(join(tree, 'usr', 'bin'), { recursive: true });
-    writeFileSync(join(tree, 'DEBIAN', 'control'), 'Package: cura\nVersion: 4.13.0-1\nArchitecture: all\nMaintainer: test <t@example.invalid>\nDescription: stand-in\n');
+    writeFileSync(
+      join(tree, 'DEBIAN', 'control'),
+      'Package: cura\nVersion: 4.13.0-1\nArchitecture: all\nMaintainer: test <t@example.invalid>\nDescription: stand-in\n',
+    );
     writeFileSync(join(defs, 'fdmprinter.def.json'), '{"name": "printer"}');
     writeFileSync(join(defs, 'fdmextruder.def.json'), '{"name": "extruder"}');
     writeFileSync(join(defs, 'notes.txt'), 'not a definition');

@@ -3,7 +3,9 @@ import { describe, it } from 'node:test';
 import { box, toAsciiStl, toBinaryStl } from '../../fixtures/meshes.js';
 import { loadScript } from '../../fixtures/load-script.js';
 
-interface BoundsModule { stlBounds(bytes: Uint8Array): { min: number[]; max: number[] } }
+interface BoundsModule {
+  stlBounds(bytes: Uint8Array): { min: number[]; max: number[] };
+}
 
 const { stlBounds } = await loadScript<BoundsModule>('scripts/bench/model-bounds.mjs');
 

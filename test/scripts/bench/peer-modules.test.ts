@@ -11,7 +11,9 @@ interface PeerModules {
   peerGcode(config: unknown, job: unknown): { start: string };
   peerJob(config: unknown, bounds: unknown, base: string): unknown;
 }
-interface PeerModulesScript { loadPeerModules(root: string, dist: string): Promise<PeerModules> }
+interface PeerModulesScript {
+  loadPeerModules(root: string, dist: string): Promise<PeerModules>;
+}
 
 const { loadPeerModules } = await loadScript<PeerModulesScript>('scripts/bench/peer-modules.mjs');
 /** This test runs compiled, from `<root>/<build folder>/test/scripts/bench/`. */

@@ -2,9 +2,25 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadScript } from '../../fixtures/load-script.js';
 
-interface Summary { wallS?: number; cpuS?: number; peakRssMb?: number; layers?: number; timeS?: number; filamentMm?: number; filamentG?: number }
-interface Entry { status: 'ok' | 'not built' | 'failed'; summary?: Summary; check?: { pass: boolean; failed: string[] }; error?: string }
-interface Result { model: string; slicers: Record<'ours' | 'prusa' | 'cura', Entry> }
+interface Summary {
+  wallS?: number;
+  cpuS?: number;
+  peakRssMb?: number;
+  layers?: number;
+  timeS?: number;
+  filamentMm?: number;
+  filamentG?: number;
+}
+interface Entry {
+  status: 'ok' | 'not built' | 'failed';
+  summary?: Summary;
+  check?: { pass: boolean; failed: string[] };
+  error?: string;
+}
+interface Result {
+  model: string;
+  slicers: Record<'ours' | 'prusa' | 'cura', Entry>;
+}
 interface ReportModule {
   median(values: number[]): number | undefined;
   summariseRuns(runs: Summary[]): Summary;
@@ -15,16 +31,25 @@ interface ReportModule {
 
 const report = await loadScript<ReportModule>('scripts/bench/report.mjs');
 
-const measured = (wallS: number, peakRssMb: number, timeS = 1000, filamentMm = 2000): Entry =>
-  ({ status: 'ok', summary: { wallS, cpuS: wallS * 1.5, peakRssMb, layers: 125, timeS, filamentMm, filamentG: 5.9 }, check: { pass: true, failed: [] } });
+const measured = (wallS: number, peakRssMb: number, timeS = 1000, filamentMm = 2000): Entry => ({
+  status: 'ok',
+  summary: { wallS, cpuS: wallS * 1.5, peakRssMb, layers: 125, timeS, filamentMm, filamentG: 5.9 },
+  check: { pass: true, failed: [] },
+});
 
 describe('aggregation', () => {
   it('takes medians and ignores missing values', () => {
     assert.equal(report.median([3, 1, 2]), 2);
     assert.equal(report.median([4, 1, 3, 2]), 2.5);
     assert.equal(report.median([Number.NaN]), undefined);
-    assert.deepEqual(report.summariseRuns([{ wallS: 1, cpuS: 2, peakRssMb: 80 }, { wallS: 3, cpuS: 1, peakRssMb: 90 }, { wallS: 2, cpuS: 3, peakRssMb: 70 }]),
-      { wallS: 2, cpuS: 2, peakRssMb: 80, layers: undefined, timeS: undefined, filamentMm: undefined, filamentG: undefined });
+    assert.deepEqual(
+      report.summariseRuns([
+        { wallS: 1, cpuS: 2, peakRssMb: 80 },
+        { wallS: 3, cpuS: 1, peakRssMb: 90 },
+        { wallS: 2, cpuS: 3, peakRssMb: 70 },
+      ]),
+      { wallS: 2, cpuS: 2, peakRssMb: 80, layers: undefined, timeS: undefined, filamentMm: undefined, filamentG: undefined },
+    );
   });
 
   it('formats durations as hours, minutes and seconds', () => {
@@ -36,7 +61,10 @@ describe('aggregation', () => {
 
 describe('formatModelTable', () => {
   it('shows each slicer, our ratios to the peers and the estimate deviation', () => {
-    const table = report.formatModelTable({ model: 'box.stl', slicers: { ours: measured(0.1, 60, 1100, 2100), prusa: measured(0.2, 80), cura: measured(0.05, 10) } });
+    const table = report.formatModelTable({
+      model: 'box.stl',
+      slicers: { ours: measured(0.1, 60, 1100, 2100), prusa: measured(0.2, 80), cura: measured(0.05, 10) },
+    });
     assert.match(table, /^== box\.stl ==/);
     assert.match(table, /^PrusaSlicer +0\.20 +0\.30 +80 +125 +16m 40s +5\.90 +2\.00 +PASS$/m);
     assert.match(table, /ours\/PrusaSlicer: time 0\.50, RSS 0\.75/);
@@ -45,7 +73,10 @@ describe('formatModelTable', () => {
   });
 
   it('says when our engine is not built or a peer failed', () => {
-    const table = report.formatModelTable({ model: 'm.stl', slicers: { ours: { status: 'not built' }, prusa: { status: 'failed', error: 'exit 1' }, cura: measured(1, 10) } });
+    const table = report.formatModelTable({
+      model: 'm.stl',
+      slicers: { ours: { status: 'not built' }, prusa: { status: 'failed', error: 'exit 1' }, cura: measured(1, 10) },
+    });
     assert.match(table, /^ours +not built$/m);
     assert.match(table, /^PrusaSlicer +failed: exit 1$/m);
     assert.doesNotMatch(table, /ratios/);
@@ -76,7 +107,9 @@ describe('summarise', () => {
   });
 
   it('reports no verdict but a failure when our engine is not built', () => {
-    const { lines, pass } = report.summarise([{ model: 'a', slicers: { ours: { status: 'not built' }, prusa: measured(1, 80), cura: measured(1, 10) } }]);
+    const { lines, pass } = report.summarise([
+      { model: 'a', slicers: { ours: { status: 'not built' }, prusa: measured(1, 80), cura: measured(1, 10) } },
+    ]);
     assert.equal(pass, false);
     assert.match(lines.join('\n'), /ours: not built/);
   });

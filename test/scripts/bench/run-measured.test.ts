@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadScript } from '../../fixtures/load-script.js';
 
-interface Run { wallS: number; cpuS: number; peakRssMb: number; exitCode: number; stdout: string; stderr: string }
+interface Run {
+  wallS: number;
+  cpuS: number;
+  peakRssMb: number;
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
 interface RunModule {
   GNU_TIME: string;
   parseTimeReport(text: string): { wallS: number; peakRssMb: number; cpuS: number };
@@ -38,7 +45,7 @@ describe('runMeasured', () => {
   it('measures the peak RSS including memory touched by worker threads', () => {
     const script = [
       "const { Worker } = require('node:worker_threads');",
-      "const w = new Worker(\"const b = Buffer.alloc(160 * 1024 * 1024, 1); require('node:worker_threads').parentPort.postMessage(b[5]);\", { eval: true });",
+      'const w = new Worker("const b = Buffer.alloc(160 * 1024 * 1024, 1); require(\'node:worker_threads\').parentPort.postMessage(b[5]);", { eval: true });',
       'w.on("message", () => w.terminate());',
     ].join('\n');
     const run = runner.runMeasured(process.execPath, ['-e', script], { workDir: dir });
@@ -46,7 +53,7 @@ describe('runMeasured', () => {
     assert.ok(run.peakRssMb > 160, `peak RSS ${run.peakRssMb} MB`);
   });
 
-  it('returns a failed run with its exit code and keeps the command\'s own stderr', () => {
+  it("returns a failed run with its exit code and keeps the command's own stderr", () => {
     const run = runner.runMeasured('/bin/sh', ['-c', 'echo oops >&2; exit 3'], { workDir: dir });
     assert.equal(run.exitCode, 3);
     assert.equal(run.stderr, 'oops\n');

@@ -27,9 +27,10 @@ function bounds(t: Float32Array): { min: number[]; max: number[] } {
 function volume(t: Float32Array): number {
   let sum = 0;
   for (let i = 0; i < t.length; i += 9) {
-    sum += t[i] * (t[i + 4] * t[i + 8] - t[i + 5] * t[i + 7])
-      - t[i + 1] * (t[i + 3] * t[i + 8] - t[i + 5] * t[i + 6])
-      + t[i + 2] * (t[i + 3] * t[i + 7] - t[i + 4] * t[i + 6]);
+    sum +=
+      t[i] * (t[i + 4] * t[i + 8] - t[i + 5] * t[i + 7]) -
+      t[i + 1] * (t[i + 3] * t[i + 8] - t[i + 5] * t[i + 6]) +
+      t[i + 2] * (t[i + 3] * t[i + 7] - t[i + 4] * t[i + 6]);
   }
   return sum / 6;
 }
@@ -41,7 +42,10 @@ const near = (actual: number[], expected: number[]): void => {
 describe('threeMfTriangles', () => {
   it('places each build item with its transform (row vectors: rotation rows, then translation)', () => {
     // A 10 × 20 × 30 box turned 90° about Z (x' = -y, y' = x), then moved by (100, 50, 5).
-    const bytes = to3mf({ objects: [{ id: 1, mesh: box(10, 20, 30) }], items: [{ objectId: 1, transform: [0, 1, 0, -1, 0, 0, 0, 0, 1, 100, 50, 5] }] });
+    const bytes = to3mf({
+      objects: [{ id: 1, mesh: box(10, 20, 30) }],
+      items: [{ objectId: 1, transform: [0, 1, 0, -1, 0, 0, 0, 0, 1, 100, 50, 5] }],
+    });
     const t = converter.threeMfTriangles(bytes);
     assert.equal(t.length / 9, 12);
     const { min, max } = bounds(t);
@@ -52,10 +56,16 @@ describe('threeMfTriangles', () => {
 
   it('applies component transforms before the item transform, also across model parts', () => {
     const bytes = to3mf({
-      objects: [{ id: 3, components: [
-        { objectId: 1, transform: [1, 0, 0, 0, 1, 0, 0, 0, 1, 20, 0, 0] },
-        { objectId: 7, path: '/3D/Objects/part.model' },
-      ] }, { id: 1, mesh: cube(10) }],
+      objects: [
+        {
+          id: 3,
+          components: [
+            { objectId: 1, transform: [1, 0, 0, 0, 1, 0, 0, 0, 1, 20, 0, 0] },
+            { objectId: 7, path: '/3D/Objects/part.model' },
+          ],
+        },
+        { id: 1, mesh: cube(10) },
+      ],
       parts: { '3D/Objects/part.model': { objects: [{ id: 7, mesh: cube(5) }] } },
       items: [{ objectId: 3, transform: [2, 0, 0, 0, 2, 0, 0, 0, 2, 1, 1, 1] }],
     });
@@ -75,7 +85,10 @@ describe('threeMfTriangles', () => {
   it('scales by the model unit and skips items that are not printable', () => {
     const bytes = to3mf({
       unit: 'centimeter',
-      objects: [{ id: 1, mesh: cube(1) }, { id: 2, mesh: cube(1, [5, 5, 5]) }],
+      objects: [
+        { id: 1, mesh: cube(1) },
+        { id: 2, mesh: cube(1, [5, 5, 5]) },
+      ],
       items: [{ objectId: 1 }, { objectId: 2, printable: false }],
     });
     const t = converter.threeMfTriangles(bytes);
@@ -93,7 +106,9 @@ describe('threeMfTriangles', () => {
     assert.throws(() => converter.threeMfTriangles(to3mf({ objects: [{ id: 1, mesh: cube(4) }], items: [] })), /no printable triangles/);
   });
 
-  it('gives the corpus 3MF as PrusaSlicer reads it: a standing 170 × 3 × 170 plate, Z up', { skip: !existsSync(CORPUS_3MF) && 'corpus not present' }, () => {
+  it('gives the corpus 3MF as PrusaSlicer reads it: a standing 170 × 3 × 170 plate, Z up', {
+    skip: !existsSync(CORPUS_3MF) && 'corpus not present',
+  }, () => {
     const t = converter.threeMfTriangles(readFileSync(CORPUS_3MF));
     assert.equal(t.length / 9, 1248);
     const { min, max } = bounds(t);
@@ -112,7 +127,13 @@ describe('binaryStl', () => {
     assert.equal(bytes.length, 84 + 50);
     assert.equal(new TextDecoder().decode(bytes.subarray(0, 3)), 'hdr');
     assert.equal(view.getUint32(80, true), 1);
-    assert.deepEqual([0, 4, 8].map((o) => view.getFloat32(84 + o, true)), [0, 0, 1]);
-    assert.deepEqual([0, 1, 2, 3, 4, 5, 6, 7, 8].map((k) => view.getFloat32(96 + k * 4, true)), [0, 0, 0, 1, 0, 0, 0, 1, 0]);
+    assert.deepEqual(
+      [0, 4, 8].map((o) => view.getFloat32(84 + o, true)),
+      [0, 0, 1],
+    );
+    assert.deepEqual(
+      [0, 1, 2, 3, 4, 5, 6, 7, 8].map((k) => view.getFloat32(96 + k * 4, true)),
+      [0, 0, 0, 1, 0, 0, 0, 1, 0],
+    );
   });
 });

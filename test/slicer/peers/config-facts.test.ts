@@ -12,18 +12,35 @@ describe('configFacts', () => {
   });
 
   it('takes the bounding box of the printable area, wherever its origin', () => {
-    const facts = configFacts(benchConfig({ printable_area: [[-110, -110], [110, -110], [110, 110], [-110, 110]], printable_height: 300 }));
-    assert.deepEqual([facts.bed.minX, facts.bed.minY, facts.bed.maxX, facts.bed.maxY, facts.bed.width, facts.bed.depth, facts.bed.height], [-110, -110, 110, 110, 220, 220, 300]);
+    const facts = configFacts(
+      benchConfig({
+        printable_area: [
+          [-110, -110],
+          [110, -110],
+          [110, 110],
+          [-110, 110],
+        ],
+        printable_height: 300,
+      }),
+    );
+    assert.deepEqual(
+      [facts.bed.minX, facts.bed.minY, facts.bed.maxX, facts.bed.maxY, facts.bed.width, facts.bed.depth, facts.bed.height],
+      [-110, -110, 110, 110, 220, 220, 300],
+    );
   });
 
   it('reads the bed temperatures of the selected plate', () => {
-    const facts = configFacts(benchConfig({ curr_bed_type: 'High Temp Plate', hot_plate_temp: [65], hot_plate_temp_initial_layer: [70], textured_plate_temp: [55] }));
+    const facts = configFacts(
+      benchConfig({ curr_bed_type: 'High Temp Plate', hot_plate_temp: [65], hot_plate_temp_initial_layer: [70], textured_plate_temp: [55] }),
+    );
     assert.equal(facts.temps.bed, 65);
     assert.equal(facts.temps.bedFirst, 70);
   });
 
   it('raises shell layers to the minimum thickness, and keeps zero layers at zero', () => {
-    const facts = configFacts(benchConfig({ layer_height: 0.2, top_shell_layers: 3, top_shell_thickness: 0.8, bottom_shell_layers: 0, bottom_shell_thickness: 1 }));
+    const facts = configFacts(
+      benchConfig({ layer_height: 0.2, top_shell_layers: 3, top_shell_thickness: 0.8, bottom_shell_layers: 0, bottom_shell_thickness: 1 }),
+    );
     assert.equal(facts.topLayers, 4);
     assert.equal(facts.bottomLayers, 0);
     assert.equal(configFacts(benchConfig({ layer_height: 0.2, top_shell_layers: 3, top_shell_thickness: 0.6 })).topLayers, 3);

@@ -42,10 +42,26 @@ describe('CuraEngine settings', () => {
 
   it('sends every setting to the global stack and again to extruder 0', () => {
     const args = curaCommandArgs({ definition: 'fdmprinter.def.json', settings: { material_diameter: 1.75 }, model: 'm.stl', output: 'o.gcode' });
-    assert.deepEqual(args, ['slice', '-v', '-j', 'fdmprinter.def.json', '-s', 'material_diameter=1.75', '-e0', '-s', 'material_diameter=1.75', '-l', 'm.stl', '-o', 'o.gcode']);
+    assert.deepEqual(args, [
+      'slice',
+      '-v',
+      '-j',
+      'fdmprinter.def.json',
+      '-s',
+      'material_diameter=1.75',
+      '-e0',
+      '-s',
+      'material_diameter=1.75',
+      '-l',
+      'm.stl',
+      '-o',
+      'o.gcode',
+    ]);
   });
 
-  it('uses only keys and enum values that fdmprinter.def.json 4.13 declares', { skip: !existsSync(join(DEFINITIONS, 'fdmprinter.def.json')) && 'Cura definitions not fetched yet (npm run bench:slice fetches them)' }, () => {
+  it('uses only keys and enum values that fdmprinter.def.json 4.13 declares', {
+    skip: !existsSync(join(DEFINITIONS, 'fdmprinter.def.json')) && 'Cura definitions not fetched yet (npm run bench:slice fetches them)',
+  }, () => {
     const declared = new Map<string, { options?: Record<string, string> }>();
     const walk = (node: Record<string, { type?: string; options?: Record<string, string>; children?: Record<string, unknown> }>): void => {
       for (const [key, def] of Object.entries(node)) {

@@ -30,14 +30,25 @@ describe('peerConfigs', () => {
     assert.ok(caveats.some((c) => c.startsWith('CuraEngine: brim_type auto_brim')));
     assert.ok(caveats.some((c) => c.startsWith('PrusaSlicer: initial_layer_infill_speed 60')));
     assert.ok(caveats.some((c) => c.startsWith('PrusaSlicer: ensure_vertical_shell_thickness ensure_moderate')));
-    const expressible = benchConfig({ brim_type: 'no_brim', initial_layer_infill_speed: 30, initial_layer_speed: 30, ensure_vertical_shell_thickness: 'ensure_all' });
+    const expressible = benchConfig({
+      brim_type: 'no_brim',
+      initial_layer_infill_speed: 30,
+      initial_layer_speed: 30,
+      ensure_vertical_shell_thickness: 'ensure_all',
+    });
     assert.deepEqual(peerConfigs(expressible, PEER_GCODE).caveats, []);
   });
 });
 
-const peersPresent = existsSync('/usr/bin/prusa-slicer') && existsSync('/usr/bin/CuraEngine') && existsSync(join(DEFINITIONS, 'fdmprinter.def.json')) && existsSync(CHECKER);
+const peersPresent =
+  existsSync('/usr/bin/prusa-slicer') &&
+  existsSync('/usr/bin/CuraEngine') &&
+  existsSync(join(DEFINITIONS, 'fdmprinter.def.json')) &&
+  existsSync(CHECKER);
 
-describe('the peers on the mapped settings', { skip: !peersPresent && 'needs prusa-slicer, CuraEngine, the fetched Cura definitions and gcode_check.py' }, () => {
+describe('the peers on the mapped settings', {
+  skip: !peersPresent && 'needs prusa-slicer, CuraEngine, the fetched Cura definitions and gcode_check.py',
+}, () => {
   const dir = mkdtempSync(join(tmpdir(), 'printyard-peer-config-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
   const peers = peerConfigs(benchConfig(), PEER_GCODE);
@@ -76,7 +87,9 @@ describe('the peers on the mapped settings', { skip: !peersPresent && 'needs pru
     assert.equal(report.pass, true, JSON.stringify(report));
     assert.equal(report.summary.layers, 125);
     const prusa = check(join(dir, 'box.prusa.gcode'));
-    assert.ok(Math.abs(report.summary.volume_ratio / prusa.summary.volume_ratio - 1) < 0.05,
-      `extruded volume ratio Cura ${report.summary.volume_ratio} vs PrusaSlicer ${prusa.summary.volume_ratio}`);
+    assert.ok(
+      Math.abs(report.summary.volume_ratio / prusa.summary.volume_ratio - 1) < 0.05,
+      `extruded volume ratio Cura ${report.summary.volume_ratio} vs PrusaSlicer ${prusa.summary.volume_ratio}`,
+    );
   });
 });

@@ -9,7 +9,7 @@ const prusa = (patch: Partial<PrintConfig> = {}, gcode: Partial<PeerGcode> = {})
   prusaSettings(benchConfig(patch), { ...PEER_GCODE, ...gcode }).settings;
 
 describe('PrusaSlicer settings', () => {
-  it('passes line widths in mm: our percentages are of the nozzle, PrusaSlicer\'s of the layer height', () => {
+  it("passes line widths in mm: our percentages are of the nozzle, PrusaSlicer's of the layer height", () => {
     const settings = prusa({ line_width: '110%', outer_wall_line_width: 0.42, initial_layer_line_width: '125%' });
     assert.equal(settings.extrusion_width, 0.44);
     assert.equal(settings.external_perimeter_extrusion_width, 0.42);
@@ -18,8 +18,11 @@ describe('PrusaSlicer settings', () => {
 
   it('takes the bed temperature of the selected plate and the filament retraction override', () => {
     const settings = prusa({
-      curr_bed_type: 'Cool Plate', cool_plate_temp: [40], cool_plate_temp_initial_layer: [45],
-      retraction_length: [0.8], filament_retraction_length: [1.5],
+      curr_bed_type: 'Cool Plate',
+      cool_plate_temp: [40],
+      cool_plate_temp_initial_layer: [45],
+      retraction_length: [0.8],
+      filament_retraction_length: [1.5],
     });
     assert.equal(settings.bed_temperature, 40);
     assert.equal(settings.first_layer_bed_temperature, 45);
@@ -28,7 +31,10 @@ describe('PrusaSlicer settings', () => {
 
   it('maps patterns, seam and wall order onto PrusaSlicer names', () => {
     const settings = prusa({
-      sparse_infill_pattern: 'zig-zag', top_surface_pattern: 'monotonicline', seam_position: 'back', wall_sequence: 'outer wall/inner wall',
+      sparse_infill_pattern: 'zig-zag',
+      top_surface_pattern: 'monotonicline',
+      seam_position: 'back',
+      wall_sequence: 'outer wall/inner wall',
     });
     assert.equal(settings.fill_pattern, 'rectilinear');
     assert.equal(settings.top_fill_pattern, 'monotonic');

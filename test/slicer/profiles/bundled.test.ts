@@ -9,16 +9,39 @@ import { ProfileCatalogue } from '../../../appliance/slicer/profiles/catalogue.j
 import type { PrintConfig } from '../../../appliance/slicer/profiles/schema.js';
 
 let catalogue: ProfileCatalogue;
-before(async () => { catalogue = await ProfileCatalogue.bundled(); });
+before(async () => {
+  catalogue = await ProfileCatalogue.bundled();
+});
 
 const FIXED_IDS = {
   printer: [
-    'generic-marlin-0.4', 'generic-klipper-0.4', 'bambu-lab-x1-carbon-0.4', 'bambu-lab-p1s-0.4', 'bambu-lab-a1-0.4',
-    'bambu-lab-a1-mini-0.4', 'prusa-mk4-0.4', 'prusa-mk3s-0.4', 'prusa-mini-0.4', 'creality-ender-3-v2-0.4',
-    'creality-ender-3-s1-0.4', 'creality-k1-0.4', 'voron-2.4-350-0.4',
+    'generic-marlin-0.4',
+    'generic-klipper-0.4',
+    'bambu-lab-x1-carbon-0.4',
+    'bambu-lab-p1s-0.4',
+    'bambu-lab-a1-0.4',
+    'bambu-lab-a1-mini-0.4',
+    'prusa-mk4-0.4',
+    'prusa-mk3s-0.4',
+    'prusa-mini-0.4',
+    'creality-ender-3-v2-0.4',
+    'creality-ender-3-s1-0.4',
+    'creality-k1-0.4',
+    'voron-2.4-350-0.4',
   ],
-  filament: ['generic-pla', 'generic-petg', 'generic-abs', 'generic-asa', 'generic-tpu', 'generic-pa',
-    'bambu-pla-basic', 'prusament-pla', 'prusament-petg', 'polymaker-polyterra-pla', 'esun-petg'],
+  filament: [
+    'generic-pla',
+    'generic-petg',
+    'generic-abs',
+    'generic-asa',
+    'generic-tpu',
+    'generic-pa',
+    'bambu-pla-basic',
+    'prusament-pla',
+    'prusament-petg',
+    'polymaker-polyterra-pla',
+    'esun-petg',
+  ],
   process: ['0.08mm-extra-fine', '0.12mm-fine', '0.16mm-optimal', '0.20mm-standard', '0.24mm-draft', '0.28mm-extra-draft'],
 } as const;
 
@@ -72,7 +95,16 @@ test('machines match their published specifications', () => {
   };
   for (const [id, want] of Object.entries(spec)) {
     const c = configFor(id);
-    assert.deepEqual(c.printable_area, [[0, 0], [want.bed[0], 0], [want.bed[0], want.bed[1]], [0, want.bed[1]]], id);
+    assert.deepEqual(
+      c.printable_area,
+      [
+        [0, 0],
+        [want.bed[0], 0],
+        [want.bed[0], want.bed[1]],
+        [0, want.bed[1]],
+      ],
+      id,
+    );
     assert.equal(c.printable_height, want.height, id);
     assert.equal(c.gcode_flavor, want.flavour, id);
     assert.deepEqual(c.nozzle_diameter, [0.4], id);
@@ -86,8 +118,14 @@ test('machines match their published specifications', () => {
 
 test('filaments carry real material data, their temperatures inside their own ranges', () => {
   const density: Record<string, number> = {
-    'generic-pla': 1.24, 'generic-petg': 1.27, 'generic-abs': 1.04, 'generic-asa': 1.07, 'generic-tpu': 1.21, 'generic-pa': 1.12,
-    'bambu-pla-basic': 1.26, 'polymaker-polyterra-pla': 1.31,
+    'generic-pla': 1.24,
+    'generic-petg': 1.27,
+    'generic-abs': 1.04,
+    'generic-asa': 1.07,
+    'generic-tpu': 1.21,
+    'generic-pa': 1.12,
+    'bambu-pla-basic': 1.26,
+    'polymaker-polyterra-pla': 1.31,
   };
   for (const id of FIXED_IDS.filament) {
     const s = catalogue.get(id).settings;
@@ -111,14 +149,34 @@ test('process layer heights match their names and shells stay about 0.6 mm or mo
 
 function varsFor(config: PrintConfig, layer: Record<string, number> = {}) {
   const vars = buildTemplateVars(config, {
-    initialExtruder: 0, usedExtruders: config.filament_type.map((_, i) => i), totalLayerCount: 40,
-    firstLayerPrintMin: [60, 70], firstLayerPrintMax: [140, 150], totalToolchanges: config.filament_type.length - 1,
-    inputFilenameBase: 'part', date: new Date(2024, 0, 2, 3, 4, 5),
+    initialExtruder: 0,
+    usedExtruders: config.filament_type.map((_, i) => i),
+    totalLayerCount: 40,
+    firstLayerPrintMin: [60, 70],
+    firstLayerPrintMax: [140, 150],
+    totalToolchanges: config.filament_type.length - 1,
+    inputFilenameBase: 'part',
+    date: new Date(2024, 0, 2, 3, 4, 5),
   });
-  return withLayer(vars, { layer_num: 12, layer_z: 2.6, max_layer_z: 2.6, current_extruder: 0, previous_extruder: 0, next_extruder: config.filament_type.length - 1, ...layer });
+  return withLayer(vars, {
+    layer_num: 12,
+    layer_z: 2.6,
+    max_layer_z: 2.6,
+    current_extruder: 0,
+    previous_extruder: 0,
+    next_extruder: config.filament_type.length - 1,
+    ...layer,
+  });
 }
 
-const SCRIPTS = ['machine_start_gcode', 'machine_end_gcode', 'layer_change_gcode', 'before_layer_change_gcode', 'change_filament_gcode', 'machine_pause_gcode'] as const;
+const SCRIPTS = [
+  'machine_start_gcode',
+  'machine_end_gcode',
+  'layer_change_gcode',
+  'before_layer_change_gcode',
+  'change_filament_gcode',
+  'machine_pause_gcode',
+] as const;
 
 function render(id: string, key: (typeof SCRIPTS)[number], filaments = ['generic-pla']): string {
   const config = configFor(id, filaments);
@@ -162,7 +220,10 @@ test('Bambu scripts load AMS slots inside M620/M621 blocks and notify layer chan
   assert.match(start, /^G29\.1 Z-0\.04\b/m, 'textured plate trim');
   const change = render('bambu-lab-x1-carbon-0.4', 'change_filament_gcode', ['generic-pla', 'generic-petg']);
   assert.match(change, /^M620 S1A\b[\s\S]*^M109 S260\b[\s\S]*^T1\b[\s\S]*^M621 S1A\b/m);
-  assert.equal(render('bambu-lab-a1-0.4', 'layer_change_gcode'), '; layer 13 of 40\nM73 L13 ; layer number on the printer\'s screen\nM991 S0 P12 ; tell the firmware a new layer has begun\n');
+  assert.equal(
+    render('bambu-lab-a1-0.4', 'layer_change_gcode'),
+    "; layer 13 of 40\nM73 L13 ; layer number on the printer's screen\nM991 S0 P12 ; tell the firmware a new layer has begun\n",
+  );
 });
 
 test('end scripts turn heaters and motors off; Klipper ones call their macro', () => {

@@ -17,7 +17,10 @@ test('the chain runs from the root ancestor to the profile', () => {
   const root = profile('root', {});
   const mid = profile('mid', {}, 'root');
   const leaf = profile('leaf', {}, 'mid');
-  assert.deepEqual(inheritanceChain(leaf, lookupOf(root, mid, leaf)).map((p) => p.id), ['root', 'mid', 'leaf']);
+  assert.deepEqual(
+    inheritanceChain(leaf, lookupOf(root, mid, leaf)).map((p) => p.id),
+    ['root', 'mid', 'leaf'],
+  );
 });
 
 test('children replace whole values, arrays included', () => {
@@ -38,15 +41,22 @@ test('resolved settings are copies: changing them leaves the profiles alone', ()
 test('a cycle is an error naming the profile and the loop', () => {
   const a = profile('a', {}, 'b');
   const b = profile('b', {}, 'a');
-  assert.throws(() => resolveSettings(a, lookupOf(a, b)), (err: unknown) =>
-    err instanceof AppError && err.code === 'ERR_BAD_REQUEST' && /profile "a"/.test(err.message) && /a → b → a/.test(err.message));
+  assert.throws(
+    () => resolveSettings(a, lookupOf(a, b)),
+    (err: unknown) => err instanceof AppError && err.code === 'ERR_BAD_REQUEST' && /profile "a"/.test(err.message) && /a → b → a/.test(err.message),
+  );
 });
 
 test('an unknown parent is an error naming the profile and the parent', () => {
   const leaf = profile('leaf', {}, 'ghost');
-  assert.throws(() => resolveSettings(leaf, lookupOf(leaf)), (err: unknown) =>
-    err instanceof AppError && err.code === 'ERR_PROFILE_NOT_FOUND' && err.status === 404
-    && err.message === 'profile "leaf" inherits from unknown profile "ghost"');
+  assert.throws(
+    () => resolveSettings(leaf, lookupOf(leaf)),
+    (err: unknown) =>
+      err instanceof AppError &&
+      err.code === 'ERR_PROFILE_NOT_FOUND' &&
+      err.status === 404 &&
+      err.message === 'profile "leaf" inherits from unknown profile "ghost"',
+  );
 });
 
 test('a parent of another kind is refused', () => {

@@ -26,10 +26,19 @@ test('STL (binary and ASCII) and 3MF are told by their content', () => {
 
 test('other files are 415, empty ones 422', () => {
   const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array(200).fill(7)]);
-  assert.equal(codeOf(() => modelFormatOf(png, png.length, 'photo.png')), 'ERR_UNSUPPORTED_MODEL');
+  assert.equal(
+    codeOf(() => modelFormatOf(png, png.length, 'photo.png')),
+    'ERR_UNSUPPORTED_MODEL',
+  );
   const text = new TextEncoder().encode('hello, this is not a mesh');
-  assert.equal(codeOf(() => modelFormatOf(text, text.length, 'notes.txt')), 'ERR_UNSUPPORTED_MODEL');
-  assert.equal(codeOf(() => modelFormatOf(new Uint8Array(0), 0, 'empty.stl')), 'ERR_BAD_MODEL');
+  assert.equal(
+    codeOf(() => modelFormatOf(text, text.length, 'notes.txt')),
+    'ERR_UNSUPPORTED_MODEL',
+  );
+  assert.equal(
+    codeOf(() => modelFormatOf(new Uint8Array(0), 0, 'empty.stl')),
+    'ERR_BAD_MODEL',
+  );
 });
 
 test('a file on disk is sniffed from its first kilobyte', async () => {

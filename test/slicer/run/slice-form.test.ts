@@ -19,7 +19,10 @@ before(async () => {
 test('a complete form is parsed', () => {
   const f = parseSliceForm(form({ ...GOOD, overrides: '{"sparse_infill_density":"20%"}' }));
   assert.deepEqual(f, {
-    model: MODEL, printerId: 'generic-marlin-0.4', filamentIds: ['generic-pla'], processId: '0.20mm-standard',
+    model: MODEL,
+    printerId: 'generic-marlin-0.4',
+    filamentIds: ['generic-pla'],
+    processId: '0.20mm-standard',
     overrides: { sparse_infill_density: '20%' },
   });
   assert.equal(parseSliceForm(form(GOOD)).overrides, null);
@@ -39,25 +42,34 @@ test('every missing or invalid field is a 400 naming it', () => {
     [form({ ...GOOD, printer: 'x' }), /unknown field "printer"/],
   ];
   for (const [f, message] of cases) {
-    assert.throws(() => parseSliceForm(f), (err: Error & { code?: string; status?: number }) => {
-      assert.match(err.message, message);
-      assert.equal(err.code, 'ERR_BAD_REQUEST');
-      assert.equal(err.status, 400);
-      return true;
-    });
+    assert.throws(
+      () => parseSliceForm(f),
+      (err: Error & { code?: string; status?: number }) => {
+        assert.match(err.message, message);
+        assert.equal(err.code, 'ERR_BAD_REQUEST');
+        assert.equal(err.status, 400);
+        return true;
+      },
+    );
   }
 });
 
 test('the job configuration is resolved; setting and filament errors become 400 ERR_BAD_REQUEST', () => {
   const config = resolveJobConfig(catalogue, parseSliceForm(form({ ...GOOD, overrides: '{"layer_height":0.12}' })));
   assert.equal(config.layer_height, 0.12);
-  const expectBad = (fields: Record<string, string>, message: RegExp) => assert.throws(
-    () => resolveJobConfig(catalogue, parseSliceForm(form(fields))),
-    (err: Error & { code?: string; status?: number }) => err.code === 'ERR_BAD_REQUEST' && err.status === 400 && message.test(err.message),
-  );
+  const expectBad = (fields: Record<string, string>, message: RegExp) =>
+    assert.throws(
+      () => resolveJobConfig(catalogue, parseSliceForm(form(fields))),
+      (err: Error & { code?: string; status?: number }) => err.code === 'ERR_BAD_REQUEST' && err.status === 400 && message.test(err.message),
+    );
   expectBad({ ...GOOD, overrides: '{"layer_hieght":0.1}' }, /field "overrides": unknown setting "layer_hieght"/);
   expectBad({ ...GOOD, overrides: '{"layer_height":"thick"}' }, /field "overrides": invalid value for setting "layer_height"/);
-  expectBad({ ...GOOD, filament_ids: '["generic-pla","generic-petg"]' }, /field "filament_ids": printer "generic-marlin-0.4" takes 1 to 1 filaments, got 2/);
-  assert.throws(() => resolveJobConfig(catalogue, parseSliceForm(form({ ...GOOD, process_id: 'no-such-process' }))),
-    (err: Error & { code?: string; status?: number }) => err.code === 'ERR_PROFILE_NOT_FOUND' && err.status === 404);
+  expectBad(
+    { ...GOOD, filament_ids: '["generic-pla","generic-petg"]' },
+    /field "filament_ids": printer "generic-marlin-0.4" takes 1 to 1 filaments, got 2/,
+  );
+  assert.throws(
+    () => resolveJobConfig(catalogue, parseSliceForm(form({ ...GOOD, process_id: 'no-such-process' }))),
+    (err: Error & { code?: string; status?: number }) => err.code === 'ERR_PROFILE_NOT_FOUND' && err.status === 404,
+  );
 });

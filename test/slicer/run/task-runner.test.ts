@@ -32,33 +32,60 @@ function sliceTask(name: string, model: Uint8Array, overrides?: Record<string, u
   const modelPath = path.join(dir, `${name}.stl`);
   writeFileSync(modelPath, model);
   return {
-    kind: 'slice', modelPath, fileName: `${name}.stl`, inflateLimits: DEFAULT_3MF_LIMITS,
-    config: catalogue.resolveConfig({ printerId: 'generic-marlin-0.4', filamentIds: ['generic-pla'], processId: '0.20mm-standard', ...(overrides ? { overrides } : {}) }),
-    outputPath: path.join(dir, `${name}.gcode`), previewPath: path.join(dir, `${name}.png`), metadata: {}, engineThreads: 0,
+    kind: 'slice',
+    modelPath,
+    fileName: `${name}.stl`,
+    inflateLimits: DEFAULT_3MF_LIMITS,
+    config: catalogue.resolveConfig({
+      printerId: 'generic-marlin-0.4',
+      filamentIds: ['generic-pla'],
+      processId: '0.20mm-standard',
+      ...(overrides ? { overrides } : {}),
+    }),
+    outputPath: path.join(dir, `${name}.gcode`),
+    previewPath: path.join(dir, `${name}.png`),
+    metadata: {},
+    engineThreads: 0,
   };
 }
 
 test('a preview renders in a process of its own at the asked size', async () => {
   const modelPath = path.join(dir, 'cube.stl');
   writeFileSync(modelPath, cubeStl());
-  const png = await runPreview({ kind: 'preview', modelPath, fileName: 'cube.stl', inflateLimits: DEFAULT_3MF_LIMITS, width: 120, height: 80, view: 'iso' }).result;
+  const png = await runPreview({
+    kind: 'preview',
+    modelPath,
+    fileName: 'cube.stl',
+    inflateLimits: DEFAULT_3MF_LIMITS,
+    width: 120,
+    height: 80,
+    view: 'iso',
+  }).result;
   assert.deepEqual(pngSize(png), [120, 80]);
 });
 
-test('a model\'s bounding box is measured in a process of its own', async () => {
+test("a model's bounding box is measured in a process of its own", async () => {
   const modelPath = path.join(dir, 'measured.stl');
   writeFileSync(modelPath, cubeStl());
   const bounds = await runBounds({ kind: 'bounds', modelPath, fileName: 'measured.stl', inflateLimits: DEFAULT_3MF_LIMITS }).result;
   const size = bounds.max.map((max, axis) => max - bounds.min[axis]);
-  assert.ok(size.every((s) => s > 0), JSON.stringify(bounds));
-  assert.ok(size.every((s) => Math.abs(s - size[0]) < 1e-6), `a cube: ${JSON.stringify(bounds)}`);
+  assert.ok(
+    size.every((s) => s > 0),
+    JSON.stringify(bounds),
+  );
+  assert.ok(
+    size.every((s) => Math.abs(s - size[0]) < 1e-6),
+    `a cube: ${JSON.stringify(bounds)}`,
+  );
 });
 
 test('a broken model fails with the engine code and status', async () => {
   const modelPath = path.join(dir, 'broken.stl');
   writeFileSync(modelPath, Buffer.concat([Buffer.from(cubeStl().subarray(0, 84)), Buffer.alloc(10, 0xff)]));
-  await assert.rejects(runPreview({ kind: 'preview', modelPath, fileName: 'broken.stl', inflateLimits: DEFAULT_3MF_LIMITS, width: 64, height: 64, view: 'top' }).result,
-    (err: AppError) => err.code === 'ERR_BAD_MODEL' && err.status === 422);
+  await assert.rejects(
+    runPreview({ kind: 'preview', modelPath, fileName: 'broken.stl', inflateLimits: DEFAULT_3MF_LIMITS, width: 64, height: 64, view: 'top' }).result,
+    (err: AppError) => err.code === 'ERR_BAD_MODEL' && err.status === 422,
+  );
 });
 
 test('a slice reports progress and layers, writes G-code and the preview, and returns its summary', async () => {
@@ -85,8 +112,12 @@ test('a cancelled slice stops quickly and fails with the reason given', async ()
   const slow = slowJob();
   const task = sliceTask('slow', slow.model, JSON.parse(slow.overrides) as Record<string, unknown>);
   let progressed: () => void = () => undefined;
-  const started = new Promise<void>((resolve) => { progressed = resolve; });
-  const handle = runSlice(task, (e) => { if (e.type === 'progress' && e.stage === 'gcode') progressed(); });
+  const started = new Promise<void>((resolve) => {
+    progressed = resolve;
+  });
+  const handle = runSlice(task, (e) => {
+    if (e.type === 'progress' && e.stage === 'gcode') progressed();
+  });
   await started;
   const t0 = Date.now();
   handle.cancel(new AppError('ERR_CANCELLED', 409, 'stop'));
@@ -95,7 +126,7 @@ test('a cancelled slice stops quickly and fails with the reason given', async ()
   assert.equal(existsSync(task.outputPath), false, 'no G-code is left behind');
 });
 
-test('a slice runs in a process at nice 19 with the command line\'s runtime, and ends with its task', async () => {
+test("a slice runs in a process at nice 19 with the command line's runtime, and ends with its task", async () => {
   const slow = slowJob();
   const task = sliceTask('watched', slow.model, JSON.parse(slow.overrides) as Record<string, unknown>);
   const before = new Set(childrenOf(process.pid));
@@ -113,8 +144,10 @@ test('a slice runs in a process at nice 19 with the command line\'s runtime, and
   await eventually('the task process has ended', () => !childrenOf(process.pid).includes(child));
 });
 
-test('the task runtime is the one the command line\'s first line sets', () => {
+test("the task runtime is the one the command line's first line sets", () => {
   const cli = fileURLToPath(new URL('../../../appliance/slicer/cli/printyard-slice.js', import.meta.url));
-  const env = Object.entries(TASK_ENV).map(([name, value]) => `${name}=${value}`).join(' ');
+  const env = Object.entries(TASK_ENV)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(' ');
   assert.equal(readFileSync(cli, 'utf8').split('\n')[0], `#!/usr/bin/env -S ${env} node ${TASK_NODE_FLAGS.join(' ')}`);
 });

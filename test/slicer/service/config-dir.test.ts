@@ -38,7 +38,10 @@ test('the folder is created and read: bundled plus user profiles and printers', 
   const config = await ConfigDirectory.open(dir, log);
   assert.equal(config.catalogue.get('my-petg').settings.nozzle_temperature?.[0], 235);
   assert.equal(config.catalogue.get('generic-pla').kind, 'filament');
-  assert.deepEqual(config.printers.map((p) => p.id), ['mk4']);
+  assert.deepEqual(
+    config.printers.map((p) => p.id),
+    ['mk4'],
+  );
 });
 
 test('a broken printers.json stops the start', async () => {
@@ -72,7 +75,10 @@ test('changes are picked up, the catalogue replaced, and a bad printers.json kee
 
     write('printers.json', '{ broken');
     await until(() => lines.some((l) => l.includes('printer bindings not reloaded')));
-    assert.deepEqual(config.printers.map((p) => p.id), ['voron']);
+    assert.deepEqual(
+      config.printers.map((p) => p.id),
+      ['voron'],
+    );
   } finally {
     config.stop();
   }

@@ -14,10 +14,12 @@ let earlier: { id: string; gcode: string };
 before(async () => {
   svc = await startSlicer(['--max-upload-mb', '2', '--rest-token', TOKEN]);
   const res = await fetch(`${svc.url}/api/slice`, {
-    method: 'POST', body: sliceForm(cubeStl(), 'cube.stl', MARLIN_PLA), headers: authHeaders(TOKEN, { accept: 'application/json' }),
+    method: 'POST',
+    body: sliceForm(cubeStl(), 'cube.stl', MARLIN_PLA),
+    headers: authHeaders(TOKEN, { accept: 'application/json' }),
   });
   assert.equal(res.status, 200);
-  const id = String((await res.json() as { job_id: string }).job_id);
+  const id = String(((await res.json()) as { job_id: string }).job_id);
   earlier = { id, gcode: await (await fetch(`${svc.url}/api/jobs/${id}/gcode`, { headers: authHeaders(TOKEN) })).text() };
 });
 
@@ -27,7 +29,7 @@ after(() => svc.cleanup());
 async function stillWhole(): Promise<void> {
   assert.equal(svc.child.exitCode, null, `the service exited:\n${svc.log()}`);
   assert.equal((await fetch(`${svc.url}/api/health`)).status, 200);
-  const job = await (await fetch(`${svc.url}/api/jobs/${earlier.id}`, { headers: authHeaders(TOKEN) })).json() as { state: string };
+  const job = (await (await fetch(`${svc.url}/api/jobs/${earlier.id}`, { headers: authHeaders(TOKEN) })).json()) as { state: string };
   assert.equal(job.state, 'done');
   const gcode = await (await fetch(`${svc.url}/api/jobs/${earlier.id}/gcode`, { headers: authHeaders(TOKEN) })).text();
   assert.equal(gcode, earlier.gcode);
@@ -40,7 +42,10 @@ function sliceHead(extra: string[]): string {
 for (const [what, header] of Object.entries(MALFORMED_PART_HEADERS)) {
   test(`${what}: 400 naming the problem, and the service lives`, async () => {
     const body = multipartWithPartHeader('XX', header);
-    const r = await rawRequest(svc.url, { head: sliceHead(['Content-Type: multipart/form-data; boundary=XX', `Content-Length: ${Buffer.byteLength(body)}`]), body });
+    const r = await rawRequest(svc.url, {
+      head: sliceHead(['Content-Type: multipart/form-data; boundary=XX', `Content-Length: ${Buffer.byteLength(body)}`]),
+      body,
+    });
     assert.equal(r.status, 400);
     assert.deepEqual(r.json, { error: 'the multipart body cannot be read: Malformed part header', code: 'ERR_BAD_REQUEST' });
     await stillWhole();
@@ -79,15 +84,23 @@ test('a 5 MB chunked upload is refused with 413 as soon as it passes the limit',
 });
 
 test('two different Content-Length headers are refused with 400', async () => {
-  const r = await rawRequest(svc.url, { head: sliceHead(['Content-Type: multipart/form-data; boundary=XX', 'Content-Length: 5', 'Content-Length: 3']), body: 'abcde' });
+  const r = await rawRequest(svc.url, {
+    head: sliceHead(['Content-Type: multipart/form-data; boundary=XX', 'Content-Length: 5', 'Content-Length: 3']),
+    body: 'abcde',
+  });
   assert.equal(r.status, 400);
   assert.match(r.json.error, /content-length header is given more than once/);
   await stillWhole();
 });
 
 test('several Authorization headers are refused, whichever of them is right', async () => {
-  for (const order of [[TOKEN, 'wrong'], ['wrong', TOKEN]]) {
-    const r = await rawRequest(svc.url, { head: `GET /api/jobs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${order[0]}\r\nAuthorization: Bearer ${order[1]}` });
+  for (const order of [
+    [TOKEN, 'wrong'],
+    ['wrong', TOKEN],
+  ]) {
+    const r = await rawRequest(svc.url, {
+      head: `GET /api/jobs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${order[0]}\r\nAuthorization: Bearer ${order[1]}`,
+    });
     assert.equal(r.status, 400);
     assert.match(r.json.error, /authorization header is given more than once/);
   }

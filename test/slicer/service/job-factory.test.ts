@@ -29,12 +29,24 @@ after(() => {
 function upload(content: Uint8Array | string, fileName: string): SliceForm['model'] {
   const file = path.join(store.uploadsDir, `upload-${Math.random().toString(16).slice(2)}`);
   writeFileSync(file, content);
-  return { field: 'model', fileName, mimeType: 'application/octet-stream', path: file, size: typeof content === 'string' ? content.length : content.length };
+  return {
+    field: 'model',
+    fileName,
+    mimeType: 'application/octet-stream',
+    path: file,
+    size: typeof content === 'string' ? content.length : content.length,
+  };
 }
 
 test('a job gets its folder, its model moved in, and output names by printer flavour', async () => {
   const model = upload(cubeStl(), 'Würfel.stl');
-  const job = await createJob(catalogue, store, { model, printerId: 'generic-marlin-0.4', filamentIds: ['generic-pla'], processId: '0.20mm-standard', overrides: null });
+  const job = await createJob(catalogue, store, {
+    model,
+    printerId: 'generic-marlin-0.4',
+    filamentIds: ['generic-pla'],
+    processId: '0.20mm-standard',
+    overrides: null,
+  });
   assert.equal(job.state, 'queued');
   assert.equal(job.dir, path.join(root, job.id));
   assert.equal(job.work?.outputPath, path.join(job.dir, 'Würfel.gcode'));
@@ -44,7 +56,13 @@ test('a job gets its folder, its model moved in, and output names by printer fla
   assert.equal(job.work?.metadata.printerName, 'Generic Marlin 0.4 nozzle');
   assert.equal(job.toJSON().model_name, 'Würfel.stl');
 
-  const bambu = await createJob(catalogue, store, { model: upload(cubeStl(), 'cube.stl'), printerId: 'bambu-lab-p1s-0.4', filamentIds: ['generic-pla'], processId: '0.20mm-standard', overrides: { layer_height: 0.12 } });
+  const bambu = await createJob(catalogue, store, {
+    model: upload(cubeStl(), 'cube.stl'),
+    printerId: 'bambu-lab-p1s-0.4',
+    filamentIds: ['generic-pla'],
+    processId: '0.20mm-standard',
+    overrides: { layer_height: 0.12 },
+  });
   assert.equal(path.basename(bambu.work?.outputPath ?? ''), 'cube.gcode.3mf');
   assert.equal(bambu.work?.config.layer_height, 0.12);
 });
@@ -52,7 +70,13 @@ test('a job gets its folder, its model moved in, and output names by printer fla
 test('a non-model upload is refused before a folder is made', async () => {
   const before = store.all().length;
   await assert.rejects(
-    createJob(catalogue, store, { model: upload('just some text, not a mesh', 'notes.txt'), printerId: 'generic-marlin-0.4', filamentIds: ['generic-pla'], processId: '0.20mm-standard', overrides: null }),
+    createJob(catalogue, store, {
+      model: upload('just some text, not a mesh', 'notes.txt'),
+      printerId: 'generic-marlin-0.4',
+      filamentIds: ['generic-pla'],
+      processId: '0.20mm-standard',
+      overrides: null,
+    }),
     (err: Error & { status?: number }) => err.status === 415,
   );
   assert.equal(store.all().length, before);

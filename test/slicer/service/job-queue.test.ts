@@ -31,7 +31,20 @@ after(() => {
 });
 
 function queue(options: Partial<QueueOptions> = {}): JobQueue {
-  return new JobQueue(store, { workers: 1, queueSize: 1, jobTimeoutMs: 60_000, engineThreads: 0, maxOutputBytes: 1 << 30, minFreeBytes: 0, inflateLimits: DEFAULT_3MF_LIMITS, ...options }, log);
+  return new JobQueue(
+    store,
+    {
+      workers: 1,
+      queueSize: 1,
+      jobTimeoutMs: 60_000,
+      engineThreads: 0,
+      maxOutputBytes: 1 << 30,
+      minFreeBytes: 0,
+      inflateLimits: DEFAULT_3MF_LIMITS,
+      ...options,
+    },
+    log,
+  );
 }
 
 async function job(kind: 'cube' | 'slow'): Promise<Job> {
@@ -41,8 +54,10 @@ async function job(kind: 'cube' | 'slow'): Promise<Job> {
   writeFileSync(file, content);
   return createJob(catalogue, store, {
     model: { field: 'model', fileName: `${kind}.stl`, mimeType: '', path: file, size: content.length },
-    printerId: 'generic-marlin-0.4', filamentIds: ['generic-pla'], processId: '0.20mm-standard',
-    overrides: kind === 'slow' ? JSON.parse(slow.overrides) as Record<string, unknown> : null,
+    printerId: 'generic-marlin-0.4',
+    filamentIds: ['generic-pla'],
+    processId: '0.20mm-standard',
+    overrides: kind === 'slow' ? (JSON.parse(slow.overrides) as Record<string, unknown>) : null,
   });
 }
 
@@ -60,7 +75,10 @@ test('one runs, one waits, the next is refused; cancel works on both; finished j
   assert.equal(waiting.state, 'queued');
   assert.equal(q.hasRoom, false);
   const third = await job('cube');
-  assert.throws(() => q.submit(third), (err) => codeOf(err) === 'ERR_TOO_MANY_JOBS' && (err as AppError).status === 429);
+  assert.throws(
+    () => q.submit(third),
+    (err) => codeOf(err) === 'ERR_TOO_MANY_JOBS' && (err as AppError).status === 429,
+  );
   const snap = q.snapshot();
   assert.deepEqual([snap.running.map((r) => r.id), snap.queued.map((r) => r.id)], [[slow.id], [waiting.id]]);
 
@@ -102,7 +120,10 @@ test('shutdown cancels waiting jobs, gives running ones the grace period, then r
   assert.ok(Date.now() - t0 >= 300);
   assert.deepEqual([slow.state, slow.error?.code], ['cancelled', 'ERR_SHUTTING_DOWN']);
   assert.deepEqual([waiting.state, waiting.error?.code], ['cancelled', 'ERR_SHUTTING_DOWN']);
-  assert.throws(() => q.submit(waiting), (err) => codeOf(err) === 'ERR_SHUTTING_DOWN' && (err as AppError).status === 503);
+  assert.throws(
+    () => q.submit(waiting),
+    (err) => codeOf(err) === 'ERR_SHUTTING_DOWN' && (err as AppError).status === 503,
+  );
 });
 
 test('a job that finishes within the grace period completes', async () => {

@@ -25,9 +25,20 @@ const MB = 1024 * 1024;
  */
 const HUGE = hugeOutputJob();
 
-interface ErrorBody { error: string; code: string }
-interface JobRecord { id: string; state: string; error: { code: string; message: string } | null }
-interface StoredJob { id: string; record: unknown; gcode: Buffer }
+interface ErrorBody {
+  error: string;
+  code: string;
+}
+interface JobRecord {
+  id: string;
+  state: string;
+  error: { code: string; message: string } | null;
+}
+interface StoredJob {
+  id: string;
+  record: unknown;
+  gcode: Buffer;
+}
 
 function slice(svc: SlicerProcess, model: Uint8Array, name: string, accept: string, overrides?: string): Promise<Response> {
   const fields = overrides === undefined ? MARLIN_PLA : { ...MARLIN_PLA, overrides };
@@ -38,13 +49,13 @@ function slice(svc: SlicerProcess, model: Uint8Array, name: string, accept: stri
 async function sliceCube(svc: SlicerProcess, name: string): Promise<StoredJob> {
   const res = await slice(svc, cubeStl(), name, JSON_TYPE);
   assert.equal(res.status, 200);
-  const { job_id: id } = await res.json() as { job_id: string };
+  const { job_id: id } = (await res.json()) as { job_id: string };
   await eventually(`the record of ${id}`, () => existsSync(path.join(svc.jobsDir, id, 'job.json')));
-  return { id, ...await stored(svc, id) };
+  return { id, ...(await stored(svc, id)) };
 }
 
 async function stored(svc: SlicerProcess, id: string): Promise<{ record: unknown; gcode: Buffer }> {
-  const record = await (await fetch(`${svc.url}/api/jobs/${id}`)).json() as unknown;
+  const record = (await (await fetch(`${svc.url}/api/jobs/${id}`)).json()) as unknown;
   const gcode = Buffer.from(await (await fetch(`${svc.url}/api/jobs/${id}/gcode`)).arrayBuffer());
   return { record, gcode };
 }
@@ -88,7 +99,7 @@ test('job folders are 0700 and every job file 0600 (uploads, G-code, previews, r
     assert.equal(mode(path.join(svc.jobsDir, '.uploads')), 0o700, 'the uploads dir');
     for (const jobId of [id, blockerId]) assert.equal(mode(path.join(svc.jobsDir, jobId)), 0o700, `folder of ${jobId}`);
     for (const file of ['cube.gcode', 'preview.png', 'job.json']) assert.equal(mode(path.join(svc.jobsDir, id, file)), 0o600, file);
-    assert.equal(mode(path.join(svc.jobsDir, blockerId, 'job.json')), 0o600, 'the cancelled job\'s record');
+    assert.equal(mode(path.join(svc.jobsDir, blockerId, 'job.json')), 0o600, "the cancelled job's record");
   } finally {
     await svc.cleanup();
   }
@@ -102,11 +113,11 @@ test('a job whose G-code would pass --max-output-mb fails with 422 ERR_OUTPUT_TO
 
     const buffered = await slice(svc, HUGE.model, 'block.stl', JSON_TYPE, HUGE.overrides);
     assert.equal(buffered.status, 422);
-    const body = await buffered.json() as ErrorBody;
+    const body = (await buffered.json()) as ErrorBody;
     assert.equal(body.code, 'ERR_OUTPUT_TOO_LARGE');
     assert.match(body.error, /^the G-code would be larger than 8 MB, the most this slicer writes/);
     const id = buffered.headers.get('x-job-id') ?? '';
-    const record = await (await fetch(`${svc.url}/api/jobs/${id}`)).json() as JobRecord;
+    const record = (await (await fetch(`${svc.url}/api/jobs/${id}`)).json()) as JobRecord;
     assert.deepEqual([record.state, record.error], ['failed', { code: body.code, message: body.error }]);
     await assertFailedCleanly(svc.jobsDir, id);
 
@@ -132,7 +143,7 @@ test('below --min-free-mb on the jobs disk a slice or preview is refused with 50
     for (const accept of [JSON_TYPE, SSE]) {
       const res = await slice(svc, HUGE.model, 'block.stl', accept, HUGE.overrides);
       assert.equal(res.status, 507);
-      const body = await res.json() as ErrorBody;
+      const body = (await res.json()) as ErrorBody;
       assert.equal(body.code, 'ERR_INSUFFICIENT_STORAGE');
       assert.match(body.error, new RegExp(`^not enough disk space for a new job: \\d+ MB free, and ${marginMb} MB must stay free$`));
     }
@@ -140,9 +151,9 @@ test('below --min-free-mb on the jobs disk a slice or preview is refused with 50
     form.append('model', new Blob([cubeStl()]), 'cube.stl');
     const preview = await fetch(`${svc.url}/api/preview`, { method: 'POST', body: form });
     assert.equal(preview.status, 507);
-    assert.equal((await preview.json() as ErrorBody).code, 'ERR_INSUFFICIENT_STORAGE');
+    assert.equal(((await preview.json()) as ErrorBody).code, 'ERR_INSUFFICIENT_STORAGE');
 
-    const jobs = await (await fetch(`${svc.url}/api/jobs`)).json() as { running: unknown[]; queued: unknown[]; finished: JobRecord[] };
+    const jobs = (await (await fetch(`${svc.url}/api/jobs`)).json()) as { running: unknown[]; queued: unknown[]; finished: JobRecord[] };
     assert.deepEqual([jobs.running.length, jobs.queued.length, jobs.finished.map((j) => j.id)], [0, 0, [earlier[0].id]]);
     assert.deepEqual(readdirSync(path.join(svc.jobsDir, '.uploads')), []);
     await assertAliveAndIntact(svc, earlier);
@@ -170,7 +181,9 @@ const canMount = (() => {
   return ok;
 })();
 
-test('a disk that fills while G-code is written fails that job with 507, and so does passing --min-free-mb', { skip: !canMount && 'mounting a tmpfs needs root' }, async () => {
+test('a disk that fills while G-code is written fails that job with 507, and so does passing --min-free-mb', {
+  skip: !canMount && 'mounting a tmpfs needs root',
+}, async () => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'printyard-slicer-test-'));
   const jobsDir = path.join(root, 'jobs');
   assert.ok(mountSmallDisk(jobsDir, 40));
@@ -182,11 +195,11 @@ test('a disk that fills while G-code is written fails that job with 507, and so 
 
     const full = await slice(svc, HUGE.model, 'block.stl', JSON_TYPE, HUGE.overrides);
     assert.equal(full.status, 507);
-    const fullBody = await full.json() as ErrorBody;
+    const fullBody = (await full.json()) as ErrorBody;
     assert.equal(fullBody.code, 'ERR_INSUFFICIENT_STORAGE');
     assert.match(fullBody.error, /^the disk is full \(ENOSPC/);
     await assertFailedCleanly(jobsDir, full.headers.get('x-job-id') ?? '');
-    assert.ok(await freeBytes(jobsDir) > freeBefore - MB, 'the partial files are gone');
+    assert.ok((await freeBytes(jobsDir)) > freeBefore - MB, 'the partial files are gone');
     await assertAliveAndIntact(svc, earlier);
     earlier.push(await sliceCube(svc, 'after-full.stl'));
 
@@ -194,11 +207,11 @@ test('a disk that fills while G-code is written fails that job with 507, and so 
     svc = await startSlicer(['--min-free-mb', '24'], { root });
     const margin = await slice(svc, HUGE.model, 'block.stl', JSON_TYPE, HUGE.overrides);
     assert.equal(margin.status, 507, 'accepted with 39 MB free, failed when writing reached the 24 MB margin');
-    const marginBody = await margin.json() as ErrorBody;
+    const marginBody = (await margin.json()) as ErrorBody;
     assert.equal(marginBody.code, 'ERR_INSUFFICIENT_STORAGE');
     assert.match(marginBody.error, /^not enough disk space for writing the G-code: \d+ MB free, and 24 MB must stay free$/);
     await assertFailedCleanly(jobsDir, margin.headers.get('x-job-id') ?? '');
-    assert.ok(await freeBytes(jobsDir) >= 24 * MB);
+    assert.ok((await freeBytes(jobsDir)) >= 24 * MB);
     await assertAliveAndIntact(svc, earlier);
   } finally {
     await svc?.stop('SIGKILL');

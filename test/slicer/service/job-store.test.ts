@@ -52,7 +52,10 @@ test('finished jobs are saved and restored; leftovers of unfinished ones are rem
   const again = new JobStore(root, { keepJobs: 10, keepMs: 3_600_000 }, log);
   await again.open();
   try {
-    assert.deepEqual(again.all().map((j) => [j.id, j.state]), [[id(1), 'done']]);
+    assert.deepEqual(
+      again.all().map((j) => [j.id, j.state]),
+      [[id(1), 'done']],
+    );
     assert.equal(existsSync(unfinished.dir), false);
     assert.deepEqual(readdirSync(again.uploadsDir), []);
     assert.equal(existsSync(path.join(again.jobDir(id(1)), 'cube.gcode')), true);
@@ -72,10 +75,20 @@ test('only the newest finished jobs are kept, and only for the kept time', async
       job.fail(new AppError('ERR_SLICE_FAILED', 500, 'x'), new Date(Date.now() + k));
       await store.finished(job);
     }
-    assert.deepEqual(store.all().map((j) => j.id).sort(), [id(2), id(3), id(4)]);
+    assert.deepEqual(
+      store
+        .all()
+        .map((j) => j.id)
+        .sort(),
+      [id(2), id(3), id(4)],
+    );
     assert.equal(existsSync(jobs[0].dir), false);
     await sleep(700);
-    assert.deepEqual(store.all().map((j) => j.id), [id(4)], 'expired jobs are swept by the timer; running ones stay');
+    assert.deepEqual(
+      store.all().map((j) => j.id),
+      [id(4)],
+      'expired jobs are swept by the timer; running ones stay',
+    );
     assert.equal(existsSync(jobs[2].dir), false);
     assert.equal(existsSync(running.dir), true);
   } finally {

@@ -9,10 +9,23 @@ const RESULT = { ok: true, job_id: '0123456789abcdef', gcode_size: 10 } as unkno
 test('a new job is queued, with the contract record fields', () => {
   const job = Job.create(newJob(), new Date('2025-01-01T00:00:00Z'));
   assert.deepEqual(job.toJSON(), {
-    id: '0123456789abcdef', state: 'queued', model_name: 'cube.stl', model_size: 684, printer_id: 'generic-marlin-0.4',
-    filament_ids: ['generic-pla'], process_id: '0.20mm-standard', overrides: null,
-    created_at: '2025-01-01T00:00:00.000Z', started_at: null, finished_at: null,
-    stage: null, pct: 0, layer: null, total_layers: null, result: null, error: null,
+    id: '0123456789abcdef',
+    state: 'queued',
+    model_name: 'cube.stl',
+    model_size: 684,
+    printer_id: 'generic-marlin-0.4',
+    filament_ids: ['generic-pla'],
+    process_id: '0.20mm-standard',
+    overrides: null,
+    created_at: '2025-01-01T00:00:00.000Z',
+    started_at: null,
+    finished_at: null,
+    stage: null,
+    pct: 0,
+    layer: null,
+    total_layers: null,
+    result: null,
+    error: null,
   });
   assert.equal(job.isFinished, false);
   assert.ok(Number.isNaN(job.finishedAtMs));
@@ -28,11 +41,7 @@ test('progress reaches listeners and the record; finishing resolves and stops th
   job.succeed(RESULT, new Date('2025-01-01T00:00:09Z'));
   job.progress('gcode', 99);
   await job.finished;
-  assert.deepEqual(seen, [
-    { type: 'progress', stage: 'slicing', pct: 12.5 },
-    { type: 'layer', layer: 3, total_layers: 10 },
-    { type: 'finished' },
-  ]);
+  assert.deepEqual(seen, [{ type: 'progress', stage: 'slicing', pct: 12.5 }, { type: 'layer', layer: 3, total_layers: 10 }, { type: 'finished' }]);
   const r = job.toJSON();
   assert.equal(r.state, 'done');
   assert.equal(r.started_at, '2025-01-01T00:00:01.000Z');

@@ -10,14 +10,30 @@ import { authHeaders, cubeStl, MARLIN_PLA, runSlicer, sliceForm, slowJob, startS
 function startSlow(svc: SlicerProcess): Promise<Response> {
   const slow = slowJob();
   return fetch(`${svc.url}/api/slice`, {
-    method: 'POST', body: sliceForm(slow.model, 'slow.stl', { ...MARLIN_PLA, overrides: slow.overrides }), headers: { accept: 'text/event-stream' },
+    method: 'POST',
+    body: sliceForm(slow.model, 'slow.stl', { ...MARLIN_PLA, overrides: slow.overrides }),
+    headers: { accept: 'text/event-stream' },
   });
 }
 
 test('--help lists the options with their defaults and environment variables; --version prints the version', async () => {
   const help = await runSlicer(['--help']);
   assert.equal(help.code, 0);
-  for (const flag of ['--rest-port', '--rest-bind', '--rest-token', '--config-dir', '--queue-size', '--workers', '--max-upload-mb', '--max-output-mb', '--min-free-mb', '--rest-token-file', '--job-timeout-s', '--keep-jobs', '--keep-hours']) {
+  for (const flag of [
+    '--rest-port',
+    '--rest-bind',
+    '--rest-token',
+    '--config-dir',
+    '--queue-size',
+    '--workers',
+    '--max-upload-mb',
+    '--max-output-mb',
+    '--min-free-mb',
+    '--rest-token-file',
+    '--job-timeout-s',
+    '--keep-jobs',
+    '--keep-hours',
+  ]) {
     assert.match(help.stdout, new RegExp(`\\n  ${flag} `), flag);
   }
   assert.match(help.stdout, /--rest-port VALUE\s+TCP port .*\(default: 8765; env PRINTYARD_SLICER_REST_PORT\)/);
@@ -47,7 +63,14 @@ test('a taken port stops the start with status 1 and a clear message', async () 
     const r = await runSlicer(['--rest-port', String(port), '--config-dir', first.configDir, '--jobs-dir', path.join(first.root, 'jobs2')]);
     assert.equal(r.code, 1);
     assert.match(r.stderr, new RegExp(`cannot start: port ${port} on 127\\.0\\.0\\.1 is already in use`));
-    const second = await runSlicer(['--rest-port', String(first.port), '--config-dir', first.configDir, '--jobs-dir', path.join(first.root, 'jobs3')]);
+    const second = await runSlicer([
+      '--rest-port',
+      String(first.port),
+      '--config-dir',
+      first.configDir,
+      '--jobs-dir',
+      path.join(first.root, 'jobs3'),
+    ]);
     assert.equal(second.code, 1, 'a second slicer cannot share the port of the first');
     assert.match(second.stderr, /already in use/);
   } finally {
@@ -57,18 +80,26 @@ test('a taken port stops the start with status 1 and a clear message', async () 
 });
 
 test('without the native uWebSockets.js build the service refuses to start', async () => {
-  const r = await runSlicer(['--rest-port', '0', '--config-dir', '/nonexistent-printyard/config', '--jobs-dir', '/nonexistent-printyard/jobs'], { UWS_USE_FALLBACK: '1' });
+  const r = await runSlicer(['--rest-port', '0', '--config-dir', '/nonexistent-printyard/config', '--jobs-dir', '/nonexistent-printyard/jobs'], {
+    UWS_USE_FALLBACK: '1',
+  });
   assert.equal(r.code, 1);
   assert.match(r.stderr, /uWebSockets\.js has no native build .* Run Node 20/);
 });
 
 test('a broken printers.json stops the start with the entry and key named', async () => {
-  await assert.rejects(startSlicer([], {
-    prepare: (dir) => {
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(path.join(dir, 'printers.json'), JSON.stringify({ printers: [{ name: 'A', printer_profile: 'x', host_type: 'ftp', host_url: 'y' }] }));
-    },
-  }), /exited \(1\)[\s\S]*printers\[0\]\.host_type must be one of/);
+  await assert.rejects(
+    startSlicer([], {
+      prepare: (dir) => {
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(
+          path.join(dir, 'printers.json'),
+          JSON.stringify({ printers: [{ name: 'A', printer_profile: 'x', host_type: 'ftp', host_url: 'y' }] }),
+        );
+      },
+    }),
+    /exited \(1\)[\s\S]*printers\[0\]\.host_type must be one of/,
+  );
 });
 
 test('SIGTERM: new requests get 503, a running job gets the grace period (a repeated SIGTERM does not shorten it), exit 0', async () => {
@@ -101,7 +132,11 @@ test('SIGTERM: new requests get 503, a running job gets the grace period (a repe
 test('SIGTERM lets a job that finishes within the grace period complete', async () => {
   const svc = await startSlicer();
   try {
-    const res = await fetch(`${svc.url}/api/slice`, { method: 'POST', body: sliceForm(cubeStl(), 'cube.stl', MARLIN_PLA), headers: { accept: 'text/event-stream' } });
+    const res = await fetch(`${svc.url}/api/slice`, {
+      method: 'POST',
+      body: sliceForm(cubeStl(), 'cube.stl', MARLIN_PLA),
+      headers: { accept: 'text/event-stream' },
+    });
     let signalled = false;
     const parsed = await readEventStream(res, (e) => {
       if (!signalled && e.type === 'progress') {
@@ -137,13 +172,17 @@ test('a second Ctrl-C (SIGINT) cancels the running job at once', async () => {
 
 test('finished jobs and their files survive a restart', async () => {
   const first = await startSlicer();
-  const result = await (await fetch(`${first.url}/api/slice`, {
-    method: 'POST', body: sliceForm(cubeStl(), 'kept.stl', MARLIN_PLA), headers: { accept: 'application/json' },
-  })).json() as { job_id: string; gcode_size: number };
+  const result = (await (
+    await fetch(`${first.url}/api/slice`, {
+      method: 'POST',
+      body: sliceForm(cubeStl(), 'kept.stl', MARLIN_PLA),
+      headers: { accept: 'application/json' },
+    })
+  ).json()) as { job_id: string; gcode_size: number };
   assert.equal(await first.stop(), 0);
   const second = await startSlicer([], { root: first.root });
   try {
-    const record = await (await fetch(`${second.url}/api/jobs/${result.job_id}`)).json() as { state: string; model_name: string };
+    const record = (await (await fetch(`${second.url}/api/jobs/${result.job_id}`)).json()) as { state: string; model_name: string };
     assert.deepEqual([record.state, record.model_name], ['done', 'kept.stl']);
     const gcode = await fetch(`${second.url}/api/jobs/${result.job_id}/gcode`);
     assert.equal((await gcode.arrayBuffer()).byteLength, result.gcode_size);
@@ -166,9 +205,13 @@ test('the token can be given in a file: it does not show in ps, and a bad file s
     assert.doesNotMatch(cmdline, new RegExp(token));
     assert.equal((await fetch(`${svc.url}/api/jobs`)).status, 401);
     assert.equal((await fetch(`${svc.url}/api/jobs`, { headers: authHeaders(token) })).status, 200, 'the newline is not part of the token');
-    earlier = await (await fetch(`${svc.url}/api/slice`, {
-      method: 'POST', body: sliceForm(cubeStl(), 'kept.stl', MARLIN_PLA), headers: authHeaders(token, { accept: 'application/json' }),
-    })).json() as { job_id: string; gcode_size: number };
+    earlier = (await (
+      await fetch(`${svc.url}/api/slice`, {
+        method: 'POST',
+        body: sliceForm(cubeStl(), 'kept.stl', MARLIN_PLA),
+        headers: authHeaders(token, { accept: 'application/json' }),
+      })
+    ).json()) as { job_id: string; gcode_size: number };
   } finally {
     await svc.stop();
   }

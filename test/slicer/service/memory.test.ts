@@ -24,18 +24,22 @@ before(async () => {
 after(() => svc.cleanup());
 
 async function slice(url: string, model: Uint8Array, fileName: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${url}/api/slice`, { method: 'POST', body: sliceForm(model, fileName, MARLIN_PLA), headers: { accept: 'application/json' } });
-  return { status: res.status, body: await res.json() as Record<string, unknown> };
+  const res = await fetch(`${url}/api/slice`, {
+    method: 'POST',
+    body: sliceForm(model, fileName, MARLIN_PLA),
+    headers: { accept: 'application/json' },
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
 async function assertHealthy(url: string): Promise<void> {
   const health = await fetch(`${url}/api/health`);
   assert.equal(health.status, 200);
-  assert.equal((await health.json() as { ok: boolean }).ok, true);
+  assert.equal(((await health.json()) as { ok: boolean }).ok, true);
 }
 
 async function assertJobIntact(url: string, jobId: string): Promise<void> {
-  const record = await (await fetch(`${url}/api/jobs/${jobId}`)).json() as { state: string; result: { gcode_size: number } };
+  const record = (await (await fetch(`${url}/api/jobs/${jobId}`)).json()) as { state: string; result: { gcode_size: number } };
   assert.equal(record.state, 'done');
   const gcode = await fetch(`${url}/api/jobs/${jobId}/gcode`);
   assert.equal(gcode.status, 200);
@@ -61,8 +65,14 @@ test('a 1 MB 3MF that inflates to 1 GB is refused with 413 naming the limit; the
   assert.ok(service.peakMb < BOUND_MB, `the service peaked at ${Math.round(service.peakMb)} MB`);
   await assertHealthy(svc.url);
   await assertJobIntact(svc.url, String(earlier.body.job_id));
-  const jobs = await (await fetch(`${svc.url}/api/jobs`)).json() as { finished: { state: string; error: { code: string } | null }[] };
-  assert.deepEqual(jobs.finished.map((j) => [j.state, j.error?.code ?? null]), [['failed', 'ERR_PAYLOAD_TOO_LARGE'], ['done', null]]);
+  const jobs = (await (await fetch(`${svc.url}/api/jobs`)).json()) as { finished: { state: string; error: { code: string } | null }[] };
+  assert.deepEqual(
+    jobs.finished.map((j) => [j.state, j.error?.code ?? null]),
+    [
+      ['failed', 'ERR_PAYLOAD_TOO_LARGE'],
+      ['done', null],
+    ],
+  );
   assert.match(svc.log(), /job [0-9a-f]{16} failed code=ERR_PAYLOAD_TOO_LARGE .*peak_rss_mb=\d+/);
 });
 
@@ -93,7 +103,7 @@ test('memory goes back to the level before a large job once it is done', async (
   await assertJobIntact(svc.url, String(bearing.body.job_id));
 });
 
-test('the limits are the operator\'s: --max-inflate-mb and --max-inflate-ratio', async () => {
+test("the limits are the operator's: --max-inflate-mb and --max-inflate-ratio", async () => {
   const strict = await startSlicer(['--max-inflate-mb', '0.1']);
   const loose = await startSlicer(['--max-inflate-ratio', '1100', '--max-inflate-mb', '256']);
   try {
@@ -115,21 +125,27 @@ test('a service killed with SIGKILL leaves no slicing process behind', async () 
   try {
     const slow = slowJob();
     const res = await fetch(`${doomed.url}/api/slice`, {
-      method: 'POST', body: sliceForm(slow.model, 'slow.stl', { ...MARLIN_PLA, overrides: slow.overrides }), headers: { accept: 'text/event-stream' },
+      method: 'POST',
+      body: sliceForm(slow.model, 'slow.stl', { ...MARLIN_PLA, overrides: slow.overrides }),
+      headers: { accept: 'text/event-stream' },
     });
     assert.equal(res.status, 200);
     const task = await eventually('the job runs in its process', () => childrenOf(doomed.child.pid!)[0]);
     doomed.child.kill('SIGKILL');
     await doomed.exited;
     await res.body?.cancel().catch(() => undefined);
-    await eventually('the task process has ended', () => {
-      try {
-        resident(task);
-        return false;
-      } catch {
-        return true;
-      }
-    }, 10_000);
+    await eventually(
+      'the task process has ended',
+      () => {
+        try {
+          resident(task);
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      10_000,
+    );
   } finally {
     await doomed.cleanup();
   }

@@ -19,11 +19,14 @@ before(async () => {
   svc = await startSlicer(['--reload-interval-s', '0.05'], {
     prepare: (dir) => {
       mkdirSync(path.join(dir, 'profiles'), { recursive: true });
-      writeFileSync(path.join(dir, 'profiles', 'mine.json'), JSON.stringify([
-        USER_FILAMENT,
-        { id: 'forged', kind: 'filament', name: FORGING_NAME },
-        { id: 'spoofed', kind: 'filament', name: 'PLA', vendor: 'Acme\u202eemcA' },
-      ]));
+      writeFileSync(
+        path.join(dir, 'profiles', 'mine.json'),
+        JSON.stringify([
+          USER_FILAMENT,
+          { id: 'forged', kind: 'filament', name: FORGING_NAME },
+          { id: 'spoofed', kind: 'filament', name: 'PLA', vendor: 'Acme\u202eemcA' },
+        ]),
+      );
       writeFileSync(path.join(dir, 'printers.json'), JSON.stringify({ printers: [BINDING] }));
     },
   });
@@ -50,18 +53,32 @@ test('an uploaded model whose file name hides or fakes text: the job keeps the n
   const boundary = 'names-and-log-boundary';
   const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
   const body = Buffer.concat([
-    Buffer.from(Object.entries(MARLIN_PLA).map(([k, v]) => field(k, v)).join('')),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="model"; filename*=UTF-8''evil%E2%80%AEgpj%E2%80%A8%E2%81%A6x%E2%81%A9.stl\r\n\r\n`),
+    Buffer.from(
+      Object.entries(MARLIN_PLA)
+        .map(([k, v]) => field(k, v))
+        .join(''),
+    ),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="model"; filename*=UTF-8''evil%E2%80%AEgpj%E2%80%A8%E2%81%A6x%E2%81%A9.stl\r\n\r\n`,
+    ),
     Buffer.from(cubeStl()),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
   const uploads = [
-    fetch(`${svc.url}/api/slice`, { method: 'POST', body, headers: { accept: 'application/json', 'content-type': `multipart/form-data; boundary=${boundary}` } }),
-    fetch(`${svc.url}/api/slice`, { method: 'POST', body: sliceForm(cubeStl(), 'evil\u202egpj.stl', MARLIN_PLA), headers: { accept: 'application/json' } }),
+    fetch(`${svc.url}/api/slice`, {
+      method: 'POST',
+      body,
+      headers: { accept: 'application/json', 'content-type': `multipart/form-data; boundary=${boundary}` },
+    }),
+    fetch(`${svc.url}/api/slice`, {
+      method: 'POST',
+      body: sliceForm(cubeStl(), 'evil\u202egpj.stl', MARLIN_PLA),
+      headers: { accept: 'application/json' },
+    }),
   ];
   const names: string[] = [];
   for (const response of await Promise.all(uploads)) {
-    const result = await response.json() as { ok: boolean; job_id: string };
+    const result = (await response.json()) as { ok: boolean; job_id: string };
     assert.equal(response.status, 200, JSON.stringify(result));
     const job = (await json('/api/jobs')).body.finished.find((j: { id: string }) => j.id === result.job_id) as { model_name: string };
     assert.ok(job, `job ${result.job_id} listed`);
@@ -77,7 +94,9 @@ test('a printers.json whose name hides text is refused naming the field and code
   const names = async () => (await json('/api/printers')).body.printers.map((p: { name: string }) => p.name) as string[];
   assert.deepEqual(await names(), ['MK4 left']);
   writeFileSync(path.join(svc.configDir, 'printers.json'), JSON.stringify({ printers: [BINDING, { ...BINDING, name: 'MK4\u202etfel' }] }));
-  await eventually('the refusal in the log', () => /printer bindings not reloaded: \S+printers\.json: printers\[1\]\.name contains U\+202E \(right-to-left override\)\n/.test(svc.log()));
+  await eventually('the refusal in the log', () =>
+    /printer bindings not reloaded: \S+printers\.json: printers\[1\]\.name contains U\+202E \(right-to-left override\)\n/.test(svc.log()),
+  );
   assert.deepEqual(await names(), ['MK4 left']);
   assert.equal((await fetch(`${svc.url}/api/health`)).status, 200);
   assertCleanLog(svc.log());

@@ -42,7 +42,10 @@ test('slicer.json in the config dir is read, and the environment and options ove
     writeFileSync(path.join(dir, 'slicer.json'), JSON.stringify({ config_dir: '/elsewhere' }));
     assert.throws(() => loadOptions(['--config-dir', dir], {}), /slicer.json: "config_dir" cannot be set in this file/);
     writeFileSync(path.join(dir, 'slicer.json'), '{ not json');
-    assert.throws(() => loadOptions(['--config-dir', dir], {}), (err: Error & { code?: string }) => err.code === 'ERR_INVALID_CONFIG' && err.message.includes('slicer.json'));
+    assert.throws(
+      () => loadOptions(['--config-dir', dir], {}),
+      (err: Error & { code?: string }) => err.code === 'ERR_INVALID_CONFIG' && err.message.includes('slicer.json'),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -92,13 +95,21 @@ test('a missing, empty, multi-line or world-readable token file, or a token give
   try {
     const load = (args: string[]) => () => loadOptions([...args, '--config-dir', dir], {});
     const missing = path.join(dir, 'absent.token');
-    assert.throws(load(['--rest-token-file', missing]), { code: 'ERR_INVALID_CONFIG', message: `--rest-token-file: cannot read ${missing}: no such file` });
+    assert.throws(load(['--rest-token-file', missing]), {
+      code: 'ERR_INVALID_CONFIG',
+      message: `--rest-token-file: cannot read ${missing}: no such file`,
+    });
     assert.throws(load(['--rest-token-file', dir]), /--rest-token-file: cannot read .*EISDIR/);
     assert.throws(load(['--rest-token-file', tokenFile(dir, '\n', 0o600)]), /--rest-token-file: .*slicer\.token is empty/);
     assert.throws(load(['--rest-token-file', tokenFile(dir, 'one\ntwo\n', 0o600)]), /--rest-token-file: .* must hold the token on one line/);
-    assert.throws(load(['--rest-token-file', tokenFile(dir, 'tok\n', 0o644)]), /--rest-token-file: .*slicer\.token is open to other users \(mode 0644\); allow its owner only/);
-    assert.throws(load(['--rest-token-file', tokenFile(dir, 'tok\n', 0o600), '--rest-token', 'other']),
-      /--rest-token and --rest-token-file both give a token: use one of them/);
+    assert.throws(
+      load(['--rest-token-file', tokenFile(dir, 'tok\n', 0o644)]),
+      /--rest-token-file: .*slicer\.token is open to other users \(mode 0644\); allow its owner only/,
+    );
+    assert.throws(
+      load(['--rest-token-file', tokenFile(dir, 'tok\n', 0o600), '--rest-token', 'other']),
+      /--rest-token and --rest-token-file both give a token: use one of them/,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -109,7 +120,10 @@ test('a token file its group may read is warned about, unless systemd handed it 
   try {
     const file = tokenFile(dir, 'tok', 0o640);
     assert.equal(loadOptions(['--rest-token-file', file, '--config-dir', dir], {}).rest_token, 'tok');
-    assert.match(tokenFileWarning({ rest_token_file: file }, {}) ?? '', /--rest-token-file: the group of .*slicer\.token may read the token \(mode 0640\)/);
+    assert.match(
+      tokenFileWarning({ rest_token_file: file }, {}) ?? '',
+      /--rest-token-file: the group of .*slicer\.token may read the token \(mode 0640\)/,
+    );
     assert.equal(tokenFileWarning({ rest_token_file: file }, { CREDENTIALS_DIRECTORY: dir }), null);
     assert.equal(tokenFileWarning({ rest_token_file: file }, { CREDENTIALS_DIRECTORY: `${dir}-other` }) === null, false);
     chmodSync(file, 0o600);

@@ -7,19 +7,41 @@ import { loadPrinters, parsePrinters, printerView } from '../../../appliance/sli
 import { BAD_NAMES } from '../../fixtures/bad-names.js';
 
 const X1C = {
-  name: 'X1C left', printer_profile: 'bambu-lab-x1-carbon-0.4', host_type: 'bambu', host_url: '192.168.1.20',
-  serial: '01S00A000000000', access_code: '12345678',
+  name: 'X1C left',
+  printer_profile: 'bambu-lab-x1-carbon-0.4',
+  host_type: 'bambu',
+  host_url: '192.168.1.20',
+  serial: '01S00A000000000',
+  access_code: '12345678',
 };
-const MK4 = { id: 'mk4', name: 'MK4', printer_profile: 'prusa-mk4-0.4', host_type: 'prusalink', host_url: 'http://192.168.1.30', user: 'maker', password: 'pw' };
+const MK4 = {
+  id: 'mk4',
+  name: 'MK4',
+  printer_profile: 'prusa-mk4-0.4',
+  host_type: 'prusalink',
+  host_url: 'http://192.168.1.30',
+  user: 'maker',
+  password: 'pw',
+};
 
 test('bindings are read, ids derived from names, secrets kept out of the view', () => {
   const printers = parsePrinters({ printers: [X1C, MK4] }, 'printers.json');
-  assert.deepEqual(printers.map((p) => p.id), ['x1c-left', 'mk4']);
+  assert.deepEqual(
+    printers.map((p) => p.id),
+    ['x1c-left', 'mk4'],
+  );
   assert.equal(printers[0].access_code, '12345678');
   const view = printerView(printers[0], true);
   assert.deepEqual(view, {
-    id: 'x1c-left', name: 'X1C left', printer_profile: 'bambu-lab-x1-carbon-0.4', printer_profile_known: true,
-    host_type: 'bambu', host_url: '192.168.1.20', user: null, serial: '01S00A000000000', secrets: ['access_code'],
+    id: 'x1c-left',
+    name: 'X1C left',
+    printer_profile: 'bambu-lab-x1-carbon-0.4',
+    printer_profile_known: true,
+    host_type: 'bambu',
+    host_url: '192.168.1.20',
+    user: null,
+    serial: '01S00A000000000',
+    secrets: ['access_code'],
   });
   assert.doesNotMatch(JSON.stringify(printerView(printers[1], false)), /pw"/);
   assert.deepEqual(printerView(printers[1], false).secrets, ['password']);
@@ -38,22 +60,28 @@ test('mistakes are reported with the entry and key', () => {
     [{ printers: [{ ...X1C, id: 'Bad Id' }] }, /printers\[0\]\.id "Bad Id"/],
   ];
   for (const [json, message] of cases) {
-    assert.throws(() => parsePrinters(json, '/cfg/printers.json'), (err: Error & { code?: string }) => {
-      assert.match(err.message, /^\/cfg\/printers.json: /);
-      assert.match(err.message, message);
-      assert.equal(err.code, 'ERR_BAD_PRINTERS_FILE');
-      return true;
-    });
+    assert.throws(
+      () => parsePrinters(json, '/cfg/printers.json'),
+      (err: Error & { code?: string }) => {
+        assert.match(err.message, /^\/cfg\/printers.json: /);
+        assert.match(err.message, message);
+        assert.equal(err.code, 'ERR_BAD_PRINTERS_FILE');
+        return true;
+      },
+    );
   }
 });
 
 test('a name with a bidirectional, zero-width, separator or control character is refused, naming the code point', () => {
   for (const [name, codePoint] of [...BAD_NAMES, ['X1C\ttab', 'U+0009 (tab)'], ['X1C left\n', 'U+000A (line feed)']] as const) {
-    assert.throws(() => parsePrinters({ printers: [MK4, { ...X1C, name }] }, '/cfg/printers.json'), (err: Error & { code?: string }) => {
-      assert.equal(err.message, `/cfg/printers.json: printers[1].name contains ${codePoint}`);
-      assert.equal(err.code, 'ERR_BAD_PRINTERS_FILE');
-      return true;
-    });
+    assert.throws(
+      () => parsePrinters({ printers: [MK4, { ...X1C, name }] }, '/cfg/printers.json'),
+      (err: Error & { code?: string }) => {
+        assert.equal(err.message, `/cfg/printers.json: printers[1].name contains ${codePoint}`);
+        assert.equal(err.code, 'ERR_BAD_PRINTERS_FILE');
+        return true;
+      },
+    );
   }
   assert.throws(() => parsePrinters({ printers: [{ ...X1C, name: '\u00a0' }] }, 'p.json'), /printers\[0\]\.name is required/);
 });

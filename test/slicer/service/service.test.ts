@@ -10,9 +10,17 @@ before(async () => {
 after(() => svc.cleanup());
 
 const PROTECTED: Array<[string, string]> = [
-  ['GET', '/api/profiles'], ['GET', '/api/profiles/generic-pla'], ['POST', '/api/slice'], ['GET', '/api/jobs'],
-  ['GET', '/api/jobs/ffffffffffffffff'], ['POST', '/api/jobs/ffffffffffffffff/cancel'], ['GET', '/api/jobs/ffffffffffffffff/gcode'],
-  ['GET', '/api/jobs/ffffffffffffffff/preview.png'], ['POST', '/api/preview'], ['GET', '/api/printers'], ['GET', '/api/no-such-route'],
+  ['GET', '/api/profiles'],
+  ['GET', '/api/profiles/generic-pla'],
+  ['POST', '/api/slice'],
+  ['GET', '/api/jobs'],
+  ['GET', '/api/jobs/ffffffffffffffff'],
+  ['POST', '/api/jobs/ffffffffffffffff/cancel'],
+  ['GET', '/api/jobs/ffffffffffffffff/gcode'],
+  ['GET', '/api/jobs/ffffffffffffffff/preview.png'],
+  ['POST', '/api/preview'],
+  ['GET', '/api/printers'],
+  ['GET', '/api/no-such-route'],
 ];
 
 test('with a token set, every endpoint but health and version is refused without it or with a wrong one', async () => {
@@ -30,10 +38,12 @@ test('the right token opens every endpoint', async () => {
   const res = await fetch(`${svc.url}/api/profiles?kind=process`, { headers: authHeaders(TOKEN) });
   assert.equal(res.status, 200);
   const sliced = await fetch(`${svc.url}/api/slice`, {
-    method: 'POST', body: sliceForm(cubeStl(), 'cube.stl', MARLIN_PLA), headers: authHeaders(TOKEN, { accept: 'application/json' }),
+    method: 'POST',
+    body: sliceForm(cubeStl(), 'cube.stl', MARLIN_PLA),
+    headers: authHeaders(TOKEN, { accept: 'application/json' }),
   });
   assert.equal(sliced.status, 200);
-  const { job_id: id } = await sliced.json() as { job_id: string };
+  const { job_id: id } = (await sliced.json()) as { job_id: string };
   assert.equal((await fetch(`${svc.url}/api/jobs/${id}/gcode`, { headers: authHeaders(TOKEN) })).status, 200);
   assert.equal((await fetch(`${svc.url}/api/printers`, { headers: authHeaders(TOKEN) })).status, 200);
 });

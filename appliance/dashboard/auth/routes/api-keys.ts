@@ -31,11 +31,11 @@ export function apiKeyRoutes(auth: AuthService): RouteSpec[] {
       summary: 'Create an API key',
       description:
         'The key acts for the user who creates it (the owner of the calling key, when a key creates one), never above ' +
-        'that user\'s current role, and is deleted with that user.',
+        "that user's current role, and is deleted with that user.",
       body: { kind: 'json', schema: NEW_API_KEY_SCHEMA, maxBytes: 4096 },
       responses: {
         201: { description: 'The key, shown this once.', schema: CREATED_API_KEY_SCHEMA },
-        403: { description: 'The role is above the creator\'s (ERR_FORBIDDEN).', schema: ERROR_SCHEMA_REF },
+        403: { description: "The role is above the creator's (ERR_FORBIDDEN).", schema: ERROR_SCHEMA_REF },
       },
       handler: async (ctx: RouteContext<NewKeyBody>) => {
         const { key, record } = await auth.createApiKey(signedIn(ctx), ctx.body.name, ctx.body.role);

@@ -3,7 +3,13 @@
  */
 import { Reply, type RouteContext, type RouteSpec } from '../../http/route.js';
 import {
-  ERROR_SCHEMA_REF, LOGIN_BODY_SCHEMA, LOGIN_RESPONSE_SCHEMA, ME_SCHEMA, SETUP_BODY_SCHEMA, SETUP_STATE_SCHEMA, USER_SCHEMA,
+  ERROR_SCHEMA_REF,
+  LOGIN_BODY_SCHEMA,
+  LOGIN_RESPONSE_SCHEMA,
+  ME_SCHEMA,
+  SETUP_BODY_SCHEMA,
+  SETUP_STATE_SCHEMA,
+  USER_SCHEMA,
 } from '../schemas.js';
 import type { AuthService } from '../service.js';
 import { LoginThrottled } from '../sessions.js';
@@ -68,7 +74,7 @@ export function sessionRoutes(auth: AuthService): RouteSpec[] {
         'login to that account, or the one-time `setup_code` from the dashboard log.',
       body: { kind: 'json', schema: LOGIN_BODY_SCHEMA, maxBytes: 4096 },
       responses: {
-        200: { description: 'A session token and this client\'s known-device token.', schema: LOGIN_RESPONSE_SCHEMA },
+        200: { description: "A session token and this client's known-device token.", schema: LOGIN_RESPONSE_SCHEMA },
         401: { description: 'Wrong username or password (ERR_UNAUTHORIZED).', schema: ERROR_SCHEMA_REF },
         429: { description: 'Throttled after failed logins (ERR_RATE_LIMITED), with Retry-After.', schema: ERROR_SCHEMA_REF },
       },
@@ -102,7 +108,7 @@ export function sessionRoutes(auth: AuthService): RouteSpec[] {
       level: 'view',
       tag: AUTH_TAG,
       summary: 'Who the credentials of this request belong to',
-      responses: { 200: { description: 'The user (with the session\'s expiry) or the API key.', schema: ME_SCHEMA } },
+      responses: { 200: { description: "The user (with the session's expiry) or the API key.", schema: ME_SCHEMA } },
       handler: (ctx) => auth.me(signedIn(ctx)),
     },
   ];

@@ -54,8 +54,8 @@ export function userRoutes(auth: AuthService): RouteSpec[] {
       path: '/api/users/:id',
       level: 'admin',
       tag: AUTH_TAG,
-      summary: 'Change a user\'s role or password',
-      description: 'Only the fields given change. A new role applies to the user\'s open sessions at once.',
+      summary: "Change a user's role or password",
+      description: "Only the fields given change. A new role applies to the user's open sessions at once.",
       params: ID_PARAM,
       body: { kind: 'json', schema: USER_CHANGES_SCHEMA, maxBytes: 4096 },
       responses: {
@@ -71,7 +71,7 @@ export function userRoutes(auth: AuthService): RouteSpec[] {
       level: 'admin',
       tag: AUTH_TAG,
       summary: 'Delete a user',
-      description: 'The user\'s sessions end at once and the API keys they made are deleted with them.',
+      description: "The user's sessions end at once and the API keys they made are deleted with them.",
       params: ID_PARAM,
       responses: {
         204: { description: 'The user is gone.' },

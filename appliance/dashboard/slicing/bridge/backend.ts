@@ -81,7 +81,8 @@ export class BridgeBackend implements SlicingBackend {
     const userProfiles = await native.userProfiles();
     const catalogue = await desktopProfiles.catalogue(userProfiles.catalogue(), userProfiles.profiles(), found);
     const config = resolveJobConfig(catalogue, request);
-    if (config.gcode_flavor === 'bambu') throw unavailable('a Bambu printer needs a .gcode.3mf package, which the desktop slicers\' command lines do not write');
+    if (config.gcode_flavor === 'bambu')
+      throw unavailable("a Bambu printer needs a .gcode.3mf package, which the desktop slicers' command lines do not write");
     if (request.filamentIds.length !== 1) throw unavailable('the desktop-slicer bridge slices with one filament');
     const { size } = await stat(request.modelPath);
     const format = await sniffModelFile(request.modelPath, size, request.modelName);
@@ -94,7 +95,13 @@ export class BridgeBackend implements SlicingBackend {
       const bounds = await this.measure(request);
       const outputPath = outputFileFor(request.outputDir, request.modelName, 'gcode');
       const job = {
-        slicer, config, modelPath: request.modelPath, modelFormat: format, bounds, workDir, outputPath,
+        slicer,
+        config,
+        modelPath: request.modelPath,
+        modelFormat: format,
+        bounds,
+        workDir,
+        outputPath,
         modelBase: path.basename(outputPath, '.gcode'),
         timeoutMs: this.parts.timeoutMs,
         signal: request.signal,

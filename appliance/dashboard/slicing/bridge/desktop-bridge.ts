@@ -35,7 +35,11 @@ export class DesktopBridge {
   /** Where bridge/slice keeps an upload and its result until the reply is sent. */
   readonly workDir: string;
 
-  constructor(ctx: Pick<DashboardContext, 'dataDir'>, native: NativeSlicing, readonly options: BridgeOptions = {}) {
+  constructor(
+    ctx: Pick<DashboardContext, 'dataDir'>,
+    native: NativeSlicing,
+    readonly options: BridgeOptions = {},
+  ) {
     this.detector = new SlicerDetector({
       searchDirs: options.searchDirs ?? defaultSearchDirs(),
       ...(options.extraProfileDirs ? { extraProfileDirs: options.extraProfileDirs } : {}),

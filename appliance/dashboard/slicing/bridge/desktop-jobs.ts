@@ -8,7 +8,22 @@ import { access, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CURA_PRINTER_DEFINITION, type DetectedSlicer } from './detect.js';
 import type { CliRunner } from './run-cli.js';
-import { type BBox3, configFacts, curaCommandArgs, curaReport, curaSettings, first, formatPrusaIni, type ModelFormat, type PeerReport, type PrintConfig, readGcodeFile, peerGcode, peerJob, prusaSettings } from '../../../slicer/index.js';
+import {
+  type BBox3,
+  configFacts,
+  curaCommandArgs,
+  curaReport,
+  curaSettings,
+  first,
+  formatPrusaIni,
+  type ModelFormat,
+  type PeerReport,
+  type PrintConfig,
+  readGcodeFile,
+  peerGcode,
+  peerJob,
+  prusaSettings,
+} from '../../../slicer/index.js';
 
 export interface DesktopJob {
   slicer: DetectedSlicer;
@@ -48,7 +63,7 @@ async function linkModel(job: DesktopJob): Promise<string> {
 function report(peer: PeerReport, config: PrintConfig, caveats: string[]): DesktopJobReport {
   const { filamentArea } = configFacts(config);
   const density = first(config.filament_density);
-  const grams = peer.filamentG ?? (peer.filamentMm !== undefined && density > 0 ? (peer.filamentMm * filamentArea / 1000) * density : undefined);
+  const grams = peer.filamentG ?? (peer.filamentMm !== undefined && density > 0 ? ((peer.filamentMm * filamentArea) / 1000) * density : undefined);
   return {
     layers: peer.layers ?? null,
     estimatedTimeS: peer.timeS ?? null,
@@ -83,7 +98,13 @@ export async function runPrusaSlicer(runner: CliRunner, job: DesktopJob): Promis
 async function curaDefinition(slicer: DetectedSlicer): Promise<string> {
   for (const dir of slicer.profile_dirs) {
     const file = path.join(dir, CURA_PRINTER_DEFINITION);
-    if (await access(file).then(() => true, () => false)) return file;
+    if (
+      await access(file).then(
+        () => true,
+        () => false,
+      )
+    )
+      return file;
   }
   throw new Error(`${CURA_PRINTER_DEFINITION} is gone from ${slicer.profile_dirs.join(', ')}`);
 }

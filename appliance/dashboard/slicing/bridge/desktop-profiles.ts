@@ -15,7 +15,15 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { AppError } from '../../../common/errors.js';
 import type { DetectedSlicer } from './detect.js';
 import type { DesktopSlicerId } from './slicers.js';
-import { importOrcaSlicerFolder, importPrusaSlicerBundle, inheritanceChain, type Profile, ProfileCatalogue, type ProfileKind, profileLabelProblem } from '../../../slicer/index.js';
+import {
+  importOrcaSlicerFolder,
+  importPrusaSlicerBundle,
+  inheritanceChain,
+  type Profile,
+  ProfileCatalogue,
+  type ProfileKind,
+  profileLabelProblem,
+} from '../../../slicer/index.js';
 
 export interface DesktopProfileEntry {
   /** The id to slice with (bridge/slice `printer_id`…); null for entries listed for reference only. */
@@ -44,7 +52,10 @@ interface Imported {
 
 async function listFiles(dir: string, suffix: string): Promise<string[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
-  return names.filter((name) => name.endsWith(suffix)).sort().map((name) => path.join(dir, name));
+  return names
+    .filter((name) => name.endsWith(suffix))
+    .sort()
+    .map((name) => path.join(dir, name));
 }
 
 function entryOf(profile: Profile, file: string): DesktopProfileEntry {
@@ -91,7 +102,13 @@ async function listCuraDefinitions(dirs: readonly string[]): Promise<Imported> {
         const definition = JSON.parse(await readFile(file, 'utf8')) as { name?: unknown; metadata?: { manufacturer?: unknown; visible?: unknown } };
         if (typeof definition.name !== 'string' || definition.metadata?.visible === false) continue;
         const manufacturer = definition.metadata?.manufacturer;
-        const entry: DesktopProfileEntry = { id: null, kind: 'printer', name: definition.name, vendor: typeof manufacturer === 'string' ? manufacturer : '', file };
+        const entry: DesktopProfileEntry = {
+          id: null,
+          kind: 'printer',
+          name: definition.name,
+          vendor: typeof manufacturer === 'string' ? manufacturer : '',
+          file,
+        };
         const labelProblem = profileLabelProblem(entry);
         if (labelProblem === null) out.entries.push(entry);
         else out.skipped.push({ file, name: definition.name, reason: labelProblem });
@@ -162,7 +179,7 @@ function mergeProfiles(base: readonly Profile[], imported: readonly Profile[]): 
     byId.set(profile.id, profile);
     added.add(profile.id);
   }
-  for (let changed = true; changed;) {
+  for (let changed = true; changed; ) {
     changed = false;
     for (const id of added) {
       try {

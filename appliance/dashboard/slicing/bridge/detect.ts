@@ -74,7 +74,10 @@ export class SlicerDetector {
   private readonly versions = new Map<string, Promise<string | null>>();
   private scan: { at: number; result: Promise<DetectedSlicer[]> } | null = null;
 
-  constructor(private readonly options: DetectOptions, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly options: DetectOptions,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** The installed slicers, in the table's order; `force` scans again at once. */
   probe(force = false): Promise<DetectedSlicer[]> {
@@ -114,8 +117,11 @@ export class SlicerDetector {
         const file = path.join(dir, binary);
         if (await isExecutableFile(file)) return file;
       }
-      if (kind.appImage !== undefined && await isDirectory(dir)) {
-        const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => kind.appImage!.test(name)).sort().reverse();
+      if (kind.appImage !== undefined && (await isDirectory(dir))) {
+        const names = (await readdir(dir).catch(() => [] as string[]))
+          .filter((name) => kind.appImage!.test(name))
+          .sort()
+          .reverse();
         for (const name of names) if (await isExecutableFile(path.join(dir, name))) return path.join(dir, name);
       }
     }

@@ -49,7 +49,10 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 
 /** The last meaningful line of a log, for an error message. */
 export function lastLine(text: string): string {
-  const lines = text.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.includes('[trace]'));
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.includes('[trace]'));
   return lines.length > 0 ? lines[lines.length - 1].slice(0, 300) : '';
 }
 
@@ -73,8 +76,12 @@ export class CliRunner {
       let stderr = '';
       let stopReason: AppError | null = null;
       let killTimer: NodeJS.Timeout | undefined;
-      child.stdout.on('data', (chunk: Buffer) => { stdout = appendTail(stdout, chunk); });
-      child.stderr.on('data', (chunk: Buffer) => { stderr = appendTail(stderr, chunk); });
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout = appendTail(stdout, chunk);
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr = appendTail(stderr, chunk);
+      });
 
       const stop = (reason: AppError): void => {
         if (stopReason !== null || child.pid === undefined) return;
@@ -106,8 +113,13 @@ export class CliRunner {
         if (stopReason !== null) return finish(stopReason);
         if (code === 0) return finish(null);
         const why = lastLine(stderr) || lastLine(stdout);
-        finish(new AppError(ErrorCode.sliceFailed, 500,
-          `${job.label} failed (${code === null ? `signal ${signal}` : `exit code ${code}`})${why ? `: ${why}` : ''}`));
+        finish(
+          new AppError(
+            ErrorCode.sliceFailed,
+            500,
+            `${job.label} failed (${code === null ? `signal ${signal}` : `exit code ${code}`})${why ? `: ${why}` : ''}`,
+          ),
+        );
       });
     });
   }

@@ -58,7 +58,11 @@ export const profilesSchema: JsonSchema = {
               type: 'object',
               required: ['id', 'kind', 'name', 'vendor', 'file'],
               properties: {
-                id: { type: ['string', 'null'], description: 'The id bridge/slice takes (printer_id, filament_ids, process_id); null for Cura definitions, which are listed for reference.' },
+                id: {
+                  type: ['string', 'null'],
+                  description:
+                    'The id bridge/slice takes (printer_id, filament_ids, process_id); null for Cura definitions, which are listed for reference.',
+                },
                 kind: { type: 'string', enum: [...PROFILE_KINDS] },
                 name: { type: 'string' },
                 vendor: { type: 'string' },
@@ -69,7 +73,11 @@ export const profilesSchema: JsonSchema = {
           },
           skipped: {
             type: 'array',
-            items: { type: 'object', required: ['file', 'reason'], properties: { file: { type: 'string' }, name: { type: 'string' }, reason: { type: 'string' } } },
+            items: {
+              type: 'object',
+              required: ['file', 'reason'],
+              properties: { file: { type: 'string' }, name: { type: 'string' }, reason: { type: 'string' } },
+            },
           },
         },
       },
@@ -89,13 +97,25 @@ export const sliceAndSendFormSchema: JsonSchema = {
   properties: {
     ...SLICE_FORM_PROPERTIES,
     printer_id: { type: 'string', description: 'The dashboard printer (GET /api/printers) to print on.' },
-    printer_profile_id: { type: 'string', description: 'Printer profile to slice with; default the printer\'s `printer_profile`.' },
+    printer_profile_id: { type: 'string', description: "Printer profile to slice with; default the printer's `printer_profile`." },
   },
 };
 
 export const sentSchema: JsonSchema = {
   type: 'object',
-  required: ['printer_id', 'printer_name', 'remote_name', 'started', 'backend', 'slicer', 'layers', 'estimated_time_s', 'filament_g', 'duration_ms', 'warnings'],
+  required: [
+    'printer_id',
+    'printer_name',
+    'remote_name',
+    'started',
+    'backend',
+    'slicer',
+    'layers',
+    'estimated_time_s',
+    'filament_g',
+    'duration_ms',
+    'warnings',
+  ],
   properties: {
     printer_id: { type: 'string' },
     printer_name: { type: 'string' },

@@ -20,7 +20,10 @@ import { type PrintConfig, type ProfileCatalogue, runSlice, safeFileName, sliceM
  * fault and come back as 400 ERR_VALIDATION naming the form field (and the setting); an unknown
  * profile stays 404 ERR_PROFILE_NOT_FOUND.
  */
-export function resolveJobConfig(catalogue: ProfileCatalogue, request: Pick<SliceJobRequest, 'printerId' | 'filamentIds' | 'processId' | 'overrides'>): PrintConfig {
+export function resolveJobConfig(
+  catalogue: ProfileCatalogue,
+  request: Pick<SliceJobRequest, 'printerId' | 'filamentIds' | 'processId' | 'overrides'>,
+): PrintConfig {
   try {
     return catalogue.resolveConfig({
       printerId: request.printerId,
@@ -98,20 +101,23 @@ export class NativeBackend implements SlicingBackend {
     // The worker renders the toolpath preview the service shows; the dashboard has no use for it.
     const previewPath = `${outputPath}.preview.png`;
     try {
-      const handle = runSlice({
-        kind: 'slice',
-        modelPath: request.modelPath,
-        fileName: request.modelName,
-        config,
-        outputPath,
-        previewPath,
-        metadata: sliceMetadata(catalogue, request),
-        engineThreads: null,
-        inflateLimits: MODEL_INFLATE_LIMITS,
-        ...this.limits(),
-      }, (event) => {
-        if (event.type === 'progress') request.onProgress?.({ stage: event.stage, pct: event.pct });
-      });
+      const handle = runSlice(
+        {
+          kind: 'slice',
+          modelPath: request.modelPath,
+          fileName: request.modelName,
+          config,
+          outputPath,
+          previewPath,
+          metadata: sliceMetadata(catalogue, request),
+          engineThreads: null,
+          inflateLimits: MODEL_INFLATE_LIMITS,
+          ...this.limits(),
+        },
+        (event) => {
+          if (event.type === 'progress') request.onProgress?.({ stage: event.stage, pct: event.pct });
+        },
+      );
       const cancel = (): void => handle.cancel(new AppError(ErrorCode.cancelled, 409, 'slice cancelled'));
       request.signal.addEventListener('abort', cancel, { once: true });
       if (request.signal.aborted) cancel();

@@ -19,9 +19,16 @@ export class NativeSlicing {
   readonly workDir: string;
   private opened: Promise<UserProfiles> | null = null;
 
-  constructor(private readonly ctx: Pick<DashboardContext, 'stores' | 'dataDir' | 'settings'>, limits: SlotLimits = NATIVE_SLOTS) {
+  constructor(
+    private readonly ctx: Pick<DashboardContext, 'stores' | 'dataDir' | 'settings'>,
+    limits: SlotLimits = NATIVE_SLOTS,
+  ) {
     this.slots = new SliceSlots(limits, 'the built-in engine');
-    this.backend = new NativeBackend(() => this.userProfiles(), this.slots, () => outputLimits(ctx.settings.current.slicing));
+    this.backend = new NativeBackend(
+      () => this.userProfiles(),
+      this.slots,
+      () => outputLimits(ctx.settings.current.slicing),
+    );
     this.workDir = path.join(ctx.dataDir, 'slicing-work', 'native');
   }
 

@@ -5,10 +5,22 @@ import type { NativeSlicing } from './native-slicing.js';
 import type { ProfileInput, ProfilePatch, ProfileSource } from './user-profiles.js';
 import type { ProfileKind } from '../../../slicer/index.js';
 import {
-  profileCreateSchema, profileIdParams, profileListQuery, profileListSchema, profilePatchSchema, profileViewSchema, sliceFormSchema,
+  profileCreateSchema,
+  profileIdParams,
+  profileListQuery,
+  profileListSchema,
+  profilePatchSchema,
+  profileViewSchema,
+  sliceFormSchema,
 } from './schemas.js';
 import {
-  disconnectSignal, jobRequest, receiveSliceUpload, sendSliceResult, SLICE_BODY_MAX_BYTES, SLICE_RESULT_DESCRIPTION, type SliceWorkspace,
+  disconnectSignal,
+  jobRequest,
+  receiveSliceUpload,
+  sendSliceResult,
+  SLICE_BODY_MAX_BYTES,
+  SLICE_RESULT_DESCRIPTION,
+  type SliceWorkspace,
 } from '../slice-http.js';
 
 const TAG = 'slicing';
@@ -23,7 +35,7 @@ export function nativeRoutes(native: NativeSlicing, workspace: SliceWorkspace): 
       path: '/api/slicer/native/profiles',
       level: 'view',
       tag: TAG,
-      summary: 'List the built-in engine\'s profiles',
+      summary: "List the built-in engine's profiles",
       description: 'Bundled profiles (read-only) and user profiles; `kind` and `source` filter.',
       query: profileListQuery,
       responses: { 200: { description: 'The profiles.', schema: profileListSchema } },
@@ -40,7 +52,7 @@ export function nativeRoutes(native: NativeSlicing, workspace: SliceWorkspace): 
       level: 'print',
       tag: TAG,
       summary: 'Create a user profile',
-      description: 'Settings are checked against the engine\'s settings table; `inherits` names a bundled or user profile of the same kind.',
+      description: "Settings are checked against the engine's settings table; `inherits` names a bundled or user profile of the same kind.",
       body: { kind: 'json', schema: profileCreateSchema },
       responses: {
         201: { description: 'The new profile.', schema: profileViewSchema },
@@ -91,7 +103,7 @@ export function nativeRoutes(native: NativeSlicing, workspace: SliceWorkspace): 
       tag: TAG,
       summary: 'Slice with the built-in engine',
       description:
-        'The same form as the slicer service\'s POST /api/slice. The slice runs in a process of its own, one at a time with up to three waiting ' +
+        "The same form as the slicer service's POST /api/slice. The slice runs in a process of its own, one at a time with up to three waiting " +
         '(429 ERR_TOO_MANY_JOBS beyond); it is cancelled when the client goes away.',
       body: { kind: 'raw', contentType: 'multipart/form-data', maxBytes: SLICE_BODY_MAX_BYTES, schema: sliceFormSchema },
       responses: {
@@ -103,11 +115,12 @@ export function nativeRoutes(native: NativeSlicing, workspace: SliceWorkspace): 
         422: { description: 'The model is broken or does not fit the printer (ERR_BAD_MODEL, ERR_MODEL_OUTSIDE_BED).' },
         429: { description: 'The built-in engine is busy (ERR_TOO_MANY_JOBS).' },
       },
-      handler: ({ req, res, principal }) => workspace.use(async (dir) => {
-        const form = await receiveSliceUpload(req, dir);
-        const result = await native.backend.slice(jobRequest(form, dir, disconnectSignal(req, res), ownerOf(principal)));
-        await sendSliceResult(res, result);
-      }),
+      handler: ({ req, res, principal }) =>
+        workspace.use(async (dir) => {
+          const form = await receiveSliceUpload(req, dir);
+          const result = await native.backend.slice(jobRequest(form, dir, disconnectSignal(req, res), ownerOf(principal)));
+          await sendSliceResult(res, result);
+        }),
     },
   ];
 }

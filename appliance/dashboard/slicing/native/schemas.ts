@@ -13,15 +13,30 @@ export const PROFILE_ID_PATTERN = '^[a-z0-9][a-z0-9._-]*[a-z0-9_]$|^[a-z0-9]$';
 
 const text = (max: number, description: string): JsonSchema => ({ type: 'string', maxLength: max, pattern: PRINTABLE, description });
 /** Name, vendor and printer model are shown in lists and pickers: they follow the rule for names. */
-const label = (max: number, description: string): JsonSchema => ({ type: 'string', maxLength: max, format: NAME_FORMAT, description: `${description} ${NAME_RULE}.` });
+const label = (max: number, description: string): JsonSchema => ({
+  type: 'string',
+  maxLength: max,
+  format: NAME_FORMAT,
+  description: `${description} ${NAME_RULE}.`,
+});
 const orNull = (schema: JsonSchema): JsonSchema => ({ ...schema, type: [schema.type as string, 'null'] });
 
 const kind: JsonSchema = { type: 'string', enum: [...PROFILE_KINDS] };
 const name: JsonSchema = { ...label(128, 'Display name.'), minLength: 1 };
 const vendor = label(128, 'Maker or author; empty by default.');
-const inherits: JsonSchema = { type: 'string', pattern: PROFILE_ID_PATTERN, maxLength: 128, description: 'Id of a profile of the same kind (bundled or user) whose settings apply underneath.' };
+const inherits: JsonSchema = {
+  type: 'string',
+  pattern: PROFILE_ID_PATTERN,
+  maxLength: 128,
+  description: 'Id of a profile of the same kind (bundled or user) whose settings apply underneath.',
+};
 const description = text(2000, 'Free text.');
-const compatiblePrinters: JsonSchema = { type: 'array', maxItems: 500, items: { type: 'string', maxLength: 128 }, description: 'Printer profile ids this profile was made for (informative).' };
+const compatiblePrinters: JsonSchema = {
+  type: 'array',
+  maxItems: 500,
+  items: { type: 'string', maxLength: 128 },
+  description: 'Printer profile ids this profile was made for (informative).',
+};
 const printerModel = label(128, 'Human name of the printer model (printer profiles).');
 
 export const profileCreateSchema: JsonSchema = {
@@ -29,7 +44,12 @@ export const profileCreateSchema: JsonSchema = {
   additionalProperties: false,
   required: ['kind', 'name'],
   properties: {
-    id: { type: 'string', pattern: PROFILE_ID_PATTERN, maxLength: 128, description: 'Lower-case letters, digits, ".", "_", "-"; derived from the name when left out.' },
+    id: {
+      type: 'string',
+      pattern: PROFILE_ID_PATTERN,
+      maxLength: 128,
+      description: 'Lower-case letters, digits, ".", "_", "-"; derived from the name when left out.',
+    },
     kind,
     name,
     vendor,
@@ -37,7 +57,10 @@ export const profileCreateSchema: JsonSchema = {
     description,
     compatible_printers: compatiblePrinters,
     printer_model: printerModel,
-    settings: { type: 'object', description: 'Settings by their OrcaSlicer names, each belonging to the profile\'s kind, e.g. {"layer_height": 0.16}.' },
+    settings: {
+      type: 'object',
+      description: 'Settings by their OrcaSlicer names, each belonging to the profile\'s kind, e.g. {"layer_height": 0.16}.',
+    },
   },
 };
 
@@ -51,7 +74,10 @@ export const profilePatchSchema: JsonSchema = {
     description: orNull(description),
     compatible_printers: orNull(compatiblePrinters),
     printer_model: orNull(printerModel),
-    settings: { type: 'object', description: 'Merged into the stored settings key by key; a key set to null is removed, so the parent\'s value applies again.' },
+    settings: {
+      type: 'object',
+      description: "Merged into the stored settings key by key; a key set to null is removed, so the parent's value applies again.",
+    },
   },
 };
 
@@ -84,7 +110,7 @@ export const profileViewSchema: JsonSchema = {
     ...summaryProperties,
     description: { type: 'string' },
     compatible_printers: { type: 'array', items: { type: 'string' } },
-    settings: { type: 'object', description: 'The profile\'s own settings.' },
+    settings: { type: 'object', description: "The profile's own settings." },
     resolved_settings: { type: ['object', 'null'], description: 'With everything it inherits applied underneath; null when it cannot be resolved.' },
     created_at: { type: 'string', format: 'date-time' },
     updated_at: { type: 'string', format: 'date-time' },

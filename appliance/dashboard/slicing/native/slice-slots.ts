@@ -21,7 +21,10 @@ export class SliceSlots {
   private active = 0;
   private readonly queue: Waiter[] = [];
 
-  constructor(private readonly limits: SlotLimits, private readonly what: string) {}
+  constructor(
+    private readonly limits: SlotLimits,
+    private readonly what: string,
+  ) {}
 
   /** Resolves with the function that frees the slot; rejects with 429 when the queue is full. */
   acquire(signal: AbortSignal): Promise<() => void> {
@@ -31,8 +34,9 @@ export class SliceSlots {
       return Promise.resolve(this.releaser());
     }
     if (this.queue.length >= this.limits.waiting) {
-      return Promise.reject(new AppError(ErrorCode.tooManyJobs, 429,
-        `${this.what} is busy: ${this.active} slicing, ${this.queue.length} waiting; try again later`));
+      return Promise.reject(
+        new AppError(ErrorCode.tooManyJobs, 429, `${this.what} is busy: ${this.active} slicing, ${this.queue.length} waiting; try again later`),
+      );
     }
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {

@@ -14,7 +14,18 @@ import { normalizeName } from '../../../common/names.js';
 import type { JsonStore, JsonStores } from '../../../common/json-store.js';
 import { validationError, type ValidationIssue } from '../../http/validate.js';
 import { checkSettings, mergeSettings } from './profile-input.js';
-import { type ConfigPatch, inheritanceChain, loadBundledProfiles, type Profile, PROFILE_KINDS, ProfileCatalogue, type ProfileFileEntry, type ProfileKind, resolveSettings, slugify } from '../../../slicer/index.js';
+import {
+  type ConfigPatch,
+  inheritanceChain,
+  loadBundledProfiles,
+  type Profile,
+  PROFILE_KINDS,
+  ProfileCatalogue,
+  type ProfileFileEntry,
+  type ProfileKind,
+  resolveSettings,
+  slugify,
+} from '../../../slicer/index.js';
 
 export const NATIVE_PROFILES_STORE = 'slicer-native-profiles';
 
@@ -153,7 +164,12 @@ export class UserProfiles {
 
   /** The catalogue's profiles, as stored (the bridge adds the desktop slicers' to them). */
   profiles(): Profile[] {
-    return [...this.bundled.values(), ...this.records().filter((r) => !this.problems.has(r.id)).map(asProfile)];
+    return [
+      ...this.bundled.values(),
+      ...this.records()
+        .filter((r) => !this.problems.has(r.id))
+        .map(asProfile),
+    ];
   }
 
   /** The user's profiles as stored (the remote push and the UI's exports read them). */
@@ -171,8 +187,13 @@ export class UserProfiles {
     const kindOrder = (k: ProfileKind): number => PROFILE_KINDS.indexOf(k);
     return out
       .filter((p) => filter.kind === undefined || p.kind === filter.kind)
-      .sort((a, b) => (a.source === b.source ? 0 : a.source === 'bundled' ? -1 : 1)
-        || kindOrder(a.kind) - kindOrder(b.kind) || a.vendor.localeCompare(b.vendor) || a.name.localeCompare(b.name));
+      .sort(
+        (a, b) =>
+          (a.source === b.source ? 0 : a.source === 'bundled' ? -1 : 1) ||
+          kindOrder(a.kind) - kindOrder(b.kind) ||
+          a.vendor.localeCompare(b.vendor) ||
+          a.name.localeCompare(b.name),
+      );
   }
 
   get(id: string): ProfileView {
@@ -190,10 +211,20 @@ export class UserProfiles {
     if (id === '') issues.push({ path: 'body/name', message: 'gives no usable id (letters or digits needed); send an "id"' });
     const settings = checkSettings(input.settings ?? {}, input.kind, issues, false) as ConfigPatch;
     if (issues.length > 0) throw validationError(issues);
-    if (this.bundled.has(id)) throw new AppError(ErrorCode.conflict, 409, `the id "${id}" is taken by a bundled profile`, [{ path: 'body/id', message: 'is taken' }]);
-    if (this.records().some((r) => r.id === id)) throw new AppError(ErrorCode.conflict, 409, `a profile with id "${id}" exists`, [{ path: 'body/id', message: 'is taken' }]);
+    if (this.bundled.has(id))
+      throw new AppError(ErrorCode.conflict, 409, `the id "${id}" is taken by a bundled profile`, [{ path: 'body/id', message: 'is taken' }]);
+    if (this.records().some((r) => r.id === id))
+      throw new AppError(ErrorCode.conflict, 409, `a profile with id "${id}" exists`, [{ path: 'body/id', message: 'is taken' }]);
     const at = this.now().toISOString();
-    const record: UserProfileRecord = { id, kind: input.kind, name: input.name, vendor: input.vendor ?? '', settings, created_at: at, updated_at: at };
+    const record: UserProfileRecord = {
+      id,
+      kind: input.kind,
+      name: input.name,
+      vendor: input.vendor ?? '',
+      settings,
+      created_at: at,
+      updated_at: at,
+    };
     if (typeof input.inherits === 'string') record.inherits = input.inherits;
     if (input.description !== undefined) record.description = input.description;
     if (input.compatible_printers !== undefined) record.compatible_printers = input.compatible_printers;
@@ -232,9 +263,15 @@ export class UserProfiles {
     if (this.bundled.has(id)) throw readOnly(id);
     const current = this.records().find((r) => r.id === id);
     if (current === undefined) throw notFound(id);
-    const children = this.records().filter((r) => r.inherits === id).map((r) => r.id);
+    const children = this.records()
+      .filter((r) => r.inherits === id)
+      .map((r) => r.id);
     if (children.length > 0) {
-      throw new AppError(ErrorCode.conflict, 409, `profile "${id}" is inherited by ${children.map((c) => `"${c}"`).join(', ')}; change or delete those first`);
+      throw new AppError(
+        ErrorCode.conflict,
+        409,
+        `profile "${id}" is inherited by ${children.map((c) => `"${c}"`).join(', ')}; change or delete those first`,
+      );
     }
     this.store.data.profiles = this.records().filter((r) => r !== current);
     await this.save();
@@ -267,8 +304,8 @@ export class UserProfiles {
     this.catalogueCache = null;
     this.problems.clear();
     const users = new Map(this.records().map((r) => [r.id, asProfile(r)]));
-    const lookup = (id: string): Profile | undefined => (this.problems.has(id) ? undefined : users.get(id) ?? this.bundled.get(id));
-    for (let changed = true; changed;) {
+    const lookup = (id: string): Profile | undefined => (this.problems.has(id) ? undefined : (users.get(id) ?? this.bundled.get(id)));
+    for (let changed = true; changed; ) {
       changed = false;
       for (const profile of users.values()) {
         if (this.problems.has(profile.id)) continue;
@@ -299,7 +336,15 @@ export class UserProfiles {
 
   private summary(p: Profile): ProfileSummaryView {
     const source: ProfileSource = p.source === 'user' ? 'user' : 'bundled';
-    const view: ProfileSummaryView = { id: p.id, kind: p.kind, name: p.name, vendor: p.vendor, source, read_only: source === 'bundled', is_default: p.is_default };
+    const view: ProfileSummaryView = {
+      id: p.id,
+      kind: p.kind,
+      name: p.name,
+      vendor: p.vendor,
+      source,
+      read_only: source === 'bundled',
+      is_default: p.is_default,
+    };
     if (p.inherits !== undefined) view.inherits = p.inherits;
     if (p.printer_model !== undefined) view.printer_model = p.printer_model;
     const problem = source === 'user' ? this.problems.get(p.id) : undefined;

@@ -59,25 +59,33 @@ export class RemoteBackend implements SlicingBackend {
   private async run(request: SliceJobRequest): Promise<Omit<SliceJobResult, 'skipped'>> {
     const started = Date.now();
     await this.probe.requireUsable();
-    const response = await this.probe.watch(() => this.client.slice({
-      modelPath: request.modelPath,
-      modelName: request.modelName,
-      printerId: request.printerId,
-      filamentIds: request.filamentIds,
-      processId: request.processId,
-      overrides: Object.keys(request.overrides).length > 0 ? request.overrides : null,
-    }, 'text/event-stream', request.signal));
+    const response = await this.probe.watch(() =>
+      this.client.slice(
+        {
+          modelPath: request.modelPath,
+          modelName: request.modelName,
+          printerId: request.printerId,
+          filamentIds: request.filamentIds,
+          processId: request.processId,
+          overrides: Object.keys(request.overrides).length > 0 ? request.overrides : null,
+        },
+        'text/event-stream',
+        request.signal,
+      ),
+    );
     const jobId = response.headers.get('x-job-id');
     if (jobId !== null) this.owners.remember(jobId, request.owner);
     if (response.body === null) throw new RemoteUnavailableError('the slicer service answered the slice without a body');
     let result: RemoteSliceResult;
     try {
-      result = await this.probe.watch(() => followSliceStream(response.body!, {
-        signal: request.signal,
-        clean: (text) => this.client.clean(text),
-        ...(this.idleMs === undefined ? {} : { idleMs: this.idleMs }),
-        ...(request.onProgress ? { onProgress: request.onProgress } : {}),
-      }));
+      result = await this.probe.watch(() =>
+        followSliceStream(response.body!, {
+          signal: request.signal,
+          clean: (text) => this.client.clean(text),
+          ...(this.idleMs === undefined ? {} : { idleMs: this.idleMs }),
+          ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+        }),
+      );
     } catch (err) {
       if (request.signal.aborted && jobId !== null) this.cancelUpstream(jobId);
       throw err;
@@ -97,7 +105,9 @@ export class RemoteBackend implements SlicingBackend {
       filamentG: numbers(result.filament_used_g),
       durationMs: Date.now() - started,
       // The service's own words, kept with a result its owner (not an admin) reads.
-      warnings: Array.isArray(result.warnings) ? result.warnings.filter((w): w is string => typeof w === 'string').map((w) => hidePaths(this.client.clean(w))) : [],
+      warnings: Array.isArray(result.warnings)
+        ? result.warnings.filter((w): w is string => typeof w === 'string').map((w) => hidePaths(this.client.clean(w)))
+        : [],
     };
   }
 

@@ -99,7 +99,9 @@ export class RemoteSlicerClient {
     const { url, token } = this.endpoint();
     const shown = displayUrl(url);
     if (hasCredentials(url)) {
-      throw new RemoteUnavailableError('the slicer service URL carries a user name or password, which the dashboard does not send; give the token in slicer_service.token');
+      throw new RemoteUnavailableError(
+        'the slicer service URL carries a user name or password, which the dashboard does not send; give the token in slicer_service.token',
+      );
     }
     const target = new URL(url.replace(/\/+$/, '') + path);
     for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) target.searchParams.set(name, value);
@@ -115,7 +117,8 @@ export class RemoteSlicerClient {
       response = await fetch(target, { method: options.method ?? 'GET', headers, body: options.body, signal, redirect: 'manual' });
     } catch (err) {
       if (options.signal?.aborted) throw cancelled(options.what);
-      if (deadline.signal.aborted) throw new RemoteUnavailableError(UNREACHABLE, `the slicer service at ${shown} did not answer ${options.what} within ${timeoutMs / 1000} s`);
+      if (deadline.signal.aborted)
+        throw new RemoteUnavailableError(UNREACHABLE, `the slicer service at ${shown} did not answer ${options.what} within ${timeoutMs / 1000} s`);
       throw new RemoteUnavailableError(UNREACHABLE, `cannot reach the slicer service at ${shown}: ${connectionProblem(err)}`);
     } finally {
       clearTimeout(timer);

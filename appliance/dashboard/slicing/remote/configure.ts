@@ -38,18 +38,24 @@ export function configurePatch(settings: Settings, input: ConfigureBody): Config
   }
   const saved = settings.saved.slicer_service;
   if (saved.token !== '' && patch.token === undefined && !sameOrigin(input.url, saved.url)) {
-    throw validationError([{
-      path: 'body/token',
-      message: `must be given again for a new address: the stored token was given for ${originOf(saved.url) ?? displayUrl(saved.url)}, ` +
-        `not ${originOf(input.url) ?? displayUrl(input.url)} (send the token, or '' for none)`,
-    }]);
+    throw validationError([
+      {
+        path: 'body/token',
+        message:
+          `must be given again for a new address: the stored token was given for ${originOf(saved.url) ?? displayUrl(saved.url)}, ` +
+          `not ${originOf(input.url) ?? displayUrl(input.url)} (send the token, or '' for none)`,
+      },
+    ]);
   }
   const environment = settings.overrides.slicer_service ?? {};
   const current = settings.current.slicer_service;
   if (environment.token !== undefined && environment.url === undefined && !sameOrigin(input.url, current.url)) {
-    throw new AppError(ErrorCode.conflict, 409,
+    throw new AppError(
+      ErrorCode.conflict,
+      409,
       'the token comes from SLICER_TOKEN, which the API cannot change, and would go to the new address: ' +
-      'set SLICER_URL along with it, or remove SLICER_TOKEN and give the token here');
+        'set SLICER_URL along with it, or remove SLICER_TOKEN and give the token here',
+    );
   }
   patch.url = input.url;
   return patch;

@@ -100,12 +100,19 @@ export function upstreamError(what: string, status: number, bodyText: string, se
   const said = body ? `${body.message}${body.code ? ` (${body.code})` : ''}` : `HTTP ${status}`;
   if (status === 501) return new RemoteUnavailableError(`the slicer service does not implement ${what} (501)`);
   if (status === 401 || status === 403) {
-    return new RemoteUnavailableError("the slicer service refused the dashboard's token", `the slicer service refused the dashboard's token for ${what}: ${said}`);
+    return new RemoteUnavailableError(
+      "the slicer service refused the dashboard's token",
+      `the slicer service refused the dashboard's token for ${what}: ${said}`,
+    );
   }
   if (UNUSABLE_STATUSES.has(status)) {
-    return new RemoteUnavailableError(`the slicer service could not serve ${what} (${status})`, `the slicer service could not serve ${what}: ${said} (${status})`);
+    return new RemoteUnavailableError(
+      `the slicer service could not serve ${what} (${status})`,
+      `the slicer service could not serve ${what}: ${said} (${status})`,
+    );
   }
-  if (body === null) return new AppError(ERR_SLICER_SERVICE, status >= 400 && status <= 599 ? status : 502, `the slicer service answered ${what} with HTTP ${status}`);
+  if (body === null)
+    return new AppError(ERR_SLICER_SERVICE, status >= 400 && status <= 599 ? status : 502, `the slicer service answered ${what} with HTTP ${status}`);
   return new AppError(body.code ?? ERR_SLICER_SERVICE, status, body.message);
 }
 

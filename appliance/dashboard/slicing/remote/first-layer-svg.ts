@@ -11,20 +11,38 @@ const MARGIN_MM = 2;
 
 /** Colour by lower-cased type name. */
 const COLOURS: Record<string, string> = {
-  'external perimeter': '#ff7d38', 'outer wall': '#ff7d38', 'wall-outer': '#ff7d38',
-  perimeter: '#ffe64d', 'inner wall': '#ffe64d', 'wall-inner': '#ffe64d',
-  'overhang perimeter': '#1f1fff', 'overhang wall': '#1f1fff',
-  'internal infill': '#b03029', 'sparse infill': '#b03029', fill: '#b03029',
-  'solid infill': '#9654cc', 'internal solid infill': '#9654cc', skin: '#9654cc',
-  'top solid infill': '#f04040', 'top surface': '#f04040',
+  'external perimeter': '#ff7d38',
+  'outer wall': '#ff7d38',
+  'wall-outer': '#ff7d38',
+  perimeter: '#ffe64d',
+  'inner wall': '#ffe64d',
+  'wall-inner': '#ffe64d',
+  'overhang perimeter': '#1f1fff',
+  'overhang wall': '#1f1fff',
+  'internal infill': '#b03029',
+  'sparse infill': '#b03029',
+  fill: '#b03029',
+  'solid infill': '#9654cc',
+  'internal solid infill': '#9654cc',
+  skin: '#9654cc',
+  'top solid infill': '#f04040',
+  'top surface': '#f04040',
   'bottom surface': '#9654cc',
   ironing: '#ff8c69',
-  'bridge infill': '#4d80ba', bridge: '#4d80ba', 'internal bridge': '#4d80ba',
-  'gap fill': '#a0a0a0', 'gap infill': '#a0a0a0',
-  'skirt/brim': '#00876e', skirt: '#00876e', brim: '#00876e',
-  'support material': '#00ff00', support: '#00ff00',
-  'support material interface': '#008000', 'support interface': '#008000',
-  'wipe tower': '#b3e3ab', 'prime tower': '#b3e3ab',
+  'bridge infill': '#4d80ba',
+  bridge: '#4d80ba',
+  'internal bridge': '#4d80ba',
+  'gap fill': '#a0a0a0',
+  'gap infill': '#a0a0a0',
+  'skirt/brim': '#00876e',
+  skirt: '#00876e',
+  brim: '#00876e',
+  'support material': '#00ff00',
+  support: '#00ff00',
+  'support material interface': '#008000',
+  'support interface': '#008000',
+  'wipe tower': '#b3e3ab',
+  'prime tower': '#b3e3ab',
   custom: '#5ed194',
 };
 const UNKNOWN_COLOUR = '#888888';
@@ -67,8 +85,7 @@ export function firstLayerSvg(layer: FirstLayer, title: string): string {
     lines.push(`<polyline stroke-width="${num(path.width)}" points="${points}"/>`);
     byType.set(path.type, lines);
   }
-  const groups = [...byType].map(([type, lines]) =>
-    `<g data-type="${escapeXml(type)}" stroke="${colourOf(type)}">\n${lines.join('\n')}\n</g>`);
+  const groups = [...byType].map(([type, lines]) => `<g data-type="${escapeXml(type)}" stroke="${colourOf(type)}">\n${lines.join('\n')}\n</g>`);
   const z = layer.z === null ? '' : ` data-z="${num(layer.z)}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

@@ -67,21 +67,42 @@ class Reader {
     const command = /^([GM]\d+)/.exec(code)?.[1];
     const args = words(code.slice(command?.length ?? 0));
     switch (command) {
-      case 'G90': this.relXY = false; this.relE = false; break;
-      case 'G91': this.relXY = true; this.relE = true; break;
-      case 'M82': this.relE = false; break;
-      case 'M83': this.relE = true; break;
+      case 'G90':
+        this.relXY = false;
+        this.relE = false;
+        break;
+      case 'G91':
+        this.relXY = true;
+        this.relE = true;
+        break;
+      case 'M82':
+        this.relE = false;
+        break;
+      case 'M83':
+        this.relE = true;
+        break;
       case 'G92':
-        if (args.size === 0) { this.x = 0; this.y = 0; this.z = 0; this.e = 0; }
+        if (args.size === 0) {
+          this.x = 0;
+          this.y = 0;
+          this.z = 0;
+          this.e = 0;
+        }
         if (args.has('X')) this.x = args.get('X')!;
         if (args.has('Y')) this.y = args.get('Y')!;
         if (args.has('Z')) this.z = args.get('Z')!;
         if (args.has('E')) this.e = args.get('E')!;
         break;
-      case 'G0': case 'G1': case 'G00': case 'G01':
+      case 'G0':
+      case 'G1':
+      case 'G00':
+      case 'G01':
         this.move(args, null);
         break;
-      case 'G2': case 'G3': case 'G02': case 'G03':
+      case 'G2':
+      case 'G3':
+      case 'G02':
+      case 'G03':
         this.move(args, command.endsWith('2') ? 'cw' : 'ccw');
         break;
       default:
@@ -164,7 +185,8 @@ class Reader {
 function append(paths: LayerPath[], type: string, width: number, from: [number, number], points: Array<[number, number]>): void {
   let last = paths[paths.length - 1];
   const end = last?.points[last.points.length - 1];
-  const continues = last !== undefined && last.type === type && last.width === width && (last.points.length === 0 || (end![0] === from[0] && end![1] === from[1]));
+  const continues =
+    last !== undefined && last.type === type && last.width === width && (last.points.length === 0 || (end![0] === from[0] && end![1] === from[1]));
   if (!continues) {
     last = { type, width, points: [] };
     paths.push(last);

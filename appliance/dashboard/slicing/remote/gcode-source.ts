@@ -44,17 +44,20 @@ export async function* gcodeLines(source: AsyncIterable<Uint8Array>): AsyncGener
   if (first.done) return;
   const rest: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => iterator };
   if (!isZip(first.value)) {
-    yield* splitLines((async function* () {
-      yield first.value;
-      yield* rest;
-    })());
+    yield* splitLines(
+      (async function* () {
+        yield first.value;
+        yield* rest;
+      })(),
+    );
     return;
   }
   const parts: Uint8Array[] = [first.value];
   let size = first.value.length;
   for await (const chunk of rest) {
     size += chunk.length;
-    if (size > MAX_PACKAGE_BYTES) throw new AppError(ErrorCode.payloadTooLarge, 413, `the .gcode.3mf package is larger than ${MAX_PACKAGE_BYTES / (1024 * 1024)} MB`);
+    if (size > MAX_PACKAGE_BYTES)
+      throw new AppError(ErrorCode.payloadTooLarge, 413, `the .gcode.3mf package is larger than ${MAX_PACKAGE_BYTES / (1024 * 1024)} MB`);
     parts.push(chunk);
   }
   yield* splitLines([plateGcode(Buffer.concat(parts))]);

@@ -28,8 +28,13 @@ interface OwnersFile {
 
 function isOwner(value: unknown): value is JobOwner {
   const owner = value as Partial<JobOwner> | null;
-  return typeof owner === 'object' && owner !== null && (owner.kind === 'user' || owner.kind === 'api_key')
-    && typeof owner.id === 'string' && typeof owner.name === 'string';
+  return (
+    typeof owner === 'object' &&
+    owner !== null &&
+    (owner.kind === 'user' || owner.kind === 'api_key') &&
+    typeof owner.id === 'string' &&
+    typeof owner.name === 'string'
+  );
 }
 
 function checkShape(data: unknown): string | null {
@@ -43,7 +48,10 @@ export class UpstreamJobOwners {
   private store: JsonStore<OwnersFile> | null = null;
   private readonly byJob = new Map<string, OwnerEntry>();
 
-  constructor(private readonly log: Logger, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   async open(stores: JsonStores): Promise<void> {
     this.store = await stores.open<OwnersFile>(JOB_OWNERS_STORE, { jobs: [] }, checkShape);

@@ -74,9 +74,10 @@ export function jobListView(body: unknown, options: JobViewOptions): Json | unde
   const out: { [key: string]: Json } = {};
   for (const [key, value] of Object.entries(body)) {
     if (!options.paths && PATH_KEY.test(key)) continue;
-    const shown = (JOB_LISTS as readonly string[]).includes(key) && Array.isArray(value)
-      ? value.map((record) => jobView(record, options) ?? null)
-      : scrub(value, options, 0);
+    const shown =
+      (JOB_LISTS as readonly string[]).includes(key) && Array.isArray(value)
+        ? value.map((record) => jobView(record, options) ?? null)
+        : scrub(value, options, 0);
     if (shown !== undefined) out[key] = shown;
   }
   return out;

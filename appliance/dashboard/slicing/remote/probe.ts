@@ -164,7 +164,7 @@ export class RemoteProbe {
 
   /** What made the last probe fail, in full (for admins); null when it did not fail. */
   detail(): string | null {
-    return this.options.settings().enabled ? this.last?.detail ?? null : null;
+    return this.options.settings().enabled ? (this.last?.detail ?? null) : null;
   }
 
   /** The status, probing first when the cached result is older than 60 s (or `force`). */
@@ -213,8 +213,16 @@ export class RemoteProbe {
 
   private async probe(): Promise<ProbeOutcome> {
     const { client } = this.options;
-    const failed = (error: string, detail: string, known: Partial<ProbeOutcome> = {}): ProbeOutcome =>
-      ({ ok: false, version: null, api: null, upstream: null, ...known, error, detail, at: this.now() });
+    const failed = (error: string, detail: string, known: Partial<ProbeOutcome> = {}): ProbeOutcome => ({
+      ok: false,
+      version: null,
+      api: null,
+      upstream: null,
+      ...known,
+      error,
+      detail,
+      at: this.now(),
+    });
     let version;
     try {
       version = await client.version();

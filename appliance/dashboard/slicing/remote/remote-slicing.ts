@@ -103,7 +103,9 @@ export class RemoteSlicing {
       const missing = rows.filter((row) => row.settings === undefined);
       for (let i = 0; i < missing.length; i += DETAIL_CONCURRENCY) {
         const details = await Promise.all(missing.slice(i, i + DETAIL_CONCURRENCY).map((row) => this.client.profile(row.id)));
-        details.forEach((detail, k) => { missing[i + k].settings = detail.settings ?? {}; });
+        details.forEach((detail, k) => {
+          missing[i + k].settings = detail.settings ?? {};
+        });
       }
       return rows;
     });

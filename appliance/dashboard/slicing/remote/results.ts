@@ -53,7 +53,11 @@ export function isResultId(id: string): boolean {
 export class SliceResults {
   readonly root: string;
 
-  constructor(dataDir: string, private readonly limits: RetentionLimits = DEFAULT_RETENTION, private readonly now: () => Date = () => new Date()) {
+  constructor(
+    dataDir: string,
+    private readonly limits: RetentionLimits = DEFAULT_RETENTION,
+    private readonly now: () => Date = () => new Date(),
+  ) {
     this.root = path.join(dataDir, RESULTS_DIR);
   }
 
@@ -144,5 +148,9 @@ export class SliceResults {
 }
 
 function notFound(id: string): AppError {
-  return new AppError(ErrorCode.notFound, 404, `no slice result "${id}" (results are kept ${DEFAULT_RETENTION.keep} at most, for ${DEFAULT_RETENTION.keepMs / 3600_000} h)`);
+  return new AppError(
+    ErrorCode.notFound,
+    404,
+    `no slice result "${id}" (results are kept ${DEFAULT_RETENTION.keep} at most, for ${DEFAULT_RETENTION.keepMs / 3600_000} h)`,
+  );
 }

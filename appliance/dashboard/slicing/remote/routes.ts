@@ -27,7 +27,13 @@ import type { RemoteStatus } from './probe.js';
 import { relayFile, responseGone } from './relay.js';
 import type { RemoteSlicing } from './remote-slicing.js';
 import {
-  CONFIGURE_BODY_SCHEMA, CONFIGURE_RESPONSE_SCHEMA, JOB_ID_SCHEMA, JOB_LIST_SCHEMA, JOB_RECORD_SCHEMA, PROFILE_LIST_SCHEMA, REMOTE_STATUS_SCHEMA,
+  CONFIGURE_BODY_SCHEMA,
+  CONFIGURE_RESPONSE_SCHEMA,
+  JOB_ID_SCHEMA,
+  JOB_LIST_SCHEMA,
+  JOB_RECORD_SCHEMA,
+  PROFILE_LIST_SCHEMA,
+  REMOTE_STATUS_SCHEMA,
   RESULT_ID_SCHEMA,
 } from './schemas.js';
 
@@ -72,7 +78,10 @@ export function remoteRoutes(ctx: Pick<DashboardContext, 'settings'>, remote: Re
 
   return [
     {
-      method: 'get', path: '/api/slicer/remote/status', level: 'view', tag: TAG,
+      method: 'get',
+      path: '/api/slicer/remote/status',
+      level: 'view',
+      tag: TAG,
       summary: 'Slicer service status',
       description:
         'The last probe, cached 60 s; `force=1` probes now. The token is shown only as `***` with `token_set`. `error` is the same short reason ' +
@@ -85,11 +94,14 @@ export function remoteRoutes(ctx: Pick<DashboardContext, 'settings'>, remote: Re
       },
     },
     {
-      method: 'post', path: '/api/slicer/remote/configure', level: 'admin', tag: TAG,
+      method: 'post',
+      path: '/api/slicer/remote/configure',
+      level: 'admin',
+      tag: TAG,
       summary: 'Configure the slicer service integration',
       description:
         'Saves url, token and enabled to config.json (they survive a restart) and probes the new settings. A token of `***` (or none) keeps the ' +
-        'stored one, but only for a URL on the same origin (scheme, host and port): a URL on another origin needs the token again, or `\'\'` for ' +
+        "stored one, but only for a URL on the same origin (scheme, host and port): a URL on another origin needs the token again, or `''` for " +
         'none. A URL with a user name or password is refused. SLICER_URL and SLICER_TOKEN in the environment still win; `overridden` lists the ' +
         'keys they hold; while SLICER_TOKEN holds the token without SLICER_URL, the URL cannot move to another origin here (409).',
       body: { kind: 'json', schema: CONFIGURE_BODY_SCHEMA, maxBytes: 16 * 1024 },
@@ -106,7 +118,10 @@ export function remoteRoutes(ctx: Pick<DashboardContext, 'settings'>, remote: Re
       },
     },
     {
-      method: 'get', path: '/api/slicer/remote/profiles', level: 'view', tag: TAG,
+      method: 'get',
+      path: '/api/slicer/remote/profiles',
+      level: 'view',
+      tag: TAG,
       summary: "The slicer service's profile catalogue",
       description: '`kind` (default all) and `vendor` are passed on to the service.',
       query: { kind: PROFILE_KIND, vendor: { type: 'string', minLength: 1, maxLength: 200 } },
@@ -118,11 +133,14 @@ export function remoteRoutes(ctx: Pick<DashboardContext, 'settings'>, remote: Re
       }),
     },
     {
-      method: 'get', path: '/api/slicer/remote/jobs', level: 'view', tag: TAG,
+      method: 'get',
+      path: '/api/slicer/remote/jobs',
+      level: 'view',
+      tag: TAG,
       summary: "The slicer service's jobs",
       description:
         'Running, queued and finished jobs as the service lists them, each with its `owner` (who started it through this dashboard, else null) ' +
-        'and the dashboard\'s download links. Server paths (`gcode_path` and the like) are shown to admins only.',
+        "and the dashboard's download links. Server paths (`gcode_path` and the like) are shown to admins only.",
       responses: { 200: { description: 'The job list.', schema: JOB_LIST_SCHEMA }, 503: unavailable },
       handler: proxied(async ({ principal }) => {
         await usable();
@@ -130,7 +148,10 @@ export function remoteRoutes(ctx: Pick<DashboardContext, 'settings'>, remote: Re
       }),
     },
     {
-      method: 'get', path: '/api/slicer/remote/jobs/:id/gcode', level: 'view', tag: TAG,
+      method: 'get',
+      path: '/api/slicer/remote/jobs/:id/gcode',
+      level: 'view',
+      tag: TAG,
       summary: 'Download the G-code of a finished job',
       description: "Streamed through with the service's content type (`text/x.gcode`, or `model/3mf` for a Bambu `.gcode.3mf`) and file name.",
       params: { id: JOB_ID_SCHEMA },
@@ -148,7 +169,10 @@ export function remoteRoutes(ctx: Pick<DashboardContext, 'settings'>, remote: Re
       }),
     },
     {
-      method: 'post', path: '/api/slicer/remote/jobs/:id/cancel', level: 'print', tag: TAG,
+      method: 'post',
+      path: '/api/slicer/remote/jobs/:id/cancel',
+      level: 'print',
+      tag: TAG,
       summary: 'Cancel a job of the slicer service',
       description: 'A print user may cancel the jobs they started through this dashboard; an admin any job.',
       params: { id: JOB_ID_SCHEMA },
@@ -166,10 +190,13 @@ export function remoteRoutes(ctx: Pick<DashboardContext, 'settings'>, remote: Re
       }),
     },
     {
-      method: 'get', path: '/api/slicer/remote/preview', level: 'view', tag: TAG,
+      method: 'get',
+      path: '/api/slicer/remote/preview',
+      level: 'view',
+      tag: TAG,
       summary: 'Preview of a sliced job: PNG, or SVG of the first layer',
       description:
-        "`job` is a job of the slicer service; `result` a stored result of POST /api/slicer/remote/slice (any backend). `format=png` (default) relays " +
+        '`job` is a job of the slicer service; `result` a stored result of POST /api/slicer/remote/slice (any backend). `format=png` (default) relays ' +
         "the service's top-down preview (jobs only); `format=svg` draws the first layer from the G-code: extrusion paths as polylines, as wide as " +
         'the extrusion, coloured by feature type (`;TYPE:`), one group per type. Only as much of the G-code as the first layer needs is read.',
       query: {
@@ -195,7 +222,8 @@ export function remoteRoutes(ctx: Pick<DashboardContext, 'settings'>, remote: Re
           try {
             return svgReply(firstLayerSvg(await readFirstLayer(gcodeLines(file)), `First layer of ${stored.file_name}`));
           } catch (err) {
-            if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new AppError(ErrorCode.notFound, 404, `the file of result ${stored.id} is gone`);
+            if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+              throw new AppError(ErrorCode.notFound, 404, `the file of result ${stored.id} is gone`);
             throw err;
           } finally {
             file.destroy();
@@ -220,7 +248,10 @@ export function remoteRoutes(ctx: Pick<DashboardContext, 'settings'>, remote: Re
       }),
     },
     {
-      method: 'get', path: '/api/slicer/results/:id/gcode', level: 'view', tag: TAG,
+      method: 'get',
+      path: '/api/slicer/results/:id/gcode',
+      level: 'view',
+      tag: TAG,
       summary: 'Download the G-code of a stored slice result',
       description: 'Results of POST /api/slicer/remote/slice are kept 24 h (the newest 20).',
       params: { id: RESULT_ID_SCHEMA },
@@ -228,9 +259,13 @@ export function remoteRoutes(ctx: Pick<DashboardContext, 'settings'>, remote: Re
       handler: async ({ params, res }) => {
         const stored = await remote.results.get(params.id);
         try {
-          await sendFile(res, remote.results.filePath(stored), { contentType: stored.format === 'gcode.3mf' ? GCODE_3MF_TYPE : GCODE_TYPE, fileName: stored.file_name });
+          await sendFile(res, remote.results.filePath(stored), {
+            contentType: stored.format === 'gcode.3mf' ? GCODE_3MF_TYPE : GCODE_TYPE,
+            fileName: stored.file_name,
+          });
         } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new AppError(ErrorCode.notFound, 404, `the file of result ${params.id} is gone`);
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+            throw new AppError(ErrorCode.notFound, 404, `the file of result ${params.id} is gone`);
           throw err;
         }
       },

@@ -21,9 +21,13 @@ export const REMOTE_STATUS_SCHEMA: JsonSchema = {
     last_check: { type: ['string', 'null'], format: 'date-time' },
     error: {
       type: ['string', 'null'],
-      description: 'Why the service cannot be used, in words anyone may read: every failure to reach the address (refused, timed out, not a slicer service) is "the slicer service cannot be reached".',
+      description:
+        'Why the service cannot be used, in words anyone may read: every failure to reach the address (refused, timed out, not a slicer service) is "the slicer service cannot be reached".',
     },
-    error_detail: { type: ['string', 'null'], description: 'Admins only: what made the last probe fail (connection refused, time-out, the service\'s answer), cleaned of the token.' },
+    error_detail: {
+      type: ['string', 'null'],
+      description: "Admins only: what made the last probe fail (connection refused, time-out, the service's answer), cleaned of the token.",
+    },
     token: { type: 'string', const: '***', description: 'Present only when a token is set; the token itself is never shown.' },
     token_set: { type: 'boolean' },
   },
@@ -34,10 +38,19 @@ export const CONFIGURE_BODY_SCHEMA: JsonSchema = {
   additionalProperties: false,
   properties: {
     url: {
-      type: 'string', format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', maxLength: 2048,
-      description: 'Base URL of the slicer service (http or https), without a user name or password. On another origin than the stored URL the token must be given again.',
+      type: 'string',
+      format: 'uri',
+      pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+      maxLength: 2048,
+      description:
+        'Base URL of the slicer service (http or https), without a user name or password. On another origin than the stored URL the token must be given again.',
     },
-    token: { type: 'string', maxLength: 4096, format: 'password', description: "Bearer token; '***' keeps the stored one (same origin only), '' removes it." },
+    token: {
+      type: 'string',
+      maxLength: 4096,
+      format: 'password',
+      description: "Bearer token; '***' keeps the stored one (same origin only), '' removes it.",
+    },
     enabled: { type: 'boolean' },
   },
 };
@@ -57,7 +70,11 @@ export const CONFIGURE_RESPONSE_SCHEMA: JsonSchema = {
 
 /** Upstream job ids are 16 hex digits with our service; any safe path segment is passed on. */
 export const JOB_ID_SCHEMA: JsonSchema = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' };
-export const RESULT_ID_SCHEMA: JsonSchema = { type: 'string', pattern: '^[0-9a-f]{16}$', description: 'A slice result of POST /api/slicer/remote/slice.' };
+export const RESULT_ID_SCHEMA: JsonSchema = {
+  type: 'string',
+  pattern: '^[0-9a-f]{16}$',
+  description: 'A slice result of POST /api/slicer/remote/slice.',
+};
 
 export const JOB_OWNER_SCHEMA: JsonSchema = {
   type: ['object', 'null'],
@@ -73,9 +90,9 @@ export const JOB_OWNER_SCHEMA: JsonSchema = {
 export const JOB_RECORD_SCHEMA: JsonSchema = {
   type: 'object',
   description:
-    "A job of the slicer service as it lists it (id, state, model_name, stage, pct, result, error, …), with its owner. Strings are cleaned of the " +
+    'A job of the slicer service as it lists it (id, state, model_name, stage, pct, result, error, …), with its owner. Strings are cleaned of the ' +
     "dashboard's token and of credentials. For everyone but admins, server paths are removed: `result.gcode_path` and any `…_path`/`…_dir` field, " +
-    'values that are absolute paths, and paths inside texts; a finished result\'s `gcode_url` and `preview_url` are the dashboard\'s.',
+    "values that are absolute paths, and paths inside texts; a finished result's `gcode_url` and `preview_url` are the dashboard's.",
   required: ['id', 'owner'],
   properties: {
     id: { type: 'string' },
@@ -109,7 +126,11 @@ export const PROFILE_LIST_SCHEMA: JsonSchema = {
     profiles: {
       type: 'array',
       description: "The slicer service's catalogue as it lists it (id, kind, name, vendor, is_default, settings…).",
-      items: { type: 'object', required: ['id', 'kind', 'name'], properties: { id: { type: 'string' }, kind: { type: 'string' }, name: { type: 'string' } } },
+      items: {
+        type: 'object',
+        required: ['id', 'kind', 'name'],
+        properties: { id: { type: 'string' }, kind: { type: 'string' }, name: { type: 'string' } },
+      },
     },
   },
 };
@@ -117,8 +138,21 @@ export const PROFILE_LIST_SCHEMA: JsonSchema = {
 export const SLICE_RESULT_SCHEMA: JsonSchema = {
   type: 'object',
   required: [
-    'id', 'created_at', 'backend', 'skipped', 'file_name', 'format', 'size_bytes', 'layers', 'estimated_time_s', 'filament_mm', 'filament_g',
-    'duration_ms', 'warnings', 'gcode_url', 'owner',
+    'id',
+    'created_at',
+    'backend',
+    'skipped',
+    'file_name',
+    'format',
+    'size_bytes',
+    'layers',
+    'estimated_time_s',
+    'filament_mm',
+    'filament_g',
+    'duration_ms',
+    'warnings',
+    'gcode_url',
+    'owner',
   ],
   properties: {
     id: { type: 'string' },

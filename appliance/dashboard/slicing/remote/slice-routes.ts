@@ -20,9 +20,7 @@ import type { SlicingBackend } from '../backend.js';
 import { sliceWithFallback } from '../fallback.js';
 import type { Printers } from '../../printers/feature.js';
 import { sendTarget, sendToPrinter, sliceFormFor } from '../send-to-printer.js';
-import {
-  disconnectSignal, jobRequest, readSliceUpload, receiveSliceUpload, SLICE_BODY_MAX_BYTES, type SliceWorkspace,
-} from '../slice-http.js';
+import { disconnectSignal, jobRequest, readSliceUpload, receiveSliceUpload, SLICE_BODY_MAX_BYTES, type SliceWorkspace } from '../slice-http.js';
 import { isAdmin, ownerOf, type JobOwner } from '../ownership.js';
 import { RemoteUnavailableError } from './errors.js';
 import { resultView } from './job-view.js';
@@ -38,7 +36,7 @@ import type { SliceForm } from '../../../slicer/index.js';
 export const RELAY_KEEPALIVE_MS = 15_000;
 
 const sliceErrors = {
-  400: { description: 'A form field or setting is not valid (ERR_VALIDATION, or the service\'s ERR_BAD_REQUEST).' },
+  400: { description: "A form field or setting is not valid (ERR_VALIDATION, or the service's ERR_BAD_REQUEST)." },
   404: { description: 'A profile id is unknown (ERR_PROFILE_NOT_FOUND).' },
   415: { description: 'The model is neither STL nor 3MF (ERR_UNSUPPORTED_MODEL).' },
   422: { description: 'The model is broken or does not fit the printer (ERR_BAD_MODEL, ERR_MODEL_OUTSIDE_BED).' },
@@ -69,86 +67,107 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
 
   return [
     {
-      method: 'post', path: '/api/slicer/remote/slice', level: 'print', tag: TAG,
+      method: 'post',
+      path: '/api/slicer/remote/slice',
+      level: 'print',
+      tag: TAG,
       summary: 'Slice (buffered), falling back to the other backends',
       description:
-        'The slicer service\'s form. Tried on the slicer service, then the desktop-slicer bridge, then the built-in engine: a backend that is ' +
+        "The slicer service's form. Tried on the slicer service, then the desktop-slicer bridge, then the built-in engine: a backend that is " +
         'unavailable (unreachable, incompatible, 501) or fails on its side is skipped with its reason; a mistake in the request (bad model, unknown ' +
         'profile) is answered at once. The reply names the backend, the skipped ones, the statistics and the download path of the G-code.',
       body: { kind: 'raw', contentType: 'multipart/form-data', maxBytes: SLICE_BODY_MAX_BYTES, schema: SLICE_FORM_SCHEMA },
       responses: {
         200: { description: 'The stored result.', schema: SLICE_RESULT_SCHEMA },
         ...sliceErrors,
-        503: { description: 'No backend could slice (ERR_UNAVAILABLE); `details.skipped` has each one\'s reason.' },
+        503: { description: "No backend could slice (ERR_UNAVAILABLE); `details.skipped` has each one's reason." },
       },
-      handler: proxied(({ req, res, principal }) => workspace.use(async (dir) => {
-        const form = await receiveSliceUpload(req, dir);
-        return sliceToResult(form, disconnectSignal(req, res), ownerOf(principal));
-      })),
+      handler: proxied(({ req, res, principal }) =>
+        workspace.use(async (dir) => {
+          const form = await receiveSliceUpload(req, dir);
+          return sliceToResult(form, disconnectSignal(req, res), ownerOf(principal));
+        }),
+      ),
     },
     {
-      method: 'post', path: '/api/slicer/remote/slice/stream', level: 'print', tag: TAG,
+      method: 'post',
+      path: '/api/slicer/remote/slice/stream',
+      level: 'print',
+      tag: TAG,
       summary: 'Slice on the slicer service with live progress (event stream)',
       description:
-        'The slicer service\'s events `progress` {stage, pct}, `layer` {layer, total_layers}, `done` (the Slice result) and `error` {message, code} ' +
-        'relayed unchanged as `text/event-stream`, with `: keep-alive` comments every 15 s. `X-Job-Id` names the service\'s job (for jobs/:id/gcode, ' +
+        "The slicer service's events `progress` {stage, pct}, `layer` {layer, total_layers}, `done` (the Slice result) and `error` {message, code} " +
+        "relayed unchanged as `text/event-stream`, with `: keep-alive` comments every 15 s. `X-Job-Id` names the service's job (for jobs/:id/gcode, " +
         'cancel, preview). Closing the stream stops following, not the job. Errors before the stream starts are JSON.',
       body: { kind: 'raw', contentType: 'multipart/form-data', maxBytes: SLICE_BODY_MAX_BYTES, schema: SLICE_FORM_SCHEMA },
       responses: {
         200: { description: 'The event stream.', contentType: 'text/event-stream' },
         ...sliceErrors,
-        429: { description: 'The slicer service\'s queue is full (ERR_TOO_MANY_JOBS).' },
+        429: { description: "The slicer service's queue is full (ERR_TOO_MANY_JOBS)." },
         503: { description: 'The slicer service is disabled, unreachable, incompatible or does not slice (ERR_UNAVAILABLE).' },
       },
-      handler: proxied(({ req, res, principal }) => workspace.use(async (dir) => {
-        const owner = ownerOf(principal);
-        await remote.probe.requireUsable();
-        const form = await receiveSliceUpload(req, dir);
-        const gone = new AbortController();
-        res.once('abort', () => gone.abort());
-        const upstream = await remote.probe.watch(() => remote.client.slice({
-          modelPath: form.model.path,
-          modelName: form.model.fileName || 'model.stl',
-          printerId: form.printerId,
-          filamentIds: form.filamentIds,
-          processId: form.processId,
-          overrides: form.overrides,
-        }, 'text/event-stream', gone.signal));
-        if (upstream.body === null) throw new RemoteUnavailableError('the slicer service answered the slice without a body');
-        const jobId = upstream.headers.get('x-job-id');
-        if (jobId !== null) remote.owners.remember(jobId, owner);
-        const stream = new EventStream(req, res, { keepAliveMs: RELAY_KEEPALIVE_MS, headers: jobId === null ? {} : { 'x-job-id': jobId } });
-        stream.open(jobId === null ? 'relaying the slicer service' : `job ${jobId}`);
-        stream.onClose(() => gone.abort());
-        let terminal = false;
-        try {
-          await remote.probe.watch(() => followSliceStream(upstream.body!, {
-            signal: gone.signal,
-            clean: (text) => remote.client.clean(text),
-            ...(remote.streamIdleMs === undefined ? {} : { idleMs: remote.streamIdleMs }),
-            onEvent(event) {
-              if (event.type === 'done' || event.type === 'error') terminal = true;
-              stream.send(event.type, relayedData(event, principal, remote));
-            },
-          }));
-        } catch (err) {
-          if (!terminal && !gone.signal.aborted) {
-            const message = err instanceof Error ? err.message : String(err);
-            stream.send('error', { message, code: err instanceof AppError ? err.code : ErrorCode.unavailable });
+      handler: proxied(({ req, res, principal }) =>
+        workspace.use(async (dir) => {
+          const owner = ownerOf(principal);
+          await remote.probe.requireUsable();
+          const form = await receiveSliceUpload(req, dir);
+          const gone = new AbortController();
+          res.once('abort', () => gone.abort());
+          const upstream = await remote.probe.watch(() =>
+            remote.client.slice(
+              {
+                modelPath: form.model.path,
+                modelName: form.model.fileName || 'model.stl',
+                printerId: form.printerId,
+                filamentIds: form.filamentIds,
+                processId: form.processId,
+                overrides: form.overrides,
+              },
+              'text/event-stream',
+              gone.signal,
+            ),
+          );
+          if (upstream.body === null) throw new RemoteUnavailableError('the slicer service answered the slice without a body');
+          const jobId = upstream.headers.get('x-job-id');
+          if (jobId !== null) remote.owners.remember(jobId, owner);
+          const stream = new EventStream(req, res, { keepAliveMs: RELAY_KEEPALIVE_MS, headers: jobId === null ? {} : { 'x-job-id': jobId } });
+          stream.open(jobId === null ? 'relaying the slicer service' : `job ${jobId}`);
+          stream.onClose(() => gone.abort());
+          let terminal = false;
+          try {
+            await remote.probe.watch(() =>
+              followSliceStream(upstream.body!, {
+                signal: gone.signal,
+                clean: (text) => remote.client.clean(text),
+                ...(remote.streamIdleMs === undefined ? {} : { idleMs: remote.streamIdleMs }),
+                onEvent(event) {
+                  if (event.type === 'done' || event.type === 'error') terminal = true;
+                  stream.send(event.type, relayedData(event, principal, remote));
+                },
+              }),
+            );
+          } catch (err) {
+            if (!terminal && !gone.signal.aborted) {
+              const message = err instanceof Error ? err.message : String(err);
+              stream.send('error', { message, code: err instanceof AppError ? err.code : ErrorCode.unavailable });
+            }
           }
-        }
-        stream.end();
-      })),
+          stream.end();
+        }),
+      ),
     },
     {
-      method: 'post', path: '/api/slicer/remote/slice-and-send', level: 'print', tag: TAG,
+      method: 'post',
+      path: '/api/slicer/remote/slice-and-send',
+      level: 'print',
+      tag: TAG,
       summary: 'Slice (with fallback) and start the print on a dashboard printer',
       description:
-        'The slice form, where `printer_id` names the dashboard printer and `printer_profile_id` the printer profile (default: the printer\'s ' +
+        "The slice form, where `printer_id` names the dashboard printer and `printer_profile_id` the printer profile (default: the printer's " +
         '`printer_profile`). The printer is checked before slicing and again before the upload; the file is stored as a result, uploaded by the ' +
-        'printer\'s driver (under a name every printer takes: ASCII letters, digits, `._()+-`) and started. A file the printer cannot print ' +
+        "printer's driver (under a name every printer takes: ASCII letters, digits, `._()+-`) and started. A file the printer cannot print " +
         '(plain G-code for a Bambu Lab printer, a .gcode.3mf for a Marlin one) is refused with 422 before the upload. When the printer refuses ' +
-        'after the slice, the error\'s `details.result` is the stored result (download it from its `gcode_url`), and `details.uploaded_as` names ' +
+        "after the slice, the error's `details.result` is the stored result (download it from its `gcode_url`), and `details.uploaded_as` names " +
         'the file on the printer when only the start failed.',
       body: { kind: 'raw', contentType: 'multipart/form-data', maxBytes: SLICE_BODY_MAX_BYTES, schema: SLICE_AND_SEND_FORM_SCHEMA },
       responses: {
@@ -157,21 +176,24 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
         404: { description: 'Unknown printer (ERR_NOT_FOUND) or profile (ERR_PROFILE_NOT_FOUND).' },
         409: { description: 'The printer is not connected, busy or in error (ERR_CONFLICT); after the slice, with `details.result`.' },
         422: {
-          description: 'The printer cannot store files, or cannot print the sliced file\'s format (ERR_UNSUPPORTED_ACTION, with `details.result`), ' +
+          description:
+            "The printer cannot store files, or cannot print the sliced file's format (ERR_UNSUPPORTED_ACTION, with `details.result`), " +
             'or the model is broken (ERR_BAD_MODEL).',
         },
         503: { description: 'No backend could slice, or the printers are not available (ERR_UNAVAILABLE).' },
       },
-      handler: proxied(({ req, res, principal }) => workspace.use(async (dir) => {
-        const owner = ownerOf(principal);
-        const multipart = await readSliceUpload(req, dir);
-        const { printers: access, printerId, printer } = sendTarget(deps.printers, multipart);
-        const result = await sliceToResult(sliceFormFor(printer, multipart), disconnectSignal(req, res), owner);
-        // The result is stored: when the printer refuses it now (busy since the first check, a file
-        // it cannot print, the driver's own refusal), the error names it, so nothing is sliced in vain.
-        const sent = await sendToPrinter(access, printerId, remote.results.filePath(result), result.format, { result });
-        return { result, printer: { id: sent.printer_id, name: sent.printer_name }, remote_name: sent.remote_name, started: true };
-      })),
+      handler: proxied(({ req, res, principal }) =>
+        workspace.use(async (dir) => {
+          const owner = ownerOf(principal);
+          const multipart = await readSliceUpload(req, dir);
+          const { printers: access, printerId, printer } = sendTarget(deps.printers, multipart);
+          const result = await sliceToResult(sliceFormFor(printer, multipart), disconnectSignal(req, res), owner);
+          // The result is stored: when the printer refuses it now (busy since the first check, a file
+          // it cannot print, the driver's own refusal), the error names it, so nothing is sliced in vain.
+          const sent = await sendToPrinter(access, printerId, remote.results.filePath(result), result.format, { result });
+          return { result, printer: { id: sent.printer_id, name: sent.printer_name }, remote_name: sent.remote_name, started: true };
+        }),
+      ),
     },
   ];
 }

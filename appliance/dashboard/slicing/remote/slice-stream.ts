@@ -53,7 +53,8 @@ function parse(data: string): unknown {
 /** The rejection an `error` event stands for, its text passed through `clean`. */
 export function errorEventError(data: string, clean: (text: string) => string = (text) => text): AppError {
   const body = parse(data) as Record<string, unknown> | null;
-  const text = typeof body?.message === 'string' ? body.message : typeof body?.error === 'string' ? body.error : data || 'the slicer service reported an error';
+  const text =
+    typeof body?.message === 'string' ? body.message : typeof body?.error === 'string' ? body.error : data || 'the slicer service reported an error';
   const code = typeof body?.code === 'string' && body.code !== '' ? cleanCode(body.code, ErrorCode.sliceFailed) : ErrorCode.sliceFailed;
   return new AppError(code, statusOfCode(code), clean(text));
 }
@@ -69,12 +70,14 @@ export async function followSliceStream(body: ReadableStream<Uint8Array>, option
       options.onEvent?.(event);
       if (event.type === 'progress') {
         const progress = parse(event.data) as { stage?: unknown; pct?: unknown } | null;
-        if (typeof progress?.stage === 'string' && typeof progress.pct === 'number') options.onProgress?.({ stage: progress.stage, pct: progress.pct });
+        if (typeof progress?.stage === 'string' && typeof progress.pct === 'number')
+          options.onProgress?.({ stage: progress.stage, pct: progress.pct });
       } else if (event.type === 'done') {
         const result = parse(event.data) as RemoteSliceResult | null;
-        state.outcome = result !== null && typeof result.job_id === 'string'
-          ? { result }
-          : { error: new RemoteUnavailableError('the slicer service finished the slice without a job id in its done event') };
+        state.outcome =
+          result !== null && typeof result.job_id === 'string'
+            ? { result }
+            : { error: new RemoteUnavailableError('the slicer service finished the slice without a job id in its done event') };
       } else if (event.type === 'error') {
         state.outcome = { error: errorEventError(event.data, options.clean) };
       }

@@ -37,7 +37,10 @@ export class BlockQueue {
   private runPeak2 = Number.POSITIVE_INFINITY;
   private runMin2 = Number.POSITIVE_INFINITY;
 
-  constructor(capacity: number, private readonly klipper: boolean) {
+  constructor(
+    capacity: number,
+    private readonly klipper: boolean,
+  ) {
     this.capacity = capacity;
     this.mask = capacity - 1;
     this.length = new Float64Array(capacity);

@@ -5,12 +5,8 @@
  * head and the tail of the file are read, so a 100 MB file costs a couple of megabytes.
  */
 import { open } from 'node:fs/promises';
-import {
-  defaultConfig, isSettingKey, parseSetting, settingDef, type PrintConfig, type SettingKey,
-} from '../../profiles/schema.js';
-import {
-  firmwareRetractionFromConfig, limitsFromConfig, type FirmwareRetraction, type MachineLimits,
-} from './limits.js';
+import { defaultConfig, isSettingKey, parseSetting, settingDef, type PrintConfig, type SettingKey } from '../../profiles/schema.js';
+import { firmwareRetractionFromConfig, limitsFromConfig, type FirmwareRetraction, type MachineLimits } from './limits.js';
 
 const HEAD_BYTES = 512 * 1024;
 const TAIL_BYTES = 1024 * 1024;
@@ -30,13 +26,29 @@ const PRUSA_NAMES: Readonly<Record<string, SettingKey>> = {
 /** The settings the estimator takes from a file: machine limits, flavour, firmware retraction. */
 const WANTED = new Set<SettingKey>([
   'gcode_flavor',
-  'machine_max_speed_x', 'machine_max_speed_y', 'machine_max_speed_z', 'machine_max_speed_e',
-  'machine_max_acceleration_x', 'machine_max_acceleration_y', 'machine_max_acceleration_z', 'machine_max_acceleration_e',
-  'machine_max_acceleration_extruding', 'machine_max_acceleration_retracting', 'machine_max_acceleration_travel',
-  'machine_max_jerk_x', 'machine_max_jerk_y', 'machine_max_jerk_z', 'machine_max_jerk_e',
-  'machine_max_junction_deviation', 'machine_min_extruding_rate', 'machine_min_travel_rate',
+  'machine_max_speed_x',
+  'machine_max_speed_y',
+  'machine_max_speed_z',
+  'machine_max_speed_e',
+  'machine_max_acceleration_x',
+  'machine_max_acceleration_y',
+  'machine_max_acceleration_z',
+  'machine_max_acceleration_e',
+  'machine_max_acceleration_extruding',
+  'machine_max_acceleration_retracting',
+  'machine_max_acceleration_travel',
+  'machine_max_jerk_x',
+  'machine_max_jerk_y',
+  'machine_max_jerk_z',
+  'machine_max_jerk_e',
+  'machine_max_junction_deviation',
+  'machine_min_extruding_rate',
+  'machine_min_travel_rate',
   'klipper_square_corner_velocity',
-  'retraction_length', 'retraction_speed', 'deretraction_speed', 'retract_restart_extra',
+  'retraction_length',
+  'retraction_speed',
+  'deretraction_speed',
+  'retract_restart_extra',
 ]);
 
 export interface EmbeddedMachine {
@@ -89,9 +101,7 @@ export async function readEmbeddedMachine(path: string): Promise<EmbeddedMachine
       const { bytesRead } = await handle.read(buffer, 0, length, position);
       return buffer.toString('latin1', 0, bytesRead);
     };
-    const text = size <= HEAD_BYTES + TAIL_BYTES
-      ? await read(0, size)
-      : `${await read(0, HEAD_BYTES)}\n${await read(size - TAIL_BYTES, TAIL_BYTES)}`;
+    const text = size <= HEAD_BYTES + TAIL_BYTES ? await read(0, size) : `${await read(0, HEAD_BYTES)}\n${await read(size - TAIL_BYTES, TAIL_BYTES)}`;
     return machineFromSettings(parseSettingLines(text));
   } finally {
     await handle.close();

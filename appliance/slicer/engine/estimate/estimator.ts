@@ -80,8 +80,7 @@ export class GcodeEstimator implements GcodeSink {
   private readonly max = new Float64Array([-Infinity, -Infinity, -Infinity]);
 
   constructor(limits: MachineLimits, options: EstimatorOptions = {}) {
-    this.retraction = options.firmwareRetraction && options.firmwareRetraction.length > 0
-      ? options.firmwareRetraction : DEFAULT_FIRMWARE_RETRACTION;
+    this.retraction = options.firmwareRetraction && options.firmwareRetraction.length > 0 ? options.firmwareRetraction : DEFAULT_FIRMWARE_RETRACTION;
     this.planner = new MotionPlanner(limits, { onMarker: (tag, timeS) => this.layers.resolved(tag, timeS) });
     this.reader = new GcodeReader(this);
   }
@@ -126,12 +125,14 @@ export class GcodeEstimator implements GcodeSink {
 
   private gCommand(code: number, w: GcodeWords): void {
     switch (code) {
-      case 0: case 1:
+      case 0:
+      case 1:
         this.readFeedrate(w);
         this.readTarget(w);
         this.count(this.moveTo());
         break;
-      case 2: case 3:
+      case 2:
+      case 3:
         this.readFeedrate(w);
         this.arc(w, code === 2);
         break;
@@ -149,19 +150,35 @@ export class GcodeEstimator implements GcodeSink {
       case 11:
         this.firmwareRetract(false);
         break;
-      case 20: this.unit = INCH; break;
-      case 21: this.unit = 1; break;
-      case 28: this.home(w); break;
-      case 90: this.relative = false; break;
-      case 91: this.relative = true; break;
-      case 92: this.setPosition(w); break;
+      case 20:
+        this.unit = INCH;
+        break;
+      case 21:
+        this.unit = 1;
+        break;
+      case 28:
+        this.home(w);
+        break;
+      case 90:
+        this.relative = false;
+        break;
+      case 91:
+        this.relative = true;
+        break;
+      case 92:
+        this.setPosition(w);
+        break;
     }
   }
 
   private mCommand(code: number, w: GcodeWords): void {
     switch (code) {
-      case 82: this.relativeE = false; break;
-      case 83: this.relativeE = true; break;
+      case 82:
+        this.relativeE = false;
+        break;
+      case 83:
+        this.relativeE = true;
+        break;
       case 220: {
         if (w.has(Letter.B)) this.savedSpeedFactor = this.speedFactor;
         const pct = w.number(Letter.S);
@@ -169,7 +186,9 @@ export class GcodeEstimator implements GcodeSink {
         if (w.has(Letter.R)) this.speedFactor = this.savedSpeedFactor;
         break;
       }
-      case 400: this.planner.dwell(0); break;
+      case 400:
+        this.planner.dwell(0);
+        break;
       default:
         applyLimitCommand(code, w, this.unit, this.planner);
     }

@@ -10,7 +10,19 @@ import { AppError, ErrorCode } from '../../../common/errors.js';
 
 /** Word letters as indexes into `GcodeWords.values` ('A' = 0 … 'Z' = 25). */
 export const Letter = {
-  B: 1, E: 4, F: 5, I: 8, J: 9, L: 11, P: 15, R: 17, S: 18, T: 19, X: 23, Y: 24, Z: 25,
+  B: 1,
+  E: 4,
+  F: 5,
+  I: 8,
+  J: 9,
+  L: 11,
+  P: 15,
+  R: 17,
+  S: 18,
+  T: 19,
+  X: 23,
+  Y: 24,
+  Z: 25,
 } as const;
 
 /** Command letters as the sink receives them (char codes). */

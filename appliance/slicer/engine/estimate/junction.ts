@@ -33,8 +33,12 @@ export function jerkSafeSpeed(axisSpeed: Float64Array, nominal: number, jerk: Fl
  * `prevSpeed` and `curSpeed` are per-axis speeds at each move's nominal speed.
  */
 export function jerkJunctionSpeed(
-  prevSpeed: Float64Array, prevNominal: number, prevSafe: number,
-  curSpeed: Float64Array, curNominal: number, curSafe: number,
+  prevSpeed: Float64Array,
+  prevNominal: number,
+  prevSafe: number,
+  curSpeed: Float64Array,
+  curNominal: number,
+  curSafe: number,
   jerk: Float64Array,
 ): number {
   let junction: number;
@@ -74,9 +78,13 @@ export function jerkJunctionSpeed(
  * (itself limited per axis along the junction direction). Unit vectors include E.
  */
 export function deviationJunctionSpeed2(
-  prevUnit: Float64Array, curUnit: Float64Array,
-  accel: number, maxAccel: Float64Array, deviation: number,
-  prevNominal2: number, curNominal2: number,
+  prevUnit: Float64Array,
+  curUnit: Float64Array,
+  accel: number,
+  maxAccel: Float64Array,
+  deviation: number,
+  prevNominal2: number,
+  curNominal2: number,
 ): number {
   let cosTheta = -(prevUnit[0] * curUnit[0] + prevUnit[1] * curUnit[1] + prevUnit[2] * curUnit[2] + prevUnit[3] * curUnit[3]);
   if (cosTheta > REVERSAL_COS) return MARLIN_MINIMUM_PLANNER_SPEED * MARLIN_MINIMUM_PLANNER_SPEED;

@@ -14,7 +14,12 @@ const MM_PER_MIN = 1 / 60;
 function axisWords(w: GcodeWords, scale: number, nonNegative = true): Partial<AxisValues> | undefined {
   const out: Partial<AxisValues> = {};
   let any = false;
-  for (const [axis, letter] of [['x', Letter.X], ['y', Letter.Y], ['z', Letter.Z], ['e', Letter.E]] as const) {
+  for (const [axis, letter] of [
+    ['x', Letter.X],
+    ['y', Letter.Y],
+    ['z', Letter.Z],
+    ['e', Letter.E],
+  ] as const) {
     const v = w.number(letter);
     if (v === undefined || (nonNegative && v < 0)) continue;
     out[axis] = v * scale;

@@ -71,8 +71,8 @@ function first(values: readonly number[], index = 0): number {
  */
 export function limitsFromConfig(config: PrintConfig): MachineLimits {
   const flavor = config.gcode_flavor;
-  const junction: JunctionModel = flavor === 'klipper' ? 'klipper'
-    : flavor === 'marlin2' && config.machine_max_junction_deviation > 0 ? 'junction-deviation' : 'jerk';
+  const junction: JunctionModel =
+    flavor === 'klipper' ? 'klipper' : flavor === 'marlin2' && config.machine_max_junction_deviation > 0 ? 'junction-deviation' : 'jerk';
   const dialect: CommandDialect = flavor === 'klipper' ? 'klipper' : flavor === 'reprapfirmware' ? 'reprap' : 'marlin';
   const printAccel = config.machine_max_acceleration_extruding;
   const sharedTravel = flavor === 'marlin' || flavor === 'klipper';
@@ -81,8 +81,10 @@ export function limitsFromConfig(config: PrintConfig): MachineLimits {
     dialect,
     maxSpeed: { x: config.machine_max_speed_x, y: config.machine_max_speed_y, z: config.machine_max_speed_z, e: config.machine_max_speed_e },
     maxAccel: {
-      x: config.machine_max_acceleration_x, y: config.machine_max_acceleration_y,
-      z: config.machine_max_acceleration_z, e: config.machine_max_acceleration_e,
+      x: config.machine_max_acceleration_x,
+      y: config.machine_max_acceleration_y,
+      z: config.machine_max_acceleration_z,
+      e: config.machine_max_acceleration_e,
     },
     maxJerk: { x: config.machine_max_jerk_x, y: config.machine_max_jerk_y, z: config.machine_max_jerk_z, e: config.machine_max_jerk_e },
     junctionDeviation: config.machine_max_junction_deviation,

@@ -7,9 +7,7 @@
  */
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import { BlockQueue } from './block-queue.js';
-import {
-  deviationJunctionSpeed2, jerkJunctionSpeed, jerkSafeSpeed, klipperJunctionSpeed2, type KlipperSide,
-} from './junction.js';
+import { deviationJunctionSpeed2, jerkJunctionSpeed, jerkSafeSpeed, klipperJunctionSpeed2, type KlipperSide } from './junction.js';
 import { copyLimits, type AxisValues, type MachineLimits } from './limits.js';
 
 export interface AccelerationSettings {
@@ -119,7 +117,11 @@ export class MotionPlanner {
 
   /** Changes limits for the moves that follow (M201/M203/M205, SET_VELOCITY_LIMIT). */
   setLimits(patch: LimitsPatch): void {
-    if (patch.junction !== undefined && patch.junction !== this.limits.junction && (patch.junction === 'klipper' || this.limits.junction === 'klipper')) {
+    if (
+      patch.junction !== undefined &&
+      patch.junction !== this.limits.junction &&
+      (patch.junction === 'klipper' || this.limits.junction === 'klipper')
+    ) {
       throw invalid('the planner cannot switch to or from the Klipper junction model mid-stream');
     }
     const { maxSpeed, maxAccel, maxJerk, ...scalars } = patch;
@@ -218,7 +220,15 @@ export class MotionPlanner {
         const norm = 1 / Math.sqrt(xyz2 + delta[3] * delta[3]);
         for (let a = 0; a < 4; a++) unit[a] = delta[a] * norm;
         if (this.hasPrevious) {
-          maxEntry2 = deviationJunctionSpeed2(this.previousUnit, unit, accel, maxAccel, limits.junctionDeviation, this.previousNominal * this.previousNominal, nominal2);
+          maxEntry2 = deviationJunctionSpeed2(
+            this.previousUnit,
+            unit,
+            accel,
+            maxAccel,
+            limits.junctionDeviation,
+            this.previousNominal * this.previousNominal,
+            nominal2,
+          );
         }
         break;
       }
@@ -310,7 +320,11 @@ export class MotionPlanner {
   }
 
   private applyLimits(limits: MachineLimits): void {
-    for (const [name, value] of [['print acceleration', limits.printAccel], ['retract acceleration', limits.retractAccel], ['travel acceleration', limits.travelAccel]] as const) {
+    for (const [name, value] of [
+      ['print acceleration', limits.printAccel],
+      ['retract acceleration', limits.retractAccel],
+      ['travel acceleration', limits.travelAccel],
+    ] as const) {
       checkPositive(name, value);
     }
     if (!(limits.minimumCruiseRatio >= 0 && limits.minimumCruiseRatio < 1)) {

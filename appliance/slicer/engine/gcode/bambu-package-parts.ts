@@ -81,9 +81,9 @@ export function rootRelsXml(): string {
 export function modelXml(version: string): string {
   return [
     XML_DECLARATION,
-    '<model unit="millimeter" xml:lang="en-US" xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02"'
-      + ' xmlns:BambuStudio="http://schemas.bambulab.com/package/2021"'
-      + ' xmlns:p="http://schemas.microsoft.com/3dmanufacturing/production/2015/06" requiredextensions="p">',
+    '<model unit="millimeter" xml:lang="en-US" xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02"' +
+      ' xmlns:BambuStudio="http://schemas.bambulab.com/package/2021"' +
+      ' xmlns:p="http://schemas.microsoft.com/3dmanufacturing/production/2015/06" requiredextensions="p">',
     ` <metadata name="Application">Printyard-${escapeXml(version)}</metadata>`,
     ' <metadata name="BambuStudio:3mfVersion">1</metadata>',
     ` <metadata name="Thumbnail_Middle">/${THUMBNAIL_PART}</metadata>`,
@@ -125,8 +125,11 @@ export function modelSettingsRelsXml(): string {
 
 /** Bambu Connect expects extruder_type and nozzle_volume_type ahead of printer_model_id. */
 export function sliceInfoXml(config: PrintConfig, plate: BambuPlate, objects: readonly BambuObject[]): string {
-  const filaments = plate.filaments.map((f) => `    <filament id="${f.id}" tray_info_idx="" type="${escapeXml(f.type)}" color="${escapeXml(f.color)}"`
-    + ` used_m="${f.used_m.toFixed(2)}" used_g="${f.used_g.toFixed(2)}"/>`);
+  const filaments = plate.filaments.map(
+    (f) =>
+      `    <filament id="${f.id}" tray_info_idx="" type="${escapeXml(f.type)}" color="${escapeXml(f.color)}"` +
+      ` used_m="${f.used_m.toFixed(2)}" used_g="${f.used_g.toFixed(2)}"/>`,
+  );
   return [
     XML_DECLARATION,
     '<config>',

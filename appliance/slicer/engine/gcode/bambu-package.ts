@@ -11,8 +11,20 @@ import { asStorageError } from '../../../common/disk-space.js';
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import type { PrintConfig } from '../../profiles/schema.js';
 import {
-  GCODE_PART, PLATE_JSON_PART, SMALL_THUMBNAIL_PART, THUMBNAIL_PART, contentTypesXml, modelSettingsRelsXml, modelSettingsXml,
-  modelXml, plateJson, projectSettingsJson, rootRelsXml, sliceInfoXml, type BambuObject, type BambuPlate,
+  GCODE_PART,
+  PLATE_JSON_PART,
+  SMALL_THUMBNAIL_PART,
+  THUMBNAIL_PART,
+  contentTypesXml,
+  modelSettingsRelsXml,
+  modelSettingsXml,
+  modelXml,
+  plateJson,
+  projectSettingsJson,
+  rootRelsXml,
+  sliceInfoXml,
+  type BambuObject,
+  type BambuPlate,
 } from './bambu-package-parts.js';
 
 export type { BambuFilament, BambuObject, BambuPlate } from './bambu-package-parts.js';
@@ -41,8 +53,12 @@ const GCODE_LEVEL = 3;
 
 export async function writeGcode3mf(input: Gcode3mfInput): Promise<Gcode3mfResult> {
   if (input.config.printer_model_id.trim() === '') {
-    throw new AppError(ErrorCode.invalidSetting, 400,
-      'invalid value for setting "printer_model_id": a Bambu package needs the printer model id (e.g. C12 for the P1S)', { key: 'printer_model_id' });
+    throw new AppError(
+      ErrorCode.invalidSetting,
+      400,
+      'invalid value for setting "printer_model_id": a Bambu package needs the printer model id (e.g. C12 for the P1S)',
+      { key: 'printer_model_id' },
+    );
   }
   const out = createWriteStream(input.outputPath);
   let zipError: Error | null = null;

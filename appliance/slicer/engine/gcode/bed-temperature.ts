@@ -33,7 +33,9 @@ export interface BedTemperatures {
 function plateKey(config: PrintConfig): PlateKey {
   const key = PLATE_KEYS[config.curr_bed_type];
   if (!key) {
-    throw new AppError(ErrorCode.invalidSetting, 400, `invalid value for setting "curr_bed_type": "${config.curr_bed_type}"`, { key: 'curr_bed_type' });
+    throw new AppError(ErrorCode.invalidSetting, 400, `invalid value for setting "curr_bed_type": "${config.curr_bed_type}"`, {
+      key: 'curr_bed_type',
+    });
   }
   return key;
 }

@@ -29,9 +29,12 @@ export interface SinkLimits {
 
 export function outputTooLarge(maxBytes: number): AppError {
   const mb = maxBytes / MB;
-  return new AppError(ERR_OUTPUT_TOO_LARGE, 422,
-    `the G-code would be larger than ${Number.isInteger(mb) ? mb : mb.toFixed(2)} MB, the most this slicer writes: `
-    + 'fewer or thicker layers, less infill or a smaller model make it smaller');
+  return new AppError(
+    ERR_OUTPUT_TOO_LARGE,
+    422,
+    `the G-code would be larger than ${Number.isInteger(mb) ? mb : mb.toFixed(2)} MB, the most this slicer writes: ` +
+      'fewer or thicker layers, less infill or a smaller model make it smaller',
+  );
 }
 
 const WRITING = 'writing the G-code';
@@ -45,7 +48,11 @@ export class FileSink {
   private error: Error | null = null;
   private closed = false;
 
-  private constructor(private readonly file: FileHandle, private readonly dir: string, private readonly limits: SinkLimits) {}
+  private constructor(
+    private readonly file: FileHandle,
+    private readonly dir: string,
+    private readonly limits: SinkLimits,
+  ) {}
 
   /** Opens (truncates) the file; refused with 507 when the disk is already below `minFreeBytes`. */
   static async create(file: string, limits: SinkLimits = {}): Promise<FileSink> {
@@ -99,7 +106,9 @@ export class FileSink {
 
   private startWriting(): void {
     if (this.writing || this.pieces.length === 0) return;
-    this.writing = this.writeAll().finally(() => { this.writing = null; });
+    this.writing = this.writeAll().finally(() => {
+      this.writing = null;
+    });
   }
 
   /** Writes batches until none is waiting; a failure is kept for the producer. */

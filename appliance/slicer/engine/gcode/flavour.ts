@@ -66,9 +66,8 @@ export function flavourOf(name: FlavourName): Flavour {
     mayEmitLimits: !klipper,
     featureComment: (role) => (bambu ? `; FEATURE: ${BAMBU_FEATURES[role]}` : `;TYPE:${PRUSA_TYPES[role]}`),
     widthComment: (w) => (bambu ? `; LINE_WIDTH: ${num3(w)}` : `;WIDTH:${num3(w)}`),
-    layerChangeComments: (z, h) => (bambu
-      ? ['; CHANGE_LAYER', `; Z_HEIGHT: ${num3(z)}`, `; LAYER_HEIGHT: ${num3(h)}`]
-      : [';LAYER_CHANGE', `;Z:${num3(z)}`, `;HEIGHT:${num3(h)}`]),
+    layerChangeComments: (z, h) =>
+      bambu ? ['; CHANGE_LAYER', `; Z_HEIGHT: ${num3(z)}`, `; LAYER_HEIGHT: ${num3(h)}`] : [';LAYER_CHANGE', `;Z:${num3(z)}`, `;HEIGHT:${num3(h)}`],
     fan: (s) => {
       const v = Math.max(0, Math.min(255, Math.round(s)));
       if (bambu) return `M106 P1 S${v}`;

@@ -53,7 +53,7 @@ export class GcodeFormatter {
     const zOffset = c.z_offset;
     const verbose = c.gcode_comments;
     // Firmware that does not shift for its tools gets the G-code shifted (PrusaSlicer's extruder offset).
-    const offsetOf = (tool: number): [number, number] => (c.single_extruder_multi_material ? [0, 0] : pick(c.extruder_offset, tool) ?? [0, 0]);
+    const offsetOf = (tool: number): [number, number] => (c.single_extruder_multi_material ? [0, 0] : (pick(c.extruder_offset, tool) ?? [0, 0]));
     let [offX, offY] = offsetOf(this.filament);
     let cx = NaN;
     let cy = NaN;

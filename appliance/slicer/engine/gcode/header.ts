@@ -10,7 +10,11 @@ import type { LabelledObject } from './writer.js';
 
 /** Cura-style summary lines that several printer displays and OctoPrint plugins read. */
 export function headerSummary(
-  c: PrintConfig, totalS: number, mm: number[], layers: number, b: [number, number, number, number, number, number],
+  c: PrintConfig,
+  totalS: number,
+  mm: number[],
+  layers: number,
+  b: [number, number, number, number, number, number],
 ): string {
   const metres = mm.reduce((a, v) => a + v, 0) / 1000;
   return [
@@ -18,8 +22,12 @@ export function headerSummary(
     `;TIME:${Math.round(totalS)}`,
     `;Filament used: ${metres.toFixed(5)}m`,
     `;Layer height: ${c.layer_height}`,
-    `;MINX:${b[0].toFixed(3)}`, `;MINY:${b[1].toFixed(3)}`, `;MINZ:${b[2].toFixed(3)}`,
-    `;MAXX:${b[3].toFixed(3)}`, `;MAXY:${b[4].toFixed(3)}`, `;MAXZ:${b[5].toFixed(3)}`,
+    `;MINX:${b[0].toFixed(3)}`,
+    `;MINY:${b[1].toFixed(3)}`,
+    `;MINZ:${b[2].toFixed(3)}`,
+    `;MAXX:${b[3].toFixed(3)}`,
+    `;MAXY:${b[4].toFixed(3)}`,
+    `;MAXZ:${b[5].toFixed(3)}`,
     `;LAYER_COUNT:${layers}`,
     '',
   ].join('\n');

@@ -21,8 +21,17 @@ export async function copyWithProgress(path: string, out: FileSink, m73: (tag: s
   let n = 0;
   const number = (text: string) => text.replace(/^(?=[^;\n])/gm, () => `N${++n} `);
   const emit = lineNumbers
-    ? (bytes: Buffer) => out.write(number(replaceMarks(bytes, m73).map((part) => part.toString()).join('')))
-    : (bytes: Buffer) => { for (const part of replaceMarks(bytes, m73)) out.write(part); };
+    ? (bytes: Buffer) =>
+        out.write(
+          number(
+            replaceMarks(bytes, m73)
+              .map((part) => part.toString())
+              .join(''),
+          ),
+        )
+    : (bytes: Buffer) => {
+        for (const part of replaceMarks(bytes, m73)) out.write(part);
+      };
   const body = await open(path, 'r');
   try {
     let carry: Buffer = Buffer.alloc(0);

@@ -88,9 +88,16 @@ export class GcodeWriter {
     }
     if (c.emit_machine_limits_to_gcode && this.f.mayEmitLimits) out.push(...machineLimits(c));
     out.push(this.f.bambu ? '; FEATURE: Custom' : ';TYPE:Custom', start.trimEnd());
-    out.push('G21 ; millimetres', 'G90 ; absolute coordinates', c.use_relative_e_distances ? 'M83 ; relative extrusion' : 'M82 ; absolute extrusion', 'G92 E0');
+    out.push(
+      'G21 ; millimetres',
+      'G90 ; absolute coordinates',
+      c.use_relative_e_distances ? 'M83 ; relative extrusion' : 'M82 ; absolute extrusion',
+      'G92 E0',
+    );
     out.push(...this.filamentSetup(this.filament));
-    const filamentStart = this.d.render(pick(c.filament_start_gcode, this.filament), 'filament_start_gcode', null, { current_extruder: this.filament }).trimEnd();
+    const filamentStart = this.d
+      .render(pick(c.filament_start_gcode, this.filament), 'filament_start_gcode', null, { current_extruder: this.filament })
+      .trimEnd();
     if (filamentStart) out.push(filamentStart);
     if (c.default_jerk > 0 && !this.f.klipper) out.push(`M205 X${fmt(c.default_jerk, 2)} Y${fmt(c.default_jerk, 2)} ; jerk`);
     if (this.f.bambu && pick(c.additional_cooling_fan_speed, this.filament) > 0) {
@@ -192,7 +199,13 @@ export class GcodeWriter {
     const infill = () => {
       for (const e of isl.infill) this.extrude(e, isl);
     };
-    if (this.c.is_infill_first) { infill(); walls(); } else { walls(); infill(); }
+    if (this.c.is_infill_first) {
+      infill();
+      walls();
+    } else {
+      walls();
+      infill();
+    }
   }
 
   /** Per-filament machine settings: pressure advance when the filament asks for it. */
@@ -410,7 +423,6 @@ function reversePath(p: Float64Array): Float64Array {
 function dist2(ax: number, ay: number, bx: number, by: number): number {
   return (ax - bx) ** 2 + (ay - by) ** 2;
 }
-
 
 function maxY(ring: Float64Array): number {
   let m = -Infinity;

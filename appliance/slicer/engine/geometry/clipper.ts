@@ -162,10 +162,14 @@ type ClipKind = 'union' | 'intersection' | 'difference' | 'xor';
 
 function clipTypeOf(kind: ClipKind) {
   switch (kind) {
-    case 'union': return C.ClipType.Union;
-    case 'intersection': return C.ClipType.Intersection;
-    case 'difference': return C.ClipType.Difference;
-    case 'xor': return C.ClipType.Xor;
+    case 'union':
+      return C.ClipType.Union;
+    case 'intersection':
+      return C.ClipType.Intersection;
+    case 'difference':
+      return C.ClipType.Difference;
+    case 'xor':
+      return C.ClipType.Xor;
   }
 }
 

@@ -128,7 +128,7 @@ export function pointInRing(x: number, y: number, ring: Polygon): boolean {
   for (let k = 0; k < n; k += 2) {
     const ix = ring[k];
     const iy = ring[k + 1];
-    if ((iy > y) !== (jy > y) && x < ((jx - ix) * (y - iy)) / (jy - iy) + ix) inside = !inside;
+    if (iy > y !== jy > y && x < ((jx - ix) * (y - iy)) / (jy - iy) + ix) inside = !inside;
     jx = ix;
     jy = iy;
   }

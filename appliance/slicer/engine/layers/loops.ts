@@ -121,7 +121,8 @@ function linkWithin(chains: Chain[], tol: number): { open: Chain[]; closed: Chai
   chains.forEach((c, i) => {
     const k = key(c.pts[0], c.pts[1]);
     const list = grid.get(k);
-    if (list) list.push(i); else grid.set(k, [i]);
+    if (list) list.push(i);
+    else grid.set(k, [i]);
   });
   const cands: { d: number; from: number; to: number }[] = [];
   chains.forEach((c, i) => {
@@ -187,8 +188,16 @@ function joinRemaining(chains: Chain[], loops: Polygon[]): number {
         const p = pool[j].pts;
         const ds = dist(ex, ey, p[0], p[1]);
         const de = dist(ex, ey, p[p.length - 2], p[p.length - 1]);
-        if (ds < bestD) { bestD = ds; best = j; reverse = false; }
-        if (de < bestD) { bestD = de; best = j; reverse = true; }
+        if (ds < bestD) {
+          bestD = ds;
+          best = j;
+          reverse = false;
+        }
+        if (de < bestD) {
+          bestD = de;
+          best = j;
+          reverse = true;
+        }
       }
       largest = Math.max(largest, bestD);
       if (best < 0) break;

@@ -59,7 +59,14 @@ export function repeatedSections(mesh: IndexedMesh, sliceZs: Float64Array): Uint
  * Segments for the planes sliceZs[first..last) (sliceZs sorted ascending). Returns one entry per
  * plane in that range; planes marked in `skip` (by plane index) are left empty, uncut.
  */
-export function sliceMesh(mesh: IndexedMesh, edges: EdgeTable, sliceZs: Float64Array, first: number, last: number, skip?: Uint8Array): LayerSegments[] {
+export function sliceMesh(
+  mesh: IndexedMesh,
+  edges: EdgeTable,
+  sliceZs: Float64Array,
+  first: number,
+  last: number,
+  skip?: Uint8Array,
+): LayerSegments[] {
   const v = mesh.vertices;
   const idx = mesh.indices;
   const triCount = idx.length / 3;
@@ -72,8 +79,8 @@ export function sliceMesh(mesh: IndexedMesh, edges: EdgeTable, sliceZs: Float64A
     const z0 = v[idx[t * 3] * 3 + 2];
     const z1 = v[idx[t * 3 + 1] * 3 + 2];
     const z2 = v[idx[t * 3 + 2] * 3 + 2];
-    const zmin = z0 < z1 ? (z0 < z2 ? z0 : z2) : (z1 < z2 ? z1 : z2);
-    const zmax = z0 > z1 ? (z0 > z2 ? z0 : z2) : (z1 > z2 ? z1 : z2);
+    const zmin = z0 < z1 ? (z0 < z2 ? z0 : z2) : z1 < z2 ? z1 : z2;
+    const zmax = z0 > z1 ? (z0 > z2 ? z0 : z2) : z1 > z2 ? z1 : z2;
     if (zmax < zLow || zmin >= zHigh) continue;
     for (let p = firstAbove(sliceZs, zmin, first, last); p < last && sliceZs[p] <= zmax; p++) if (!skip?.[p]) counts[p - first]++;
   }
@@ -102,8 +109,8 @@ export function sliceMesh(mesh: IndexedMesh, edges: EdgeTable, sliceZs: Float64A
     const z0 = v[i0 * 3 + 2];
     const z1 = v[i1 * 3 + 2];
     const z2 = v[i2 * 3 + 2];
-    const zmin = z0 < z1 ? (z0 < z2 ? z0 : z2) : (z1 < z2 ? z1 : z2);
-    const zmax = z0 > z1 ? (z0 > z2 ? z0 : z2) : (z1 > z2 ? z1 : z2);
+    const zmin = z0 < z1 ? (z0 < z2 ? z0 : z2) : z1 < z2 ? z1 : z2;
+    const zmax = z0 > z1 ? (z0 > z2 ? z0 : z2) : z1 > z2 ? z1 : z2;
     if (zmax < zLow || zmin >= zHigh) continue;
     for (let p = firstAbove(sliceZs, zmin, first, last); p < last && sliceZs[p] <= zmax; p++) {
       if (skip?.[p]) continue;
@@ -115,14 +122,18 @@ export function sliceMesh(mesh: IndexedMesh, edges: EdgeTable, sliceZs: Float64A
       // above to below and ends where it comes back up.
       let from: number;
       let to: number;
-      if (a0 && !a1) from = 0; else if (a1 && !a2) from = 1; else from = 2;
-      if (!a0 && a1) to = 0; else if (!a1 && a2) to = 1; else to = 2;
+      if (a0 && !a1) from = 0;
+      else if (a1 && !a2) from = 1;
+      else from = 2;
+      if (!a0 && a1) to = 0;
+      else if (!a1 && a2) to = 1;
+      else to = 2;
       const eFrom = te[t * 3 + from];
       const eTo = te[t * 3 + to];
       const fa = idx[t * 3 + from];
-      const fb = idx[t * 3 + (from + 1) % 3];
+      const fb = idx[t * 3 + ((from + 1) % 3)];
       const ta = idx[t * 3 + to];
-      const tb = idx[t * 3 + (to + 1) % 3];
+      const tb = idx[t * 3 + ((to + 1) % 3)];
       const layer = out[p - first];
       const s = layer.count++;
       layer.coords[s * 4] = crossX(fa, fb, z, 0);

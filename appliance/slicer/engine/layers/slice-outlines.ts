@@ -76,7 +76,13 @@ export async function sliceOutlines(objects: ModelObject[], specs: LayerSpec[], 
     done += job.last - job.first;
     // Layer events once every object's part of a layer is done, in order.
     while (reported < total && perLayer[reported] >= objectsCovering(jobs, reported)) progress.layer(++reported, total);
-    progress.within(done / Math.max(1, jobs.reduce((a, j) => a + j.last - j.first, 0)));
+    progress.within(
+      done /
+        Math.max(
+          1,
+          jobs.reduce((a, j) => a + j.last - j.first, 0),
+        ),
+    );
   };
   // The workers' shares are sent off first; this thread then works through its own share.
   const remote = jobs.map((job, k) => (runner.isLocal(k) ? null : runner.run('slice', job).then((r) => take(job, r))));

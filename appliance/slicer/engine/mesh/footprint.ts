@@ -116,8 +116,10 @@ export function footprintFits(hull: Polygon, dx: number, dy: number, area: Polyg
   }
   for (let h = 0; h < hull.length; h += 2) {
     const j = (h + 2) % hull.length;
-    const ax = hull[h] + dx, ay = hull[h + 1] + dy;
-    const bx = hull[j] + dx, by = hull[j + 1] + dy;
+    const ax = hull[h] + dx,
+      ay = hull[h + 1] + dy;
+    const bx = hull[j] + dx,
+      by = hull[j + 1] + dy;
     for (let k = 0; k < area.length; k += 2) {
       const m = (k + 2) % area.length;
       if (segmentsCross(ax, ay, bx, by, area[k], area[k + 1], area[m], area[m + 1])) return false;

@@ -9,7 +9,10 @@ class Growable<T extends Typed> {
   private data: T;
   length = 0;
 
-  constructor(private readonly make: (size: number) => T, initialCapacity: number) {
+  constructor(
+    private readonly make: (size: number) => T,
+    initialCapacity: number,
+  ) {
     this.data = make(Math.max(16, initialCapacity));
   }
 

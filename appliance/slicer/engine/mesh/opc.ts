@@ -36,10 +36,11 @@ function megabytes(bytes: number): string {
 /** 413, as an upload over the size limit: the package is too large once inflated, and the limits are the operator's. */
 function tooLargeInflated(err: InflateLimitError): AppError {
   const { limits } = err;
-  const message = err.limit === 'bytes'
-    ? `the 3MF package inflates to ${megabytes(err.inflatedBytes)} MB, more than the limit of ${megabytes(limits.maxBytes)} MB`
-    : `the ${megabytes(err.archiveBytes)} MB 3MF package inflates to ${megabytes(err.inflatedBytes)} MB, ` +
-      `${Math.round(err.inflatedBytes / err.archiveBytes)} times its size; the limit is ${limits.maxRatio} times (a zip bomb?)`;
+  const message =
+    err.limit === 'bytes'
+      ? `the 3MF package inflates to ${megabytes(err.inflatedBytes)} MB, more than the limit of ${megabytes(limits.maxBytes)} MB`
+      : `the ${megabytes(err.archiveBytes)} MB 3MF package inflates to ${megabytes(err.inflatedBytes)} MB, ` +
+        `${Math.round(err.inflatedBytes / err.archiveBytes)} times its size; the limit is ${limits.maxRatio} times (a zip bomb?)`;
   return new AppError(ErrorCode.payloadTooLarge, 413, message);
 }
 

@@ -97,9 +97,15 @@ function shellVolume(v: Float32Array, indices: Uint32Array, flip: Uint8Array, sh
     const a = indices[t * 3] * 3;
     const b = indices[t * 3 + 1] * 3;
     const c = indices[t * 3 + 2] * 3;
-    const ax = v[a] - rx, ay = v[a + 1] - ry, az = v[a + 2] - rz;
-    const bx = v[b] - rx, by = v[b + 1] - ry, bz = v[b + 2] - rz;
-    const cx = v[c] - rx, cy = v[c + 1] - ry, cz = v[c + 2] - rz;
+    const ax = v[a] - rx,
+      ay = v[a + 1] - ry,
+      az = v[a + 2] - rz;
+    const bx = v[b] - rx,
+      by = v[b + 1] - ry,
+      bz = v[b + 2] - rz;
+    const cx = v[c] - rx,
+      cy = v[c + 1] - ry,
+      cz = v[c + 2] - rz;
     const det = ax * (by * cz - bz * cy) - ay * (bx * cz - bz * cx) + az * (bx * cy - by * cx);
     sum += flip[t] ? -det : det;
   }
@@ -115,16 +121,26 @@ function rayCrossings(v: Float32Array, indices: Uint32Array, shells: Shells, s: 
     const a = indices[t * 3] * 3;
     const b = indices[t * 3 + 1] * 3;
     const c = indices[t * 3 + 2] * 3;
-    const e1x = v[b] - v[a], e1y = v[b + 1] - v[a + 1], e1z = v[b + 2] - v[a + 2];
-    const e2x = v[c] - v[a], e2y = v[c + 1] - v[a + 1], e2z = v[c + 2] - v[a + 2];
-    const px = dy * e2z - dz * e2y, py = dz * e2x - dx * e2z, pz = dx * e2y - dy * e2x;
+    const e1x = v[b] - v[a],
+      e1y = v[b + 1] - v[a + 1],
+      e1z = v[b + 2] - v[a + 2];
+    const e2x = v[c] - v[a],
+      e2y = v[c + 1] - v[a + 1],
+      e2z = v[c + 2] - v[a + 2];
+    const px = dy * e2z - dz * e2y,
+      py = dz * e2x - dx * e2z,
+      pz = dx * e2y - dy * e2x;
     const det = e1x * px + e1y * py + e1z * pz;
     if (Math.abs(det) < 1e-18) continue;
     const inv = 1 / det;
-    const sx = ox - v[a], sy = oy - v[a + 1], sz = oz - v[a + 2];
+    const sx = ox - v[a],
+      sy = oy - v[a + 1],
+      sz = oz - v[a + 2];
     const u = (sx * px + sy * py + sz * pz) * inv;
     if (u < 0 || u > 1) continue;
-    const qx = sy * e1z - sz * e1y, qy = sz * e1x - sx * e1z, qz = sx * e1y - sy * e1x;
+    const qx = sy * e1z - sz * e1y,
+      qy = sz * e1x - sx * e1z,
+      qz = sx * e1y - sy * e1x;
     const w = (dx * qx + dy * qy + dz * qz) * inv;
     if (w < 0 || u + w > 1) continue;
     if ((e2x * qx + e2y * qy + e2z * qz) * inv > 1e-9) hits++;

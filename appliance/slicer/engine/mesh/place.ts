@@ -39,7 +39,10 @@ function areaPolygon(bed: BedShape): Polygon {
 
 export function placeModel(model: Model, bed: BedShape): PlacedModel {
   const area = areaPolygon(bed);
-  let areaMinX = Infinity, areaMinY = Infinity, areaMaxX = -Infinity, areaMaxY = -Infinity;
+  let areaMinX = Infinity,
+    areaMinY = Infinity,
+    areaMaxX = -Infinity,
+    areaMaxY = -Infinity;
   for (const [x, y] of bed.printableArea) {
     areaMinX = Math.min(areaMinX, x);
     areaMaxX = Math.max(areaMaxX, x);
@@ -67,10 +70,12 @@ export function placeModel(model: Model, bed: BedShape): PlacedModel {
 
   const objects = model.objects.map((o, k) => ({ ...o, mesh: translated(o.mesh, dx, dy, -bounds[k].min[2]) }));
   const placedBounds = bounds
-    .map((b): BBox3 => ({
-      min: [b.min[0] + dx, b.min[1] + dy, 0],
-      max: [b.max[0] + dx, b.max[1] + dy, b.max[2] - b.min[2]],
-    }))
+    .map(
+      (b): BBox3 => ({
+        min: [b.min[0] + dx, b.min[1] + dy, 0],
+        max: [b.max[0] + dx, b.max[1] + dy, b.max[2] - b.min[2]],
+      }),
+    )
     .reduce(unionBBox3);
 
   const tooTall = placedBounds.max[2] > bed.printableHeight + 1e-6;

@@ -24,12 +24,22 @@ export interface RepairResult {
 
 function isDegenerate(v: Float32Array, a: number, b: number, c: number): boolean {
   if (a === b || b === c || a === c) return true;
-  const ax = v[a * 3], ay = v[a * 3 + 1], az = v[a * 3 + 2];
-  const ux = v[b * 3] - ax, uy = v[b * 3 + 1] - ay, uz = v[b * 3 + 2] - az;
-  const wx = v[c * 3] - ax, wy = v[c * 3 + 1] - ay, wz = v[c * 3 + 2] - az;
-  const nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
+  const ax = v[a * 3],
+    ay = v[a * 3 + 1],
+    az = v[a * 3 + 2];
+  const ux = v[b * 3] - ax,
+    uy = v[b * 3 + 1] - ay,
+    uz = v[b * 3 + 2] - az;
+  const wx = v[c * 3] - ax,
+    wy = v[c * 3 + 1] - ay,
+    wz = v[c * 3 + 2] - az;
+  const nx = uy * wz - uz * wy,
+    ny = uz * wx - ux * wz,
+    nz = ux * wy - uy * wx;
   const cross2 = nx * nx + ny * ny + nz * nz;
-  const ex = wx - ux, ey = wy - uy, ez = wz - uz;
+  const ex = wx - ux,
+    ey = wy - uy,
+    ez = wz - uz;
   const longest2 = Math.max(ux * ux + uy * uy + uz * uz, wx * wx + wy * wy + wz * wz, ex * ex + ey * ey + ez * ez);
   // |cross| = longest * height, so height <= f * longest  <=>  cross² <= f² * longest⁴.
   return cross2 <= DEGENERATE_RELATIVE_HEIGHT * DEGENERATE_RELATIVE_HEIGHT * longest2 * longest2;
@@ -53,7 +63,9 @@ class TriangleSet {
   /** Adds triangle t (already written to `indices`); false when an equal one is present. */
   add(t: number): boolean {
     const idx = this.indices;
-    const a = idx[t * 3], b = idx[t * 3 + 1], c = idx[t * 3 + 2];
+    const a = idx[t * 3],
+      b = idx[t * 3 + 1],
+      c = idx[t * 3 + 2];
     const lo = Math.min(a, b, c);
     const hi = Math.max(a, b, c);
     const mid = a + b + c - lo - hi;
@@ -63,7 +75,9 @@ class TriangleSet {
     for (;;) {
       const other = this.table[slot];
       if (other < 0) break;
-      const oa = idx[other * 3], ob = idx[other * 3 + 1], oc = idx[other * 3 + 2];
+      const oa = idx[other * 3],
+        ob = idx[other * 3 + 1],
+        oc = idx[other * 3 + 2];
       const olo = Math.min(oa, ob, oc);
       const ohi = Math.max(oa, ob, oc);
       if (olo === lo && ohi === hi && oa + ob + oc - olo - ohi === mid) return false;
@@ -144,8 +158,7 @@ export function repairMesh(mesh: IndexedMesh): RepairResult {
   const edges = buildEdgeTable(clean.indices);
   const orientation = orientShells(weld.vertices, clean.indices, edges);
   const after = edgeDefects(edges);
-  const before =
-    clean.degenerateTriangles + clean.duplicateTriangles === 0 ? after : weldedInputDefects(mesh.indices, weld.remap);
+  const before = clean.degenerateTriangles + clean.duplicateTriangles === 0 ? after : weldedInputDefects(mesh.indices, weld.remap);
 
   return {
     mesh: compactAndOrient(weld.vertices, clean.indices, orientation.flip),

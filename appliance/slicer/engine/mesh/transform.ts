@@ -42,9 +42,7 @@ export function compose(first: Affine, second: Affine): Affine {
 }
 
 export function determinant(m: Affine): number {
-  return (
-    m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * m[7] - m[4] * m[6])
-  );
+  return m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * m[7] - m[4] * m[6]);
 }
 
 /** Scales the translation part, for transforms written in a model unit other than mm. */

@@ -59,26 +59,46 @@ export async function writeBody(job: BodyJob): Promise<Body> {
   try {
     const planner = new MotionPlanner(limitsFromConfig(c));
     const writer = new GcodeWriter({
-      config: c, flavour: job.flavour, objects: job.objects, totalLayers: total, render: job.render,
+      config: c,
+      flavour: job.flavour,
+      objects: job.objects,
+      totalLayers: total,
+      render: job.render,
       planner,
       out: (chunk) => sink.write(chunk),
     });
-    const raster = job.preview ? new ToolpathRaster({ width: PREVIEW_SIZE, height: PREVIEW_SIZE, bounds: outlineBounds(job.first, job.outlines), maxZ }) : null;
+    const raster = job.preview
+      ? new ToolpathRaster({ width: PREVIEW_SIZE, height: PREVIEW_SIZE, bounds: outlineBounds(job.first, job.outlines), maxZ })
+      : null;
     writer.start();
     let written = 0;
-    await streamLayers({
-      specs, objects: job.outlines.objects, filaments: job.filaments, support: job.support,
-      above: params.topLayers, below: Math.max(params.bottomLayers, 1) + deepestBridgeBase(specs.map((s) => s.printZ), specs.map((s) => s.height), params),
-    }, job.runner, (layer) => {
-      progress.checkCancelled();
-      addAdhesion(layer, job.first, c.skirt_height);
-      writer.layer(layer);
-      raster?.addLayer(layer, layer.index === total - 1);
-      written++;
-      progress.layer(written, total);
-      progress.within(written / (total + 2));
-      return sink.drained();
-    });
+    await streamLayers(
+      {
+        specs,
+        objects: job.outlines.objects,
+        filaments: job.filaments,
+        support: job.support,
+        above: params.topLayers,
+        below:
+          Math.max(params.bottomLayers, 1) +
+          deepestBridgeBase(
+            specs.map((s) => s.printZ),
+            specs.map((s) => s.height),
+            params,
+          ),
+      },
+      job.runner,
+      (layer) => {
+        progress.checkCancelled();
+        addAdhesion(layer, job.first, c.skirt_height);
+        writer.layer(layer);
+        raster?.addLayer(layer, layer.index === total - 1);
+        written++;
+        progress.layer(written, total);
+        progress.within(written / (total + 2));
+        return sink.drained();
+      },
+    );
     // The worker threads are done: their heaps would otherwise stay resident while the file is finished.
     await job.runner.close();
     const stats = writer.end();

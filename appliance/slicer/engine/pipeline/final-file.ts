@@ -42,7 +42,8 @@ export async function writeFinalFile(job: FinalFileJob): Promise<void> {
   const layerStart = new Map(estimate.markers.map((m) => [m.tag, m.timeS]));
   const totalS = estimate.totalS;
   const thumbs = thumbnails(job.placed, c);
-  const m73 = (elapsed: number) => `M73 P${Math.min(100, Math.floor((elapsed / Math.max(totalS, 1e-9)) * 100))} R${Math.max(0, Math.round((totalS - elapsed) / 60))}`;
+  const m73 = (elapsed: number) =>
+    `M73 P${Math.min(100, Math.floor((elapsed / Math.max(totalS, 1e-9)) * 100))} R${Math.max(0, Math.round((totalS - elapsed) / 60))}`;
   const out = await FileSink.create(job.path, job.limits);
   try {
     writeHeader(out, job, thumbs);
@@ -58,7 +59,11 @@ export async function writeFinalFile(job: FinalFileJob): Promise<void> {
 /** The thumbnails the profile asks for: shaded renders of the model in the first filament's colour. */
 function thumbnails(placed: PlacedModel, c: PrintConfig): ThumbnailImage[] {
   const sizes = parseThumbnailSpec(c.thumbnails);
-  const pngs = renderMeshPngs(placed.objects.map((o) => o.mesh), sizes, { view: 'iso', color: c.filament_colour[0] });
+  const pngs = renderMeshPngs(
+    placed.objects.map((o) => o.mesh),
+    sizes,
+    { view: 'iso', color: c.filament_colour[0] },
+  );
   return sizes.map((t, k) => ({ ...t, png: pngs[k] }));
 }
 
@@ -85,7 +90,15 @@ function writeFooter(out: FileSink, job: FinalFileJob): void {
     return;
   }
   const { filament, metadata } = job;
-  out.write(prusaFooter(job.config, { filament, layers: job.layers, estimatedTimeS: job.estimate.totalS, totalToolchanges: 0 }, {
-    print: metadata?.processName, printer: metadata?.printerName, filament: metadata?.filamentNames,
-  }));
+  out.write(
+    prusaFooter(
+      job.config,
+      { filament, layers: job.layers, estimatedTimeS: job.estimate.totalS, totalToolchanges: 0 },
+      {
+        print: metadata?.processName,
+        printer: metadata?.printerName,
+        filament: metadata?.filamentNames,
+      },
+    ),
+  );
 }

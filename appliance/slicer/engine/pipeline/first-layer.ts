@@ -38,7 +38,12 @@ export function planFirstLayer(outlines: OutlineResult, placed: PlacedModel, c: 
   const first = outlines.objects.map((o) => new F64Reader(o.layers[0]).exPolygons());
   const heights = objectHeights(placed);
   const width = widthFor('brim', p.widths, true);
-  const brim = brimLoops(first.map((islands, k) => ({ islands, height: heights[k] })), c, width, spec0.height);
+  const brim = brimLoops(
+    first.map((islands, k) => ({ islands, height: heights[k] })),
+    c,
+    width,
+    spec0.height,
+  );
   const skirt = skirtLoops(first.flat(), brim, c, width, spec0.height);
   const box = bboxOfEx(unionExs([...first.flat(), ...[...brim, ...skirt].map((e) => ({ contour: e.points, holes: [] }))]));
   return { outlines: first, brim, skirt, box };

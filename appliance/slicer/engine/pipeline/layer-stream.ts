@@ -31,14 +31,14 @@ function encode(list: SupportLayer['base']): Float64Array {
 }
 
 function chunkArgs(input: LayerStreamInput, first: number, last: number): LayersArgs {
-  const objects = input.objects.map((o, object) => {
-    const base = Math.max(0, first - input.below);
-    const end = Math.min(o.layers.length, last + input.above);
-    return { object, filament: input.filaments[object] ?? 0, base, slices: o.layers.slice(base, end), top: o.top };
-  }).filter((o) => o.top >= first);
-  const support = input.support
-    ? input.support.slice(first, last).map((s) => ({ base: encode(s.base), iface: encode(s.iface) }))
-    : null;
+  const objects = input.objects
+    .map((o, object) => {
+      const base = Math.max(0, first - input.below);
+      const end = Math.min(o.layers.length, last + input.above);
+      return { object, filament: input.filaments[object] ?? 0, base, slices: o.layers.slice(base, end), top: o.top };
+    })
+    .filter((o) => o.top >= first);
+  const support = input.support ? input.support.slice(first, last).map((s) => ({ base: encode(s.base), iface: encode(s.iface) })) : null;
   return { first, last, objects, support };
 }
 

@@ -60,7 +60,15 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
   const first = planFirstLayer(i.outlines, placed, c, i.params, specs[0]);
   const filaments = placed.objects.map((o) => o.filament - 1);
   const usedFilaments = [...new Set(filaments)].sort((a, b) => a - b);
-  const render = customGcodeRenderer(c, { fileName: req.fileName, metadata: req.metadata, usedFilaments, layers, maxZ, firstLayerBox: first.box, date });
+  const render = customGcodeRenderer(c, {
+    fileName: req.fileName,
+    metadata: req.metadata,
+    usedFilaments,
+    layers,
+    maxZ,
+    firstLayerBox: first.box,
+    date,
+  });
 
   const bodyPath = `${req.outputPath}.body.tmp`;
   const finalPath = flavour.bambu ? `${req.outputPath}.gcode.tmp` : `${req.outputPath}.tmp`;
@@ -68,15 +76,52 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
   const limits = { maxBytes: req.maxOutputBytes, minFreeBytes: req.minFreeBytes };
   try {
     const { stats, estimate, preview } = await writeBody({
-      path: bodyPath, limits, config: c, flavour, objects, filaments, render, specs, outlines: i.outlines, support: i.support,
-      params: i.params, first, runner: i.runner, progress: i.progress, preview: req.preview !== false,
+      path: bodyPath,
+      limits,
+      config: c,
+      flavour,
+      objects,
+      filaments,
+      render,
+      specs,
+      outlines: i.outlines,
+      support: i.support,
+      params: i.params,
+      first,
+      runner: i.runner,
+      progress: i.progress,
+      preview: req.preview !== false,
     });
     const filament = filamentUsage(c, stats.filamentMm);
     await writeFinalFile({
-      path: finalPath, bodyPath, limits, config: c, flavour, placed, objects, layers, maxZ, stats, estimate, filament, version, date, metadata: req.metadata,
+      path: finalPath,
+      bodyPath,
+      limits,
+      config: c,
+      flavour,
+      placed,
+      objects,
+      layers,
+      maxZ,
+      stats,
+      estimate,
+      filament,
+      version,
+      date,
+      metadata: req.metadata,
     });
     const sizeBytes = await packageOutput({
-      gcodePath: finalPath, outputPath: req.outputPath, config: c, flavour, placed, objects, usedFilaments, stats, totalS: estimate.totalS, filament, version,
+      gcodePath: finalPath,
+      outputPath: req.outputPath,
+      config: c,
+      flavour,
+      placed,
+      objects,
+      usedFilaments,
+      stats,
+      totalS: estimate.totalS,
+      filament,
+      version,
     });
     return {
       outputPath: req.outputPath,

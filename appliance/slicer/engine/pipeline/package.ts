@@ -52,7 +52,10 @@ export async function packageOutput(job: PackageJob): Promise<number> {
       })),
       bbox: [stats.bounds[0], stats.bounds[1], stats.bounds[3], stats.bounds[4]],
     },
-    thumbnails: bambuThumbnails(job.placed.objects.map((o) => o.mesh), c.filament_colour[0]),
+    thumbnails: bambuThumbnails(
+      job.placed.objects.map((o) => o.mesh),
+      c.filament_colour[0],
+    ),
     objects: job.objects.map((o) => ({ id: o.id, name: o.name })),
   });
   await rm(job.gcodePath, { force: true });
@@ -61,6 +64,13 @@ export async function packageOutput(job: PackageJob): Promise<number> {
 
 /** The plate pictures of a Bambu package: 512 and 128 pixels square, from one drawing. */
 function bambuThumbnails(meshes: IndexedMesh[], color: string): { png: Uint8Array; small_png: Uint8Array } {
-  const [png, small] = renderMeshPngs(meshes, [{ width: 512, height: 512 }, { width: 128, height: 128 }], { view: 'iso', color });
+  const [png, small] = renderMeshPngs(
+    meshes,
+    [
+      { width: 512, height: 512 },
+      { width: 128, height: 128 },
+    ],
+    { view: 'iso', color },
+  );
   return { png, small_png: small };
 }

@@ -66,7 +66,11 @@ export async function sliceModel(req: SliceRequest): Promise<SliceResult> {
   const warnings = [...model.warnings, ...checkSupported(config)];
   for (const o of placed.objects) {
     if (o.filament > config.filament_diameter.length) {
-      throw new AppError(ErrorCode.badRequest, 400, `object "${o.name}" asks for filament ${o.filament}, but the job has ${config.filament_diameter.length}`);
+      throw new AppError(
+        ErrorCode.badRequest,
+        400,
+        `object "${o.name}" asks for filament ${o.filament}, but the job has ${config.filament_diameter.length}`,
+      );
     }
   }
 
@@ -99,7 +103,9 @@ export async function sliceModel(req: SliceRequest): Promise<SliceResult> {
       await runner.broadcast('setup', setup);
     }
     if (outlines.openChains > 0) {
-      warnings.push(`the mesh is not closed: ${outlines.openChains} open contour(s) were closed in 2D (largest gap ${outlines.largestGap.toFixed(2)} mm)`);
+      warnings.push(
+        `the mesh is not closed: ${outlines.openChains} open contour(s) were closed in 2D (largest gap ${outlines.largestGap.toFixed(2)} mm)`,
+      );
     }
     const support = config.enable_support ? supportLayers(outlines, specs, config, params) : null;
     progress.enter('gcode');
@@ -136,7 +142,12 @@ function supportLayers(outlines: OutlineResult, specs: LayerSpec[], config: Prin
     }
     return v;
   };
-  return planSupport(specs.length, slice, Float64Array.from(specs, (s) => s.height), supportParams(config, params.widths.support));
+  return planSupport(
+    specs.length,
+    slice,
+    Float64Array.from(specs, (s) => s.height),
+    supportParams(config, params.widths.support),
+  );
 }
 
 /** Points of the outlines over all layers, not counting layers identical to the one below. */

@@ -7,9 +7,12 @@ import type { PrintConfig } from '../../profiles/schema.js';
 
 export function checkSupported(c: PrintConfig): string[] {
   if (c.spiral_mode) {
-    throw new AppError(ErrorCode.invalidSetting, 400, 'invalid value for setting "spiral_mode": spiral vase mode is not supported yet', { key: 'spiral_mode' });
+    throw new AppError(ErrorCode.invalidSetting, 400, 'invalid value for setting "spiral_mode": spiral vase mode is not supported yet', {
+      key: 'spiral_mode',
+    });
   }
   const warnings: string[] = [];
-  if (c.reduce_crossing_wall) warnings.push('reduce_crossing_wall (avoid crossing walls) is not supported: travels go straight and retract when they leave an island');
+  if (c.reduce_crossing_wall)
+    warnings.push('reduce_crossing_wall (avoid crossing walls) is not supported: travels go straight and retract when they leave an island');
   return warnings;
 }

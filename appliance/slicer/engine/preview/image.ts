@@ -9,7 +9,10 @@ import { AppError, ErrorCode } from '../../../common/errors.js';
 export const MAX_IMAGE_SIDE = 2048;
 
 export function checkImageSize(width: number, height: number): void {
-  for (const [name, value] of [['width', width], ['height', height]] as const) {
+  for (const [name, value] of [
+    ['width', width],
+    ['height', height],
+  ] as const) {
     if (!Number.isInteger(value) || value < 1 || value > MAX_IMAGE_SIDE) {
       throw new AppError(ErrorCode.badRequest, 400, `image ${name} must be an integer from 1 to ${MAX_IMAGE_SIDE}, got ${value}`, { [name]: value });
     }

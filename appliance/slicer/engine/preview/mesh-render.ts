@@ -97,7 +97,10 @@ class DepthCanvas {
   readonly depth: Float32Array;
   readonly shade: Float32Array;
 
-  constructor(readonly width: number, readonly height: number) {
+  constructor(
+    readonly width: number,
+    readonly height: number,
+  ) {
     this.depth = new Float32Array(width * height).fill(-Infinity);
     this.shade = new Float32Array(width * height);
   }
@@ -112,20 +115,34 @@ class DepthCanvas {
     const maxY = Math.min(this.height - 1, Math.ceil(Math.max(ay, by, cy)));
     const inv = 1 / area;
     // Edge functions w = A*x + B*y + C, normalised so they are barycentric weights inside.
-    const a0 = (by - cy) * inv, b0 = (cx - bx) * inv, c0 = (bx * cy - cx * by) * inv;
-    const a1 = (cy - ay) * inv, b1 = (ax - cx) * inv, c1 = (cx * ay - ax * cy) * inv;
-    const a2 = -a0 - a1, b2 = -b0 - b1, c2 = 1 - c0 - c1;
+    const a0 = (by - cy) * inv,
+      b0 = (cx - bx) * inv,
+      c0 = (bx * cy - cx * by) * inv;
+    const a1 = (cy - ay) * inv,
+      b1 = (ax - cx) * inv,
+      c1 = (cx * ay - ax * cy) * inv;
+    const a2 = -a0 - a1,
+      b2 = -b0 - b1,
+      c2 = 1 - c0 - c1;
     // z is linear in x along a row: step it instead of recomputing the weights per pixel.
     const dz = a0 * az + a1 * bz + a2 * cz;
     for (let y = minY; y <= maxY; y++) {
       const py = y + 0.5;
-      const e0 = b0 * py + c0, e1 = b1 * py + c1, e2 = b2 * py + c2;
+      const e0 = b0 * py + c0,
+        e1 = b1 * py + c1,
+        e2 = b2 * py + c2;
       // Each weight a*x + e >= 0 bounds x on one side; intersect the three to get the row's span.
       let lo = minX + 0.5;
       let hi = maxX + 0.5;
-      if (a0 > 0) lo = Math.max(lo, -e0 / a0); else if (a0 < 0) hi = Math.min(hi, -e0 / a0); else if (e0 < 0) continue;
-      if (a1 > 0) lo = Math.max(lo, -e1 / a1); else if (a1 < 0) hi = Math.min(hi, -e1 / a1); else if (e1 < 0) continue;
-      if (a2 > 0) lo = Math.max(lo, -e2 / a2); else if (a2 < 0) hi = Math.min(hi, -e2 / a2); else if (e2 < 0) continue;
+      if (a0 > 0) lo = Math.max(lo, -e0 / a0);
+      else if (a0 < 0) hi = Math.min(hi, -e0 / a0);
+      else if (e0 < 0) continue;
+      if (a1 > 0) lo = Math.max(lo, -e1 / a1);
+      else if (a1 < 0) hi = Math.min(hi, -e1 / a1);
+      else if (e1 < 0) continue;
+      if (a2 > 0) lo = Math.max(lo, -e2 / a2);
+      else if (a2 < 0) hi = Math.min(hi, -e2 / a2);
+      else if (e2 < 0) continue;
       const first = Math.max(minX, Math.ceil(lo - 0.5));
       const last = Math.min(maxX, Math.floor(hi - 0.5));
       if (first > last) continue;
@@ -158,10 +175,18 @@ function drawMeshes(canvas: DepthCanvas, meshes: readonly IndexedMesh[], project
     }
     const idx = mesh.indices;
     for (let k = 0; k < idx.length; k += 3) {
-      const i0 = idx[k], i1 = idx[k + 1], i2 = idx[k + 2];
-      const ux = v[i1 * 3] - v[i0 * 3], uy = v[i1 * 3 + 1] - v[i0 * 3 + 1], uz = v[i1 * 3 + 2] - v[i0 * 3 + 2];
-      const wx = v[i2 * 3] - v[i0 * 3], wy = v[i2 * 3 + 1] - v[i0 * 3 + 1], wz = v[i2 * 3 + 2] - v[i0 * 3 + 2];
-      let nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
+      const i0 = idx[k],
+        i1 = idx[k + 1],
+        i2 = idx[k + 2];
+      const ux = v[i1 * 3] - v[i0 * 3],
+        uy = v[i1 * 3 + 1] - v[i0 * 3 + 1],
+        uz = v[i1 * 3 + 2] - v[i0 * 3 + 2];
+      const wx = v[i2 * 3] - v[i0 * 3],
+        wy = v[i2 * 3 + 1] - v[i0 * 3 + 1],
+        wz = v[i2 * 3 + 2] - v[i0 * 3 + 2];
+      let nx = uy * wz - uz * wy,
+        ny = uz * wx - ux * wz,
+        nz = ux * wy - uy * wx;
       const length = length3(nx, ny, nz);
       if (length === 0) continue;
       const facing = nx * t[0] + ny * t[1] + nz * t[2] < 0 ? -1 / length : 1 / length;
@@ -170,9 +195,15 @@ function drawMeshes(canvas: DepthCanvas, meshes: readonly IndexedMesh[], project
       nz *= facing;
       const shade = AMBIENT + DIFFUSE * Math.max(0, nx * l[0] + ny * l[1] + nz * l[2]);
       canvas.fill(
-        screen[i0 * 2], screen[i0 * 2 + 1], p[i0 * 3 + 2],
-        screen[i1 * 2], screen[i1 * 2 + 1], p[i1 * 3 + 2],
-        screen[i2 * 2], screen[i2 * 2 + 1], p[i2 * 3 + 2],
+        screen[i0 * 2],
+        screen[i0 * 2 + 1],
+        p[i0 * 3 + 2],
+        screen[i1 * 2],
+        screen[i1 * 2 + 1],
+        p[i1 * 3 + 2],
+        screen[i2 * 2],
+        screen[i2 * 2 + 1],
+        p[i2 * 3 + 2],
         shade,
       );
     }
@@ -183,7 +214,13 @@ function drawMeshes(canvas: DepthCanvas, meshes: readonly IndexedMesh[], project
  * Averages the canvas samples under each output pixel (a block of ss x ss for the size it was drawn
  * for, a few more or fewer for a smaller picture of the same shape): coverage becomes alpha.
  */
-function downsample(canvas: DepthCanvas, width: number, height: number, color: readonly [number, number, number], projected: Projected): Uint8ClampedArray {
+function downsample(
+  canvas: DepthCanvas,
+  width: number,
+  height: number,
+  color: readonly [number, number, number],
+  projected: Projected,
+): Uint8ClampedArray {
   const out = new Uint8ClampedArray(width * height * 4);
   const fx = canvas.width / width;
   const fy = canvas.height / height;
@@ -226,7 +263,11 @@ export interface ImageSize {
  * drawing, made for the largest and averaged down for the others: drawing a mesh of many
  * triangles costs far more than averaging pixels (the corpus's bearing: 20 ms a drawing).
  */
-export function renderMeshPngs(meshes: readonly IndexedMesh[], sizes: readonly ImageSize[], options: Omit<MeshRenderOptions, 'width' | 'height'>): Uint8Array[] {
+export function renderMeshPngs(
+  meshes: readonly IndexedMesh[],
+  sizes: readonly ImageSize[],
+  options: Omit<MeshRenderOptions, 'width' | 'height'>,
+): Uint8Array[] {
   for (const { width, height } of sizes) checkImageSize(width, height);
   const color = parseHexColor(options.color ?? DEFAULT_COLOR);
   const camera = cameraFor(options.view);
@@ -238,7 +279,8 @@ export function renderMeshPngs(meshes: readonly IndexedMesh[], sizes: readonly I
     const group = sizes.flatMap((other, j) => (!pngs[j] && sameShape(other, sizes[k]) ? [j] : []));
     const largest = group.reduce((a, j) => (sizes[j].width > sizes[a].width ? j : a));
     const canvas = drawCanvas(meshes, projected, camera, sizes[largest], options.marginPx);
-    for (const j of group) pngs[j] = encodePng(sizes[j].width, sizes[j].height, downsample(canvas, sizes[j].width, sizes[j].height, color, projected));
+    for (const j of group)
+      pngs[j] = encodePng(sizes[j].width, sizes[j].height, downsample(canvas, sizes[j].width, sizes[j].height, color, projected));
   }
   return pngs as Uint8Array[];
 }
@@ -248,7 +290,13 @@ export function renderMeshPng(meshes: readonly IndexedMesh[], options: MeshRende
 }
 
 /** The meshes drawn on a supersampled canvas for a picture of `size`, framed with a margin. */
-function drawCanvas(meshes: readonly IndexedMesh[], projected: Projected, camera: Camera, size: ImageSize, marginPx: number | undefined): DepthCanvas {
+function drawCanvas(
+  meshes: readonly IndexedMesh[],
+  projected: Projected,
+  camera: Camera,
+  size: ImageSize,
+  marginPx: number | undefined,
+): DepthCanvas {
   const { width, height } = size;
   const ss = width * height <= SUPERSAMPLE_LIMIT ? 2 : 1;
   const canvas = new DepthCanvas(width * ss, height * ss);

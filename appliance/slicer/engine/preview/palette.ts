@@ -17,9 +17,9 @@ export const ROLE_COLORS: Readonly<Record<ExtrusionRole, Rgb>> = {
   'solid-infill': [150, 84, 204],
   'top-surface': [240, 64, 64],
   'bottom-surface': [110, 100, 220],
-  'bridge': [77, 128, 186],
-  'skirt': [0, 135, 110],
-  'brim': [0, 135, 110],
-  'support': [0, 255, 0],
+  bridge: [77, 128, 186],
+  skirt: [0, 135, 110],
+  brim: [0, 135, 110],
+  support: [0, 255, 0],
   'support-interface': [0, 128, 0],
 };

@@ -124,8 +124,16 @@ export class ToolpathRaster {
    * (direction previousDx, previousDy; zero for a path's start) left open. Lines under a pixel
    * wide keep their total ink (w), spread as a tent, so fine infill still shows at small sizes.
    */
-  private coverSegment(x0: number, y0: number, x1: number, y1: number, widthPx: number,
-    previousDx: number, previousDy: number, endCap: boolean): void {
+  private coverSegment(
+    x0: number,
+    y0: number,
+    x1: number,
+    y1: number,
+    widthPx: number,
+    previousDx: number,
+    previousDy: number,
+    endCap: boolean,
+  ): void {
     const drawn = Math.max(widthPx, 1);
     const intensity = widthPx / drawn;
     const reach = drawn / 2 + 0.5;

@@ -50,7 +50,11 @@ export function brimLoops(objects: ObjectFootprint[], c: PrintConfig, width: num
   if (outer) {
     const rings: Extrusion[] = [];
     for (let k = 0; k < count; k++) {
-      const grown = offsetEx(all.map((ex) => ({ contour: ex.contour, holes: [] })), c.brim_object_gap + spacing / 2 + k * spacing, 'round');
+      const grown = offsetEx(
+        all.map((ex) => ({ contour: ex.contour, holes: [] })),
+        c.brim_object_gap + spacing / 2 + k * spacing,
+        'round',
+      );
       for (const ex of grown) rings.push(loop(ex.contour, 'brim', width, height));
     }
     out.push(...rings.reverse());
@@ -73,7 +77,12 @@ export function brimLoops(objects: ObjectFootprint[], c: PrintConfig, width: num
 export function skirtLoops(firstLayer: ExPolygon[], brim: Extrusion[], c: PrintConfig, width: number, height: number): Extrusion[] {
   if (c.skirt_loops <= 0 || firstLayer.length === 0) return [];
   const spacing = spacingOf(width, height);
-  const brimOutline = brim.length ? offsetEx(brim.map((b) => ({ contour: b.points.subarray(0, b.points.length - 2), holes: [] })), width / 2) : [];
+  const brimOutline = brim.length
+    ? offsetEx(
+        brim.map((b) => ({ contour: b.points.subarray(0, b.points.length - 2), holes: [] })),
+        width / 2,
+      )
+    : [];
   const base = unionExs([...firstLayer.map((ex) => ({ contour: ex.contour, holes: [] })), ...brimOutline]);
   // One skirt around everything: close the gaps between parts by growing and shrinking back.
   const hull = offsetEx(offsetEx(base, c.skirt_distance + spacing / 2 + 10, 'round'), -10, 'round');

@@ -71,13 +71,27 @@ export function roleWidths(config: PrintConfig, e = 0): RoleWidths {
 export function widthFor(role: ExtrusionRole, widths: RoleWidths, firstLayer: boolean): number {
   if (firstLayer && role !== 'bridge') return widths.firstLayer;
   switch (role) {
-    case 'outer-wall': case 'overhang-wall': case 'thin-wall': return widths.outerWall;
-    case 'inner-wall': case 'gap-fill': return widths.innerWall;
-    case 'sparse-infill': return widths.sparseInfill;
-    case 'solid-infill': case 'bottom-surface': return widths.solidInfill;
-    case 'top-surface': return widths.topSurface;
-    case 'support': case 'support-interface': return widths.support;
-    case 'skirt': case 'brim': return widths.firstLayer;
-    case 'bridge': return widths.solidInfill;
+    case 'outer-wall':
+    case 'overhang-wall':
+    case 'thin-wall':
+      return widths.outerWall;
+    case 'inner-wall':
+    case 'gap-fill':
+      return widths.innerWall;
+    case 'sparse-infill':
+      return widths.sparseInfill;
+    case 'solid-infill':
+    case 'bottom-surface':
+      return widths.solidInfill;
+    case 'top-surface':
+      return widths.topSurface;
+    case 'support':
+    case 'support-interface':
+      return widths.support;
+    case 'skirt':
+    case 'brim':
+      return widths.firstLayer;
+    case 'bridge':
+      return widths.solidInfill;
   }
 }

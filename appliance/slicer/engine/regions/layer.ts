@@ -121,20 +121,31 @@ export function buildLayer(input: LayerInput, p: RegionParams, cache: RegionCach
     if (obj.current.islands.length === 0) continue;
     let beneath: ExPolygon[][] | undefined;
     // The sparse areas under this layer, found (or taken from the memo) only when an island has internal solid infill.
-    const sparseBeneath = () => (beneath ??= input.bridgeBase.map((height, j) => {
-      const under = objectLayerUnder(obj, j + 1, p);
-      return classifyObject(under, input.index - j - 1 === 0, height, p, cache, input.objects.length).flatMap((c) => c.regions.sparse);
-    }));
+    const sparseBeneath = () =>
+      (beneath ??= input.bridgeBase.map((height, j) => {
+        const under = objectLayerUnder(obj, j + 1, p);
+        return classifyObject(under, input.index - j - 1 === 0, height, p, cache, input.objects.length).flatMap((c) => c.regions.sparse);
+      }));
     for (const { island, walls, regions } of classifyObject(obj, first, h, p, cache, input.objects.length)) {
       const infill: Extrusion[] = [];
-      const add = (area: ExPolygon[], role: ExtrusionRole, pattern: FillPattern, density: number, angle: number, overlap: number, bridged?: BridgeFlow) => {
+      const add = (
+        area: ExPolygon[],
+        role: ExtrusionRole,
+        pattern: FillPattern,
+        density: number,
+        angle: number,
+        overlap: number,
+        bridged?: BridgeFlow,
+      ) => {
         if (area.length === 0) return;
         const width = bridged?.width ?? widthFor(role, p.widths, first);
         const spacing = bridged?.spacing ?? spacingOf(width, h);
         const mm3PerMm = bridged?.mm3PerMm ?? crossSection(width, h);
         const compute = () => {
           const inset = offsetEx(area, -(0.5 - overlap) * spacing);
-          const lines = inset.length ? fill({ area: inset, pattern, density, spacing, angle, layerIndex: input.index, z: input.printZ, role, width, height: h, mm3PerMm }) : [];
+          const lines = inset.length
+            ? fill({ area: inset, pattern, density, spacing, angle, layerIndex: input.index, z: input.printZ, role, width, height: h, mm3PerMm })
+            : [];
           if (lines.length || density < 1) return lines;
           // A solid area too small for a single fill line still must not stay open (a pin's core, the
           // top of a spire): one centre line, as gap fill.
@@ -153,10 +164,21 @@ export function buildLayer(input: LayerInput, p: RegionParams, cache: RegionCach
           const inset = offsetEx([bridge], -(0.5 - p.surfaceOverlap) * flow.spacing);
           if (inset.length === 0) continue;
           const angle = p.bridgeAngle ?? bridgeAngle(bridge, below);
-          infill.push(...fill({
-            area: inset, pattern: 'alignedrectilinear', density: 1, spacing: flow.spacing, angle, layerIndex: input.index,
-            z: input.printZ, role: 'bridge', width: flow.width, height: h, mm3PerMm: flow.mm3PerMm,
-          }));
+          infill.push(
+            ...fill({
+              area: inset,
+              pattern: 'alignedrectilinear',
+              density: 1,
+              spacing: flow.spacing,
+              angle,
+              layerIndex: input.index,
+              z: input.printZ,
+              role: 'bridge',
+              width: flow.width,
+              height: h,
+              mm3PerMm: flow.mm3PerMm,
+            }),
+          );
         }
       }
       // No base on the first layer nor at 100 % infill (bridgeBaseDepth): nothing is bridged there.
@@ -196,11 +218,29 @@ function supportPaths(s: SupportLayer, input: LayerInput, p: RegionParams): Extr
   const common = { layerIndex: input.index, z: input.printZ, width, height: h, mm3PerMm, spacing };
   const base = offsetEx(s.base, -width / 2);
   if (base.length) {
-    out.push(...fill({ ...common, area: base, pattern: p.supportGrid ? 'grid' : 'alignedrectilinear', density: spacing / (spacing + p.supportGap), angle: 0, role: 'support' }));
+    out.push(
+      ...fill({
+        ...common,
+        area: base,
+        pattern: p.supportGrid ? 'grid' : 'alignedrectilinear',
+        density: spacing / (spacing + p.supportGap),
+        angle: 0,
+        role: 'support',
+      }),
+    );
   }
   const iface = offsetEx(s.iface, -width / 2);
   if (iface.length) {
-    out.push(...fill({ ...common, area: iface, pattern: 'alignedrectilinear', density: spacing / (spacing + p.interfaceGap), angle: 90, role: 'support-interface' }));
+    out.push(
+      ...fill({
+        ...common,
+        area: iface,
+        pattern: 'alignedrectilinear',
+        density: spacing / (spacing + p.interfaceGap),
+        angle: 90,
+        role: 'support-interface',
+      }),
+    );
   }
   return out;
 }

@@ -77,7 +77,8 @@ function loopsOf(list: ExPolygon[], depth: number, p: WallParams): Extrusion[] {
   const out: Extrusion[] = [];
   const push = (ring: Polygon) => {
     if (ring.length < 6) return;
-    const role: ExtrusionRole = depth === 0 && p.supportedBy && overhangs(ring, p.supportedBy) ? 'overhang-wall' : depth === 0 ? 'outer-wall' : 'inner-wall';
+    const role: ExtrusionRole =
+      depth === 0 && p.supportedBy && overhangs(ring, p.supportedBy) ? 'overhang-wall' : depth === 0 ? 'outer-wall' : 'inner-wall';
     out.push({ role, points: closeLoop(ring), loop: true, width, height: p.height, mm3PerMm });
   };
   for (const ex of list) {

@@ -50,7 +50,13 @@ export function supportParams(c: PrintConfig, lineWidth: number): SupportParams 
  * @param heights layer heights.
  * @param getSlice lazily decodes a layer (the caller keeps outlines encoded).
  */
-export function planSupport(count: number, getSlice: (layer: number) => ExPolygon[], heights: Float64Array, p: SupportParams, onLayer?: (done: number) => void): SupportLayer[] {
+export function planSupport(
+  count: number,
+  getSlice: (layer: number) => ExPolygon[],
+  heights: Float64Array,
+  p: SupportParams,
+  onLayer?: (done: number) => void,
+): SupportLayer[] {
   const out: SupportLayer[] = Array.from({ length: count }, () => ({ base: [], iface: [] }));
   if (count < 2) return out;
   const tan = Math.tan((p.thresholdDeg * Math.PI) / 180);

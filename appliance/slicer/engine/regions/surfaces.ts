@@ -106,7 +106,14 @@ function fullVerticalShell(current: HashedLayer, window: HashedLayer[], inner: V
  * @param below the layers down, nearest first; shorter than `bottomLayers` near the bed.
  * @param vertical how vertical shells are made, or null when they are off.
  */
-export function surfaceMasks(current: HashedLayer, above: HashedLayer[], below: HashedLayer[], topLayers: number, bottomLayers: number, vertical: VerticalShellRule | null): SurfaceMasks {
+export function surfaceMasks(
+  current: HashedLayer,
+  above: HashedLayer[],
+  below: HashedLayer[],
+  topLayers: number,
+  bottomLayers: number,
+  vertical: VerticalShellRule | null,
+): SurfaceMasks {
   const none: ExPolygon[] = [];
   if (current.islands.length === 0) return { top: none, bottom: none, topShell: none, bottomShell: none, verticalShell: none };
   // What of this layer a neighbour does not cover; a shell is the union of these over its layers.

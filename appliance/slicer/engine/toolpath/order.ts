@@ -15,7 +15,8 @@ export function orderObjects(islands: IslandPaths[], x: number, y: number): Isla
   const groups = new Map<number, IslandPaths[]>();
   for (const isl of islands) {
     const g = groups.get(isl.object);
-    if (g) g.push(isl); else groups.set(isl.object, [isl]);
+    if (g) g.push(isl);
+    else groups.set(isl.object, [isl]);
   }
   const rest = [...groups.values()];
   const ordered: IslandPaths[][] = [];
@@ -27,7 +28,10 @@ export function orderObjects(islands: IslandPaths[], x: number, y: number): Isla
     rest.forEach((g, k) => {
       for (const isl of g) {
         const d = distToStart(isl, px, py);
-        if (d < bestD) { bestD = d; best = k; }
+        if (d < bestD) {
+          bestD = d;
+          best = k;
+        }
       }
     });
     const [g] = rest.splice(best, 1);
@@ -50,7 +54,10 @@ export function orderIslands(group: IslandPaths[], x: number, y: number): Island
     let bestD = Infinity;
     rest.forEach((isl, k) => {
       const d = distToStart(isl, px, py);
-      if (d < bestD) { bestD = d; best = k; }
+      if (d < bestD) {
+        bestD = d;
+        best = k;
+      }
     });
     const [isl] = rest.splice(best, 1);
     ordered.push(isl);

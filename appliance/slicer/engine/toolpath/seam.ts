@@ -33,9 +33,14 @@ export function chooseSeam(points: Float64Array, ctx: SeamContext): number {
   if (ctx.mode === 'random') return hash(ctx.layer, n, points[0]) % n;
   let target: [number, number];
   switch (ctx.mode) {
-    case 'nearest': target = [ctx.x, ctx.y]; break;
-    case 'aligned': target = ctx.previous ?? [ctx.x, ctx.rearY]; break;
-    default: target = [NaN, ctx.rearY];
+    case 'nearest':
+      target = [ctx.x, ctx.y];
+      break;
+    case 'aligned':
+      target = ctx.previous ?? [ctx.x, ctx.rearY];
+      break;
+    default:
+      target = [NaN, ctx.rearY];
   }
   let best = 0;
   let bestScore = -Infinity;

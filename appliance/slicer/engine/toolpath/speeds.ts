@@ -4,17 +4,31 @@ import type { ExtrusionRole } from './types.js';
 
 function baseSpeed(role: ExtrusionRole, c: PrintConfig): number {
   switch (role) {
-    case 'outer-wall': case 'thin-wall': return c.outer_wall_speed;
-    case 'inner-wall': return c.inner_wall_speed;
-    case 'overhang-wall': return c.overhang_speed;
-    case 'gap-fill': return c.gap_infill_speed;
-    case 'sparse-infill': return c.sparse_infill_speed;
-    case 'solid-infill': case 'bottom-surface': return c.internal_solid_infill_speed;
-    case 'top-surface': return c.top_surface_speed;
-    case 'bridge': return c.bridge_speed;
-    case 'skirt': case 'brim': return c.skirt_speed || c.initial_layer_speed;
-    case 'support': return c.support_speed;
-    case 'support-interface': return c.support_interface_speed;
+    case 'outer-wall':
+    case 'thin-wall':
+      return c.outer_wall_speed;
+    case 'inner-wall':
+      return c.inner_wall_speed;
+    case 'overhang-wall':
+      return c.overhang_speed;
+    case 'gap-fill':
+      return c.gap_infill_speed;
+    case 'sparse-infill':
+      return c.sparse_infill_speed;
+    case 'solid-infill':
+    case 'bottom-surface':
+      return c.internal_solid_infill_speed;
+    case 'top-surface':
+      return c.top_surface_speed;
+    case 'bridge':
+      return c.bridge_speed;
+    case 'skirt':
+    case 'brim':
+      return c.skirt_speed || c.initial_layer_speed;
+    case 'support':
+      return c.support_speed;
+    case 'support-interface':
+      return c.support_interface_speed;
   }
 }
 
@@ -45,13 +59,22 @@ export function accelerationFor(role: ExtrusionRole | 'travel', layer: number, c
   if (layer === 0 && c.initial_layer_acceleration > 0) return c.initial_layer_acceleration;
   const specific = (() => {
     switch (role) {
-      case 'travel': return c.travel_acceleration;
-      case 'outer-wall': case 'thin-wall': case 'overhang-wall': return c.outer_wall_acceleration;
-      case 'inner-wall': return c.inner_wall_acceleration;
-      case 'top-surface': return c.top_surface_acceleration;
-      case 'sparse-infill': return c.sparse_infill_acceleration;
-      case 'bridge': return c.bridge_acceleration;
-      default: return 0;
+      case 'travel':
+        return c.travel_acceleration;
+      case 'outer-wall':
+      case 'thin-wall':
+      case 'overhang-wall':
+        return c.outer_wall_acceleration;
+      case 'inner-wall':
+        return c.inner_wall_acceleration;
+      case 'top-surface':
+        return c.top_surface_acceleration;
+      case 'sparse-infill':
+        return c.sparse_infill_acceleration;
+      case 'bridge':
+        return c.bridge_acceleration;
+      default:
+        return 0;
     }
   })();
   return specific > 0 ? specific : fallback;

@@ -21,8 +21,20 @@ export type ExtrusionRole =
   | 'support-interface';
 
 export const EXTRUSION_ROLES: readonly ExtrusionRole[] = [
-  'outer-wall', 'inner-wall', 'overhang-wall', 'thin-wall', 'gap-fill', 'sparse-infill', 'solid-infill',
-  'top-surface', 'bottom-surface', 'bridge', 'skirt', 'brim', 'support', 'support-interface',
+  'outer-wall',
+  'inner-wall',
+  'overhang-wall',
+  'thin-wall',
+  'gap-fill',
+  'sparse-infill',
+  'solid-infill',
+  'top-surface',
+  'bottom-surface',
+  'bridge',
+  'skirt',
+  'brim',
+  'support',
+  'support-interface',
 ];
 
 export interface Extrusion {

@@ -52,7 +52,9 @@ export class WorkerPool {
 
   constructor(size: number) {
     for (let k = 0; k < size; k++) {
-      const worker = new Worker(new URL('./worker.js', import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+      const worker = new Worker(new URL('./worker.js', import.meta.url), {
+        resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+      });
       worker.on('message', (msg: { id: number; ok: boolean; result?: unknown; error?: { code: string; status: number; message: string } }) => {
         const job = this.running.get(worker);
         if (!job || job.id !== msg.id) return;

@@ -90,7 +90,14 @@ const FOLLOWS_Z = new Set(['gyroid']);
  * those layers are copies of the one two below. Null where the layer must be built: the first
  * layer (its own widths and speeds) and patterns that follow the height.
  */
-function layerKey(index: number, height: number, bridgeBase: number[], objects: readonly ObjectLayer[], support: { base: Float64Array; iface: Float64Array } | undefined, p: RegionParams): string | null {
+function layerKey(
+  index: number,
+  height: number,
+  bridgeBase: number[],
+  objects: readonly ObjectLayer[],
+  support: { base: Float64Array; iface: Float64Array } | undefined,
+  p: RegionParams,
+): string | null {
   if (index === 0 || [p.sparsePattern, p.solidPattern, p.topPattern, p.bottomPattern].some((pattern) => FOLLOWS_Z.has(pattern))) return null;
   // A base reaching down to the first layer rests on that layer's own classification.
   const base = `${bridgeBase.join('/')}${index === bridgeBase.length ? '*' : ''}`;
@@ -175,7 +182,10 @@ export function createTasks(): TaskSet {
       const empty: HashedLayer = { islands: [], hash: hashExPolygons([]) };
       const out: Float64Array[] = [];
       for (let i = first; i < last; i++) {
-        const bridgeBase = Array.from({ length: bridgeBaseDepth(i, s.setup.printZs, s.setup.heights, s.setup.regions) }, (_, k) => s.setup.heights[i - k - 1]);
+        const bridgeBase = Array.from(
+          { length: bridgeBaseDepth(i, s.setup.printZs, s.setup.heights, s.setup.regions) },
+          (_, k) => s.setup.heights[i - k - 1],
+        );
         const objs: ObjectLayer[] = decoded.map((o) => {
           const at = (layer: number): HashedLayer => o.layers[layer - o.base] ?? empty;
           const above: HashedLayer[] = [];
@@ -187,7 +197,13 @@ export function createTasks(): TaskSet {
         const sup = support?.[i - first];
         const build = () => {
           const supportLayer = sup ? { base: new F64Reader(sup.base).exPolygons(), iface: new F64Reader(sup.iface).exPolygons() } : null;
-          return encodeLayer(buildLayer({ index: i, printZ: s.setup.printZs[i], height: s.setup.heights[i], objects: objs, support: supportLayer, bridgeBase }, s.setup.regions, regionCache));
+          return encodeLayer(
+            buildLayer(
+              { index: i, printZ: s.setup.printZs[i], height: s.setup.heights[i], objects: objs, support: supportLayer, bridgeBase },
+              s.setup.regions,
+              regionCache,
+            ),
+          );
         };
         const key = layerKey(i, s.setup.heights[i], bridgeBase, objs, sup, s.setup.regions);
         out.push(key === null ? build() : relocateLayer(regionCache.layerFor(key, i, build), i, s.setup.printZs[i]));

@@ -17,16 +17,41 @@ import { coerceSetting } from './coerce.js';
 type OrcaType = 'machine_model' | 'machine' | 'filament' | 'process';
 const KIND_OF: Readonly<Record<Exclude<OrcaType, 'machine_model'>, ProfileKind>> = { machine: 'printer', filament: 'filament', process: 'process' };
 const LISTS: ReadonlyArray<[string, OrcaType]> = [
-  ['machine_model_list', 'machine_model'], ['machine_list', 'machine'], ['process_list', 'process'], ['filament_list', 'filament'],
+  ['machine_model_list', 'machine_model'],
+  ['machine_list', 'machine'],
+  ['process_list', 'process'],
+  ['filament_list', 'filament'],
 ];
 
 /** Identity, compatibility and UI keys: read here or meaningless to us, so not counted as dropped. */
 const METADATA_KEYS = new Set([
-  'type', 'name', 'inherits', 'from', 'instantiation', 'setting_id', 'filament_id', 'version', 'description',
-  'compatible_printers', 'compatible_printers_condition', 'compatible_prints', 'compatible_prints_condition',
-  'default_print_profile', 'default_filament_profile', 'default_materials', 'upward_compatible_machine',
-  'printer_settings_id', 'print_settings_id', 'filament_settings_id', 'is_custom_defined', 'renamed_from',
-  'base_id', 'user_id', 'updated_time', 'inherits_group', 'thumbnails_format',
+  'type',
+  'name',
+  'inherits',
+  'from',
+  'instantiation',
+  'setting_id',
+  'filament_id',
+  'version',
+  'description',
+  'compatible_printers',
+  'compatible_printers_condition',
+  'compatible_prints',
+  'compatible_prints_condition',
+  'default_print_profile',
+  'default_filament_profile',
+  'default_materials',
+  'upward_compatible_machine',
+  'printer_settings_id',
+  'print_settings_id',
+  'filament_settings_id',
+  'is_custom_defined',
+  'renamed_from',
+  'base_id',
+  'user_id',
+  'updated_time',
+  'inherits_group',
+  'thumbnails_format',
 ]);
 
 interface OrcaRecord {
@@ -38,7 +63,10 @@ interface OrcaRecord {
 }
 
 async function exists(p: string): Promise<boolean> {
-  return stat(p).then(() => true, () => false);
+  return stat(p).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function jsonFilesBelow(dir: string): Promise<string[]> {
@@ -46,7 +74,7 @@ async function jsonFilesBelow(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const entry of (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...await jsonFilesBelow(full));
+    if (entry.isDirectory()) out.push(...(await jsonFilesBelow(full)));
     else if (entry.isFile() && entry.name.endsWith('.json')) out.push(full);
   }
   return out;
@@ -67,7 +95,7 @@ async function readVendor(root: string, folder: string, batch: ProfileBatch): Pr
       const index = JSON.parse(await readFile(indexFile, 'utf8')) as Record<string, unknown>;
       if (typeof index.name === 'string' && index.name.trim() !== '') vendor = index.name;
       for (const [list, type] of LISTS) {
-        for (const entry of Array.isArray(index[list]) ? index[list] as Array<Record<string, unknown>> : []) {
+        for (const entry of Array.isArray(index[list]) ? (index[list] as Array<Record<string, unknown>>) : []) {
           if (typeof entry?.sub_path === 'string') planned.push({ file: path.join(vendorDir, entry.sub_path), type });
         }
       }
@@ -90,8 +118,10 @@ async function readVendor(root: string, folder: string, batch: ProfileBatch): Pr
       continue;
     }
     const declared = typeof data.type === 'string' ? data.type : undefined;
-    const type = (declared === 'machine_model' || declared === 'machine' || declared === 'filament' || declared === 'process')
-      ? declared : listedType ?? typeFromFolder(file, vendorDir);
+    const type =
+      declared === 'machine_model' || declared === 'machine' || declared === 'filament' || declared === 'process'
+        ? declared
+        : (listedType ?? typeFromFolder(file, vendorDir));
     const name = typeof data.name === 'string' && data.name.trim() !== '' ? data.name : path.basename(file, '.json');
     if (type === undefined) {
       batch.report.skipped.push({ file, name, reason: `unknown profile type ${JSON.stringify(declared)}` });
@@ -127,7 +157,7 @@ export async function importOrcaSlicerFolder(root: string): Promise<ProfileBatch
     else if (e.isFile() && e.name.endsWith('.json')) folders.add(e.name.slice(0, -'.json'.length));
   }
   const records: OrcaRecord[] = [];
-  for (const folder of [...folders].sort()) records.push(...await readVendor(root, folder, batch));
+  for (const folder of [...folders].sort()) records.push(...(await readVendor(root, folder, batch)));
 
   const modelIds = new Map<string, string>();
   for (const r of records) {
@@ -159,7 +189,11 @@ export async function importOrcaSlicerFolder(root: string): Promise<ProfileBatch
 }
 
 function buildProfile(
-  record: OrcaRecord, id: string, names: NameIndex, modelIds: ReadonlyMap<string, string>, batch: ProfileBatch,
+  record: OrcaRecord,
+  id: string,
+  names: NameIndex,
+  modelIds: ReadonlyMap<string, string>,
+  batch: ProfileBatch,
 ): Profile | undefined {
   const type = record.type as Exclude<OrcaType, 'machine_model'>;
   const kind = KIND_OF[type];
@@ -170,7 +204,9 @@ function buildProfile(
     batch.report.skipped.push({ file: record.file, name: record.name, reason: `inherits unknown profile "${parentName}"` });
     return undefined;
   }
-  const warn = (message: string): void => { batch.report.warnings.push({ file: record.file, profile: id, message }); };
+  const warn = (message: string): void => {
+    batch.report.warnings.push({ file: record.file, profile: id, message });
+  };
   const settings: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
     if (METADATA_KEYS.has(key)) continue;
@@ -232,6 +268,9 @@ function withoutNil(key: SettingKey, value: unknown): unknown {
 function thumbnailSpec(value: unknown, format: unknown): string | undefined {
   const sizes = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',') : [];
   const fmt = typeof format === 'string' && format.trim() !== '' ? format.trim().toUpperCase() : 'PNG';
-  const specs = sizes.map((s) => s.trim()).filter(Boolean).map((s) => (s.includes('/') ? s : `${s}/${fmt}`));
+  const specs = sizes
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => (s.includes('/') ? s : `${s}/${fmt}`));
   return specs.join(', ');
 }

@@ -121,11 +121,17 @@ export function importPrusaSlicerBundle(text: string, file: string): ProfileBatc
 }
 
 function buildProfile(
-  ctx: BundleContext, type: PrusaSectionType, name: string, raw: ReadonlyMap<string, string>, printerNames: ReadonlySet<string>,
+  ctx: BundleContext,
+  type: PrusaSectionType,
+  name: string,
+  raw: ReadonlyMap<string, string>,
+  printerNames: ReadonlySet<string>,
 ): Profile {
   const kind = KIND_OF[type];
   const id = makeProfileId(ctx.vendor, name);
-  const warn = (message: string): void => { ctx.batch.report.warnings.push({ file: ctx.file, profile: id, message }); };
+  const warn = (message: string): void => {
+    ctx.batch.report.warnings.push({ file: ctx.file, profile: id, message });
+  };
   const profile: Profile = {
     id,
     kind,
@@ -149,8 +155,11 @@ function buildProfile(
 }
 
 function mapSettings(
-  rules: Readonly<Record<string, Rule>>, kind: ProfileKind, raw: ReadonlyMap<string, string>,
-  warn: (message: string) => void, dropped: Record<string, number>,
+  rules: Readonly<Record<string, Rule>>,
+  kind: ProfileKind,
+  raw: ReadonlyMap<string, string>,
+  warn: (message: string) => void,
+  dropped: Record<string, number>,
 ): ConfigPatch {
   const settings: Record<string, unknown> = {};
   for (const [key, value] of raw) {

@@ -18,9 +18,19 @@ export type Rule = SettingKey | RuleFn;
 
 /** Keys the importer itself reads (identity, inheritance, compatibility), so not "dropped". */
 export const CONSUMED_KEYS: ReadonlySet<string> = new Set([
-  'inherits', 'renamed_from', 'compatible_printers', 'compatible_prints', 'notes', 'filament_notes',
-  'print_settings_id', 'filament_settings_id', 'printer_settings_id', 'thumbnails_format',
-  'default_print_profile', 'default_filament_profile', 'printer_technology',
+  'inherits',
+  'renamed_from',
+  'compatible_printers',
+  'compatible_prints',
+  'notes',
+  'filament_notes',
+  'print_settings_id',
+  'filament_settings_id',
+  'printer_settings_id',
+  'thumbnails_format',
+  'default_print_profile',
+  'default_filament_profile',
+  'printer_technology',
 ]);
 
 function percentOf(value: string): number | undefined {
@@ -76,8 +86,11 @@ function both(...keys: SettingKey[]): RuleFn {
 const ON = (value: string): boolean => value.trim() === '1';
 
 function plateTemps(suffix: '' | '_initial_layer'): RuleFn {
-  return (value) => (['cool_plate_temp', 'eng_plate_temp', 'hot_plate_temp', 'textured_plate_temp'] as const)
-    .map((plate): [SettingKey, unknown] => [`${plate}${suffix}` as SettingKey, value]);
+  return (value) =>
+    (['cool_plate_temp', 'eng_plate_temp', 'hot_plate_temp', 'textured_plate_temp'] as const).map((plate): [SettingKey, unknown] => [
+      `${plate}${suffix}` as SettingKey,
+      value,
+    ]);
 }
 
 /** A speed rule resolves percentages through the chain of base speeds first. */
@@ -87,14 +100,20 @@ function speedRule(from: string, to: SettingKey): RuleFn {
 
 function thumbnails(value: string, ctx: MapContext): MappedValues {
   const format = (ctx.raw.get('thumbnails_format') ?? 'PNG').trim().toUpperCase() || 'PNG';
-  const sizes = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const sizes = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return [['thumbnails', sizes.map((s) => (s.includes('/') ? s : `${s}/${format}`)).join(', ')]];
 }
 
 const PRINTER_RULES: Record<string, Rule> = {
   bed_shape: 'printable_area',
   max_print_height: 'printable_height',
-  nozzle_diameter: (value) => [['nozzle_diameter', value], ['max_filaments', Math.min(16, value.split(',').length)]],
+  nozzle_diameter: (value) => [
+    ['nozzle_diameter', value],
+    ['max_filaments', Math.min(16, value.split(',').length)],
+  ],
   gcode_flavor: 'gcode_flavor',
   printer_model: 'printer_model',
   printer_variant: 'printer_variant',
@@ -241,7 +260,7 @@ const PRINT_RULES: Record<string, Rule> = {
   support_material_buildplate_only: 'support_on_build_plate_only',
   support_material_contact_distance: 'support_top_z_distance',
   support_material_bottom_contact_distance: (value, ctx) => [
-    ['support_bottom_z_distance', Number(value) === 0 ? ctx.raw.get('support_material_contact_distance') ?? value : value],
+    ['support_bottom_z_distance', Number(value) === 0 ? (ctx.raw.get('support_material_contact_distance') ?? value) : value],
   ],
   support_material_xy_spacing: (value, ctx) => {
     const pct = percentOf(value);
@@ -282,7 +301,10 @@ const PRINT_RULES: Record<string, Rule> = {
   },
   slice_closing_radius: 'slice_closing_radius',
   resolution: 'resolution',
-  xy_size_compensation: (value) => [['xy_contour_compensation', value], ['xy_hole_compensation', -Number(value)]],
+  xy_size_compensation: (value) => [
+    ['xy_contour_compensation', value],
+    ['xy_hole_compensation', -Number(value)],
+  ],
   elefant_foot_compensation: 'elefant_foot_compensation',
   complete_objects: (value, ctx) => {
     if (ON(value)) ctx.warn('"complete_objects": printing object by object is not supported; printing layer by layer');
@@ -310,4 +332,3 @@ export function iniValueFor(key: SettingKey, value: unknown): unknown {
   if (def.perExtruder && value.startsWith('"') && value.includes('";"')) return splitIniList(value);
   return decodeIniString(value);
 }
-

@@ -59,7 +59,13 @@ export const installPreviewRoutes: RouteInstaller = (app, ctx) => {
       const { model, width, height, view } = parsePreviewForm(form, ctx.options.preview_max_px);
       await sniffModelFile(model.path, model.size, model.fileName);
       return await runPreview({
-        kind: 'preview', modelPath: model.path, fileName: model.fileName, inflateLimits: ctx.inflateLimits, width, height, view,
+        kind: 'preview',
+        modelPath: model.path,
+        fileName: model.fileName,
+        inflateLimits: ctx.inflateLimits,
+        width,
+        height,
+        view,
       }).result;
     } finally {
       rendering--;

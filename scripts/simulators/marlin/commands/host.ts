@@ -55,16 +55,34 @@ export const HOST_COMMANDS: CommandTable = {
     return 'no-ok';
   },
   M113: keepalive,
-  M115: (_cmd, fw) => { for (const line of firmwareLines(fw.settings)) fw.send(line); },
-  M117: (cmd, fw) => { fw.message = cmd.stringArg ?? ''; },
+  M115: (_cmd, fw) => {
+    for (const line of firmwareLines(fw.settings)) fw.send(line);
+  },
+  M117: (cmd, fw) => {
+    fw.message = cmd.stringArg ?? '';
+  },
   M118: serialPrint,
   M73: progress,
-  M75: (_cmd, fw) => { fw.jobTimer = 'running'; },
-  M76: (_cmd, fw) => { if (fw.jobTimer === 'running') fw.jobTimer = 'paused'; },
-  M77: (_cmd, fw) => { fw.jobTimer = 'idle'; },
-  M500: (_cmd, fw) => { fw.echo(`Settings Stored ${EEPROM}`); },
-  M501: (_cmd, fw) => { fw.echo(`V86 stored settings retrieved ${EEPROM}`); },
-  M502: (_cmd, fw) => { fw.echo('Hardcoded Default Settings Loaded'); },
-  M503: (_cmd, fw) => { for (const line of settingsLines(fw.motion)) fw.send(line); },
+  M75: (_cmd, fw) => {
+    fw.jobTimer = 'running';
+  },
+  M76: (_cmd, fw) => {
+    if (fw.jobTimer === 'running') fw.jobTimer = 'paused';
+  },
+  M77: (_cmd, fw) => {
+    fw.jobTimer = 'idle';
+  },
+  M500: (_cmd, fw) => {
+    fw.echo(`Settings Stored ${EEPROM}`);
+  },
+  M501: (_cmd, fw) => {
+    fw.echo(`V86 stored settings retrieved ${EEPROM}`);
+  },
+  M502: (_cmd, fw) => {
+    fw.echo('Hardcoded Default Settings Loaded');
+  },
+  M503: (_cmd, fw) => {
+    for (const line of settingsLines(fw.motion)) fw.send(line);
+  },
   M999: restart,
 };

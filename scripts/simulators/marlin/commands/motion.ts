@@ -13,7 +13,12 @@ function queueMove(fw: FirmwareContext, plan: MovePlan): void | Promise<void> {
   if (plan.coldExtrusionPrevented) fw.echo(' cold extrusion prevented');
   if (plan.durationMs <= 0 && plan.filament === 0) return;
   const extruded = fw.extruded;
-  const block = { durationMs: plan.durationMs, onDone: () => { extruded[plan.tool] += plan.filament; } };
+  const block = {
+    durationMs: plan.durationMs,
+    onDone: () => {
+      extruded[plan.tool] += plan.filament;
+    },
+  };
   if (!fw.planner.tryAdd(block)) return fw.planner.add(block, fw.signal);
 }
 
@@ -26,21 +31,23 @@ const linearMove: CommandHandler = (cmd, fw) => {
   return queueMove(fw, fw.motion.linearMove(target, hotendTemperature(fw)));
 };
 
-const arcMove = (clockwise: boolean): CommandHandler => (cmd, fw) => {
-  const before = { ...fw.motion.position };
-  const target = fw.motion.destination(cmd);
-  const plan = fw.motion.arcMove(target, cmd, clockwise, hotendTemperature(fw));
-  if (plan === null) {
-    fw.motion.position = before;
-    fw.error('G2/G3 bad parameters');
-    return;
-  }
-  return queueMove(fw, plan);
-};
+const arcMove =
+  (clockwise: boolean): CommandHandler =>
+  (cmd, fw) => {
+    const before = { ...fw.motion.position };
+    const target = fw.motion.destination(cmd);
+    const plan = fw.motion.arcMove(target, cmd, clockwise, hotendTemperature(fw));
+    if (plan === null) {
+      fw.motion.position = before;
+      fw.error('G2/G3 bad parameters');
+      return;
+    }
+    return queueMove(fw, plan);
+  };
 
 const dwell: CommandHandler = async (cmd, fw) => {
   const seconds = cmd.value('S');
-  const ms = seconds !== undefined ? seconds * 1000 : cmd.value('P') ?? 0;
+  const ms = seconds !== undefined ? seconds * 1000 : (cmd.value('P') ?? 0);
   await fw.planner.synchronize(fw.signal);
   if (ms > 0) await fw.sleep(ms);
 };
@@ -126,14 +133,28 @@ export const MOTION_COMMANDS: CommandTable = {
   G3: arcMove(false),
   G4: dwell,
   G28: home,
-  G90: (_cmd, fw) => { fw.motion.relativeXYZ = false; fw.motion.relativeE = false; },
-  G91: (_cmd, fw) => { fw.motion.relativeXYZ = true; fw.motion.relativeE = true; },
-  M82: (_cmd, fw) => { fw.motion.relativeE = false; },
-  M83: (_cmd, fw) => { fw.motion.relativeE = true; },
+  G90: (_cmd, fw) => {
+    fw.motion.relativeXYZ = false;
+    fw.motion.relativeE = false;
+  },
+  G91: (_cmd, fw) => {
+    fw.motion.relativeXYZ = true;
+    fw.motion.relativeE = true;
+  },
+  M82: (_cmd, fw) => {
+    fw.motion.relativeE = false;
+  },
+  M83: (_cmd, fw) => {
+    fw.motion.relativeE = true;
+  },
   G92: setPosition,
-  M114: (_cmd, fw) => { fw.send(positionReport(fw.motion)); },
+  M114: (_cmd, fw) => {
+    fw.send(positionReport(fw.motion));
+  },
   M400: synchronize,
-  M410: (_cmd, fw) => { fw.planner.clear(); },
+  M410: (_cmd, fw) => {
+    fw.planner.clear();
+  },
   M220: feedratePercent,
   M221: flowPercent,
   M203: maxFeedrate,

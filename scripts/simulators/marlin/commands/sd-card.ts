@@ -133,7 +133,9 @@ const abort: CommandHandler = async (_cmd, fw) => {
 
 export const SD_CARD_COMMANDS: CommandTable = {
   M20: list,
-  M21: (_cmd, fw) => { fw.echo('SD card ok'); },
+  M21: (_cmd, fw) => {
+    fw.echo('SD card ok');
+  },
   M22: () => undefined,
   M23: select,
   M24: start,

@@ -62,7 +62,7 @@ test('an unknown or malformed key is refused; bad bodies get 400', async () => {
   }
 });
 
-test('a stop writes a key\'s latest use, which a restart then lists', async () => {
+test("a stop writes a key's latest use, which a restart then lists", async () => {
   const own = await startDashboardFixture({ config: { rate_limit: { enabled: false } } });
   let restarted: DashboardFixture | undefined;
   try {

@@ -22,7 +22,10 @@ test('admins add, list, read and change users; the hash never shows', async () =
 
   const list = await dash.request('GET', '/api/users', { token: admin });
   assert.equal(list.status, 200);
-  assert.deepEqual(list.json.map((u: { username: string }) => u.username), ['admin', 'carol']);
+  assert.deepEqual(
+    list.json.map((u: { username: string }) => u.username),
+    ['admin', 'carol'],
+  );
   for (const user of list.json) assert.deepEqual(Object.keys(user).sort(), USER_KEYS);
 
   const one = await dash.request('GET', `/api/users/${id}`, { token: admin });
@@ -99,7 +102,10 @@ test('weak passwords are refused with 400 naming the rule, at setup, creation an
     ['Dave.Admin', 'Dave.Admin2', /user name/],
   ];
   for (const [password, newUserPassword, rule] of cases) {
-    const created = await dash.request('POST', '/api/users', { token: admin, body: { username: 'dave.admin2', password: newUserPassword, role: 'view' } });
+    const created = await dash.request('POST', '/api/users', {
+      token: admin,
+      body: { username: 'dave.admin2', password: newUserPassword, role: 'view' },
+    });
     expectError(created, 400, 'ERR_VALIDATION', rule);
     const changed = await dash.request('PUT', `/api/users/${dave.json.id}`, { token: admin, body: { password, role: 'admin' } });
     expectError(changed, 400, 'ERR_VALIDATION', rule);

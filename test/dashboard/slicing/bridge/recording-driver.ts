@@ -5,7 +5,11 @@
 import { readFile } from 'node:fs/promises';
 import { AppError, ErrorCode } from '../../../../appliance/common/errors.js';
 import type {
-  CommandResult, DriverCapabilities, DriverContext, PrinterDriver, UploadSource,
+  CommandResult,
+  DriverCapabilities,
+  DriverContext,
+  PrinterDriver,
+  UploadSource,
 } from '../../../../appliance/dashboard/printers/driver.js';
 import { DriverRegistry } from '../../../../appliance/dashboard/printers/driver-registry.js';
 import type { PrinterRecord } from '../../../../appliance/dashboard/printers/printer.js';

@@ -72,7 +72,7 @@ describe('probe and profiles', () => {
     dash = await start();
   });
 
-  test('finds Debian\'s PrusaSlicer 2.5 and CuraEngine 4.13 with their versions', async () => {
+  test("finds Debian's PrusaSlicer 2.5 and CuraEngine 4.13 with their versions", async () => {
     const probe = await dash.request('GET', '/api/slicer/bridge/probe?force=1', { token: view });
     assert.equal(probe.status, 200, probe.text);
     const byId = new Map((probe.json.slicers as { id: string }[]).map((s) => [s.id, s as Record<string, unknown>]));
@@ -97,7 +97,12 @@ describe('probe and profiles', () => {
     const mk3s = prusa.profiles.find((p: { name: string }) => p.name === 'Original Prusa i3 MK3S & MK3S+');
     assert.deepEqual(
       { id: mk3s.id, kind: mk3s.kind, vendor: mk3s.vendor, file: mk3s.file },
-      { id: 'prusa-research-original-prusa-i3-mk3s-mk3s-plus', kind: 'printer', vendor: 'Prusa Research', file: '/usr/share/PrusaSlicer/profiles/PrusaResearch.ini' },
+      {
+        id: 'prusa-research-original-prusa-i3-mk3s-mk3s-plus',
+        kind: 'printer',
+        vendor: 'Prusa Research',
+        file: '/usr/share/PrusaSlicer/profiles/PrusaResearch.ini',
+      },
     );
     assert.ok(prusa.profiles.some((p: { kind: string }) => p.kind === 'filament'));
     assert.ok(prusa.profiles.every((p: { vendor: string }) => p.vendor === 'Prusa Research'));
@@ -114,7 +119,10 @@ describe('probe and profiles', () => {
     writeOrcaVendor(path.join(install, 'share', 'OrcaSlicer', 'profiles'));
     const orcaDash = await start({ searchDirs: [path.join(install, 'bin')] });
     const probe = await orcaDash.request('GET', '/api/slicer/bridge/probe', { token: view });
-    assert.deepEqual(probe.json.slicers.map((s: { id: string; version: string; can_slice: boolean }) => [s.id, s.version, s.can_slice]), [['orcaslicer', '2.1.1', false]]);
+    assert.deepEqual(
+      probe.json.slicers.map((s: { id: string; version: string; can_slice: boolean }) => [s.id, s.version, s.can_slice]),
+      [['orcaslicer', '2.1.1', false]],
+    );
     assert.equal(probe.json.available, false);
     assert.match(probe.json.reason, /OrcaSlicer: the bridge does not drive/);
     const profiles = await orcaDash.request('GET', '/api/slicer/bridge/profiles?kind=printer', { token: view });
@@ -145,26 +153,41 @@ describe('bridge slice', () => {
     const [, m, s] = /(\d+)m (\d+)s/.exec(footerTime)!;
     assert.equal(stats.estimatedTimeS, Number(m) * 60 + Number(s));
     assert.equal(stats.filamentG[0].toFixed(2), Number(/^; total filament used \[g\] = ([\d.]+)/m.exec(gcode)![1]).toFixed(2));
-    assert.match(gcode, /^M109 S215/m, 'the bundled PLA\'s first-layer temperature, from our rendered start G-code');
+    assert.match(gcode, /^M109 S215/m, "the bundled PLA's first-layer temperature, from our rendered start G-code");
   });
 
-  test('slices with the desktop slicer\'s own imported profiles', async () => {
-    const response = await postForm(dash.url, '/api/slicer/bridge/slice', print, sliceForm('box.stl', {
-      printer_id: 'prusa-research-original-prusa-i3-mk3s-mk3s-plus',
-      filament_ids: '["prusa-research-prusament-pla"]',
-      process_id: 'prusa-research-0.20mm-quality-mk3',
-    }));
+  test("slices with the desktop slicer's own imported profiles", async () => {
+    const response = await postForm(
+      dash.url,
+      '/api/slicer/bridge/slice',
+      print,
+      sliceForm('box.stl', {
+        printer_id: 'prusa-research-original-prusa-i3-mk3s-mk3s-plus',
+        filament_ids: '["prusa-research-prusament-pla"]',
+        process_id: 'prusa-research-0.20mm-quality-mk3',
+      }),
+    );
     const gcode = await response.text();
     assert.equal(response.status, 200, gcode);
     assert.match(gcode, /M862\.3 P "MK3S"/, 'the MK3S start G-code checks the printer model');
     assert.ok(sliceStats(response).layers > 100);
   });
 
-  test('a request\'s mistakes are its own; what the bridge cannot do is a 503 with the reason', async () => {
-    const unknown = await postForm(dash.url, '/api/slicer/bridge/slice', print, sliceForm('box.stl', { ...MARLIN_JOB, printer_id: 'no-such-printer' }));
+  test("a request's mistakes are its own; what the bridge cannot do is a 503 with the reason", async () => {
+    const unknown = await postForm(
+      dash.url,
+      '/api/slicer/bridge/slice',
+      print,
+      sliceForm('box.stl', { ...MARLIN_JOB, printer_id: 'no-such-printer' }),
+    );
     assert.equal(unknown.status, 404);
-    const bambu = await postForm(dash.url, '/api/slicer/bridge/slice', print, sliceForm('box.stl', { ...MARLIN_JOB, printer_id: 'bambu-lab-p1s-0.4' }));
-    const bambuBody = await bambu.json() as { code: string; error: string };
+    const bambu = await postForm(
+      dash.url,
+      '/api/slicer/bridge/slice',
+      print,
+      sliceForm('box.stl', { ...MARLIN_JOB, printer_id: 'bambu-lab-p1s-0.4' }),
+    );
+    const bambuBody = (await bambu.json()) as { code: string; error: string };
     assert.equal(bambu.status, 503);
     assert.equal(bambuBody.code, 'ERR_UNAVAILABLE');
     assert.match(bambuBody.error, /gcode\.3mf/);
@@ -181,7 +204,7 @@ describe('bridge slice', () => {
     const pid = await slicerPid(dash);
     assert.equal(isAlive(pid), true);
     controller.abort();
-    assert.equal((await slicing as Error).name, 'AbortError');
+    assert.equal(((await slicing) as Error).name, 'AbortError');
     await eventually('the slicer process is gone', async () => (isAlive(pid) ? undefined : true));
     await eventually('the bridge lists no process', async () => {
       const info = await dash.request('GET', '/api/system/info', { token: view });
@@ -189,7 +212,9 @@ describe('bridge slice', () => {
     });
   });
 
-  test('CuraEngine slices an STL when PrusaSlicer is not installed; its statistics come from its log', { skip: !existsSync(CURA_DEFINITIONS) && 'no Cura definitions in .cache/peers (run the slicing benchmark once)' }, async () => {
+  test('CuraEngine slices an STL when PrusaSlicer is not installed; its statistics come from its log', {
+    skip: !existsSync(CURA_DEFINITIONS) && 'no Cura definitions in .cache/peers (run the slicing benchmark once)',
+  }, async () => {
     const curaDash = await start({ searchDirs: [binFolder('cura-only', ['CuraEngine'])], extraProfileDirs: { curaengine: [CURA_DEFINITIONS] } });
     const response = await postForm(curaDash.url, '/api/slicer/bridge/slice', print, sliceForm('box.stl'));
     const gcode = await response.text();
@@ -207,9 +232,11 @@ describe('time-out', () => {
   test('stops the desktop slicer after the time-out and answers 504', async () => {
     const dash = await start({ timeoutMs: 2000 });
     let pid: number | undefined;
-    const watching = slicerPid(dash).then((found) => { pid = found; });
+    const watching = slicerPid(dash).then((found) => {
+      pid = found;
+    });
     const response = await postForm(dash.url, '/api/slicer/bridge/slice', print, sliceForm(BIG_MODEL));
-    const body = await response.json() as { code: string; error: string };
+    const body = (await response.json()) as { code: string; error: string };
     await watching;
     assert.equal(response.status, 504, JSON.stringify(body));
     assert.equal(body.code, 'ERR_SLICE_FAILED');
@@ -227,7 +254,7 @@ describe('without a desktop slicer', () => {
     assert.match(probe.json.reason, /no desktop slicer is installed/);
     const response = await postForm(dash.url, '/api/slicer/bridge/slice', print, sliceForm('box.stl'));
     assert.equal(response.status, 503);
-    assert.match((await response.json() as { error: string }).error, /no desktop slicer is installed/);
+    assert.match(((await response.json()) as { error: string }).error, /no desktop slicer is installed/);
   });
 });
 
@@ -237,11 +264,16 @@ describe('slice-and-send', () => {
   let printerId: string;
 
   async function addPrinter(name: string, port: string, extra: Record<string, unknown> = {}): Promise<string> {
-    const created = await dash.request('POST', '/api/printers', { token: admin, body: marlinInput({ name, connection: { port }, printer_profile: 'generic-marlin-0.4', ...extra }) });
+    const created = await dash.request('POST', '/api/printers', {
+      token: admin,
+      body: marlinInput({ name, connection: { port }, printer_profile: 'generic-marlin-0.4', ...extra }),
+    });
     assert.equal(created.status, 201, created.text);
     const id = created.json.id as string;
     if (extra.enabled !== false) {
-      await eventually(`${name} is online`, async () => ((await dash.request('GET', `/api/printers/${id}`, { token: view })).json.online ? true : undefined));
+      await eventually(`${name} is online`, async () =>
+        (await dash.request('GET', `/api/printers/${id}`, { token: view })).json.online ? true : undefined,
+      );
     }
     return id;
   }
@@ -257,11 +289,14 @@ describe('slice-and-send', () => {
     printerId = await addPrinter('bench', '/dev/ttyBENCH');
   });
 
-  test('slices with the printer\'s profile, uploads the G-code through its driver and starts it', async () => {
+  test("slices with the printer's profile, uploads the G-code through its driver and starts it", async () => {
     const response = await postForm(dash.url, '/api/slicer/bridge/slice-and-send', print, sendForm(printerId));
-    const body = await response.json() as Record<string, any>;
+    const body = (await response.json()) as Record<string, any>;
     assert.equal(response.status, 200, JSON.stringify(body));
-    assert.deepEqual([body.printer_id, body.printer_name, body.remote_name, body.started, body.backend], [printerId, 'bench', 'box.gcode', true, 'bridge']);
+    assert.deepEqual(
+      [body.printer_id, body.printer_name, body.remote_name, body.started, body.backend],
+      [printerId, 'bench', 'box.gcode', true, 'bridge'],
+    );
     assert.equal(body.slicer.id, 'prusaslicer');
     const driver = drivers.of(printerId);
     assert.deepEqual(driver.started, ['box.gcode']);
@@ -277,14 +312,16 @@ describe('slice-and-send', () => {
     const offline = await addPrinter('asleep', '/dev/ttyASLEEP', { enabled: false });
     const offlineAnswer = await postForm(dash.url, '/api/slicer/bridge/slice-and-send', print, sendForm(offline));
     assert.equal(offlineAnswer.status, 409);
-    assert.match((await offlineAnswer.json() as { error: string }).error, /offline/);
+    assert.match(((await offlineAnswer.json()) as { error: string }).error, /offline/);
 
     const busy = await addPrinter('busy', '/dev/ttyBUSY');
     drivers.of(busy).setState('printing');
-    await eventually('the printer reports printing', async () => ((await dash.request('GET', `/api/printers/${busy}`, { token: view })).json.state === 'printing' ? true : undefined));
+    await eventually('the printer reports printing', async () =>
+      (await dash.request('GET', `/api/printers/${busy}`, { token: view })).json.state === 'printing' ? true : undefined,
+    );
     const busyAnswer = await postForm(dash.url, '/api/slicer/bridge/slice-and-send', print, sendForm(busy));
     assert.equal(busyAnswer.status, 409);
-    assert.match((await busyAnswer.json() as { error: string }).error, /busy \(printing\)/);
+    assert.match(((await busyAnswer.json()) as { error: string }).error, /busy \(printing\)/);
     assert.deepEqual(drivers.of(busy).started, []);
 
     const noUpload = await addPrinter('no-upload', '/dev/ttyNOUP');
@@ -295,9 +332,12 @@ describe('slice-and-send', () => {
   test('a printer without a profile needs printer_profile_id', async () => {
     const bare = await addPrinter('bare', '/dev/ttyBARE', { printer_profile: null });
     const missing = await postForm(dash.url, '/api/slicer/bridge/slice-and-send', print, sendForm(bare));
-    const body = await missing.json() as { code: string; details: { path: string }[] };
+    const body = (await missing.json()) as { code: string; details: { path: string }[] };
     assert.equal(missing.status, 400);
-    assert.deepEqual(body.details.map((d) => d.path), ['body/printer_profile_id']);
+    assert.deepEqual(
+      body.details.map((d) => d.path),
+      ['body/printer_profile_id'],
+    );
     const given = await postForm(dash.url, '/api/slicer/bridge/slice-and-send', print, sendForm(bare, { printer_profile_id: 'generic-marlin-0.4' }));
     assert.equal(given.status, 200, await given.clone().text());
     assert.deepEqual(drivers.of(bare).started, ['box.gcode']);

@@ -35,7 +35,10 @@ function paths(response: TestResponse): string[] {
   return (response.json.details as { path: string }[]).map((d) => d.path).sort();
 }
 
-async function nativeInfo(): Promise<{ slots: { running: number; waiting: number }; slices: { completed: number; failed: number; cancelled: number } }> {
+async function nativeInfo(): Promise<{
+  slots: { running: number; waiting: number };
+  slices: { completed: number; failed: number; cancelled: number };
+}> {
   const response = await dash.request('GET', '/api/system/info', { token: view });
   assert.equal(response.status, 200, response.text);
   return response.json.slicer_native;
@@ -55,7 +58,7 @@ describe('native profiles', () => {
     assert.equal((await dash.request('GET', '/api/slicer/native/profiles?kind=resin', { token: view })).status, 400);
   });
 
-  test('creates a profile that inherits a bundled one; its settings resolve over the parent\'s', async () => {
+  test("creates a profile that inherits a bundled one; its settings resolve over the parent's", async () => {
     const created = await dash.request('POST', '/api/slicer/native/profiles', {
       token: print,
       body: { name: 'My PLA', kind: 'filament', inherits: 'generic-pla', settings: { nozzle_temperature: [205], filament_flow_ratio: '0.95' } },
@@ -80,7 +83,12 @@ describe('native profiles', () => {
     });
     assert.equal(response.status, 400, response.text);
     assert.equal(response.json.code, 'ERR_VALIDATION');
-    assert.deepEqual(paths(response), ['body/settings/layer_height', 'body/settings/layer_hieght', 'body/settings/nozzle_temperature', 'body/settings/wall_loops']);
+    assert.deepEqual(paths(response), [
+      'body/settings/layer_height',
+      'body/settings/layer_hieght',
+      'body/settings/nozzle_temperature',
+      'body/settings/wall_loops',
+    ]);
     assert.match(response.json.error, /layer_height.*above the maximum/);
     assert.match(response.json.error, /nozzle_temperature is a filament setting/);
     const missing = await dash.request('GET', '/api/slicer/native/profiles/broken', { token: view });
@@ -88,16 +96,28 @@ describe('native profiles', () => {
   });
 
   test('refuses a parent that does not exist, is of another kind, or makes a cycle', async () => {
-    const unknown = await dash.request('POST', '/api/slicer/native/profiles', { token: print, body: { name: 'Orphan', kind: 'process', inherits: 'no-such-profile' } });
+    const unknown = await dash.request('POST', '/api/slicer/native/profiles', {
+      token: print,
+      body: { name: 'Orphan', kind: 'process', inherits: 'no-such-profile' },
+    });
     assert.equal(unknown.status, 400, unknown.text);
     assert.deepEqual(paths(unknown), ['body/inherits']);
-    const otherKind = await dash.request('POST', '/api/slicer/native/profiles', { token: print, body: { name: 'Odd', kind: 'process', inherits: 'generic-pla' } });
+    const otherKind = await dash.request('POST', '/api/slicer/native/profiles', {
+      token: print,
+      body: { name: 'Odd', kind: 'process', inherits: 'generic-pla' },
+    });
     assert.equal(otherKind.status, 400, otherKind.text);
     assert.match(otherKind.json.error, /filament profile/);
 
-    const a = await dash.request('POST', '/api/slicer/native/profiles', { token: print, body: { id: 'cycle-a', name: 'A', kind: 'process', inherits: '0.20mm-standard' } });
+    const a = await dash.request('POST', '/api/slicer/native/profiles', {
+      token: print,
+      body: { id: 'cycle-a', name: 'A', kind: 'process', inherits: '0.20mm-standard' },
+    });
     assert.equal(a.status, 201, a.text);
-    const b = await dash.request('POST', '/api/slicer/native/profiles', { token: print, body: { id: 'cycle-b', name: 'B', kind: 'process', inherits: 'cycle-a' } });
+    const b = await dash.request('POST', '/api/slicer/native/profiles', {
+      token: print,
+      body: { id: 'cycle-b', name: 'B', kind: 'process', inherits: 'cycle-a' },
+    });
     assert.equal(b.status, 201, b.text);
     const loop = await dash.request('PUT', '/api/slicer/native/profiles/cycle-a', { token: print, body: { inherits: 'cycle-b' } });
     assert.equal(loop.status, 400, loop.text);
@@ -105,7 +125,10 @@ describe('native profiles', () => {
   });
 
   test('names, vendors and printer models with bidirectional, zero-width, separator or control characters are 400 naming the code point', async () => {
-    const kept = await dash.request('POST', '/api/slicer/native/profiles', { token: print, body: { name: 'Kept PETG', kind: 'filament', vendor: 'Me' } });
+    const kept = await dash.request('POST', '/api/slicer/native/profiles', {
+      token: print,
+      body: { name: 'Kept PETG', kind: 'filament', vendor: 'Me' },
+    });
     assert.equal(kept.status, 201, kept.text);
     const storeFile = path.join(dash.dataDir, 'slicer-native-profiles.json');
     const stored = readFileSync(storeFile, 'utf8');
@@ -116,7 +139,11 @@ describe('native profiles', () => {
         ['printer_model', { id: 'bad-model', kind: 'printer', name: 'ok', printer_model: bad }],
       ] as const) {
         const created = await dash.request('POST', '/api/slicer/native/profiles', { token: print, body });
-        assert.deepEqual([created.status, created.json.code, created.json.error], [400, 'ERR_VALIDATION', `body/${field} contains ${codePoint}`], created.text);
+        assert.deepEqual(
+          [created.status, created.json.code, created.json.error],
+          [400, 'ERR_VALIDATION', `body/${field} contains ${codePoint}`],
+          created.text,
+        );
       }
       const renamed = await dash.request('PUT', '/api/slicer/native/profiles/kept-petg', { token: print, body: { name: bad } });
       assert.deepEqual(renamed.json.details, [{ path: 'body/name', message: `contains ${codePoint}` }]);
@@ -131,16 +158,23 @@ describe('native profiles', () => {
 
   test('names, vendors and printer models are stored trimmed and NFC-normalised', async () => {
     const created = await dash.request('POST', '/api/slicer/native/profiles', {
-      token: print, body: { kind: 'printer', name: ' Cre\u0301ality Ender ', vendor: 'Cre\u0301ality\u00a0', printer_model: ' Ender-3 ' },
+      token: print,
+      body: { kind: 'printer', name: ' Cre\u0301ality Ender ', vendor: 'Cre\u0301ality\u00a0', printer_model: ' Ender-3 ' },
     });
     assert.equal(created.status, 201, created.text);
     assert.deepEqual([created.json.name, created.json.vendor, created.json.printer_model], ['Cr\u00e9ality Ender', 'Cr\u00e9ality', 'Ender-3']);
-    const renamed = await dash.request('PUT', `/api/slicer/native/profiles/${created.json.id}`, { token: print, body: { name: ' Nai\u0308ve ', printer_model: 'K1\u00a0' } });
+    const renamed = await dash.request('PUT', `/api/slicer/native/profiles/${created.json.id}`, {
+      token: print,
+      body: { name: ' Nai\u0308ve ', printer_model: 'K1\u00a0' },
+    });
     assert.deepEqual([renamed.status, renamed.json.name, renamed.json.printer_model], [200, 'Na\u00efve', 'K1']);
   });
 
   test('ids are unique, also against the bundled profiles', async () => {
-    const bundled = await dash.request('POST', '/api/slicer/native/profiles', { token: print, body: { id: 'generic-pla', name: 'Mine', kind: 'filament' } });
+    const bundled = await dash.request('POST', '/api/slicer/native/profiles', {
+      token: print,
+      body: { id: 'generic-pla', name: 'Mine', kind: 'filament' },
+    });
     assert.equal(bundled.status, 409, bundled.text);
     const first = await dash.request('POST', '/api/slicer/native/profiles', { token: print, body: { name: 'Twice', kind: 'process' } });
     assert.equal(first.status, 201, first.text);
@@ -174,7 +208,10 @@ describe('native profiles', () => {
 
   test('a profile others inherit from cannot be deleted; a leaf can', async () => {
     await dash.request('POST', '/api/slicer/native/profiles', { token: print, body: { id: 'parent-proc', name: 'Parent', kind: 'process' } });
-    await dash.request('POST', '/api/slicer/native/profiles', { token: print, body: { id: 'child-proc', name: 'Child', kind: 'process', inherits: 'parent-proc' } });
+    await dash.request('POST', '/api/slicer/native/profiles', {
+      token: print,
+      body: { id: 'child-proc', name: 'Child', kind: 'process', inherits: 'parent-proc' },
+    });
     const refused = await dash.request('DELETE', '/api/slicer/native/profiles/parent-proc', { token: print });
     assert.equal(refused.status, 409, refused.text);
     assert.match(refused.json.error, /child-proc/);
@@ -193,7 +230,9 @@ describe('native profiles', () => {
     const before = await dash.request('GET', '/api/slicer/native/profiles/my-pla', { token: view });
     const deep = '['.repeat(30_000) + ']'.repeat(30_000);
     const res = await dash.request('POST', '/api/slicer/native/profiles', {
-      token: print, body: `{"id":"deep","name":"Deep","kind":"process","settings":{"layer_height":${deep}}}`, headers: { 'content-type': 'application/json' },
+      token: print,
+      body: `{"id":"deep","name":"Deep","kind":"process","settings":{"layer_height":${deep}}}`,
+      headers: { 'content-type': 'application/json' },
     });
     assert.equal(res.status, 400, res.text);
     assert.equal(res.json.code, 'ERR_VALIDATION');
@@ -226,11 +265,16 @@ describe('native slice', () => {
     assert.ok(stats.estimatedTimeS > 0);
     assert.ok(stats.filamentG[0] > 0);
     assert.ok(stats.durationMs > 0);
-    assert.match(gcode, /M109 S205|M104 S205/, 'the user profile\'s nozzle temperature is used');
+    assert.match(gcode, /M109 S205|M104 S205/, "the user profile's nozzle temperature is used");
   });
 
   test('answers a Bambu printer with a .gcode.3mf package', async () => {
-    const response = await postForm(dash.url, '/api/slicer/native/slice', print, sliceForm('box.stl', { ...MARLIN_JOB, printer_id: 'bambu-lab-p1s-0.4' }));
+    const response = await postForm(
+      dash.url,
+      '/api/slicer/native/slice',
+      print,
+      sliceForm('box.stl', { ...MARLIN_JOB, printer_id: 'bambu-lab-p1s-0.4' }),
+    );
     const body = Buffer.from(await response.arrayBuffer());
     assert.equal(response.status, 200, body.toString());
     assert.equal(response.headers.get('content-type'), 'model/3mf');
@@ -239,42 +283,68 @@ describe('native slice', () => {
     assert.ok(sliceStats(response).layers > 0);
   });
 
-  test('the request\'s mistakes come back as they are: unknown profile, bad setting, missing field, not a model', async () => {
-    const unknown = await postForm(dash.url, '/api/slicer/native/slice', print, sliceForm('box.stl', { ...MARLIN_JOB, process_id: 'no-such-process' }));
+  test("the request's mistakes come back as they are: unknown profile, bad setting, missing field, not a model", async () => {
+    const unknown = await postForm(
+      dash.url,
+      '/api/slicer/native/slice',
+      print,
+      sliceForm('box.stl', { ...MARLIN_JOB, process_id: 'no-such-process' }),
+    );
     assert.equal(unknown.status, 404);
-    assert.equal((await unknown.json() as { code: string }).code, 'ERR_PROFILE_NOT_FOUND');
+    assert.equal(((await unknown.json()) as { code: string }).code, 'ERR_PROFILE_NOT_FOUND');
 
-    const setting = await postForm(dash.url, '/api/slicer/native/slice', print, sliceForm('box.stl', { ...MARLIN_JOB, overrides: '{"layer_height": 7}' }));
-    const settingBody = await setting.json() as { code: string; details: { path: string }[] };
+    const setting = await postForm(
+      dash.url,
+      '/api/slicer/native/slice',
+      print,
+      sliceForm('box.stl', { ...MARLIN_JOB, overrides: '{"layer_height": 7}' }),
+    );
+    const settingBody = (await setting.json()) as { code: string; details: { path: string }[] };
     assert.equal(setting.status, 400);
     assert.equal(settingBody.code, 'ERR_VALIDATION');
-    assert.deepEqual(settingBody.details.map((d) => d.path), ['body/overrides/layer_height']);
+    assert.deepEqual(
+      settingBody.details.map((d) => d.path),
+      ['body/overrides/layer_height'],
+    );
 
     const { process_id: _dropped, ...withoutProcess } = MARLIN_JOB;
     const missing = await postForm(dash.url, '/api/slicer/native/slice', print, sliceForm('box.stl', withoutProcess));
-    const missingBody = await missing.json() as { details: { path: string }[] };
+    const missingBody = (await missing.json()) as { details: { path: string }[] };
     assert.equal(missing.status, 400);
-    assert.deepEqual(missingBody.details.map((d) => d.path), ['body/process_id']);
+    assert.deepEqual(
+      missingBody.details.map((d) => d.path),
+      ['body/process_id'],
+    );
 
     const form = sliceForm('box.stl');
     form.set('model', new Blob([Buffer.from('this is no model at all, just text that goes on and on and on')]), 'notes.txt');
     const notModel = await postForm(dash.url, '/api/slicer/native/slice', print, form);
     assert.equal(notModel.status, 415, await notModel.clone().text());
-    assert.equal((await notModel.json() as { code: string }).code, 'ERR_UNSUPPORTED_MODEL');
+    assert.equal(((await notModel.json()) as { code: string }).code, 'ERR_UNSUPPORTED_MODEL');
 
     assert.equal((await postForm(dash.url, '/api/slicer/native/slice', view, sliceForm('box.stl'))).status, 403);
   });
 
   test('a body announced over the 50 MB model limit is refused with 413, and nothing of it is stored', async () => {
     const response = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest(`${dash.url}/api/slicer/native/slice`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${print}`, 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(60 * 1024 * 1024) },
-      }, (res) => {
-        let body = '';
-        res.on('data', (chunk: Buffer) => { body += chunk.toString(); });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
+      const req = httpRequest(
+        `${dash.url}/api/slicer/native/slice`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${print}`,
+            'content-type': 'multipart/form-data; boundary=x',
+            'content-length': String(60 * 1024 * 1024),
+          },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => {
+            body += chunk.toString();
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
       req.on('error', reject);
       // uWebSockets.js answers once the whole request has arrived; the server discards it unread.
       const chunk = Buffer.alloc(1024 * 1024, 0x20);
@@ -303,7 +373,8 @@ describe('native slice', () => {
 
   test('a 1 MB 3MF that inflates to 1 GB is refused with 413 naming the limit; the dashboard stays up, small, with its profiles', async () => {
     const kept = await dash.request('POST', '/api/slicer/native/profiles', {
-      token: print, body: { name: 'Kept PLA', kind: 'filament', inherits: 'generic-pla', settings: { nozzle_temperature: [210] } },
+      token: print,
+      body: { name: 'Kept PLA', kind: 'filament', inherits: 'generic-pla', settings: { nozzle_temperature: [210] } },
     });
     assert.equal(kept.status, 201, kept.text);
     const form = sliceForm('box.stl');
@@ -328,7 +399,9 @@ describe('native slice', () => {
 
   test('a slice whose G-code would pass slicing.max_output_mb fails with 422 ERR_OUTPUT_TOO_LARGE; nothing of it is left', async () => {
     const capped = await startDashboardFixture({
-      features: [nativeSlicingFeature], createAuthenticator: testAuthenticator, logLevel: 'warn',
+      features: [nativeSlicingFeature],
+      createAuthenticator: testAuthenticator,
+      logLevel: 'warn',
       config: { rate_limit: { enabled: false }, slicing: { max_output_mb: 1 } },
     });
     try {
@@ -336,12 +409,15 @@ describe('native slice', () => {
       const form = sliceForm('box.stl', { ...MARLIN_JOB, overrides: huge.overrides });
       form.set('model', new Blob([huge.model]), 'block.stl');
       const response = await postForm(capped.url, '/api/slicer/native/slice', print, form);
-      const body = await response.json() as { code: string; error: string };
+      const body = (await response.json()) as { code: string; error: string };
       assert.equal(response.status, 422, JSON.stringify(body));
       assert.equal(body.code, 'ERR_OUTPUT_TOO_LARGE');
       assert.match(body.error, /larger than 1 MB/);
       assert.equal((await capped.request('GET', '/api/health')).status, 200);
-      await eventually('the working folder of the failed slice is removed', () => readdirSync(path.join(capped.dataDir, 'slicing-work', 'native')).length === 0);
+      await eventually(
+        'the working folder of the failed slice is removed',
+        () => readdirSync(path.join(capped.dataDir, 'slicing-work', 'native')).length === 0,
+      );
       const cube = await postForm(capped.url, '/api/slicer/native/slice', print, sliceForm('box.stl'));
       assert.equal(cube.status, 200, 'a slice within the cap still works');
       await cube.arrayBuffer();
@@ -352,12 +428,11 @@ describe('native slice', () => {
 
   test('/api/health answers while a slice runs (the engine is in a process of its own)', async () => {
     let sliceDone = false;
-    const slicing = postForm(dash.url, '/api/slicer/native/slice', print, sliceForm('openscad_example024_menger.stl'))
-      .then(async (response) => {
-        await response.arrayBuffer();
-        sliceDone = true;
-        return response.status;
-      });
+    const slicing = postForm(dash.url, '/api/slicer/native/slice', print, sliceForm('openscad_example024_menger.stl')).then(async (response) => {
+      await response.arrayBuffer();
+      sliceDone = true;
+      return response.status;
+    });
     await eventually('the slice has started', async () => (await nativeInfo()).slots.running === 1);
     for (let i = 0; i < 5; i++) {
       const health = await dash.request('GET', '/api/health');
@@ -373,7 +448,7 @@ describe('native slice', () => {
     const slicing = postForm(dash.url, '/api/slicer/native/slice', print, sliceForm('bearing.stl'), controller.signal).catch((err: Error) => err);
     await eventually('the slice has started', async () => (await nativeInfo()).slots.running === 1);
     controller.abort();
-    assert.equal((await slicing as Error).name, 'AbortError');
+    assert.equal(((await slicing) as Error).name, 'AbortError');
     await eventually('the slice was cancelled', async () => {
       const info = await nativeInfo();
       return info.slices.cancelled === before + 1 && info.slots.running === 0;

@@ -61,11 +61,21 @@ process.stdout.write(JSON.stringify({ status: response.status, bytes: body.byteL
  * A slice form posted from another Node process: the memory of this one, where a test's dashboard
  * runs, is then the dashboard's alone (the client's copies of the model and of the G-code are not).
  */
-export function postFromOtherProcess(baseUrl: string, urlPath: string, token: string, model: string, fields: Record<string, string> = MARLIN_JOB): Promise<{ status: number; bytes: number }> {
+export function postFromOtherProcess(
+  baseUrl: string,
+  urlPath: string,
+  token: string,
+  model: string,
+  fields: Record<string, string> = MARLIN_JOB,
+): Promise<{ status: number; bytes: number }> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--input-type=module', '-e', CLIENT_SCRIPT, baseUrl + urlPath, token, model, JSON.stringify(fields)], (err, stdout, stderr) => {
-      if (err) reject(new Error(`the client process failed: ${stderr || err.message}`));
-      else resolve(JSON.parse(stdout) as { status: number; bytes: number });
-    });
+    execFile(
+      process.execPath,
+      ['--input-type=module', '-e', CLIENT_SCRIPT, baseUrl + urlPath, token, model, JSON.stringify(fields)],
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`the client process failed: ${stderr || err.message}`));
+        else resolve(JSON.parse(stdout) as { status: number; bytes: number });
+      },
+    );
   });
 }

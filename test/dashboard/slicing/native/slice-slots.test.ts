@@ -9,10 +9,19 @@ test('one runs, the next wait in order of arrival, one more is refused with 429'
   const slots = new SliceSlots({ running: 1, waiting: 2 }, 'the test engine');
   const order: string[] = [];
   const first = await slots.acquire(never());
-  const second = slots.acquire(never()).then((release) => { order.push('second'); return release; });
-  const third = slots.acquire(never()).then((release) => { order.push('third'); return release; });
+  const second = slots.acquire(never()).then((release) => {
+    order.push('second');
+    return release;
+  });
+  const third = slots.acquire(never()).then((release) => {
+    order.push('third');
+    return release;
+  });
   assert.equal(slots.hasRoom, false);
-  await assert.rejects(slots.acquire(never()), (err: AppError) => err.status === 429 && err.code === 'ERR_TOO_MANY_JOBS' && /the test engine is busy: 1 slicing, 2 waiting/.test(err.message));
+  await assert.rejects(
+    slots.acquire(never()),
+    (err: AppError) => err.status === 429 && err.code === 'ERR_TOO_MANY_JOBS' && /the test engine is busy: 1 slicing, 2 waiting/.test(err.message),
+  );
   assert.deepEqual(slots.stats(), { running: 1, waiting: 2, limits: { running: 1, waiting: 2 } });
   first();
   first();

@@ -18,7 +18,8 @@ test('a service that accepts but never answers: the call gives up after its dead
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
   const client = new RemoteSlicerClient(() => ({ url, token: '' }), { probeMs: 200, headersMs: 300 });
-  const timedOut = (pattern: RegExp) => (err: unknown) => err instanceof RemoteUnavailableError && err.message === UNREACHABLE && pattern.test(err.detail);
+  const timedOut = (pattern: RegExp) => (err: unknown) =>
+    err instanceof RemoteUnavailableError && err.message === UNREACHABLE && pattern.test(err.detail);
   await assert.rejects(client.version(), timedOut(/did not answer the version check within 0\.2 s/));
   await assert.rejects(client.jobs(), timedOut(/did not answer the job list within 0\.3 s/));
   const cancel = new AbortController();
@@ -40,7 +41,10 @@ test('an event stream that goes silent is given up after the idle time; the toke
       (err: unknown) => err instanceof StreamIdleError && /sent nothing for 0\.3 s; SSE stream ended without a done event/.test(err.message),
     );
     assert.deepEqual(progress, [{ stage: 'loading', pct: 5 }]);
-    assert.deepEqual(upstream.requests.map((r) => r.authorization), ['Bearer t']);
+    assert.deepEqual(
+      upstream.requests.map((r) => r.authorization),
+      ['Bearer t'],
+    );
   } finally {
     await upstream.close();
   }

@@ -27,7 +27,10 @@ let dash: DashboardFixture;
 before(async () => {
   home = await startFakeUpstream({ token: TOKEN });
   elsewhere = await startFakeUpstream();
-  cleanups.push(() => home.close(), () => elsewhere.close());
+  cleanups.push(
+    () => home.close(),
+    () => elsewhere.close(),
+  );
   dash = await startRemoteDashboard({ url: home.url, token: TOKEN });
   cleanups.push(() => dash.cleanup());
 });

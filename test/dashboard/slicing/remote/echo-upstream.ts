@@ -25,7 +25,16 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
 
 function jobList(auth: string): unknown {
   const job = (id: string, state: string, extra: Record<string, unknown>) => ({
-    id, state, model_name: 'cube.stl', model_size: 684, created_at: '2026-01-01T00:00:00.000Z', stage: null, pct: 0, result: null, error: null, ...extra,
+    id,
+    state,
+    model_name: 'cube.stl',
+    model_size: 684,
+    created_at: '2026-01-01T00:00:00.000Z',
+    stage: null,
+    pct: 0,
+    result: null,
+    error: null,
+    ...extra,
   });
   return {
     running: [job(RUNNING_JOB, 'running', { work_dir: `${SERVER_DIR}/${RUNNING_JOB}`, overrides: { note: `see ${SERVER_DIR}/x/y` } })],
@@ -34,8 +43,15 @@ function jobList(auth: string): unknown {
       job(DONE_JOB, 'done', {
         pct: 100,
         result: {
-          ok: true, job_id: DONE_JOB, gcode_path: `${SERVER_DIR}/${DONE_JOB}/cube.gcode`, gcode_size: 4, layers: 1, format: 'gcode',
-          warnings: [`wrote ${SERVER_DIR}/${DONE_JOB}/cube.gcode`], gcode_url: `/api/jobs/${DONE_JOB}/gcode`, preview_url: `/api/jobs/${DONE_JOB}/preview.png`,
+          ok: true,
+          job_id: DONE_JOB,
+          gcode_path: `${SERVER_DIR}/${DONE_JOB}/cube.gcode`,
+          gcode_size: 4,
+          layers: 1,
+          format: 'gcode',
+          warnings: [`wrote ${SERVER_DIR}/${DONE_JOB}/cube.gcode`],
+          gcode_url: `/api/jobs/${DONE_JOB}/gcode`,
+          preview_url: `/api/jobs/${DONE_JOB}/preview.png`,
         },
       }),
       job(FAILED_JOB, 'failed', { error: { code: 'ERR_SLICE_FAILED', message: `could not read ${SERVER_DIR}/${FAILED_JOB}/model.stl (${auth})` } }),
@@ -76,9 +92,10 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

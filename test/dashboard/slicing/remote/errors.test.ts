@@ -7,7 +7,13 @@ import { asHttpError, RemoteUnavailableError, statusOfCode, upstreamError } from
 const body = (error: string, code: string) => JSON.stringify({ error, code });
 
 test("answers about the request keep the service's status, code and message", () => {
-  for (const [status, code] of [[404, 'ERR_PROFILE_NOT_FOUND'], [415, 'ERR_UNSUPPORTED_MODEL'], [400, 'ERR_BAD_REQUEST'], [429, 'ERR_TOO_MANY_JOBS'], [500, 'ERR_SLICE_FAILED']] as const) {
+  for (const [status, code] of [
+    [404, 'ERR_PROFILE_NOT_FOUND'],
+    [415, 'ERR_UNSUPPORTED_MODEL'],
+    [400, 'ERR_BAD_REQUEST'],
+    [429, 'ERR_TOO_MANY_JOBS'],
+    [500, 'ERR_SLICE_FAILED'],
+  ] as const) {
     const err = upstreamError('slicing', status, body(`said ${code}`, code));
     assert.ok(err instanceof AppError, code);
     assert.deepEqual([err.status, err.code, err.message], [status, code, `said ${code}`]);

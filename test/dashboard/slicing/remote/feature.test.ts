@@ -56,7 +56,10 @@ test('a full slice through slice/stream, read as an EventSource reads it; then t
   assert.ok(types.includes('progress') && types.includes('layer'));
   const stages = parser.events.filter((e) => e.type === 'progress').map((e) => JSON.parse(e.data));
   assert.equal(stages.at(-1).pct, 100);
-  assert.ok(stages.every((p, i) => i === 0 || p.pct >= stages[i - 1].pct), 'relayed in order');
+  assert.ok(
+    stages.every((p, i) => i === 0 || p.pct >= stages[i - 1].pct),
+    'relayed in order',
+  );
   const done = JSON.parse(parser.events.at(-1)!.data);
   assert.deepEqual([done.ok, done.job_id, done.layers, done.format], [true, jobId, 50, 'gcode']);
 
@@ -76,13 +79,19 @@ test('a full slice through slice/stream, read as an EventSource reads it; then t
 
   const buffered = await asJson(await postForm(dash, '/api/slicer/remote/slice', sliceForm(cubeStl(), 'cube.stl', MARLIN_PLA)));
   assert.deepEqual([buffered.status, buffered.json.backend, buffered.json.skipped, buffered.json.layers], [200, 'remote', [], 50]);
-  const unknown = await asJson(await postForm(dash, '/api/slicer/remote/slice', sliceForm(cubeStl(), 'cube.stl', { ...MARLIN_PLA, process_id: 'no-such' })));
-  assert.deepEqual([unknown.status, unknown.json.code], [404, 'ERR_PROFILE_NOT_FOUND'], 'the user\'s mistake is answered, not retried elsewhere');
+  const unknown = await asJson(
+    await postForm(dash, '/api/slicer/remote/slice', sliceForm(cubeStl(), 'cube.stl', { ...MARLIN_PLA, process_id: 'no-such' })),
+  );
+  assert.deepEqual([unknown.status, unknown.json.code], [404, 'ERR_PROFILE_NOT_FOUND'], "the user's mistake is answered, not retried elsewhere");
 });
 
 test('a browser that leaves the stream stops the relay, not the job; cancel goes through the proxy', async () => {
   const slow = slowJob();
-  const response = await postForm(dash, '/api/slicer/remote/slice/stream', sliceForm(slow.model, 'block.stl', { ...MARLIN_PLA, overrides: slow.overrides }));
+  const response = await postForm(
+    dash,
+    '/api/slicer/remote/slice/stream',
+    sliceForm(slow.model, 'block.stl', { ...MARLIN_PLA, overrides: slow.overrides }),
+  );
   const jobId = response.headers.get('x-job-id')!;
   await readEventStream(response, (e) => e.type === 'progress');
   const job = async () => {
@@ -124,5 +133,8 @@ test('the service killed: the probe flips, one disconnected notification, the ne
   assert.equal(await stored(RECONNECTED), 1);
   assert.equal(count(DISCONNECTED), 1);
   const info = await dash.request('get', '/api/system/info', { token: TEST_TOKENS.view });
-  assert.deepEqual([info.json.slicer_service.ok, info.json.slicer_service.url, info.json.slicer_service.upstream], [true, slicer.url, 'Printyard engine 0.1.0 (OrcaSlicer setting names)']);
+  assert.deepEqual(
+    [info.json.slicer_service.ok, info.json.slicer_service.url, info.json.slicer_service.upstream],
+    [true, slicer.url, 'Printyard engine 0.1.0 (OrcaSlicer setting names)'],
+  );
 });

@@ -29,13 +29,19 @@ test('a .gcode.3mf package gives the G-code of its lowest-numbered plate', async
   assert.deepEqual(await lines(pkg, 64), ['; plate 2', 'G28']);
 });
 
-test('a package without plate G-code, or one that does not unpack, is the slicer service\'s fault (502)', async () => {
+test("a package without plate G-code, or one that does not unpack, is the slicer service's fault (502)", async () => {
   const noPlate = zipSync({ '3D/3dmodel.model': strToU8('<model/>') });
-  await assert.rejects(lines(noPlate), (err: AppError) => err.status === 502 && err.code === ERR_SLICER_SERVICE && /no Metadata\/plate_<n>\.gcode/.test(err.message));
+  await assert.rejects(
+    lines(noPlate),
+    (err: AppError) => err.status === 502 && err.code === ERR_SLICER_SERVICE && /no Metadata\/plate_<n>\.gcode/.test(err.message),
+  );
   const damaged = zipSync({ 'Metadata/plate_1.gcode': [strToU8('G28\n'.repeat(100)), { level: 0 }] });
   const truncated = damaged.subarray(0, damaged.length - 30);
   damaged[30 + 'Metadata/plate_1.gcode'.length + 5] ^= 0xff;
   for (const broken of [damaged, truncated]) {
-    await assert.rejects(lines(broken), (err: AppError) => err.status === 502 && err.code === ERR_SLICER_SERVICE && /cannot be unpacked \(.+\)/.test(err.message));
+    await assert.rejects(
+      lines(broken),
+      (err: AppError) => err.status === 502 && err.code === ERR_SLICER_SERVICE && /cannot be unpacked \(.+\)/.test(err.message),
+    );
   }
 });

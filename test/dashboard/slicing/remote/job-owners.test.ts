@@ -81,7 +81,12 @@ async function jobOf(jobId: string, who: Who = 'view'): Promise<Record<string, a
 /** A job that keeps the service busy, started through the dashboard's relay by `who`; the browser leaves at the first progress. */
 async function slowJobBy(who: Who): Promise<string> {
   const slow = slowJob();
-  const response = await postForm(dash, '/api/slicer/remote/slice/stream', sliceForm(slow.model, 'block.stl', { ...MARLIN_PLA, overrides: slow.overrides }), { token: tokenOf(who) });
+  const response = await postForm(
+    dash,
+    '/api/slicer/remote/slice/stream',
+    sliceForm(slow.model, 'block.stl', { ...MARLIN_PLA, overrides: slow.overrides }),
+    { token: tokenOf(who) },
+  );
   assert.equal(response.status, 200);
   const jobId = response.headers.get('x-job-id')!;
   await readEventStream(response, (e) => e.type === 'progress');
@@ -136,7 +141,9 @@ test("a print user cannot cancel another's job (403, it runs on); the owner can;
 test('a job started on the service directly has no owner here: only an admin cancels it', async () => {
   const slow = slowJob();
   const direct = await fetch(`${slicer.url}/api/slice`, {
-    method: 'POST', headers: { accept: 'text/event-stream' }, body: sliceForm(slow.model, 'block.stl', { ...MARLIN_PLA, overrides: slow.overrides }),
+    method: 'POST',
+    headers: { accept: 'text/event-stream' },
+    body: sliceForm(slow.model, 'block.stl', { ...MARLIN_PLA, overrides: slow.overrides }),
   });
   const jobId = direct.headers.get('x-job-id')!;
   await readEventStream(direct, (e) => e.type === 'progress');
@@ -149,13 +156,19 @@ test('a job started on the service directly has no owner here: only an admin can
 });
 
 test('buffered results name their owner and no server path; the owners outlive a restart of the dashboard', async () => {
-  const result = await asJson(await postForm(dash, '/api/slicer/remote/slice', sliceForm(cubeStl(), 'cube.stl', MARLIN_PLA), { token: tokenOf('key') }));
+  const result = await asJson(
+    await postForm(dash, '/api/slicer/remote/slice', sliceForm(cubeStl(), 'cube.stl', MARLIN_PLA), { token: tokenOf('key') }),
+  );
   assert.equal(result.status, 200, result.text);
   assert.deepEqual([result.json.backend, result.json.owner], ['remote', ownerOf('key')]);
   assert.ok(!result.text.includes(dash.dataDir) && !result.text.includes(slicer.root));
   const finished = (await call('get', '/api/slicer/remote/jobs', 'view')).json.finished;
-  assert.ok(finished.some((job: { owner: unknown; model_name: string }) => job.model_name === 'cube.stl' && JSON.stringify(job.owner) === JSON.stringify(ownerOf('key'))),
-    "the service's job of the buffered slice is the key's too");
+  assert.ok(
+    finished.some(
+      (job: { owner: unknown; model_name: string }) => job.model_name === 'cube.stl' && JSON.stringify(job.owner) === JSON.stringify(ownerOf('key')),
+    ),
+    "the service's job of the buffered slice is the key's too",
+  );
 
   const keys = await slowJobBy('key');
   const dataDir = dash.dataDir;

@@ -34,8 +34,10 @@ test('view and print users get no server path in the job list; admins do; nobody
     assert.ok(!jobs.text.includes('gcode_path') && !jobs.text.includes('jobs_dir') && !jobs.text.includes('work_dir'));
     assert.ok(!jobs.text.includes(TOKEN));
     const [done, failed] = jobs.json.finished;
-    assert.deepEqual([done.id, done.owner, done.result.gcode_url, done.result.preview_url],
-      [DONE_JOB, null, `/api/slicer/remote/jobs/${DONE_JOB}/gcode`, `/api/slicer/remote/preview?job=${DONE_JOB}`]);
+    assert.deepEqual(
+      [done.id, done.owner, done.result.gcode_url, done.result.preview_url],
+      [DONE_JOB, null, `/api/slicer/remote/jobs/${DONE_JOB}/gcode`, `/api/slicer/remote/preview?job=${DONE_JOB}`],
+    );
     assert.deepEqual(done.result.warnings, ['wrote …']);
     assert.equal(failed.error.message, 'could not read … (Bearer ***)');
     assert.equal(jobs.json.running[0].overrides.note, 'see …');

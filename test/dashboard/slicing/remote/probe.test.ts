@@ -12,7 +12,10 @@ after(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-async function notificationsOf(dash: DashboardFixture, kind: string): Promise<Array<{ kind: string; message: string; data: Record<string, unknown> }>> {
+async function notificationsOf(
+  dash: DashboardFixture,
+  kind: string,
+): Promise<Array<{ kind: string; message: string; data: Record<string, unknown> }>> {
   const list = await dash.request('get', '/api/notifications?limit=500', { token: TEST_TOKENS.view });
   return list.json.items.filter((n: { kind: string }) => n.kind === kind);
 }
@@ -27,12 +30,28 @@ test('the probe: version, upstream and token checked; transitions notify once ea
   cleanups.push(() => dash.cleanup());
 
   const up = await status(dash);
-  assert.deepEqual({ ...up, last_check: typeof up.last_check }, {
-    enabled: true, configured: true, url: upstream.url, state: 'reachable', ok: true, version: '9.9.9-fake', api: 1, upstream: 'fake upstream',
-    last_check: 'string', error: null, token: '***', token_set: true,
-  });
+  assert.deepEqual(
+    { ...up, last_check: typeof up.last_check },
+    {
+      enabled: true,
+      configured: true,
+      url: upstream.url,
+      state: 'reachable',
+      ok: true,
+      version: '9.9.9-fake',
+      api: 1,
+      upstream: 'fake upstream',
+      last_check: 'string',
+      error: null,
+      token: '***',
+      token_set: true,
+    },
+  );
   assert.ok(upstream.requests.length >= 2);
-  assert.ok(upstream.requests.every((r) => r.authorization === 'Bearer sekret'), 'the token goes out on every call');
+  assert.ok(
+    upstream.requests.every((r) => r.authorization === 'Bearer sekret'),
+    'the token goes out on every call',
+  );
 
   const port = upstream.port;
   await upstream.close();
@@ -71,7 +90,11 @@ test('the probe: version, upstream and token checked; transitions notify once ea
   const refused = await dash.request('post', '/api/slicer/remote/configure', { token: TEST_TOKENS.admin, body: { token: 'wrong' } });
   assert.equal(refused.status, 200);
   assert.equal(refused.json.ok, false, 'a refused token shows in the probe, not only at the first slice');
-  assert.equal(refused.json.error, 'the slicer service cannot be reached', 'this service refuses even its version: from outside, like any other failure');
+  assert.equal(
+    refused.json.error,
+    'the slicer service cannot be reached',
+    'this service refuses even its version: from outside, like any other failure',
+  );
   assert.match(refused.json.error_detail, /refused the dashboard's token/, 'the admin who configured it reads why');
 });
 

@@ -56,6 +56,9 @@ test("the service's labels and error texts reach nobody with the token or creden
   assert.deepEqual([echoed.status, echoed.json.code, echoed.json.error], [404, 'ERR_PROFILE_NOT_FOUND', 'no vendor "echo" for Bearer ***']);
   const odd = await dash.request('get', '/api/slicer/remote/profiles?vendor=odd-code', { token: TEST_TOKENS.view });
   assert.deepEqual([odd.status, odd.json.code], [404, 'ERR_SLICER_SERVICE']);
-  assert.ok(upstream.requests.every((r) => r.authorization === `Bearer ${TOKEN}`), 'the service did get the token');
+  assert.ok(
+    upstream.requests.every((r) => r.authorization === `Bearer ${TOKEN}`),
+    'the service did get the token',
+  );
   assert.equal((await dash.request('get', '/api/health')).status, 200);
 });

@@ -6,13 +6,27 @@
  */
 import { readFileSync } from 'node:fs';
 import { AppError, ErrorCode } from '../../../../appliance/common/errors.js';
-import type { CommandResult, DriverCapabilities, DriverContext, PrinterDriver, StartOptions, UploadSource } from '../../../../appliance/dashboard/printers/driver.js';
+import type {
+  CommandResult,
+  DriverCapabilities,
+  DriverContext,
+  PrinterDriver,
+  StartOptions,
+  UploadSource,
+} from '../../../../appliance/dashboard/printers/driver.js';
 import type { PrinterRecord } from '../../../../appliance/dashboard/printers/printer.js';
 import { DriverRegistry } from '../../../../appliance/dashboard/printers/driver-registry.js';
 import type { PrinterStatus } from '../../../../appliance/dashboard/printers/status.js';
 import type { BridgeOptions } from '../../../../appliance/dashboard/slicing/bridge/desktop-bridge.js';
 import type { RemoteSlicingOptions } from '../../../../appliance/dashboard/slicing/remote/remote-slicing.js';
-import { bridgeFeature, liveFeature, nativeSlicingFeature, notificationsFeature, printersFeature, slicerServiceFeature } from '../../../../appliance/dashboard/features.js';
+import {
+  bridgeFeature,
+  liveFeature,
+  nativeSlicingFeature,
+  notificationsFeature,
+  printersFeature,
+  slicerServiceFeature,
+} from '../../../../appliance/dashboard/features.js';
 import type { AuthenticatorFactory } from '../../../../appliance/dashboard/features.js';
 import { startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture, type TestResponse } from '../../../fixtures/dashboard.js';
 import { eventually as poll } from '../../../fixtures/eventually.js';
@@ -27,7 +41,10 @@ export class ReceivingDriver implements PrinterDriver {
   readonly started: string[] = [];
   printing: string | null = null;
 
-  constructor(readonly printer: Readonly<PrinterRecord>, private readonly context: DriverContext) {}
+  constructor(
+    readonly printer: Readonly<PrinterRecord>,
+    private readonly context: DriverContext,
+  ) {}
 
   async connect(): Promise<void> {}
   async disconnect(): Promise<void> {}
@@ -104,7 +121,12 @@ export async function startRemoteDashboard(options: RemoteDashboardOptions): Pro
 }
 
 /** Posts a multipart form with the test token of `role`, or with `token` itself. */
-export async function postForm(dash: DashboardFixture, path: string, form: FormData, role: keyof typeof TEST_TOKENS | { token: string } = 'print'): Promise<Response> {
+export async function postForm(
+  dash: DashboardFixture,
+  path: string,
+  form: FormData,
+  role: keyof typeof TEST_TOKENS | { token: string } = 'print',
+): Promise<Response> {
   const token = typeof role === 'string' ? TEST_TOKENS[role] : role.token;
   return fetch(dash.url + path, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
 }
@@ -119,7 +141,6 @@ export async function asJson(response: Response): Promise<TestResponse> {
   }
   return { status: response.status, headers: response.headers, json, text };
 }
-
 
 /** `eventually` at 5 polls a second: this dashboard keeps its rate limit (20/s, 200/min) on. */
 export function eventually<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {

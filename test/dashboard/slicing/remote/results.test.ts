@@ -14,8 +14,17 @@ function sliced(dir: string): SliceJobResult {
   const gcodePath = path.join(dir, 'cube.gcode');
   writeFileSync(gcodePath, 'G28\n');
   return {
-    backend: 'native', gcodePath, format: 'gcode', sizeBytes: 4, layers: 50, estimatedTimeS: 430.6, filamentMm: [217.5], filamentG: [0.65],
-    durationMs: 812.4, skipped: [{ backend: 'remote', reason: 'disabled' }], warnings: [],
+    backend: 'native',
+    gcodePath,
+    format: 'gcode',
+    sizeBytes: 4,
+    layers: 50,
+    estimatedTimeS: 430.6,
+    filamentMm: [217.5],
+    filamentG: [0.65],
+    durationMs: 812.4,
+    skipped: [{ backend: 'remote', reason: 'disabled' }],
+    warnings: [],
   };
 }
 
@@ -24,11 +33,26 @@ test('a saved result can be read back with its download path and owner, without 
   await results.start();
   const { id, dir } = await results.create();
   const stored = await results.save(id, sliced(dir), OWNER);
-  assert.deepEqual({ ...stored, created_at: 'x' }, {
-    id, created_at: 'x', backend: 'native', skipped: [{ backend: 'remote', reason: 'disabled' }], file_name: 'cube.gcode', format: 'gcode',
-    size_bytes: 4, layers: 50, estimated_time_s: 431, filament_mm: [217.5], filament_g: [0.65], duration_ms: 812, warnings: [],
-    gcode_url: `/api/slicer/results/${id}/gcode`, owner: OWNER,
-  });
+  assert.deepEqual(
+    { ...stored, created_at: 'x' },
+    {
+      id,
+      created_at: 'x',
+      backend: 'native',
+      skipped: [{ backend: 'remote', reason: 'disabled' }],
+      file_name: 'cube.gcode',
+      format: 'gcode',
+      size_bytes: 4,
+      layers: 50,
+      estimated_time_s: 431,
+      filament_mm: [217.5],
+      filament_g: [0.65],
+      duration_ms: 812,
+      warnings: [],
+      gcode_url: `/api/slicer/results/${id}/gcode`,
+      owner: OWNER,
+    },
+  );
   assert.ok(!JSON.stringify(stored).includes(dir), 'no server path in the record');
   assert.deepEqual(await results.get(id), stored);
   assert.equal(results.filePath(stored), path.join(dir, 'cube.gcode'));

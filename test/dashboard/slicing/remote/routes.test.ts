@@ -6,8 +6,21 @@ import type { DashboardFixture } from '../../../fixtures/dashboard.js';
 import { FAKE_JOB_ID, startFakeUpstream, type FakeUpstream } from '../../../fixtures/fake-slicer-upstream.js';
 import { startRemoteDashboard, TEST_TOKENS } from './remote-dashboard.js';
 
-const GCODE = [';LAYER_CHANGE', ';Z:0.2', 'M83', 'G1 Z0.2', 'G1 X0 Y0', ';TYPE:External perimeter', ';WIDTH:0.45', 'G1 X10 Y0 E1', 'G1 X10 Y10 E1',
-  ';LAYER_CHANGE', 'G1 Z0.4', 'G1 X0 Y0 E1', ''].join('\n');
+const GCODE = [
+  ';LAYER_CHANGE',
+  ';Z:0.2',
+  'M83',
+  'G1 Z0.2',
+  'G1 X0 Y0',
+  ';TYPE:External perimeter',
+  ';WIDTH:0.45',
+  'G1 X10 Y0 E1',
+  'G1 X10 Y10 E1',
+  ';LAYER_CHANGE',
+  'G1 Z0.4',
+  'G1 X0 Y0 E1',
+  '',
+].join('\n');
 
 let upstream: FakeUpstream;
 let dash: DashboardFixture;
@@ -67,7 +80,10 @@ test('the catalogue and the jobs are passed through with the Bearer token; filte
   upstream.requests.length = 0;
   const profiles = await dash.request('get', '/api/slicer/remote/profiles?kind=printer&vendor=bambu%20lab', { token: TEST_TOKENS.view });
   assert.equal(profiles.status, 200);
-  assert.deepEqual(profiles.json.profiles.map((p: { id: string }) => p.id), ['bambu-lab-x1-carbon-0.4']);
+  assert.deepEqual(
+    profiles.json.profiles.map((p: { id: string }) => p.id),
+    ['bambu-lab-x1-carbon-0.4'],
+  );
   assert.ok(upstream.requests.some((r) => r.path === '/api/profiles?kind=printer&vendor=bambu+lab'));
   assert.equal((await dash.request('get', '/api/slicer/remote/profiles?kind=spool', { token: TEST_TOKENS.view })).status, 400);
 
@@ -96,7 +112,13 @@ test('preview: SVG of the first layer drawn from the job G-code; PNG relayed (th
 
   const png = await dash.request('get', `/api/slicer/remote/preview?job=${FAKE_JOB_ID}`, { token: TEST_TOKENS.view });
   assert.deepEqual([png.status, png.json.code], [404, 'ERR_NOT_FOUND']);
-  for (const query of ['', '?format=svg', `?job=${FAKE_JOB_ID}&result=0123456789abcdef`, '?result=0123456789abcdef&format=png', '?job=x&format=gif']) {
+  for (const query of [
+    '',
+    '?format=svg',
+    `?job=${FAKE_JOB_ID}&result=0123456789abcdef`,
+    '?result=0123456789abcdef&format=png',
+    '?job=x&format=gif',
+  ]) {
     assert.equal((await dash.request('get', `/api/slicer/remote/preview${query}`, { token: TEST_TOKENS.view })).status, 400, query);
   }
   assert.equal((await dash.request('get', '/api/slicer/remote/preview?result=0123456789abcdef&format=svg', { token: TEST_TOKENS.view })).status, 404);
@@ -116,7 +138,10 @@ test('disabled: the proxy answers 503 saying so', async () => {
 test('SLICER_URL wins over the file: configure saves the file and says the key is overridden', async () => {
   const envDash = await startRemoteDashboard({ url: upstream.url, token: 'tok-1', env: { SLICER_URL: upstream.url } });
   try {
-    const res = await envDash.request('post', '/api/slicer/remote/configure', { token: TEST_TOKENS.admin, body: { url: 'http://127.0.0.1:9/', token: 'tok-9' } });
+    const res = await envDash.request('post', '/api/slicer/remote/configure', {
+      token: TEST_TOKENS.admin,
+      body: { url: 'http://127.0.0.1:9/', token: 'tok-9' },
+    });
     assert.deepEqual([res.json.url, res.json.overridden], [upstream.url, ['url']]);
     assert.equal(JSON.parse(readFileSync(path.join(envDash.dataDir, 'config.json'), 'utf8')).slicer_service.url, 'http://127.0.0.1:9/');
   } finally {

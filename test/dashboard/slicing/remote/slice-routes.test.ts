@@ -37,7 +37,10 @@ test('slice/stream relays the events unchanged, as an event stream a browser can
   const { response, events } = await stream();
   assert.equal(response.headers.get('content-type'), 'text/event-stream');
   assert.equal(response.headers.get('x-job-id'), FAKE_JOB_ID);
-  assert.deepEqual(events.map((e) => e.type), ['progress', 'layer', 'progress', 'done']);
+  assert.deepEqual(
+    events.map((e) => e.type),
+    ['progress', 'layer', 'progress', 'done'],
+  );
   assert.equal(events[0].data, '{"stage":"loading","pct":5}');
   assert.equal(JSON.parse(events[3].data).job_id, FAKE_JOB_ID);
   const slice = upstream.requests.find((r) => r.path === '/api/slice')!;
@@ -48,7 +51,10 @@ test('slice/stream relays the events unchanged, as an event stream a browser can
 test('an error event is relayed with its message and code; the older `error` field too', async () => {
   upstream.options.slice = 'error-event';
   const current = await stream();
-  assert.deepEqual(current.events.map((e) => e.type), ['progress', 'error']);
+  assert.deepEqual(
+    current.events.map((e) => e.type),
+    ['progress', 'error'],
+  );
   assert.deepEqual(JSON.parse(current.events[1].data), FAKE_ERROR);
   upstream.options.slice = 'error-field';
   const older = await stream();
@@ -66,7 +72,10 @@ test('the consumer rule in the buffered slice: an error event rejects with its t
 test('a stream that ends without done: the relay ends with that error; the buffered slice falls back', async () => {
   upstream.options.slice = 'no-done';
   const { events } = await stream();
-  assert.deepEqual(events.map((e) => e.type), ['progress', 'error']);
+  assert.deepEqual(
+    events.map((e) => e.type),
+    ['progress', 'error'],
+  );
   assert.deepEqual(JSON.parse(events[1].data), { message: STREAM_ENDED_WITHOUT_DONE, code: 'ERR_UNAVAILABLE' });
   assert.equal(STREAM_ENDED_WITHOUT_DONE, 'SSE stream ended without a done event');
 
@@ -86,7 +95,10 @@ test('501 for slicing: the stream route says unavailable; the buffered slice fal
   const res = await asJson(await postForm(dash, '/api/slicer/remote/slice', form()));
   assert.equal(res.status, 200, res.text);
   assert.equal(res.json.backend, 'native');
-  assert.deepEqual(res.json.skipped.map((s: { backend: string }) => s.backend), ['remote', 'bridge']);
+  assert.deepEqual(
+    res.json.skipped.map((s: { backend: string }) => s.backend),
+    ['remote', 'bridge'],
+  );
   assert.equal(res.json.skipped[0].reason, 'the slicer service does not implement slicing (501)');
   assert.ok(res.json.layers > 0 && res.json.filament_g[0] > 0 && res.json.estimated_time_s > 0);
   const file = await dash.request('get', res.json.gcode_url, { token: TEST_TOKENS.view });
@@ -101,9 +113,14 @@ test('a buffered slice on the service: the result names it and its G-code is dow
   upstream.options.slice = 'ok';
   const res = await asJson(await postForm(dash, '/api/slicer/remote/slice', form()));
   assert.equal(res.status, 200, res.text);
-  assert.deepEqual([res.json.backend, res.json.skipped, res.json.layers, res.json.estimated_time_s, res.json.filament_g], ['remote', [], 1, 42, [1.5]]);
+  assert.deepEqual(
+    [res.json.backend, res.json.skipped, res.json.layers, res.json.estimated_time_s, res.json.filament_g],
+    ['remote', [], 1, 42, [1.5]],
+  );
   assert.equal((await dash.request('get', res.json.gcode_url, { token: TEST_TOKENS.view })).text, GCODE);
-  const bad = await asJson(await postForm(dash, '/api/slicer/remote/slice', sliceForm(cubeStl(), 'cube.stl', { ...MARLIN_PLA, filament_ids: 'pla' })));
+  const bad = await asJson(
+    await postForm(dash, '/api/slicer/remote/slice', sliceForm(cubeStl(), 'cube.stl', { ...MARLIN_PLA, filament_ids: 'pla' })),
+  );
   assert.deepEqual([bad.status, bad.json.code, bad.json.details[0].path], [400, 'ERR_VALIDATION', 'body/filament_ids']);
 });
 

@@ -2,8 +2,20 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadScript } from '../../../fixtures/load-script.js';
 
-interface Summary { count: number; p50: number; p99: number; max: number }
-interface Group { received: number; matched: number; unmatched: number; reports: number; reportsShown: number; latency: Summary }
+interface Summary {
+  count: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+interface Group {
+  received: number;
+  matched: number;
+  unmatched: number;
+  reports: number;
+  reportsShown: number;
+  latency: Summary;
+}
 interface PublishLog {
   add(printer: string, key: string | null, at: number, info?: Record<string, unknown>): void;
   find(printer: string, key: string | null, at: number): { at: number; key: string } | null;

@@ -65,7 +65,11 @@ test('bblp may only request: its publishes to report and its subscription to req
   const seq = client.request('info', 'get_version');
   await client.reply('info', 'get_version', seq, from);
   await spyReply;
-  assert.equal(client.messages.slice(from).some((m) => m.print?.gcode_state === 'FAKE'), false, 'a forged report never reaches subscribers');
+  assert.equal(
+    client.messages.slice(from).some((m) => m.print?.gcode_state === 'FAKE'),
+    false,
+    'a forged report never reaches subscribers',
+  );
   assert.equal(seenBySpy.includes(`device/${vb.serial}/request`), false, 'requests are not readable by bblp');
   assert.ok(seenBySpy.includes(`device/${vb.serial}/report`), 'device/# still delivers the reports');
   assert.equal(seenBySpy.includes(`device/${vb.serial}/request`), false, 'not even through device/#');

@@ -4,18 +4,31 @@ import { loadCliOptions, printerSpecs } from '../../../../scripts/simulators/bam
 
 test('defaults describe one P1S on the real ports', () => {
   const specs = printerSpecs(loadCliOptions([], {}));
-  assert.deepEqual(specs, [{
-    serial: '01P00A123456789', accessCode: '12345678', model: 'P1S', mqttPort: 8883, ftpsPort: 990, ams: { units: 1 }, faults: [],
-  }]);
+  assert.deepEqual(specs, [
+    {
+      serial: '01P00A123456789',
+      accessCode: '12345678',
+      model: 'P1S',
+      mqttPort: 8883,
+      ftpsPort: 990,
+      ams: { units: 1 },
+      faults: [],
+    },
+  ]);
 });
 
 test('--count numbers the serials and ports; free ports stay free', () => {
-  const specs = printerSpecs(loadCliOptions(['--count', '3', '--serial', '00M09A000000998', '--model', 'X1C', '--ftps-port', '0', '--faults', 'busy, silentStream'], {}));
-  assert.deepEqual(specs.map((s) => [s.serial, s.mqttPort, s.ftpsPort, s.model]), [
-    ['00M09A000000998', 8883, 0, 'X1C'],
-    ['00M09A000000999', 8884, 0, 'X1C'],
-    ['00M09A000000000', 8885, 0, 'X1C'],
-  ]);
+  const specs = printerSpecs(
+    loadCliOptions(['--count', '3', '--serial', '00M09A000000998', '--model', 'X1C', '--ftps-port', '0', '--faults', 'busy, silentStream'], {}),
+  );
+  assert.deepEqual(
+    specs.map((s) => [s.serial, s.mqttPort, s.ftpsPort, s.model]),
+    [
+      ['00M09A000000998', 8883, 0, 'X1C'],
+      ['00M09A000000999', 8884, 0, 'X1C'],
+      ['00M09A000000000', 8885, 0, 'X1C'],
+    ],
+  );
   assert.deepEqual(specs[0].faults, ['busy', 'silentStream']);
 });
 

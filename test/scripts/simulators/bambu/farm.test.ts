@@ -8,8 +8,13 @@ const log = createLogger({ name: 'farm-test', level: 'error' });
 /** When each printer published its periodic reports (ms, performance clock), for `ms`. */
 async function publishTimes(staggerPushes: boolean, ms: number): Promise<number[][]> {
   const farm = await startVirtualBambuFarm({
-    printers: [{ serial: '01P00A000000001', accessCode: '12345678' }, { serial: '01P00A000000002', accessCode: '12345678' }],
-    pushIntervalMs: 400, staggerPushes, log,
+    printers: [
+      { serial: '01P00A000000001', accessCode: '12345678' },
+      { serial: '01P00A000000002', accessCode: '12345678' },
+    ],
+    pushIntervalMs: 400,
+    staggerPushes,
+    log,
   });
   try {
     const times = farm.printers.map(() => [] as number[]);

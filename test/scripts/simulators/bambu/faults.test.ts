@@ -6,16 +6,23 @@ import { FtpsClient } from '../../../fixtures/ftps-client.js';
 import { bambuGcode, gcode3mf, startVirtualBambu, type VirtualBambu } from '../../../fixtures/virtual-bambu.js';
 
 const HMS_VERIFY_FAILED = '0500050000010007';
-const hmsKeys = (state: Message) => ((state.hms ?? []) as Message[]).map((h) => h.attr.toString(16).padStart(8, '0') + h.code.toString(16).padStart(8, '0'));
+const hmsKeys = (state: Message) =>
+  ((state.hms ?? []) as Message[]).map((h) => h.attr.toString(16).padStart(8, '0') + h.code.toString(16).padStart(8, '0'));
 
 /** Resolves after `ms`: to watch a stream stay quiet for a few push periods. */
 const quietFor = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('the publish dropper loses the given share, evenly and the same every time', () => {
   const half = new PublishDropper(0.5);
-  assert.deepEqual(Array.from({ length: 6 }, () => half.next()), [false, true, false, true, false, true]);
+  assert.deepEqual(
+    Array.from({ length: 6 }, () => half.next()),
+    [false, true, false, true, false, true],
+  );
   const all = new PublishDropper(1);
-  assert.deepEqual(Array.from({ length: 3 }, () => all.next()), [true, true, true]);
+  assert.deepEqual(
+    Array.from({ length: 3 }, () => all.next()),
+    [true, true, true],
+  );
   const third = new PublishDropper(1 / 3);
   assert.equal(Array.from({ length: 9 }, () => third.next()).filter(Boolean).length, 3);
   assert.throws(() => new PublishDropper(0), /drop ratio/);
@@ -58,7 +65,11 @@ describe('fault modes of a running printer', () => {
     await vb.setFault('busy', false);
     await client.state((s) => s.gcode_state === 'FINISH', 'the screen job finished', from);
     const startFrom = client.mark();
-    const accepted = client.request('print', 'project_file', { param: 'Metadata/plate_1.gcode', url: 'file:///sdcard/job.gcode.3mf', use_ams: false });
+    const accepted = client.request('print', 'project_file', {
+      param: 'Metadata/plate_1.gcode',
+      url: 'file:///sdcard/job.gcode.3mf',
+      use_ams: false,
+    });
     assert.equal((await client.reply('print', 'project_file', accepted, startFrom)).print.result, 'success');
     const started = await client.state((s) => s.subtask_name === 'job', 'our job', startFrom);
     assert.ok(started.gcode_state === 'PREPARE' || started.gcode_state === 'RUNNING');
@@ -82,8 +93,14 @@ describe('fault modes of a running printer', () => {
     const answered = seqs.filter((seq) => client.messages.slice(from).some((m) => m.info?.sequence_id === seq));
     assert.ok(answered.length > 0 && answered.length < seqs.length, `answered ${answered.length} of ${seqs.length}`);
     assert.ok(drops.length > 0 && drops.every((d) => d === 'dropPublishes'));
-    const pushes = client.messages.slice(from).filter((m) => m.print?.command === 'push_status').map((m) => Number(m.print.sequence_id));
-    assert.ok(pushes.some((n, i) => i > 0 && n - pushes[i - 1] > 1), `gaps in the report sequence: ${pushes.join(',')}`);
+    const pushes = client.messages
+      .slice(from)
+      .filter((m) => m.print?.command === 'push_status')
+      .map((m) => Number(m.print.sequence_id));
+    assert.ok(
+      pushes.some((n, i) => i > 0 && n - pushes[i - 1] > 1),
+      `gaps in the report sequence: ${pushes.join(',')}`,
+    );
   });
 
   test('silentStream: nothing is published until a pushing.start, which brings the full state back', async () => {
@@ -114,8 +131,16 @@ describe('fault modes of a running printer', () => {
     const state = await client.state((s) => hmsKeys(s).includes(HMS_VERIFY_FAILED), 'the verification HMS', from);
     assert.deepEqual([state.gcode_state, state.nozzle_target_temper, state.lights_report[0].mode], ['IDLE', 0, 'on']);
     await quietFor(300);
-    for (const [kind, command, seq] of [['system', 'ledctrl', light], ['print', 'gcode_line', gcode], ['print', 'project_file', start]]) {
-      assert.equal(client.messages.slice(from).some((m) => m[kind]?.command === command && m[kind]?.sequence_id === seq), false, `${command} is not answered`);
+    for (const [kind, command, seq] of [
+      ['system', 'ledctrl', light],
+      ['print', 'gcode_line', gcode],
+      ['print', 'project_file', start],
+    ]) {
+      assert.equal(
+        client.messages.slice(from).some((m) => m[kind]?.command === command && m[kind]?.sequence_id === seq),
+        false,
+        `${command} is not answered`,
+      );
     }
     assert.deepEqual(outcomes, ['handled', 'dropped', 'dropped', 'dropped', 'handled']);
     vb.printer.off('request', onRequest);
@@ -143,7 +168,12 @@ describe('fault modes of a running printer', () => {
 
   test('a broker restart drops every session; clients and the printer reconnect and the print goes on', async () => {
     const from = client.mark();
-    const seq = client.request('print', 'project_file', { param: 'Metadata/plate_1.gcode', url: 'ftp:///job.gcode.3mf', use_ams: false, subtask_id: '77' });
+    const seq = client.request('print', 'project_file', {
+      param: 'Metadata/plate_1.gcode',
+      url: 'ftp:///job.gcode.3mf',
+      use_ams: false,
+      subtask_id: '77',
+    });
     await client.reply('print', 'project_file', seq, from);
     await client.state((s) => s.gcode_state === 'RUNNING', 'printing', from);
     const closed = new Promise<void>((r) => client.client.once('close', () => r()));

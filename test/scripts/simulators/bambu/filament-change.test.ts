@@ -4,7 +4,13 @@ import { BambuTestClient, type Message } from '../../../fixtures/bambu-mqtt-clie
 import { startVirtualBambu, type VirtualBambu } from '../../../fixtures/virtual-bambu.js';
 
 function change(client: BambuTestClient, target: number, tarTemp = 240): string {
-  return client.request('print', 'ams_change_filament', { target, ams_id: target === 255 ? 0 : Math.floor(target / 4), slot_id: target === 255 ? 255 : target % 4, curr_temp: 25, tar_temp: tarTemp });
+  return client.request('print', 'ams_change_filament', {
+    target,
+    ams_id: target === 255 ? 0 : Math.floor(target / 4),
+    slot_id: target === 255 ? 255 : target % 4,
+    curr_temp: 25,
+    tar_temp: tarTemp,
+  });
 }
 
 describe('ams_change_filament on a P1S', () => {
@@ -12,7 +18,10 @@ describe('ams_change_filament on a P1S', () => {
   let client: BambuTestClient;
 
   before(async () => {
-    vb = await startVirtualBambu({ model: 'P1S', ams: { trays: [{ type: 'PLA', color: 'FFFFFF' }, { type: 'PLA', color: '000000' }, { type: 'PETG', color: 'F72323' }, null] } });
+    vb = await startVirtualBambu({
+      model: 'P1S',
+      ams: { trays: [{ type: 'PLA', color: 'FFFFFF' }, { type: 'PLA', color: '000000' }, { type: 'PETG', color: 'F72323' }, null] },
+    });
     client = await BambuTestClient.connect(vb);
     const from = client.mark();
     client.request('pushing', 'pushall', { version: 1, push_target: 1 });
@@ -33,7 +42,10 @@ describe('ams_change_filament on a P1S', () => {
     assert.equal(busy.nozzle_target_temper, 240);
     const done = await client.state((s) => s.ams.tray_now === '2' && s.ams_status === 0, 'tray 2 loaded', from);
     assert.deepEqual([done.stg_cur, done.nozzle_target_temper, done.gcode_state], [255, 0, 'IDLE']);
-    const stages = client.messages.slice(from).map((m) => (m.print as Message | undefined)?.stg_cur).filter((s) => s !== undefined);
+    const stages = client.messages
+      .slice(from)
+      .map((m) => (m.print as Message | undefined)?.stg_cur)
+      .filter((s) => s !== undefined);
     assert.ok(stages.includes(24), `the loading stage was reported: ${stages.join(',')}`);
   });
 

@@ -17,8 +17,7 @@ let server: FtpsServer;
 let ca: string;
 let accessCode = '24681357';
 
-const connect = (reuseSession = true) =>
-  FtpsClient.connect({ host: '127.0.0.1', port: server.port, ca, servername: SERIAL, reuseSession });
+const connect = (reuseSession = true) => FtpsClient.connect({ host: '127.0.0.1', port: server.port, ca, servername: SERIAL, reuseSession });
 
 before(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'printyard-ftps-test-'));
@@ -44,7 +43,14 @@ test('implicit TLS from the first byte: the greeting arrives over TLS verified w
 test('a plain TCP client gets no FTP greeting, and the wrong server name fails verification', async () => {
   await assert.rejects(FtpsClient.connect({ host: '127.0.0.1', port: server.port, ca, servername: '01P00A999999999' }), /does not match|altnames/i);
   const raw = await new Promise<string>((resolve) => {
-    const socket = tls.connect({ host: '127.0.0.1', port: server.port, rejectUnauthorized: false, servername: SERIAL, maxVersion: 'TLSv1.3', minVersion: 'TLSv1.3' });
+    const socket = tls.connect({
+      host: '127.0.0.1',
+      port: server.port,
+      rejectUnauthorized: false,
+      servername: SERIAL,
+      maxVersion: 'TLSv1.3',
+      minVersion: 'TLSv1.3',
+    });
     socket.once('error', (err) => resolve(err.message));
     socket.once('secureConnect', () => resolve('connected'));
   });
@@ -72,7 +78,7 @@ test('upload, list, size, download, rename and delete over PROT P with session r
   const listing = await client.list();
   assert.equal(listing.reply.code, 226);
   assert.match(listing.text, new RegExp(`^-rw-r--r-- .* ${data.length} \\w{3} [ \\d]\\d \\d\\d:\\d\\d part\\.gcode\\.3mf\\r$`, 'm'));
-  assert.match(listing.text, /^drwxr-xr-x .* cache\r$/m, 'the card has the printer\'s folders');
+  assert.match(listing.text, /^drwxr-xr-x .* cache\r$/m, "the card has the printer's folders");
   const mlsd = await client.list('MLSD');
   assert.match(mlsd.text, new RegExp(`^type=file;size=${data.length};modify=\\d{14}; part\\.gcode\\.3mf\\r$`, 'm'));
   const names = await client.list('NLST');

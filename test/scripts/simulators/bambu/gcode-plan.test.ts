@@ -13,37 +13,60 @@ test('Bambu G-code: the clock follows M73 R, progress and layers come from M73 P
   assert.equal(plan.remainingFromFile, true);
   assert.deepEqual(layersOf(plan.events), [1, 2, 3, 4], 'M73 L is preferred over the comments, each layer counted once');
   const progress = plan.events.filter((e) => e.percent !== undefined).map((e) => [e.percent, e.remainingMin, e.at]);
-  assert.deepEqual(progress, [[0, 8, 0], [25, 6, 120], [50, 4, 240], [75, 2, 360], [100, 0, 480]]);
+  assert.deepEqual(progress, [
+    [0, 8, 0],
+    [25, 6, 120],
+    [50, 4, 240],
+    [75, 2, 360],
+    [100, 0, 480],
+  ]);
   const layer3 = plan.events.find((e) => e.layer === 3) as PlanEvent;
   assert.equal(layer3.at, 240, 'layer 3 starts right after the M73 P50 line, with no motion between');
   const lastTarget = plan.events.at(-1) as PlanEvent;
   assert.deepEqual([lastTarget.partFan, lastTarget.at], [0, 480], 'the cool-down after the last M73 comes at the end');
   const times = plan.events.map((e) => e.at);
-  assert.deepEqual(times, [...times].sort((a, b) => a - b), 'events are in time order');
+  assert.deepEqual(
+    times,
+    [...times].sort((a, b) => a - b),
+    'events are in time order',
+  );
 });
 
 test('heater targets, heating waits, tool changes and the part fan become events', () => {
   const plan = planFromGcode(bambuGcode(4, 8));
   const heat = plan.events.filter((e) => e.nozzleTarget !== undefined || e.bedTarget !== undefined);
-  assert.deepEqual(heat.map(({ at: _at, ...e }) => e), [
-    { bedTarget: 55, waitBed: false },
-    { nozzleTarget: 220, waitNozzle: false },
-    { bedTarget: 55, waitBed: true },
-    { nozzleTarget: 220, waitNozzle: true },
-    { nozzleTarget: 0, waitNozzle: false },
-    { bedTarget: 0, waitBed: false },
-  ]);
+  assert.deepEqual(
+    heat.map(({ at: _at, ...e }) => e),
+    [
+      { bedTarget: 55, waitBed: false },
+      { nozzleTarget: 220, waitNozzle: false },
+      { bedTarget: 55, waitBed: true },
+      { nozzleTarget: 220, waitNozzle: true },
+      { nozzleTarget: 0, waitNozzle: false },
+      { bedTarget: 0, waitBed: false },
+    ],
+  );
   const tool = plan.events.find((e) => e.tool !== undefined) as PlanEvent;
   assert.equal(tool.tool, 1);
   assert.ok(tool.at >= 240, 'the tool change comes with the third layer');
-  assert.deepEqual(plan.events.filter((e) => e.partFan !== undefined).map((e) => e.partFan), [0]);
+  assert.deepEqual(
+    plan.events.filter((e) => e.partFan !== undefined).map((e) => e.partFan),
+    [0],
+  );
 });
 
 test('without M73, time comes from feed rates and dwells, layers from ;LAYER_CHANGE', () => {
   const gcode = [
-    ';LAYER_CHANGE', 'G1 Z0.2 F600', 'G1 X60 F6000', 'G1 Y80', // 0.2 mm at 10 mm/s, then 60 and 80 mm at 100 mm/s
-    'G4 P500', 'G4 S2',
-    ';LAYER_CHANGE', 'G91', 'G1 Z0.2', 'G1 X-60 E2 F1200', // relative: 0.2 mm at 100 mm/s, 60 mm at 20 mm/s
+    ';LAYER_CHANGE',
+    'G1 Z0.2 F600',
+    'G1 X60 F6000',
+    'G1 Y80', // 0.2 mm at 10 mm/s, then 60 and 80 mm at 100 mm/s
+    'G4 P500',
+    'G4 S2',
+    ';LAYER_CHANGE',
+    'G91',
+    'G1 Z0.2',
+    'G1 X-60 E2 F1200', // relative: 0.2 mm at 100 mm/s, 60 mm at 20 mm/s
   ].join('\n');
   const plan = planFromGcode(gcode);
   assert.equal(plan.progressFromFile, false);

@@ -30,14 +30,42 @@ async function nextLine(lines: AsyncIterableIterator<string>): Promise<string> {
 }
 
 test('the CLI starts printers on free ports, reports them as JSON, takes console commands and stops on SIGTERM', async () => {
-  const sim = run(['--count', '2', '--serial', '01P00A000000100', '--mqtt-port', '0', '--ftps-port', '0', '--json',
-    '--time-scale', '30', '--push-interval-ms', '100', '--log-level', 'error']);
+  const sim = run([
+    '--count',
+    '2',
+    '--serial',
+    '01P00A000000100',
+    '--mqtt-port',
+    '0',
+    '--ftps-port',
+    '0',
+    '--json',
+    '--time-scale',
+    '30',
+    '--push-interval-ms',
+    '100',
+    '--log-level',
+    'error',
+  ]);
   try {
     const info = JSON.parse(await nextLine(sim.lines)) as { host: string; caPath: string; printers: Array<Record<string, any>> };
     assert.equal(info.host, '127.0.0.1');
-    assert.deepEqual(info.printers.map((p) => [p.serial, p.model, p.accessCode]), [['01P00A000000100', 'P1S', '12345678'], ['01P00A000000101', 'P1S', '12345678']]);
+    assert.deepEqual(
+      info.printers.map((p) => [p.serial, p.model, p.accessCode]),
+      [
+        ['01P00A000000100', 'P1S', '12345678'],
+        ['01P00A000000101', 'P1S', '12345678'],
+      ],
+    );
     const p = info.printers[1];
-    const view = { host: info.host, mqttPort: p.mqttPort, ftpsPort: p.ftpsPort, serial: p.serial, accessCode: p.accessCode, caPem: readFileSync(info.caPath, 'utf8') } as VirtualBambu;
+    const view = {
+      host: info.host,
+      mqttPort: p.mqttPort,
+      ftpsPort: p.ftpsPort,
+      serial: p.serial,
+      accessCode: p.accessCode,
+      caPem: readFileSync(info.caPath, 'utf8'),
+    } as VirtualBambu;
     const client = await BambuTestClient.connect(view);
     const from = client.mark();
     sim.child.stdin!.write(`fault busy on ${p.serial}\n`);
@@ -59,7 +87,20 @@ test('the CLI starts printers on free ports, reports them as JSON, takes console
 });
 
 test('the CLI prints where to connect for hand use', async () => {
-  const sim = run(['--mqtt-port', '0', '--ftps-port', '0', '--model', 'X1C', '--serial', '00M09A000000200', '--access-code', 'abcd1234', '--log-level', 'error']);
+  const sim = run([
+    '--mqtt-port',
+    '0',
+    '--ftps-port',
+    '0',
+    '--model',
+    'X1C',
+    '--serial',
+    '00M09A000000200',
+    '--access-code',
+    'abcd1234',
+    '--log-level',
+    'error',
+  ]);
   try {
     const text: string[] = [];
     for (let i = 0; i < 8; i++) text.push(await nextLine(sim.lines));

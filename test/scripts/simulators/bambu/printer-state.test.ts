@@ -8,7 +8,17 @@ import { bambuGcode } from '../../../fixtures/virtual-bambu.js';
 const ids = { subtaskId: '7', taskId: '0', projectId: '0', profileId: '0' };
 
 function job(overrides: Partial<NewJob> = {}): NewJob {
-  return { name: 'cube', file: 'cube.3mf', ids, plan: planFromGcode(bambuGcode(4, 8)), mapping: [2, 0], useAms: true, prepareSeconds: 5, now: 0, ...overrides };
+  return {
+    name: 'cube',
+    file: 'cube.3mf',
+    ids,
+    plan: planFromGcode(bambuGcode(4, 8)),
+    mapping: [2, 0],
+    useAms: true,
+    prepareSeconds: 5,
+    now: 0,
+    ...overrides,
+  };
 }
 
 function runFor(state: PrinterState, seconds: number, step = 1): void {

@@ -13,9 +13,24 @@ async function upload(vb: VirtualBambu, name: string, data: Uint8Array): Promise
 
 function projectFile(client: BambuTestClient, file: string, extra: Message = {}): string {
   return client.request('print', 'project_file', {
-    param: 'Metadata/plate_1.gcode', url: `ftp:///${file}`, file, md5: '', bed_type: 'auto', timelapse: false,
-    bed_leveling: true, flow_cali: false, vibration_cali: false, layer_inspect: false, use_ams: true,
-    ams_mapping: [2, 1], subtask_name: 'cube', project_id: '0', profile_id: '0', task_id: '0', subtask_id: '4711', ...extra,
+    param: 'Metadata/plate_1.gcode',
+    url: `ftp:///${file}`,
+    file,
+    md5: '',
+    bed_type: 'auto',
+    timelapse: false,
+    bed_leveling: true,
+    flow_cali: false,
+    vibration_cali: false,
+    layer_inspect: false,
+    use_ams: true,
+    ams_mapping: [2, 1],
+    subtask_name: 'cube',
+    project_id: '0',
+    profile_id: '0',
+    task_id: '0',
+    subtask_id: '4711',
+    ...extra,
   });
 }
 
@@ -38,7 +53,10 @@ describe('a P1S', () => {
     const seq = client.request('info', 'get_version');
     const reply = await client.reply('info', 'get_version', seq, from);
     const modules = reply.info.module as Message[];
-    assert.deepEqual(modules.map((m) => m.name), ['ota', 'esp32', 'mc', 'th', 'ams/0']);
+    assert.deepEqual(
+      modules.map((m) => m.name),
+      ['ota', 'esp32', 'mc', 'th', 'ams/0'],
+    );
     assert.deepEqual([modules[0].product_name, modules[0].sn, modules[0].sw_ver], ['P1S', vb.serial, '01.08.02.00']);
     assert.equal(reply.info.result, 'success');
   });
@@ -52,8 +70,26 @@ describe('a P1S', () => {
     const seq = client.request('pushing', 'pushall', { version: 1, push_target: 1 });
     assert.ok(seq);
     const full = await client.report((p) => p.msg === 0, 'the full push', from);
-    for (const key of ['gcode_state', 'mc_percent', 'mc_remaining_time', 'layer_num', 'total_layer_num', 'nozzle_temper', 'nozzle_target_temper',
-      'bed_temper', 'bed_target_temper', 'chamber_temper', 'spd_lvl', 'lights_report', 'ams', 'hms', 'print_error', 'subtask_name', 'gcode_file', 'wifi_signal']) {
+    for (const key of [
+      'gcode_state',
+      'mc_percent',
+      'mc_remaining_time',
+      'layer_num',
+      'total_layer_num',
+      'nozzle_temper',
+      'nozzle_target_temper',
+      'bed_temper',
+      'bed_target_temper',
+      'chamber_temper',
+      'spd_lvl',
+      'lights_report',
+      'ams',
+      'hms',
+      'print_error',
+      'subtask_name',
+      'gcode_file',
+      'wifi_signal',
+    ]) {
       assert.ok(key in full, `full push has ${key}`);
     }
     assert.equal(full.gcode_state, 'IDLE');
@@ -80,8 +116,15 @@ describe('a P1S', () => {
     assert.ok(tool.layer_num >= 3);
     const done = await client.state((s) => s.gcode_state === 'FINISH', 'FINISH', from, 15_000);
     assert.deepEqual([done.mc_percent, done.mc_remaining_time, done.layer_num, done.print_error], [100, 0, 4, 0]);
-    const percents = client.views.slice(from).map((s) => s.mc_percent).filter((p) => typeof p === 'number');
-    assert.deepEqual(percents, [...percents].sort((a, b) => a - b), 'progress never goes back');
+    const percents = client.views
+      .slice(from)
+      .map((s) => s.mc_percent)
+      .filter((p) => typeof p === 'number');
+    assert.deepEqual(
+      percents,
+      [...percents].sort((a, b) => a - b),
+      'progress never goes back',
+    );
   });
 
   test('pause, resume and stop; a stopped print reports FAILED with "cancelled", a second stop goes IDLE', async () => {
@@ -115,7 +158,14 @@ describe('a P1S', () => {
     await client.state((s) => s.spd_lvl === 3 && s.spd_mag === 124, 'sport speed', from);
     const bad = client.request('print', 'print_speed', { param: '9' });
     assert.equal((await client.reply('print', 'print_speed', bad, from)).print.result, 'fail');
-    const light = client.request('system', 'ledctrl', { led_node: 'chamber_light', led_mode: 'off', led_on_time: 500, led_off_time: 500, loop_times: 0, interval_time: 0 });
+    const light = client.request('system', 'ledctrl', {
+      led_node: 'chamber_light',
+      led_mode: 'off',
+      led_on_time: 500,
+      led_off_time: 500,
+      loop_times: 0,
+      interval_time: 0,
+    });
     assert.equal((await client.reply('system', 'ledctrl', light, from)).system.result, 'success');
     await client.state((s) => s.lights_report?.[0]?.mode === 'off', 'light off', from);
     const gcode = client.request('print', 'gcode_line', { param: 'M104 S180\nM140 S40\nM106 P1 S255\n' });
@@ -193,7 +243,10 @@ describe('an X1C', () => {
     const from = client.mark();
     const seq = client.request('info', 'get_version');
     const modules = (await client.reply('info', 'get_version', seq, from)).info.module as Message[];
-    assert.deepEqual(modules.map((m) => m.name), ['ota', 'rv1126', 'th', 'mc', 'xm', 'ams/0', 'ams/1']);
+    assert.deepEqual(
+      modules.map((m) => m.name),
+      ['ota', 'rv1126', 'th', 'mc', 'xm', 'ams/0', 'ams/1'],
+    );
     assert.equal(modules[0].product_name, 'X1 Carbon');
   });
 });

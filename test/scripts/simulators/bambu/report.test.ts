@@ -12,7 +12,7 @@ function reportOf(state: PrinterState, model = MODELS.P1S, developerMode = true)
   return fullReport({ model, state, developerMode, wifiDbm: -45 });
 }
 
-test('a full report has the push_status fields in the firmware\'s types', () => {
+test("a full report has the push_status fields in the firmware's types", () => {
   const state = new PrinterState(buildAms(SERIAL), MODELS.P1S.lights);
   const r = reportOf(state);
   assert.equal(r.gcode_state, 'IDLE');
@@ -29,9 +29,10 @@ test('a full report has the push_status fields in the firmware\'s types', () => 
   assert.equal(ams.tray_now, '255');
   assert.equal(ams.ams_exist_bits, '1');
   assert.equal(ams.tray_exist_bits, 'f');
-  assert.deepEqual(ams.ams.map((u: any) => [u.id, u.tray.map((t: any) => `${t.id}:${t.tray_type}:${t.tray_color}`)]), [
-    ['0', ['0:PLA:FFFFFFFF', '1:PLA:000000FF', '2:PETG:F72323FF', '3:PLA:0A2989FF']],
-  ]);
+  assert.deepEqual(
+    ams.ams.map((u: any) => [u.id, u.tray.map((t: any) => `${t.id}:${t.tray_type}:${t.tray_color}`)]),
+    [['0', ['0:PLA:FFFFFFFF', '1:PLA:000000FF', '2:PETG:F72323FF', '3:PLA:0A2989FF']]],
+  );
 });
 
 test('an X1C sends fun, with bit 0x20000000 set when Developer Mode is off', () => {
@@ -40,7 +41,10 @@ test('an X1C sends fun, with bit 0x20000000 set when Developer Mode is off', () 
   const off = BigInt(`0x${reportOf(state, MODELS.X1C, false).fun}`);
   assert.equal(on & 0x20000000n, 0n);
   assert.equal(off & 0x20000000n, 0x20000000n);
-  assert.deepEqual(reportOf(state, MODELS.X1C).lights_report, [{ node: 'chamber_light', mode: 'on' }, { node: 'work_light', mode: 'on' }]);
+  assert.deepEqual(reportOf(state, MODELS.X1C).lights_report, [
+    { node: 'chamber_light', mode: 'on' },
+    { node: 'work_light', mode: 'on' },
+  ]);
 });
 
 test('a delta holds only what changed, AMS units and trays reduced to id plus changed fields', () => {
@@ -62,6 +66,22 @@ test('a delta holds only what changed, AMS units and trays reduced to id plus ch
 
 test('lists that change shape are sent whole', () => {
   assert.deepEqual(diffReport({ hms: [] }, { hms: [{ attr: 1, code: 2 }] }), { hms: [{ attr: 1, code: 2 }] });
-  assert.deepEqual(diffReport({ l: [{ id: '0', a: 1 }] }, { l: [{ id: '0', a: 1 }, { id: '1', a: 2 }] }), { l: [{ id: '0', a: 1 }, { id: '1', a: 2 }] });
+  assert.deepEqual(
+    diffReport(
+      { l: [{ id: '0', a: 1 }] },
+      {
+        l: [
+          { id: '0', a: 1 },
+          { id: '1', a: 2 },
+        ],
+      },
+    ),
+    {
+      l: [
+        { id: '0', a: 1 },
+        { id: '1', a: 2 },
+      ],
+    },
+  );
   assert.deepEqual(diffReport({ a: { b: 1, c: 2 } }, { a: { b: 1, c: 3 } }), { a: { c: 3 } });
 });

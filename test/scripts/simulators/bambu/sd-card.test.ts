@@ -8,7 +8,7 @@ import { ftpTime, listLine, mlsdLine, SdCard } from '../../../../scripts/simulat
 const dir = mkdtempSync(path.join(os.tmpdir(), 'printyard-sd-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('the card starts with the printer\'s folders and keeps paths inside it', () => {
+test("the card starts with the printer's folders and keeps paths inside it", () => {
   const sd = new SdCard(path.join(dir, 'card'));
   assert.ok(existsSync(path.join(sd.root, 'cache')) && existsSync(path.join(sd.root, 'timelapse')));
   assert.equal(sd.virtualPath('/models', '../a.3mf'), '/a.3mf');
@@ -38,7 +38,10 @@ test('listings in the ls -l and MLSD forms', () => {
   const when = new Date(Date.UTC(2026, 2, 5, 9, 7, 3));
   stats.mtime = when;
   assert.equal(listLine('part.3mf', stats, when.getTime()), '-rw-r--r--    1 0        0            1234 Mar  5 09:07 part.3mf');
-  assert.equal(listLine('part.3mf', stats, when.getTime() + 400 * 24 * 3600 * 1000), '-rw-r--r--    1 0        0            1234 Mar  5  2026 part.3mf');
+  assert.equal(
+    listLine('part.3mf', stats, when.getTime() + 400 * 24 * 3600 * 1000),
+    '-rw-r--r--    1 0        0            1234 Mar  5  2026 part.3mf',
+  );
   assert.equal(mlsdLine('part.3mf', stats), 'type=file;size=1234;modify=20260305090703; part.3mf');
   assert.equal(ftpTime(when), '20260305090703');
 });

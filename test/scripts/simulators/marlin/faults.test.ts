@@ -4,7 +4,11 @@ import { FaultInjector, formatFaults, NO_FAULTS, parseFaults } from '../../../..
 
 test('fault specs are parsed; a typo or a bad rate is named', () => {
   assert.deepEqual(parseFaults('resend=0.05, checksum=0.02,drop=0.01,busy=0.1'), {
-    ...NO_FAULTS, resend: 0.05, checksum: 0.02, drop: 0.01, busy: 0.1,
+    ...NO_FAULTS,
+    resend: 0.05,
+    checksum: 0.02,
+    drop: 0.01,
+    busy: 0.1,
   });
   assert.deepEqual(parseFaults(''), NO_FAULTS);
   assert.throws(() => parseFaults('resnd=0.1'), /unknown fault "resnd"/);

@@ -36,7 +36,10 @@ async function boot(settings: Partial<FirmwareSettings> = {}, speed = 200): Prom
   await out.next('echo:SD card ok');
   const send = (text: string) => fw.receive(`${text}\n`);
   return {
-    fw, out, faults, send,
+    fw,
+    out,
+    faults,
+    send,
     request(line) {
       out.skip();
       send(line);
@@ -71,9 +74,7 @@ describe('firmware answers', () => {
     fw.reset(' External Reset');
     fw.receive(`${numberedLine(1, 'G90')}\n`);
     await out.next('echo:SD card ok');
-    assert.deepEqual(await request(numberedLine(2, 'G90')), [
-      'Error:Line Number is not Last Line Number+1, Last Line: 0', 'Resend: 1', 'ok',
-    ]);
+    assert.deepEqual(await request(numberedLine(2, 'G90')), ['Error:Line Number is not Last Line Number+1, Last Line: 0', 'Resend: 1', 'ok']);
   });
 
   test('after a bad line, the lines already received behind it are thrown away', async () => {

@@ -6,7 +6,12 @@ import { BED_MODEL, Heater, HOTEND_MODEL } from '../../../../scripts/simulators/
 /** A clock whose time only moves when the test says so. */
 function manualClock() {
   let now = 0;
-  return { clock: new SimClock(1, () => now), advance: (seconds: number) => { now += seconds * 1000; } };
+  return {
+    clock: new SimClock(1, () => now),
+    advance: (seconds: number) => {
+      now += seconds * 1000;
+    },
+  };
 }
 
 test('a hotend heats at full power, then settles on its target without overshooting', () => {
@@ -66,7 +71,10 @@ test('with thermistor noise the readings jitter around the model, which stays ex
   const bed = new Heater(BED_MODEL, clock);
   const readings = Array.from({ length: 50 }, () => noisy.reading);
   assert.equal(noisy.current, HOTEND_MODEL.ambient);
-  assert.ok(readings.every((r) => Math.abs(r - HOTEND_MODEL.ambient) <= 0.25), `within ±0.25: ${readings}`);
+  assert.ok(
+    readings.every((r) => Math.abs(r - HOTEND_MODEL.ambient) <= 0.25),
+    `within ±0.25: ${readings}`,
+  );
   assert.ok(new Set(readings.map((r) => r.toFixed(2))).size > 10, 'the readings differ');
   assert.equal(bed.reading, BED_MODEL.ambient, 'no noise unless asked for');
   const lines = new Set(Array.from({ length: 5 }, () => temperatureReport({ hotends: [noisy], bed }, 0)));

@@ -25,7 +25,9 @@ function run(args: string[]): { child: ChildProcessWithoutNullStreams; stdout: L
     for (const line of lines) stdout.push(line);
   });
   let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (text: string) => { stderr += text; });
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    stderr += text;
+  });
   return { child, stdout, stderr: () => stderr };
 }
 

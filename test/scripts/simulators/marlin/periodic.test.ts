@@ -7,7 +7,9 @@ test('a periodic action repeats on the simulated clock until stopped', async () 
   const clock = new SimClock(1000);
   const times: number[] = [];
   let reached: () => void = () => undefined;
-  const three = new Promise<void>((resolve) => { reached = resolve; });
+  const three = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
   const periodic = new Periodic(clock, () => {
     times.push(clock.now());
     if (times.length === 3) reached();

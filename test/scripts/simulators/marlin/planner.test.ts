@@ -27,7 +27,9 @@ test('a full queue refuses tryAdd and makes add wait for a free slot', async () 
   assert.equal(planner.tryAdd({ durationMs: 1 }), false);
   assert.equal(planner.free, 0);
   let added = false;
-  const waiting = planner.add({ durationMs: 1 }, signal).then(() => { added = true; });
+  const waiting = planner.add({ durationMs: 1 }, signal).then(() => {
+    added = true;
+  });
   assert.equal(added, false);
   await waiting;
   assert.equal(added, true);
@@ -40,7 +42,13 @@ test('clear drops queued moves without their effects and releases waiters', asyn
   const planner = new Planner(clock);
   const signal = new AbortController().signal;
   let effects = 0;
-  for (let k = 0; k < 3; k++) planner.tryAdd({ durationMs: 60_000, onDone: () => { effects++; } });
+  for (let k = 0; k < 3; k++)
+    planner.tryAdd({
+      durationMs: 60_000,
+      onDone: () => {
+        effects++;
+      },
+    });
   const synced = planner.synchronize(signal);
   planner.clear();
   await synced;

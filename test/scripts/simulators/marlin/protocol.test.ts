@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  checkLine, checksum, commandLines, LineSplitter, MAX_COMMAND_LENGTH, numberedLine, stripFraming,
+  checkLine,
+  checksum,
+  commandLines,
+  LineSplitter,
+  MAX_COMMAND_LENGTH,
+  numberedLine,
+  stripFraming,
 } from '../../../../scripts/simulators/marlin/protocol.js';
 
 describe('Marlin line framing', () => {

@@ -72,7 +72,10 @@ describe('virtual Marlin over a pty', TIMEOUT, () => {
     const banner = await host.until('echo:SD card ok');
     assert.deepEqual(banner.slice(0, 3), ['start', ' External Reset', 'Marlin 2.1.2.1']);
     const reply = await host.request('M115');
-    assert.match(reply[0], /^FIRMWARE_NAME:Marlin 2\.1\.2\.1 \(.+\) SOURCE_CODE_URL:\S+ PROTOCOL_VERSION:1\.0 MACHINE_TYPE:.+ EXTRUDER_COUNT:1 UUID:[0-9a-f-]{36}$/);
+    assert.match(
+      reply[0],
+      /^FIRMWARE_NAME:Marlin 2\.1\.2\.1 \(.+\) SOURCE_CODE_URL:\S+ PROTOCOL_VERSION:1\.0 MACHINE_TYPE:.+ EXTRUDER_COUNT:1 UUID:[0-9a-f-]{36}$/,
+    );
     for (const cap of ['AUTOREPORT_TEMP:1', 'AUTOREPORT_SD_STATUS:1', 'EXTENDED_M20:1', 'SDCARD:1', 'EMERGENCY_PARSER:1']) {
       assert.ok(reply.includes(`Cap:${cap}`), `missing Cap:${cap} in\n${reply.join('\n')}`);
     }
@@ -84,13 +87,9 @@ describe('virtual Marlin over a pty', TIMEOUT, () => {
     const host = await connect(sim);
     assert.deepEqual(await host.request(numberedLine(0, 'M110 N0')), ['ok']);
     assert.deepEqual(await host.request(numberedLine(1, 'G90')), ['ok']);
-    assert.deepEqual(await host.request(numberedLine(3, 'G90')), [
-      'Error:Line Number is not Last Line Number+1, Last Line: 1', 'Resend: 2', 'ok',
-    ]);
+    assert.deepEqual(await host.request(numberedLine(3, 'G90')), ['Error:Line Number is not Last Line Number+1, Last Line: 1', 'Resend: 2', 'ok']);
     const body = 'N2 G91';
-    assert.deepEqual(await host.request(`${body}*${(checksum(body) + 1) % 256}`), [
-      'Error:checksum mismatch, Last Line: 1', 'Resend: 2', 'ok',
-    ]);
+    assert.deepEqual(await host.request(`${body}*${(checksum(body) + 1) % 256}`), ['Error:checksum mismatch, Last Line: 1', 'Resend: 2', 'ok']);
     assert.deepEqual(await host.request('N2 G91'), ['Error:No Checksum with line number, Last Line: 1', 'Resend: 2', 'ok']);
     assert.deepEqual(await host.request(numberedLine(2, 'G91')), ['ok']);
     assert.equal(sim.printer.state().lastLineNumber, 2);
@@ -119,8 +118,14 @@ describe('virtual Marlin over a pty', TIMEOUT, () => {
     const waiting = reply.filter((line) => line.endsWith(' W:?'));
     assert.ok(waiting.length >= 10, `expected many W:? lines:\n${reply.join('\n')}`);
     const temps = waiting.map((line) => Number(/^ T:(\d+\.\d+) \/200\.00/.exec(line)?.[1]));
-    assert.ok(temps.every((t, k) => k === 0 || t >= temps[k - 1]), `temperatures must rise: ${temps.join(' ')}`);
-    assert.ok(reply.some((line) => / W:[0-9]$/.test(line)), 'the residency countdown appears');
+    assert.ok(
+      temps.every((t, k) => k === 0 || t >= temps[k - 1]),
+      `temperatures must rise: ${temps.join(' ')}`,
+    );
+    assert.ok(
+      reply.some((line) => / W:[0-9]$/.test(line)),
+      'the residency countdown appears',
+    );
     assert.ok(reply.some((line) => line === 'echo:busy: processing'));
     const hotend = sim.printer.state().hotends[0];
     assert.equal(hotend.target, 200);
@@ -158,9 +163,19 @@ describe('virtual Marlin over a pty', TIMEOUT, () => {
     const sim = await start({ speed: 100 });
     const host = await connect(sim);
     const file = [
-      '; a small print', 'M140 S60', 'M104 S210', 'G28 ; home', 'M190 S60', 'M109 S210', 'G92 E0', 'G1 Z0.2 F600',
+      '; a small print',
+      'M140 S60',
+      'M104 S210',
+      'G28 ; home',
+      'M190 S60',
+      'M109 S210',
+      'G92 E0',
+      'G1 Z0.2 F600',
       ...Array.from({ length: 40 }, (_, k) => `G1 X${20 + (k % 2) * 60} Y${20 + k} E${((k + 1) * 0.8).toFixed(1)} F1800`),
-      'G1 E31 F2400 ; retract', 'M104 S0', 'M140 S0', 'M400',
+      'G1 E31 F2400 ; retract',
+      'M104 S0',
+      'M140 S0',
+      'M400',
     ].join('\n');
     await stream(host, ['M110 N0'], 0);
     await stream(host, commandLines(file), 1);
@@ -195,9 +210,7 @@ describe('virtual Marlin fault injection, seen on the wire', TIMEOUT, () => {
     sim.injectFault('drop');
     host.skip();
     host.sendNumbered(1, 'M105');
-    assert.deepEqual(await host.request(numberedLine(2, 'G90')), [
-      'Error:Line Number is not Last Line Number+1, Last Line: 0', 'Resend: 1', 'ok',
-    ]);
+    assert.deepEqual(await host.request(numberedLine(2, 'G90')), ['Error:Line Number is not Last Line Number+1, Last Line: 0', 'Resend: 1', 'ok']);
     assert.match((await host.request(numberedLine(1, 'M105')))[0], /^ok T:/);
   });
 

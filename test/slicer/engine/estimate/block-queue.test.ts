@@ -40,7 +40,13 @@ test('a short move cannot reach its junction limit: the forward pass lowers the 
 });
 
 test('committing part of the queue keeps the speed where it was cut', () => {
-  const blocks: [number, number][] = [[5, 2500], [20, 400], [3, 2500], [40, 900], [10, 100]];
+  const blocks: [number, number][] = [
+    [5, 2500],
+    [20, 400],
+    [3, 2500],
+    [40, 900],
+    [10, 100],
+  ];
   const whole = new BlockQueue(16, false);
   for (const [length, entry2] of blocks) whole.push(length, 1000, 2500, entry2, 0, 0);
   const all = new Float64Array(16);
@@ -53,7 +59,10 @@ test('committing part of the queue keeps the speed where it was cut', () => {
   const first = [some[0], some[1]];
   parts.push(blocks[4][0], 1000, 2500, blocks[4][1], 0, 0);
   parts.commit(3, some);
-  const sum = (xs: ArrayLike<number>, n: number): number => Array.from(xs).slice(0, n).reduce((a, b) => a + b, 0);
+  const sum = (xs: ArrayLike<number>, n: number): number =>
+    Array.from(xs)
+      .slice(0, n)
+      .reduce((a, b) => a + b, 0);
   near(first[0] + first[1] + sum(some, 3), sum(all, 5), 1e-12);
 });
 

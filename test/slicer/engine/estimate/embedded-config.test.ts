@@ -3,9 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  machineFromSettings, parseSettingLines, readEmbeddedMachine,
-} from '../../../../appliance/slicer/engine/estimate/embedded-config.js';
+import { machineFromSettings, parseSettingLines, readEmbeddedMachine } from '../../../../appliance/slicer/engine/estimate/embedded-config.js';
 import { DEFAULT_LIMITS } from '../../../../appliance/slicer/engine/estimate/limits.js';
 
 const PRUSA_FOOTER = [
@@ -51,7 +49,13 @@ test('PrusaSlicer names map to ours; the normal-mode value of a pair is used', (
   assert.equal(m.limits.maxSpeed.x, 180);
   assert.equal(m.limits.printAccel, 1100);
   assert.equal(m.limits.maxJerk.x, 9);
-  assert.deepEqual(m.firmwareRetraction.map((r) => [r.length, r.speed, r.unretractSpeed]), [[1.5, 35, 35], [2, 35, 35]]);
+  assert.deepEqual(
+    m.firmwareRetraction.map((r) => [r.length, r.speed, r.unretractSpeed]),
+    [
+      [1.5, 35, 35],
+      [2, 35, 35],
+    ],
+  );
   assert.ok(m.settingsRead >= 6);
 });
 
@@ -66,7 +70,13 @@ test('limits PrusaSlicer was told to ignore are not used; unreadable values keep
   const ignored = machineFromSettings(parseSettingLines(PRUSA_FOOTER.replace('emit_to_gcode', 'ignore')));
   assert.equal(ignored.limits.maxSpeed.x, DEFAULT_LIMITS.maxSpeed.x);
   assert.equal(ignored.firmwareRetraction[0].length, 1.5);
-  const junk = machineFromSettings(new Map([['machine_max_feedrate_x', 'fast'], ['gcode_flavor', 'teacup'], ['machine_max_jerk_x', '-3']]));
+  const junk = machineFromSettings(
+    new Map([
+      ['machine_max_feedrate_x', 'fast'],
+      ['gcode_flavor', 'teacup'],
+      ['machine_max_jerk_x', '-3'],
+    ]),
+  );
   assert.deepEqual(junk.limits, DEFAULT_LIMITS);
   assert.equal(junk.settingsRead, 0);
 });

@@ -6,17 +6,21 @@ import { copyLimits, DEFAULT_LIMITS, type MachineLimits } from '../../../../appl
 import { isAppError } from '../../../../appliance/common/errors.js';
 
 function machine(patch: Partial<MachineLimits> = {}): MachineLimits {
-  return Object.assign(copyLimits(DEFAULT_LIMITS), {
-    junction: 'junction-deviation',
-    junctionDeviation: 0.05,
-    maxSpeed: { x: 500, y: 500, z: 12, e: 120 },
-    maxAccel: { x: 5000, y: 5000, z: 200, e: 10000 },
-    printAccel: 1000,
-    travelAccel: 2000,
-    retractAccel: 1500,
-    minExtrudeRate: 0,
-    minTravelRate: 0,
-  }, patch);
+  return Object.assign(
+    copyLimits(DEFAULT_LIMITS),
+    {
+      junction: 'junction-deviation',
+      junctionDeviation: 0.05,
+      maxSpeed: { x: 500, y: 500, z: 12, e: 120 },
+      maxAccel: { x: 5000, y: 5000, z: 200, e: 10000 },
+      printAccel: 1000,
+      travelAccel: 2000,
+      retractAccel: 1500,
+      minExtrudeRate: 0,
+      minTravelRate: 0,
+    },
+    patch,
+  );
 }
 
 const RETRACTION = [{ length: 1, speed: 30, unretractSpeed: 20, extraOnUnretract: 0.2 }];
@@ -43,7 +47,11 @@ test('absolute and relative coordinates describe the same moves', () => {
   const absolute = estimate('G90\nM82\nG1 X10 Y0 E1 F1200\nG1 X10 Y10 E2\nG1 X0 Y10 E3 F600\n');
   const relative = estimate('G91\nG1 X10 E1 F1200\nG1 Y10 E1\nG1 X-10 E1 F600\n');
   const mixed = estimate('G90\nM83\nG1 X10 Y0 E1 F1200\nG1 X10 Y10 E1\nG1 X0 Y10 E1 F600\n');
-  const expected = planned([[10, 0, 0, 1, 20], [10, 10, 0, 2, 20], [0, 10, 0, 3, 10]]);
+  const expected = planned([
+    [10, 0, 0, 1, 20],
+    [10, 10, 0, 2, 20],
+    [0, 10, 0, 3, 10],
+  ]);
   near(absolute.totalS, expected);
   near(relative.totalS, expected);
   near(mixed.totalS, expected);
@@ -56,21 +64,46 @@ test('absolute and relative coordinates describe the same moves', () => {
 
 test('G92 moves the coordinate system, not the machine', () => {
   const r = estimate('G1 X10 E5 F600\nG92 X0 E0\nG1 X10 E5\n');
-  near(r.totalS, planned([[10, 0, 0, 5, 10], [20, 0, 0, 10, 10]]));
+  near(
+    r.totalS,
+    planned([
+      [10, 0, 0, 5, 10],
+      [20, 0, 0, 10, 10],
+    ]),
+  );
   near(r.filamentMm[0], 10);
   assert.deepEqual(r.bounds, [0, 0, 0, 10, 0, 0]);
 });
 
 test('G20 switches to inches for coordinates and feedrates', () => {
   const r = estimate('G20\nG1 X1 F60\nG21\nG1 X35.4\n');
-  near(r.totalS, planned([[25.4, 0, 0, 0, 25.4], [35.4, 0, 0, 0, 25.4]]));
+  near(
+    r.totalS,
+    planned([
+      [25.4, 0, 0, 0, 25.4],
+      [35.4, 0, 0, 0, 25.4],
+    ]),
+  );
 });
 
 test('moves before any F run at 25 mm/s; F0 is ignored; M220 scales every move after it', () => {
   near(estimate('G1 X50\n').totalS, planned([[50, 0, 0, 0, 25]]));
-  near(estimate('G1 X50 F3000\nG1 X100 F0\n').totalS, planned([[50, 0, 0, 0, 50], [100, 0, 0, 0, 50]]));
-  near(estimate('G1 X50 F3000\nM220 S50\nG1 X100\nM220 B\nM220 S200\nG1 X150\nM220 R\nG1 X200\n').totalS,
-    planned([[50, 0, 0, 0, 50], [100, 0, 0, 0, 25], [150, 0, 0, 0, 100], [200, 0, 0, 0, 25]]));
+  near(
+    estimate('G1 X50 F3000\nG1 X100 F0\n').totalS,
+    planned([
+      [50, 0, 0, 0, 50],
+      [100, 0, 0, 0, 50],
+    ]),
+  );
+  near(
+    estimate('G1 X50 F3000\nM220 S50\nG1 X100\nM220 B\nM220 S200\nG1 X150\nM220 R\nG1 X200\n').totalS,
+    planned([
+      [50, 0, 0, 0, 50],
+      [100, 0, 0, 0, 25],
+      [150, 0, 0, 0, 100],
+      [200, 0, 0, 0, 25],
+    ]),
+  );
 });
 
 test('G4 dwells in seconds (S) or milliseconds (P), stopping the machine; M73 and unknown commands change nothing', () => {
@@ -82,9 +115,16 @@ test('G4 dwells in seconds (S) or milliseconds (P), stopping the machine; M73 an
 
 test('G10/G11 retract by the firmware settings without changing the file E coordinate', () => {
   const r = estimate('M83\nG1 X10 E1 F600\nG10\nG10\nG1 X20 F600\nG11\nG1 X30 E1\n');
-  near(r.totalS, planned([
-    [10, 0, 0, 1, 10], [10, 0, 0, 0, 30], [20, 0, 0, 0, 10], [20, 0, 0, 1.2, 20], [30, 0, 0, 2.2, 10],
-  ]));
+  near(
+    r.totalS,
+    planned([
+      [10, 0, 0, 1, 10],
+      [10, 0, 0, 0, 30],
+      [20, 0, 0, 0, 10],
+      [20, 0, 0, 1.2, 20],
+      [30, 0, 0, 2.2, 10],
+    ]),
+  );
   near(r.filamentMm[0], 2.2);
   const absolute = estimate('M82\nG1 X10 E1 F600\nG10\nG11\nG1 X20 E2\n');
   near(absolute.filamentMm[0], 2.2);
@@ -97,9 +137,22 @@ test('RepRapFirmware G10 with P or S sets a tool, it does not retract', () => {
 
 test('G28 homes: a move to 0 on the named axes that also clears their G92 offset', () => {
   const r = estimate('G1 X50 Y40 F3000\nG92 X0\nG28 X\nG1 X10 F3000\n');
-  near(r.totalS, planned([[50, 40, 0, 0, 50], [0, 40, 0, 0, 50], [10, 40, 0, 0, 50]]));
+  near(
+    r.totalS,
+    planned([
+      [50, 40, 0, 0, 50],
+      [0, 40, 0, 0, 50],
+      [10, 40, 0, 0, 50],
+    ]),
+  );
   assert.equal(r.moves, 3);
-  near(estimate('G1 X50 Y40 Z5 F3000\nG28\n').totalS, planned([[50, 40, 5, 0, 50], [0, 0, 0, 0, 50]]));
+  near(
+    estimate('G1 X50 Y40 Z5 F3000\nG28\n').totalS,
+    planned([
+      [50, 40, 5, 0, 50],
+      [0, 0, 0, 0, 50],
+    ]),
+  );
 });
 
 test('arcs follow the circle: G2 and G3 full circles by I/J, a half circle by R', () => {
@@ -148,11 +201,31 @@ function plannedMarks(steps: (number[] | 'mark')[]): number[] {
 }
 
 test('layers start at the slicer layer-change comments, first convention only', () => {
-  const gcode = [';LAYER_CHANGE', '; CHANGE_LAYER', 'G1 Z0.2 F600', 'G1 X20 E1', ';LAYER_CHANGE', 'G1 Z0.4', 'G1 X0 E2', ';LAYER_CHANGE', 'G1 Z0.6', 'G1 X20 E3', ''].join('\n');
+  const gcode = [
+    ';LAYER_CHANGE',
+    '; CHANGE_LAYER',
+    'G1 Z0.2 F600',
+    'G1 X20 E1',
+    ';LAYER_CHANGE',
+    'G1 Z0.4',
+    'G1 X0 E2',
+    ';LAYER_CHANGE',
+    'G1 Z0.6',
+    'G1 X20 E3',
+    '',
+  ].join('\n');
   const r = estimate(gcode);
   assert.equal(r.layerSource, 'comments');
   const expected = plannedMarks([
-    'mark', [0, 0, 0.2, 0, 10], [20, 0, 0.2, 1, 10], 'mark', [20, 0, 0.4, 1, 10], [0, 0, 0.4, 2, 10], 'mark', [0, 0, 0.6, 2, 10], [20, 0, 0.6, 3, 10],
+    'mark',
+    [0, 0, 0.2, 0, 10],
+    [20, 0, 0.2, 1, 10],
+    'mark',
+    [20, 0, 0.4, 1, 10],
+    [0, 0, 0.4, 2, 10],
+    'mark',
+    [0, 0, 0.6, 2, 10],
+    [20, 0, 0.6, 3, 10],
   ]);
   assert.equal(r.layerStartS.length, 3);
   r.layerStartS.forEach((t, i) => near(t, expected[i]));
@@ -164,18 +237,36 @@ test('layers start at the slicer layer-change comments, first convention only', 
 
 test('without comments, layers start at the Z move that leads to extrusion higher than before', () => {
   const gcode = [
-    'G1 Z0.2 F600', 'G1 X20 E1',
-    'G1 Z0.8', 'G1 X0', 'G1 Z0.2', 'G1 X10 E2', // a Z hop is not a layer
-    'G1 Z0.4', 'G1 X0', 'G1 X20 E3',
-    'G1 Z0.6', 'G1 X0 E4', '',
+    'G1 Z0.2 F600',
+    'G1 X20 E1',
+    'G1 Z0.8',
+    'G1 X0',
+    'G1 Z0.2',
+    'G1 X10 E2', // a Z hop is not a layer
+    'G1 Z0.4',
+    'G1 X0',
+    'G1 X20 E3',
+    'G1 Z0.6',
+    'G1 X0 E4',
+    '',
   ].join('\n');
   const r = estimate(gcode);
   assert.equal(r.layerSource, 'z');
   const expected = plannedMarks([
-    'mark', [0, 0, 0.2, 0, 10], [20, 0, 0.2, 1, 10],
-    [20, 0, 0.8, 1, 10], [0, 0, 0.8, 1, 10], [0, 0, 0.2, 1, 10], [10, 0, 0.2, 2, 10],
-    'mark', [10, 0, 0.4, 2, 10], [0, 0, 0.4, 2, 10], [20, 0, 0.4, 3, 10],
-    'mark', [20, 0, 0.6, 3, 10], [0, 0, 0.6, 4, 10],
+    'mark',
+    [0, 0, 0.2, 0, 10],
+    [20, 0, 0.2, 1, 10],
+    [20, 0, 0.8, 1, 10],
+    [0, 0, 0.8, 1, 10],
+    [0, 0, 0.2, 1, 10],
+    [10, 0, 0.2, 2, 10],
+    'mark',
+    [10, 0, 0.4, 2, 10],
+    [0, 0, 0.4, 2, 10],
+    [20, 0, 0.4, 3, 10],
+    'mark',
+    [20, 0, 0.6, 3, 10],
+    [0, 0, 0.6, 4, 10],
   ]);
   assert.equal(r.layerStartS.length, 3);
   r.layerStartS.forEach((t, i) => near(t, expected[i]));
@@ -196,12 +287,18 @@ test('layer starts found by Z stay right when the look-ahead is full of layers',
 
 test('limit commands in the file change the plan', () => {
   const slow = estimate('M204 P500\nG1 X100 E5 F6000\n');
-  near(slow.totalS, planned([[100, 0, 0, 5, 100]], machine(), (p) => p.setAccelerations({ print: 500 })));
+  near(
+    slow.totalS,
+    planned([[100, 0, 0, 5, 100]], machine(), (p) => p.setAccelerations({ print: 500 })),
+  );
   const capped = estimate('M203 X50\nG1 X100 F6000\n');
   near(capped.totalS, planned([[100, 0, 0, 0, 50]]));
   const klipper = machine({ junction: 'klipper', dialect: 'klipper' });
   const k = estimate('SET_VELOCITY_LIMIT ACCEL=500 VELOCITY=80\nG1 X100 F6000\n', klipper);
-  near(k.totalS, planned([[100, 0, 0, 0, 80]], klipper, (p) => p.setAccelerations({ print: 500, travel: 500 })));
+  near(
+    k.totalS,
+    planned([[100, 0, 0, 0, 80]], klipper, (p) => p.setAccelerations({ print: 500, travel: 500 })),
+  );
 });
 
 test('chunk boundaries do not change the result', () => {

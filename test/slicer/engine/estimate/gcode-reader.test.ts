@@ -1,7 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  GcodeReader, Letter, commentStartsWith, type GcodeSink, type GcodeWords,
+  GcodeReader,
+  Letter,
+  commentStartsWith,
+  type GcodeSink,
+  type GcodeWords,
 } from '../../../../appliance/slicer/engine/estimate/gcode-reader.js';
 import { isAppError } from '../../../../appliance/common/errors.js';
 
@@ -45,12 +49,7 @@ test('reads commands, numbers, comments and extended commands', () => {
 });
 
 test('accepts packed words, lower case, line numbers, checksums, CRLF and parenthesised comments', () => {
-  assert.deepEqual(read('g1x1y2e3\r\nN12 G1 X5*71\nG1 (go) X7 (there)\nG0 X+2\n'), [
-    'G1 E3 X1 Y2',
-    'G1 X5',
-    'G1 X7',
-    'G0 X2',
-  ]);
+  assert.deepEqual(read('g1x1y2e3\r\nN12 G1 X5*71\nG1 (go) X7 (there)\nG0 X+2\n'), ['G1 E3 X1 Y2', 'G1 X5', 'G1 X7', 'G0 X2']);
 });
 
 test('a letter without a number is present with NaN; exponents are not read', () => {
@@ -83,12 +82,21 @@ test('a "line" longer than a megabyte is rejected as not G-code', () => {
   const reader = new GcodeReader(new Recorder());
   const blob = 'x'.repeat(600_000);
   reader.feed(blob);
-  assert.throws(() => reader.feed(blob), (err) => isAppError(err) && err.status === 400);
+  assert.throws(
+    () => reader.feed(blob),
+    (err) => isAppError(err) && err.status === 400,
+  );
 });
 
 test('words give their value only when a number was written', () => {
   let seen: GcodeWords | undefined;
-  const reader = new GcodeReader({ command: (_l, _c, w) => { seen = w; }, comment: () => {}, extended: () => {} });
+  const reader = new GcodeReader({
+    command: (_l, _c, w) => {
+      seen = w;
+    },
+    comment: () => {},
+    extended: () => {},
+  });
   reader.feed('G28 X Y5\n');
   assert.ok(seen);
   assert.equal(seen.has(Letter.X), true);

@@ -1,7 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  MARLIN_MINIMUM_PLANNER_SPEED, deviationJunctionSpeed2, jerkJunctionSpeed, jerkSafeSpeed, klipperJunctionSpeed2, type KlipperSide,
+  MARLIN_MINIMUM_PLANNER_SPEED,
+  deviationJunctionSpeed2,
+  jerkJunctionSpeed,
+  jerkSafeSpeed,
+  klipperJunctionSpeed2,
+  type KlipperSide,
 } from '../../../../appliance/slicer/engine/estimate/junction.js';
 
 const v = (x: number, y: number, z = 0, e = 0): Float64Array => Float64Array.of(x, y, z, e);
@@ -32,7 +37,7 @@ test('classic jerk: a 90° corner is limited by the axis that stops', () => {
   near(jerkJunctionSpeed(v(100, 0), 100, 10, v(100 * Math.cos(angle), 100 * Math.sin(angle)), 100, 10, JERK), 100);
 });
 
-test('classic jerk keeps Marlin 2\'s treatment of a speed-up: the entry is taken at the new nominal speed', () => {
+test("classic jerk keeps Marlin 2's treatment of a speed-up: the entry is taken at the new nominal speed", () => {
   // 50 → 100 mm/s along X: Marlin compares 50 with 100, a change of 50, and limits to 10 mm/s.
   near(jerkJunctionSpeed(v(50, 0), 50, 10, v(100, 0), 100, 10, JERK), 10);
 });

@@ -46,16 +46,16 @@ test('comment layers win over Z layers', () => {
 test('a Z layer takes the time of the Z move that led to it, resolved before or after it is confirmed', () => {
   const tracker = new LayerTracker();
   const markers = new Markers();
-  tracker.zChanged(markers);   // 1: to 0.2
-  tracker.extrudedAt(0.2);     // layer 1, still unresolved
-  tracker.zChanged(markers);   // 2: hop to 0.6
-  tracker.zChanged(markers);   // 3: back to 0.2
-  tracker.extrudedAt(0.2);     // same layer
-  tracker.zChanged(markers);   // 4: to 0.4
+  tracker.zChanged(markers); // 1: to 0.2
+  tracker.extrudedAt(0.2); // layer 1, still unresolved
+  tracker.zChanged(markers); // 2: hop to 0.6
+  tracker.zChanged(markers); // 3: back to 0.2
+  tracker.extrudedAt(0.2); // same layer
+  tracker.zChanged(markers); // 4: to 0.4
   markers.resolveAll(tracker, [10, 20, 30, 40]);
-  tracker.extrudedAt(0.4);     // layer 2, its Z move already resolved
-  tracker.zChanged(markers);   // 5: to 0.6
-  tracker.extrudedAt(0.6);     // layer 3
+  tracker.extrudedAt(0.4); // layer 2, its Z move already resolved
+  tracker.zChanged(markers); // 5: to 0.6
+  tracker.extrudedAt(0.6); // layer 3
   tracker.extrudedAt(0.6);
   markers.resolveAll(tracker, [10, 20, 30, 40, 50]);
   assert.equal(tracker.source(), 'z');

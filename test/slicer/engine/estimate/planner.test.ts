@@ -7,20 +7,24 @@ import { isAppError } from '../../../../appliance/common/errors.js';
 /** Round numbers so the expected times below can be worked out by hand. */
 function limits(junction: JunctionModel, patch: Partial<MachineLimits> = {}): MachineLimits {
   const l = copyLimits(DEFAULT_LIMITS);
-  Object.assign(l, {
-    junction,
-    maxSpeed: { x: 500, y: 500, z: 12, e: 120 },
-    maxAccel: { x: 5000, y: 5000, z: 200, e: 10000 },
-    maxJerk: { x: 10, y: 10, z: 0.4, e: 2.5 },
-    junctionDeviation: 0.05,
-    printAccel: 1000,
-    retractAccel: 1250,
-    travelAccel: 1000,
-    minExtrudeRate: 0,
-    minTravelRate: 0,
-    squareCornerVelocity: 5,
-    minimumCruiseRatio: 0.5,
-  }, patch);
+  Object.assign(
+    l,
+    {
+      junction,
+      maxSpeed: { x: 500, y: 500, z: 12, e: 120 },
+      maxAccel: { x: 5000, y: 5000, z: 200, e: 10000 },
+      maxJerk: { x: 10, y: 10, z: 0.4, e: 2.5 },
+      junctionDeviation: 0.05,
+      printAccel: 1000,
+      retractAccel: 1250,
+      travelAccel: 1000,
+      minExtrudeRate: 0,
+      minTravelRate: 0,
+      squareCornerVelocity: 5,
+      minimumCruiseRatio: 0.5,
+    },
+    patch,
+  );
   return l;
 }
 
@@ -147,7 +151,10 @@ test('dwell stops the machine and adds its time; markers report the time at thei
   p.marker('end');
   const result = p.finish();
   near(result.totalS, 1.1 + 2 + 1.1);
-  assert.deepEqual(result.markers.map((m) => m.tag), ['start', 'before-dwell', 'after-dwell', 'end']);
+  assert.deepEqual(
+    result.markers.map((m) => m.tag),
+    ['start', 'before-dwell', 'after-dwell', 'end'],
+  );
   near(result.markers[0].timeS, 0);
   near(result.markers[1].timeS, 1.1);
   near(result.markers[2].timeS, 3.1);
@@ -169,7 +176,13 @@ test('a long stream keeps a bounded queue and matches the time of the same moves
 
 test('rejects a non-positive feedrate and bad accelerations with AppError', () => {
   const p = new MotionPlanner(limits('jerk'));
-  assert.throws(() => p.move(1, 0, 0, 0, 0), (err) => isAppError(err) && err.status === 400);
-  assert.throws(() => p.setAccelerations({ print: -1 }), (err) => isAppError(err) && err.code === 'ERR_INVALID_SETTING');
+  assert.throws(
+    () => p.move(1, 0, 0, 0, 0),
+    (err) => isAppError(err) && err.status === 400,
+  );
+  assert.throws(
+    () => p.setAccelerations({ print: -1 }),
+    (err) => isAppError(err) && err.code === 'ERR_INVALID_SETTING',
+  );
   assert.throws(() => new MotionPlanner(limits('jerk'), { lookahead: 100 }), isAppError);
 });

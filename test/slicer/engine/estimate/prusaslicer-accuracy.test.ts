@@ -82,12 +82,18 @@ async function inTurns<T>(items: string[], limit: number, job: (item: string) =>
   return results;
 }
 
-test('our estimate of PrusaSlicer 2.5 G-code is within 5 % of PrusaSlicer\'s own, for every corpus model', async (t) => {
+test("our estimate of PrusaSlicer 2.5 G-code is within 5 % of PrusaSlicer's own, for every corpus model", async (t) => {
   assert.ok(existsSync(PRUSA_SLICER), 'prusa-slicer is installed by scripts/setup.mjs');
   mkdirSync(CACHE, { recursive: true });
-  const models = readdirSync(CORPUS).filter((f) => /\.(stl|3mf)$/i.test(f)).sort().map((f) => join(CORPUS, f));
+  const models = readdirSync(CORPUS)
+    .filter((f) => /\.(stl|3mf)$/i.test(f))
+    .sort()
+    .map((f) => join(CORPUS, f));
   assert.ok(models.length >= 8, 'the corpus holds its eight models');
-  assert.ok(models.some((m) => m.endsWith('.3mf')), 'the corpus 3MF is part of the gate');
+  assert.ok(
+    models.some((m) => m.endsWith('.3mf')),
+    'the corpus 3MF is part of the gate',
+  );
   const gcode = await inTurns(models, 2, prusaGcode);
   for (const model of models) {
     await t.test(basename(model), async () => {
@@ -96,7 +102,10 @@ test('our estimate of PrusaSlicer 2.5 G-code is within 5 % of PrusaSlicer\'s own
       const ours = await estimateGcodeFile(path);
       const error = ours.totalS / reference - 1;
       t.diagnostic(`${basename(model)}: ours ${ours.totalS.toFixed(0)} s, PrusaSlicer ${reference} s, ${(error * 100).toFixed(2)} %`);
-      assert.ok(Math.abs(error) <= TOLERANCE, `${basename(model)}: ours ${ours.totalS.toFixed(1)} s vs PrusaSlicer ${reference} s (${(error * 100).toFixed(2)} %)`);
+      assert.ok(
+        Math.abs(error) <= TOLERANCE,
+        `${basename(model)}: ours ${ours.totalS.toFixed(1)} s vs PrusaSlicer ${reference} s (${(error * 100).toFixed(2)} %)`,
+      );
       assert.ok(ours.layerStartS.length > 0 && ours.layerSource === 'comments');
     });
   }

@@ -51,7 +51,10 @@ function input(name: string, patch: Partial<Gcode3mfInput> = {}): Gcode3mfInput 
       bbox: [90.5, 80, 130.25, 120],
     },
     thumbnails: { png: solidPng(512, 512, [255, 128, 0, 255]), small_png: solidPng(128, 128, [255, 128, 0, 255]) },
-    objects: [{ id: 0, name: 'gear & "wheel" <1>' }, { id: 1, name: 'bracket' }],
+    objects: [
+      { id: 0, name: 'gear & "wheel" <1>' },
+      { id: 1, name: 'bracket' },
+    ],
     ...patch,
   };
 }
@@ -65,9 +68,18 @@ test('the package holds every part Bambu Studio writes, with the G-code and its 
   assert.ok(zipped.length < gcode.length / 2, 'the G-code is compressed');
   const files = unzipSync(zipped);
   assert.deepEqual(Object.keys(files).sort(), [
-    '3D/3dmodel.model', 'Metadata/_rels/model_settings.config.rels', 'Metadata/model_settings.config', 'Metadata/plate_1.gcode',
-    'Metadata/plate_1.gcode.md5', 'Metadata/plate_1.json', 'Metadata/plate_1.png', 'Metadata/plate_1_small.png',
-    'Metadata/project_settings.config', 'Metadata/slice_info.config', '[Content_Types].xml', '_rels/.rels',
+    '3D/3dmodel.model',
+    'Metadata/_rels/model_settings.config.rels',
+    'Metadata/model_settings.config',
+    'Metadata/plate_1.gcode',
+    'Metadata/plate_1.gcode.md5',
+    'Metadata/plate_1.json',
+    'Metadata/plate_1.png',
+    'Metadata/plate_1_small.png',
+    'Metadata/project_settings.config',
+    'Metadata/slice_info.config',
+    '[Content_Types].xml',
+    '_rels/.rels',
   ]);
   assert.ok(Buffer.from(files['Metadata/plate_1.gcode']).equals(gcode));
   const md5 = createHash('md5').update(gcode).digest('hex').toUpperCase();
@@ -87,8 +99,14 @@ test('an independent ZIP reader (Python zipfile) verifies every CRC', async () =
 test('every XML part is well-formed and every relationship target exists', async () => {
   await writeGcode3mf(input('xml'));
   const files = unzipSync(readFileSync(join(dir, 'xml.gcode.3mf')));
-  for (const name of ['[Content_Types].xml', '_rels/.rels', '3D/3dmodel.model', 'Metadata/model_settings.config',
-    'Metadata/_rels/model_settings.config.rels', 'Metadata/slice_info.config']) {
+  for (const name of [
+    '[Content_Types].xml',
+    '_rels/.rels',
+    '3D/3dmodel.model',
+    'Metadata/model_settings.config',
+    'Metadata/_rels/model_settings.config.rels',
+    'Metadata/slice_info.config',
+  ]) {
     assert.doesNotThrow(() => parseWellFormedXml(strFromU8(files[name])), name);
   }
   for (const rels of ['_rels/.rels', 'Metadata/_rels/model_settings.config.rels']) {
@@ -98,7 +116,10 @@ test('every XML part is well-formed and every relationship target exists', async
   }
   const model = parseWellFormedXml(strFromU8(files['3D/3dmodel.model']));
   assert.deepEqual(findAll(model, 'object'), []);
-  assert.deepEqual(findAll(model, 'build').map((b) => b.children.length), [0]);
+  assert.deepEqual(
+    findAll(model, 'build').map((b) => b.children.length),
+    [0],
+  );
   const plate = findAll(parseWellFormedXml(strFromU8(files['Metadata/model_settings.config'])), 'metadata');
   assert.equal(plate.find((m) => m.attrs.key === 'gcode_file')?.attrs.value, 'Metadata/plate_1.gcode');
 });
@@ -118,11 +139,20 @@ test('slice_info.config carries the printer model id, prediction, weight, object
   assert.equal(meta.prediction, '3424');
   assert.equal(meta.weight, '10.25');
   assert.equal(meta.nozzle_diameters, '0.4');
-  assert.deepEqual(findAll(info, 'object').map((o) => [o.attrs.identify_id, o.attrs.name]), [['0', 'gear & "wheel" <1>'], ['1', 'bracket']]);
-  assert.deepEqual(findAll(info, 'filament').map((f) => f.attrs), [
-    { id: '2', tray_info_idx: '', type: 'PETG', color: '#00AAFF', used_m: '0.41', used_g: '1.16' },
-    { id: '1', tray_info_idx: '', type: 'PLA', color: '#FF8000', used_m: '3.00', used_g: '9.09' },
-  ]);
+  assert.deepEqual(
+    findAll(info, 'object').map((o) => [o.attrs.identify_id, o.attrs.name]),
+    [
+      ['0', 'gear & "wheel" <1>'],
+      ['1', 'bracket'],
+    ],
+  );
+  assert.deepEqual(
+    findAll(info, 'filament').map((f) => f.attrs),
+    [
+      { id: '2', tray_info_idx: '', type: 'PETG', color: '#00AAFF', used_m: '0.41', used_g: '1.16' },
+      { id: '1', tray_info_idx: '', type: 'PLA', color: '#FF8000', used_m: '3.00', used_g: '9.09' },
+    ],
+  );
 });
 
 test('project_settings.config is the configuration as OrcaSlicer JSON strings; plate_1.json describes the plate', async () => {

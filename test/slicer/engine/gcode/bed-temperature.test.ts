@@ -5,10 +5,14 @@ import { bambuBedType, bedTemperatures } from '../../../../appliance/slicer/engi
 
 const config: PrintConfig = {
   ...defaultConfig(),
-  cool_plate_temp: [35, 40], cool_plate_temp_initial_layer: [36, 41],
-  eng_plate_temp: [45, 80], eng_plate_temp_initial_layer: [46, 81],
-  hot_plate_temp: [55, 70], hot_plate_temp_initial_layer: [56, 71],
-  textured_plate_temp: [60, 75], textured_plate_temp_initial_layer: [61, 76],
+  cool_plate_temp: [35, 40],
+  cool_plate_temp_initial_layer: [36, 41],
+  eng_plate_temp: [45, 80],
+  eng_plate_temp_initial_layer: [46, 81],
+  hot_plate_temp: [55, 70],
+  hot_plate_temp_initial_layer: [56, 71],
+  textured_plate_temp: [60, 75],
+  textured_plate_temp_initial_layer: [61, 76],
 };
 
 test('each plate type picks its own pair of keys', () => {

@@ -31,13 +31,16 @@ test('pieces of text and bytes reach the file in order, across many batches', as
 test('a write error (a full disk) is reported as 507 not lost', { skip: !existsSync('/dev/full') }, async () => {
   const sink = await FileSink.create('/dev/full');
   const piece = Buffer.alloc(256 * 1024, 0x41);
-  await assert.rejects(async () => {
-    for (let k = 0; k < 16; k++) {
-      sink.write(piece);
-      await sink.drained();
-    }
-    await sink.close();
-  }, (err: AppError) => err.code === ErrorCode.insufficientStorage && err.status === 507 && /ENOSPC/.test(err.message));
+  await assert.rejects(
+    async () => {
+      for (let k = 0; k < 16; k++) {
+        sink.write(piece);
+        await sink.drained();
+      }
+      await sink.close();
+    },
+    (err: AppError) => err.code === ErrorCode.insufficientStorage && err.status === 507 && /ENOSPC/.test(err.message),
+  );
   await sink.abort();
 });
 
@@ -51,12 +54,15 @@ test('a file may reach its size limit but not pass it: 422 ERR_OUTPUT_TOO_LARGE,
       sink.write(piece);
       await sink.drained();
     }
-    assert.throws(() => sink.write('G1\n'), (err: AppError) => {
-      assert.equal(err.code, ERR_OUTPUT_TOO_LARGE);
-      assert.equal(err.status, 422);
-      assert.match(err.message, /^the G-code would be larger than 3 MB, the most this slicer writes/);
-      return true;
-    });
+    assert.throws(
+      () => sink.write('G1\n'),
+      (err: AppError) => {
+        assert.equal(err.code, ERR_OUTPUT_TOO_LARGE);
+        assert.equal(err.status, 422);
+        assert.match(err.message, /^the G-code would be larger than 3 MB, the most this slicer writes/);
+        return true;
+      },
+    );
     await assert.rejects(sink.drained(), { code: ERR_OUTPUT_TOO_LARGE });
     await assert.rejects(sink.close(), { code: ERR_OUTPUT_TOO_LARGE });
     await sink.abort();

@@ -33,20 +33,23 @@ const stats: PrintStatistics = {
 
 const ids = { print: '0.15mm SPEED @MK4', printer: 'Original Prusa MK4', filament: ['Prusament PLA', 'Prusament PETG'] };
 
-test('the statistics lines have PrusaSlicer\'s wording and two decimals', () => {
-  assert.equal(statisticsBlock(stats), [
-    '; filament used [mm] = 2604.63, 120.50',
-    '; filament used [cm3] = 6.26, 0.29',
-    '; filament used [g] = 7.77, 0.37',
-    '; filament cost = 0.19, 0.01',
-    '; total filament used [g] = 8.14',
-    '; total filament cost = 0.20',
-    '; total toolchanges = 4',
-    '; total layers count = 167',
-    '; estimated printing time (normal mode) = 1h 23m 45s',
-    '; estimated first layer printing time (normal mode) = 1m 35s',
-    '',
-  ].join('\n'));
+test("the statistics lines have PrusaSlicer's wording and two decimals", () => {
+  assert.equal(
+    statisticsBlock(stats),
+    [
+      '; filament used [mm] = 2604.63, 120.50',
+      '; filament used [cm3] = 6.26, 0.29',
+      '; filament used [g] = 7.77, 0.37',
+      '; filament cost = 0.19, 0.01',
+      '; total filament used [g] = 8.14',
+      '; total filament cost = 0.20',
+      '; total toolchanges = 4',
+      '; total layers count = 167',
+      '; estimated printing time (normal mode) = 1h 23m 45s',
+      '; estimated first layer printing time (normal mode) = 1m 35s',
+      '',
+    ].join('\n'),
+  );
 });
 
 test('the config block holds every setting and the PrusaSlicer names, sorted', () => {
@@ -63,9 +66,11 @@ test('the config block holds every setting and the PrusaSlicer names, sorted', (
 });
 
 test('Moonraker reads our header and footer with its PrusaSlicer parser', () => {
-  const gcode = identificationLines('0.1.0', new Date(Date.UTC(2025, 0, 2, 3, 4, 5)))
-    + 'G28\n'.repeat(10) + 'G1 Z0.2 F720\n;LAYER_CHANGE\n'
-    + prusaFooter(config, stats, ids);
+  const gcode =
+    identificationLines('0.1.0', new Date(Date.UTC(2025, 0, 2, 3, 4, 5))) +
+    'G28\n'.repeat(10) +
+    'G1 Z0.2 F720\n;LAYER_CHANGE\n' +
+    prusaFooter(config, stats, ids);
   assert.equal(identifySlicer(gcode)?.prusaParser, true);
   const meta = prusaFooterMetadata(gcode);
   assert.equal(meta.layer_height, 0.15);

@@ -43,42 +43,53 @@ const mk3s = config({
   textured_plate_temp_initial_layer: [60],
   layer_height: 0.2,
   printable_height: 210,
-  printable_area: [[0, 0], [250, 0], [250, 210], [0, 210]],
+  printable_area: [
+    [0, 0],
+    [250, 0],
+    [250, 210],
+    [0, 210],
+  ],
 });
 
 test('the MK3S start G-code from PrusaResearch.ini renders completely', () => {
   const out = renderTemplate(vendorGcode('Original Prusa i3 MK3S & MK3S+', 'start_gcode'), buildTemplateVars(mk3s, job()), 'start_gcode');
-  assert.equal(out, [
-    'M862.3 P "MK3S" ; printer model check',
-    'M862.1 P0.4 ; nozzle diameter check',
-    'M115 U3.11.0 ; tell printer latest fw version',
-    'G90 ; use absolute coordinates',
-    'M83 ; extruder relative mode',
-    'M104 S215 ; set extruder temp',
-    'M140 S60 ; set bed temp',
-    'M190 S60 ; wait for bed temp',
-    'M109 S215 ; wait for extruder temp',
-    'G28 W ; home all without mesh bed level',
-    'G80 ; mesh bed leveling',
-    'G1 Z0.2 F720',
-    'G1 Y-3 F1000 ; go outside print area',
-    'G92 E0',
-    'G1 X60 E9 F1000 ; intro line',
-    'G1 X100 E12.5 F1000 ; intro line',
-    'G92 E0',
-    'M221 S95',
-    '',
-    "; Don't change E values below. Excessive value can damage the printer.",
-    'M907 E430 ; set extruder motor current',
-    '',
-  ].join('\n'));
+  assert.equal(
+    out,
+    [
+      'M862.3 P "MK3S" ; printer model check',
+      'M862.1 P0.4 ; nozzle diameter check',
+      'M115 U3.11.0 ; tell printer latest fw version',
+      'G90 ; use absolute coordinates',
+      'M83 ; extruder relative mode',
+      'M104 S215 ; set extruder temp',
+      'M140 S60 ; set bed temp',
+      'M190 S60 ; wait for bed temp',
+      'M109 S215 ; wait for extruder temp',
+      'G28 W ; home all without mesh bed level',
+      'G80 ; mesh bed leveling',
+      'G1 Z0.2 F720',
+      'G1 Y-3 F1000 ; go outside print area',
+      'G92 E0',
+      'G1 X60 E9 F1000 ; intro line',
+      'G1 X100 E12.5 F1000 ; intro line',
+      'G92 E0',
+      'M221 S95',
+      '',
+      "; Don't change E values below. Excessive value can damage the printer.",
+      'M907 E430 ; set extruder motor current',
+      '',
+    ].join('\n'),
+  );
 });
 
 test('the MK3S start G-code follows the filament and print profile names', () => {
-  const vars = buildTemplateVars(config({ ...mk3s, layer_height: 0.05 }), job({
-    filamentSettingsId: ['Prusament PA11 Carbon Fiber'],
-    printSettingsId: '0.20mm SPEED @MK3',
-  }));
+  const vars = buildTemplateVars(
+    config({ ...mk3s, layer_height: 0.05 }),
+    job({
+      filamentSettingsId: ['Prusament PA11 Carbon Fiber'],
+      printSettingsId: '0.20mm SPEED @MK3',
+    }),
+  );
   const out = renderTemplate(vendorGcode('Original Prusa i3 MK3S & MK3S+', 'start_gcode'), vars, 'start_gcode');
   assert.match(out, /G80 ; mesh bed leveling\nG1 Z0\.3 F720\n/);
   assert.match(out, /\nG1 X100 E9 F1000 ; intro line\n/);
@@ -107,8 +118,14 @@ test('the MINI start G-code renders with PrusaSlicer names mapped from our setti
   });
   const out = renderTemplate(vendorGcode('Original Prusa MINI & MINI+', 'start_gcode'), buildTemplateVars(mini, job()), 'start_gcode');
   const lines = out.split('\n');
-  for (const expected of ['M862.3 P "MINI" ; printer model check', 'M140 S85 ; set bed temp', 'M190 S85 ; wait for bed temp',
-    'M204 T2500 ; restore travel acceleration', 'M104 S230 ; set extruder temp', 'M109 S230 ; wait for extruder temp']) {
+  for (const expected of [
+    'M862.3 P "MINI" ; printer model check',
+    'M140 S85 ; set bed temp',
+    'M190 S85 ; wait for bed temp',
+    'M204 T2500 ; restore travel acceleration',
+    'M104 S230 ; set extruder temp',
+    'M109 S230 ; wait for extruder temp',
+  ]) {
     assert.ok(lines.includes(expected), `missing "${expected}" in:\n${out}`);
   }
   assert.doesNotMatch(out, /[[\]{}]/);
@@ -117,8 +134,10 @@ test('the MINI start G-code renders with PrusaSlicer names mapped from our setti
 test('bed temperatures follow curr_bed_type', () => {
   const base = config({
     nozzle_temperature: [200, 250],
-    cool_plate_temp: [35, 40], cool_plate_temp_initial_layer: [36, 41],
-    eng_plate_temp: [45, 80], eng_plate_temp_initial_layer: [46, 81],
+    cool_plate_temp: [35, 40],
+    cool_plate_temp_initial_layer: [36, 41],
+    eng_plate_temp: [45, 80],
+    eng_plate_temp_initial_layer: [46, 81],
     filament_type: ['PLA', 'PETG'],
   });
   const cool = buildTemplateVars({ ...base, curr_bed_type: 'Cool Plate' }, job({ initialExtruder: 1, usedExtruders: [0, 1] }));
@@ -132,8 +151,10 @@ test('bed temperatures follow curr_bed_type', () => {
 });
 
 test('aliases, derived names and the job context', () => {
-  const vars = buildTemplateVars(config({ wall_loops: 3, sparse_infill_density: 20, z_hop: [0.4], machine_max_speed_z: 12 }),
-    job({ usedExtruders: [0], totalToolchanges: 0 }));
+  const vars = buildTemplateVars(
+    config({ wall_loops: 3, sparse_infill_density: 20, z_hop: [0.4], machine_max_speed_z: 12 }),
+    job({ usedExtruders: [0], totalToolchanges: 0 }),
+  );
   assert.equal(vars.perimeters, 3);
   assert.equal(vars.fill_density, 20);
   assert.deepEqual(vars.retract_lift, [0.4]);
@@ -148,8 +169,7 @@ test('aliases, derived names and the job context', () => {
   assert.equal(vars.timestamp, '20250307090503');
   assert.deepEqual([vars.year, vars.month, vars.day, vars.hour, vars.minute, vars.second], [2025, 3, 7, 9, 5, 3]);
   assert.equal(vars.input_filename_base, 'gearwheel');
-  const out = renderTemplate('{machine_max_feedrate_z[0]*60} [retract_lift] {filament_settings_id[initial_tool]} {print_settings_id}',
-    vars, 'test');
+  const out = renderTemplate('{machine_max_feedrate_z[0]*60} [retract_lift] {filament_settings_id[initial_tool]} {print_settings_id}', vars, 'test');
   assert.equal(out, '720 0.4 Prusament PLA 0.20mm QUALITY @MK3');
 });
 
@@ -159,8 +179,10 @@ test('an OrcaSlicer-style start G-code with nested conditions and derived names'
     filament_type: ['PETG', 'PLA'],
     nozzle_temperature_initial_layer: [240, 220],
     nozzle_temperature_range_high: [270, 240],
-    hot_plate_temp: [70, 55], hot_plate_temp_initial_layer: [70, 55],
-    textured_plate_temp: [70, 55], textured_plate_temp_initial_layer: [70, 55],
+    hot_plate_temp: [70, 55],
+    hot_plate_temp_initial_layer: [70, 55],
+    textured_plate_temp: [70, 55],
+    textured_plate_temp_initial_layer: [70, 55],
     filament_max_volumetric_speed: [12, 21],
     outer_wall_speed: 200,
     outer_wall_line_width: 0.42,
@@ -192,19 +214,22 @@ test('an OrcaSlicer-style start G-code with nested conditions and derived names'
     '{endif}',
   ].join('\n');
   const out = renderTemplate(template, vars, 'machine_start_gcode');
-  assert.equal(out, [
-    'M140 S55 ;set bed temp',
-    '    M106 P3 S180',
-    ';Prevent PLA from jamming',
-    'M620 S1A',
-    'M104 S220',
-    `M620.1 E F${Number((21 / 2.4053 * 60).toPrecision(6))} T240`,
-    'G29 A X90.5 Y80 I39.75 J40',
-    `G0 X240 E15 F${Number((expectedVolumetric / 0.15 * 60).toPrecision(6))}`,
-    'G1 E12 ; purge',
-    'G29.1 Z-0.04 ; for Textured PEI Plate',
-    '',
-  ].join('\n'));
+  assert.equal(
+    out,
+    [
+      'M140 S55 ;set bed temp',
+      '    M106 P3 S180',
+      ';Prevent PLA from jamming',
+      'M620 S1A',
+      'M104 S220',
+      `M620.1 E F${Number(((21 / 2.4053) * 60).toPrecision(6))} T240`,
+      'G29 A X90.5 Y80 I39.75 J40',
+      `G0 X240 E15 F${Number(((expectedVolumetric / 0.15) * 60).toPrecision(6))}`,
+      'G1 E12 ; purge',
+      'G29.1 Z-0.04 ; for Textured PEI Plate',
+      '',
+    ].join('\n'),
+  );
 });
 
 test('[name] in a per-layer template gives the current extruder value; the overlay leaves the job vars alone', () => {

@@ -1,8 +1,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  clipPolylines, differenceEx, intersectionEx, intersectionOfAll, offset, simplifyEx, simplifyPolygons, subtractFromPolylines,
-  thickenPolylines, union, xorEx,
+  clipPolylines,
+  differenceEx,
+  intersectionEx,
+  intersectionOfAll,
+  offset,
+  simplifyEx,
+  simplifyPolygons,
+  subtractFromPolylines,
+  thickenPolylines,
+  union,
+  xorEx,
 } from '../../../../appliance/slicer/engine/geometry/clipper.js';
 import { signedArea, totalArea } from '../../../../appliance/slicer/engine/geometry/polygon.js';
 
@@ -76,7 +85,10 @@ test('paths written straight into WASM memory keep their own points whatever was
   assert.equal(big.length, 1);
   assert.ok(Math.abs(signedArea(big[0]) - Math.PI * 100) < 0.01, `area ${signedArea(big[0])}`);
   const [alone] = union([square(50, 50, 2)]);
-  assert.deepEqual([...alone].sort((a, b) => a - b), [50, 50, 50, 50, 52, 52, 52, 52]);
+  assert.deepEqual(
+    [...alone].sort((a, b) => a - b),
+    [50, 50, 50, 50, 52, 52, 52, 52],
+  );
   const both = union([square(0, 0, 1), circle(20, 0, 5, 300)]);
   assert.equal(both.length, 2);
   assert.ok(Math.abs(both.reduce((a, p) => a + signedArea(p), 0) - (1 + Math.PI * 25)) < 0.01);
@@ -86,17 +98,27 @@ test('what every list covers, in one boolean: the same area as intersecting them
   const frame = { contour: square(0, 0, 10), holes: [reversed(square(3, 3, 4))] };
   const lists = [
     [frame],
-    [{ contour: square(2, 1, 10), holes: [] }, { contour: square(-5, -5, 3), holes: [] }],
+    [
+      { contour: square(2, 1, 10), holes: [] },
+      { contour: square(-5, -5, 3), holes: [] },
+    ],
     [{ contour: circle(5, 5, 5.5, 64), holes: [] }],
   ];
   const once = intersectionOfAll(lists);
   const stepwise = intersectionEx(intersectionEx(lists[0], lists[1]), lists[2]);
   assert.ok(totalArea(once) > 10, `area ${totalArea(once)}`);
   assert.ok(totalArea(xorEx(once, stepwise)) < 1e-6, 'the same region');
-  assert.ok(once.some((ex) => ex.holes.length === 1), 'the frame keeps its hole');
+  assert.ok(
+    once.some((ex) => ex.holes.length === 1),
+    'the frame keeps its hole',
+  );
   assert.deepEqual(intersectionOfAll([lists[0], []]), []);
   assert.deepEqual(intersectionOfAll([lists[1]]), lists[1]);
-  assert.deepEqual(intersectionOfAll([[{ contour: square(0, 0, 1), holes: [] }], [{ contour: square(5, 5, 1), holes: [] }]]), [], 'apart: nothing in common');
+  assert.deepEqual(
+    intersectionOfAll([[{ contour: square(0, 0, 1), holes: [] }], [{ contour: square(5, 5, 1), holes: [] }]]),
+    [],
+    'apart: nothing in common',
+  );
 });
 
 test('simplifying ExPolygons keeps each ring with its island and drops what collapses', () => {
@@ -108,7 +130,16 @@ test('simplifying ExPolygons keeps each ring with its island and drops what coll
   ];
   const out = simplifyEx(islands, 0.05);
   assert.equal(out.length, 2, 'the tiny island goes');
-  assert.deepEqual(out.map((ex) => [ex.contour.length / 2, ex.holes.length]), [[4, 1], [4, 0]]);
+  assert.deepEqual(
+    out.map((ex) => [ex.contour.length / 2, ex.holes.length]),
+    [
+      [4, 1],
+      [4, 0],
+    ],
+  );
   assert.ok(Math.abs(out[0].holes[0][0] - 2) < 1e-9 || Math.abs(out[0].holes[0][0] - 4) < 1e-9, 'the hole is the 2 mm square');
-  assert.ok(out[1].contour.every((v, k) => k % 2 === 1 || v >= 40), 'the second island keeps its place');
+  assert.ok(
+    out[1].contour.every((v, k) => k % 2 === 1 || v >= 40),
+    'the second island keeps its place',
+  );
 });

@@ -71,12 +71,42 @@ test('elephant-foot compensation shrinks only the first layer', () => {
 function slopedTopBox(): IndexedMesh {
   const vertices = Float32Array.of(0, 0, 0, 10, 0, 0, 10, 10, 0, 0, 10, 0, 0, 0, 10, 10, 0, 15, 10, 10, 15, 0, 10, 10);
   const indices = Uint32Array.of(
-    0, 2, 1, 0, 3, 2, // bottom
-    4, 5, 6, 4, 6, 7, // sloped top
-    0, 1, 5, 0, 5, 4, // y = 0
-    1, 2, 6, 1, 6, 5, // x = 10
-    2, 3, 7, 2, 7, 6, // y = 10
-    3, 0, 4, 3, 4, 7, // x = 0
+    0,
+    2,
+    1,
+    0,
+    3,
+    2, // bottom
+    4,
+    5,
+    6,
+    4,
+    6,
+    7, // sloped top
+    0,
+    1,
+    5,
+    0,
+    5,
+    4, // y = 0
+    1,
+    2,
+    6,
+    1,
+    6,
+    5, // x = 10
+    2,
+    3,
+    7,
+    2,
+    7,
+    6, // y = 10
+    3,
+    0,
+    4,
+    3,
+    4,
+    7, // x = 0
   );
   return { vertices, indices };
 }
@@ -97,8 +127,14 @@ test('a plane repeats the section below only inside one slab of vertical faces',
   };
   assert.equal(sectionAt(5).length, 1);
   assert.ok(Math.abs(exArea(sectionAt(5)[0]) - 100) < 1e-6);
-  assert.deepEqual(sectionAt(5).map((ex) => Array.from(ex.contour)), sectionAt(9.9).map((ex) => Array.from(ex.contour)));
-  assert.notDeepEqual(sectionAt(10.5).map((ex) => Array.from(ex.contour)), sectionAt(12).map((ex) => Array.from(ex.contour)));
+  assert.deepEqual(
+    sectionAt(5).map((ex) => Array.from(ex.contour)),
+    sectionAt(9.9).map((ex) => Array.from(ex.contour)),
+  );
+  assert.notDeepEqual(
+    sectionAt(10.5).map((ex) => Array.from(ex.contour)),
+    sectionAt(12).map((ex) => Array.from(ex.contour)),
+  );
 });
 
 test('planes marked to skip are left uncut, the others are cut as usual', () => {
@@ -107,6 +143,9 @@ test('planes marked to skip are left uncut, the others are cut as usual', () => 
   const zs = Float64Array.of(5, 10, 15);
   const all = sliceMesh(mesh, edges, zs, 0, 3);
   const skipped = sliceMesh(mesh, edges, zs, 0, 3, Uint8Array.of(0, 1, 0));
-  assert.deepEqual(skipped.map((s) => s.count), [all[0].count, 0, all[2].count]);
+  assert.deepEqual(
+    skipped.map((s) => s.count),
+    [all[0].count, 0, all[2].count],
+  );
   assert.deepEqual(Array.from(skipped[2].coords), Array.from(all[2].coords));
 });

@@ -4,7 +4,10 @@ import { layerSpecs } from '../../../../appliance/slicer/engine/layers/zlist.js'
 
 test('first layer has its own height, the rest are uniform and cut at mid-layer', () => {
   const specs = layerSpecs(1.0, 0.3, 0.2);
-  assert.deepEqual(specs.map((s) => s.printZ), [0.3, 0.5, 0.7, 0.9, 1.1]);
+  assert.deepEqual(
+    specs.map((s) => s.printZ),
+    [0.3, 0.5, 0.7, 0.9, 1.1],
+  );
   assert.ok(Math.abs(specs[0].sliceZ - 0.15) < 1e-4);
   assert.ok(Math.abs(specs[1].sliceZ - 0.4) < 1e-4 && specs[1].sliceZ > 0.4, 'just above the middle');
   assert.ok(specs.every((s, k) => k === 0 || s.height === 0.2));

@@ -13,7 +13,15 @@ import { repairMesh, type RepairResult } from '../../../../appliance/slicer/engi
 import type { Model, PlacedModel } from '../../../../appliance/slicer/engine/mesh/types.js';
 
 const CORPUS = '/work/shared/corpus';
-const BED = { printableArea: [[0, 0], [220, 0], [220, 220], [0, 220]] as [number, number][], printableHeight: 250 };
+const BED = {
+  printableArea: [
+    [0, 0],
+    [220, 0],
+    [220, 220],
+    [0, 220],
+  ] as [number, number][],
+  printableHeight: 250,
+};
 
 interface Loaded {
   model: Model;

@@ -16,7 +16,7 @@ describe('convexHullXY', () => {
 
   it('spans several shells', () => {
     const hull = convexHullXY(merge([cube(10), cube(10, [20, 20, 0])]));
-    assert.equal(signedArea(hull), 30 * 30 - 2 * (20 * 20) / 2);
+    assert.equal(signedArea(hull), 30 * 30 - (2 * (20 * 20)) / 2);
   });
 });
 

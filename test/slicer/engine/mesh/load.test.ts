@@ -13,7 +13,10 @@ describe('loadModel format detection', () => {
     const binary = loadModel(toBinaryStl(cube(10), 'solid fooled you'), 'model.3mf');
     assert.equal(binary.format, 'stl-binary');
     assert.equal(binary.positioned, false);
-    assert.deepEqual(binary.objects.map((o) => [o.name, o.filament, o.mesh.indices.length]), [['model', 1, 36]]);
+    assert.deepEqual(
+      binary.objects.map((o) => [o.name, o.filament, o.mesh.indices.length]),
+      [['model', 1, 36]],
+    );
 
     const ascii = loadModel(toAsciiStl(cubeWithHole()), 'C:\\parts\\bracket v2.stl');
     assert.equal(ascii.format, 'stl-ascii');
@@ -43,11 +46,17 @@ describe('loadModel malformed input', () => {
     new DataView(bytes.buffer).setFloat32(84 + 50 * 3 + 20, NaN, true);
     assert.throws(() => loadModel(bytes, 'cube.stl'), badModel(/triangle 3 \(0-based\) has a non-finite vertex/));
     const ascii = new TextDecoder().decode(toAsciiStl(cube(10))).replace(/vertex 10 10 10/, 'vertex 10 inf 10');
-    assert.throws(() => loadModel(strToU8(ascii), 'cube.stl'), badModel(/triangle \d+ \(0-based\) has a vertex coordinate that is not a finite number \("inf"\)/));
+    assert.throws(
+      () => loadModel(strToU8(ascii), 'cube.stl'),
+      badModel(/triangle \d+ \(0-based\) has a vertex coordinate that is not a finite number \("inf"\)/),
+    );
   });
 
   it('empty mesh or empty file', () => {
-    assert.throws(() => loadModel(toBinaryStl({ vertices: new Float32Array(0), indices: new Uint32Array(0) }), 'e.stl'), badModel(/binary STL has no triangles/));
+    assert.throws(
+      () => loadModel(toBinaryStl({ vertices: new Float32Array(0), indices: new Uint32Array(0) }), 'e.stl'),
+      badModel(/binary STL has no triangles/),
+    );
     assert.throws(() => loadModel(strToU8('solid empty\nendsolid empty\n'), 'e.stl'), badModel(/ASCII STL has no triangles/));
     assert.throws(() => loadModel(new Uint8Array(0), 'e.stl'), badModel(/the model file is empty/));
   });
@@ -73,7 +82,10 @@ describe('loadModel malformed input', () => {
     const mesh = cube(10);
     const broken = { vertices: mesh.vertices.subarray(0, 7 * 3), indices: mesh.indices };
     const bytes = to3mf({ objects: [{ id: 3, name: 'base', mesh: broken }], items: [{ objectId: 3 }] });
-    assert.throws(() => loadModel(bytes, 'x.3mf'), badModel(/object 3 \("base"\): triangle \d+ \(0-based\) refers to vertex 7, but the object has 7 vertices/));
+    assert.throws(
+      () => loadModel(bytes, 'x.3mf'),
+      badModel(/object 3 \("base"\): triangle \d+ \(0-based\) refers to vertex 7, but the object has 7 vertices/),
+    );
   });
 
   it('a missing component object', () => {
@@ -91,7 +103,10 @@ describe('loadModel malformed input', () => {
     let seed = 12345;
     const random = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) / 0x80000000;
     const model = to3mf({
-      objects: [{ id: 1, mesh: cube(5) }, { id: 2, components: [{ objectId: 1, transform: [1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 2, 3] }] }],
+      objects: [
+        { id: 1, mesh: cube(5) },
+        { id: 2, components: [{ objectId: 1, transform: [1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 2, 3] }] },
+      ],
       items: [{ objectId: 2, transform: [1, 0, 0, 0, 1, 0, 0, 0, 1, 50, 50, 0] }],
     });
     const sources = [toAsciiStl(cubeWithHole()), toBinaryStl(cubeWithHole()), model];
@@ -116,18 +131,27 @@ describe('loadModel inflation limits', () => {
   it('refuses a 3MF by what its parts would inflate to with ERR_PAYLOAD_TOO_LARGE (413), naming the limit', () => {
     const bomb = zipBomb3mf({ inflatedMiB: 64 });
     assert.throws(() => loadModel(bomb, 'bomb.3mf'), {
-      code: 'ERR_PAYLOAD_TOO_LARGE', status: 413,
+      code: 'ERR_PAYLOAD_TOO_LARGE',
+      status: 413,
       message: /^the 0\.0\d+ MB 3MF package inflates to 64 MB, \d{3,4} times its size; the limit is 100 times \(a zip bomb\?\)$/,
     });
     assert.throws(() => loadModel(bomb, 'bomb.3mf', { maxBytes: 32 * 1024 * 1024, maxRatio: 1100 }), {
-      code: 'ERR_PAYLOAD_TOO_LARGE', status: 413, message: 'the 3MF package inflates to 64 MB, more than the limit of 32 MB',
+      code: 'ERR_PAYLOAD_TOO_LARGE',
+      status: 413,
+      message: 'the 3MF package inflates to 64 MB, more than the limit of 32 MB',
     });
     const model = loadModel(bomb, 'bomb.3mf', { maxBytes: 65 * 1024 * 1024, maxRatio: 1100 });
-    assert.deepEqual(model.objects.map((o) => o.mesh.indices.length), [36], 'within its limits the same package loads');
+    assert.deepEqual(
+      model.objects.map((o) => o.mesh.indices.length),
+      [36],
+      'within its limits the same package loads',
+    );
   });
 
   it('refuses a part that inflates past its declared size as a broken model (422)', () => {
-    assert.throws(() => loadModel(zipBomb3mf({ inflatedMiB: 4, declaredSize: 5000 }), 'liar.3mf'),
-      badModel(/entry "3D\/3dmodel\.model" inflates to more than the 5000 bytes its directory declares/));
+    assert.throws(
+      () => loadModel(zipBomb3mf({ inflatedMiB: 4, declaredSize: 5000 }), 'liar.3mf'),
+      badModel(/entry "3D\/3dmodel\.model" inflates to more than the 5000 bytes its directory declares/),
+    );
   });
 });

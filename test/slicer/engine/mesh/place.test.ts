@@ -5,7 +5,15 @@ import { placeModel, type BedShape } from '../../../../appliance/slicer/engine/m
 import type { IndexedMesh, Model } from '../../../../appliance/slicer/engine/mesh/types.js';
 import { box, cube } from '../../../fixtures/meshes.js';
 
-const BED: BedShape = { printableArea: [[0, 0], [220, 0], [220, 220], [0, 220]], printableHeight: 250 };
+const BED: BedShape = {
+  printableArea: [
+    [0, 0],
+    [220, 0],
+    [220, 220],
+    [0, 220],
+  ],
+  printableHeight: 250,
+};
 /** A round delta bed of 220 mm diameter centred on 0,0, as a 64-gon. */
 const ROUND_BED: BedShape = {
   printableArea: Array.from({ length: 64 }, (_, k): [number, number] => [110 * Math.cos((k * Math.PI) / 32), 110 * Math.sin((k * Math.PI) / 32)]),
@@ -85,12 +93,25 @@ describe('placeModel', () => {
 
   it('refuses an object that has no triangles left', () => {
     const empty = { vertices: new Float32Array(0), indices: new Uint32Array(0) };
-    assert.throws(() => placeModel(model([cube(1), empty], false), BED), { code: 'ERR_BAD_MODEL', message: 'object "o1" has no triangles left to print' });
+    assert.throws(() => placeModel(model([cube(1), empty], false), BED), {
+      code: 'ERR_BAD_MODEL',
+      message: 'object "o1" has no triangles left to print',
+    });
   });
 
   it('refuses a printable area with fewer than three points', () => {
-    assert.throws(() => placeModel(model([cube(1)], false), { printableArea: [[0, 0], [1, 1]], printableHeight: 10 }), {
-      code: 'ERR_INVALID_SETTING',
-    });
+    assert.throws(
+      () =>
+        placeModel(model([cube(1)], false), {
+          printableArea: [
+            [0, 0],
+            [1, 1],
+          ],
+          printableHeight: 10,
+        }),
+      {
+        code: 'ERR_INVALID_SETTING',
+      },
+    );
   });
 });

@@ -104,7 +104,9 @@ describe('ASCII STL', () => {
   });
 
   it('fans a facet with more than three vertices', () => {
-    const file = text('solid q\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 1 1 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid q\n');
+    const file = text(
+      'solid q\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 1 1 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid q\n',
+    );
     assert.deepEqual([...parseAsciiStl(file).mesh.indices], [0, 1, 2, 0, 2, 3]);
   });
 

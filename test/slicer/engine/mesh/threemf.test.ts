@@ -45,7 +45,11 @@ describe('3MF loading', () => {
     const [a, b] = twoObjects();
     const model = load3mf(
       to3mf({
-        objects: [{ id: 1, mesh: a }, { id: 2, mesh: b }, { id: 3, components: [{ objectId: 1 }, { objectId: 2, transform: move(0, 0, 1) }] }],
+        objects: [
+          { id: 1, mesh: a },
+          { id: 2, mesh: b },
+          { id: 3, components: [{ objectId: 1 }, { objectId: 2, transform: move(0, 0, 1) }] },
+        ],
         items: [{ objectId: 3 }],
       }),
     );
@@ -67,7 +71,14 @@ describe('3MF loading', () => {
   });
 
   it('converts every unit to millimetres, translations included', () => {
-    const cases: [string, number][] = [['micron', 0.001], ['millimeter', 1], ['centimeter', 10], ['inch', 25.4], ['foot', 304.8], ['meter', 1000]];
+    const cases: [string, number][] = [
+      ['micron', 0.001],
+      ['millimeter', 1],
+      ['centimeter', 10],
+      ['inch', 25.4],
+      ['foot', 304.8],
+      ['meter', 1000],
+    ];
     for (const [unit, mm] of cases) {
       const model = load3mf(to3mf({ unit, objects: [{ id: 1, mesh: cube(2) }], items: [{ objectId: 1, transform: move(1, 0, 0) }] }));
       const b = meshBounds(model.objects[0].mesh);
@@ -82,7 +93,13 @@ describe('3MF loading', () => {
     assert.ok(Math.abs(meshVolume(model.objects[0].mesh) - 6000) < 1e-6);
     near(meshBounds(model.objects[0].mesh).min, [-10, 0, 0]);
     const twice = load3mf(
-      to3mf({ objects: [{ id: 1, mesh: cube(10) }, { id: 2, components: [{ objectId: 1, transform: mirror }] }], items: [{ objectId: 2, transform: mirror }] }),
+      to3mf({
+        objects: [
+          { id: 1, mesh: cube(10) },
+          { id: 2, components: [{ objectId: 1, transform: mirror }] },
+        ],
+        items: [{ objectId: 2, transform: mirror }],
+      }),
     );
     assert.ok(Math.abs(meshVolume(twice.objects[0].mesh) - 1000) < 1e-6);
   });
@@ -91,12 +108,27 @@ describe('3MF loading', () => {
     for (const style of ['prusa', 'bambu'] as const) {
       const model = load3mf(
         to3mf({
-          objects: [{ id: 1, name: 'left', mesh: cube(10) }, { id: 2, name: 'right', mesh: cube(10) }],
-          items: [{ objectId: 1, transform: IDENTITY }, { objectId: 2, transform: move(20, 0, 0) }, { objectId: 2, transform: move(40, 0, 0) }],
+          objects: [
+            { id: 1, name: 'left', mesh: cube(10) },
+            { id: 2, name: 'right', mesh: cube(10) },
+          ],
+          items: [
+            { objectId: 1, transform: IDENTITY },
+            { objectId: 2, transform: move(20, 0, 0) },
+            { objectId: 2, transform: move(40, 0, 0) },
+          ],
           extruders: { style, byObject: { 2: 3 } },
         }),
       );
-      assert.deepEqual(model.objects.map((o) => [o.name, o.filament]), [['left', 1], ['right', 3], ['right (2)', 3]], style);
+      assert.deepEqual(
+        model.objects.map((o) => [o.name, o.filament]),
+        [
+          ['left', 1],
+          ['right', 3],
+          ['right (2)', 3],
+        ],
+        style,
+      );
     }
   });
 
@@ -113,7 +145,10 @@ describe('3MF loading', () => {
         items: [{ objectId: 1 }, { objectId: 2 }, { objectId: 3, printable: false }, { objectId: 4 }, { objectId: 5 }],
       }),
     );
-    assert.deepEqual(model.objects.map((o) => o.name), ['part', 'asm']);
+    assert.deepEqual(
+      model.objects.map((o) => o.name),
+      ['part', 'asm'],
+    );
     assert.equal(model.objects[1].mesh.indices.length, 36);
     assert.equal(model.warnings.length, 4);
     assert.match(model.warnings.join('\n'), /"blocker": object type "support"/);
@@ -123,9 +158,7 @@ describe('3MF loading', () => {
   });
 
   it('finds the start part through _rels/.rels and returns the thumbnail', () => {
-    const model = load3mf(
-      to3mf({ startPart: '3D/main.model', objects: [{ id: 1, mesh: cube(10) }], items: [{ objectId: 1 }], thumbnail: PNG }),
-    );
+    const model = load3mf(to3mf({ startPart: '3D/main.model', objects: [{ id: 1, mesh: cube(10) }], items: [{ objectId: 1 }], thumbnail: PNG }));
     assert.equal(model.objects.length, 1);
     assert.deepEqual(model.thumbnail, PNG);
     const noThumbnail = load3mf(to3mf({ objects: [{ id: 1, mesh: cube(10) }], items: [{ objectId: 1 }] }));
@@ -150,22 +183,45 @@ describe('3MF errors', () => {
 
   it('reports a component referring to a missing object or part', () => {
     const spec = (path?: string) =>
-      to3mf({ objects: [{ id: 1, mesh: cube(1) }, { id: 2, components: [{ objectId: 9, ...(path ? { path } : {}) }] }], items: [{ objectId: 2 }] });
+      to3mf({
+        objects: [
+          { id: 1, mesh: cube(1) },
+          { id: 2, components: [{ objectId: 9, ...(path ? { path } : {}) }] },
+        ],
+        items: [{ objectId: 2 }],
+      });
     assert.throws(() => load3mf(spec()), { code: 'ERR_BAD_MODEL', message: /object 2 has a component referring to object 9, which does not exist/ });
-    assert.throws(() => load3mf(spec('/3D/Objects/gone.model')), { message: /object 9 in \/3D\/Objects\/gone.model, which does not exist \(no such model part\)/ });
+    assert.throws(() => load3mf(spec('/3D/Objects/gone.model')), {
+      message: /object 9 in \/3D\/Objects\/gone.model, which does not exist \(no such model part\)/,
+    });
   });
 
   it('reports component cycles, missing build objects, empty builds and unknown units', () => {
-    const cyclic = to3mf({ objects: [{ id: 1, components: [{ objectId: 2 }] }, { id: 2, components: [{ objectId: 1 }] }], items: [{ objectId: 1 }] });
+    const cyclic = to3mf({
+      objects: [
+        { id: 1, components: [{ objectId: 2 }] },
+        { id: 2, components: [{ objectId: 1 }] },
+      ],
+      items: [{ objectId: 1 }],
+    });
     assert.throws(() => load3mf(cyclic), { code: 'ERR_BAD_MODEL', message: /reference cycle/ });
     // Each level uses the one below twice: 2^30 cubes if expanded.
     const levels = Array.from({ length: 30 }, (_, k) => ({ id: k + 2, components: [{ objectId: k + 1 }, { objectId: k + 1 }] }));
     const bomb = to3mf({ objects: [{ id: 1, mesh: cube(1) }, ...levels], items: [{ objectId: 31 }] });
-    assert.throws(() => load3mf(bomb), { code: 'ERR_BAD_MODEL', message: /"object 31" expands to 12884901888 triangles through its components; the limit for a model is 20000000/ });
-    assert.throws(() => load3mf(to3mf({ objects: [{ id: 1, mesh: cube(1) }], items: [{ objectId: 4 }] })), { message: /build item refers to object 4/ });
+    assert.throws(() => load3mf(bomb), {
+      code: 'ERR_BAD_MODEL',
+      message: /"object 31" expands to 12884901888 triangles through its components; the limit for a model is 20000000/,
+    });
+    assert.throws(() => load3mf(to3mf({ objects: [{ id: 1, mesh: cube(1) }], items: [{ objectId: 4 }] })), {
+      message: /build item refers to object 4/,
+    });
     assert.throws(() => load3mf(to3mf({ objects: [{ id: 1, mesh: cube(1) }], items: [] })), { message: /no build items/ });
-    assert.throws(() => load3mf(to3mf({ unit: 'toString', objects: [{ id: 1, mesh: cube(1) }], items: [{ objectId: 1 }] })), { message: /unknown unit "toString"/ });
-    assert.throws(() => load3mf(to3mf({ unit: 'furlong', objects: [{ id: 1, mesh: cube(1) }], items: [{ objectId: 1 }] })), { message: /unknown unit "furlong"/ });
+    assert.throws(() => load3mf(to3mf({ unit: 'toString', objects: [{ id: 1, mesh: cube(1) }], items: [{ objectId: 1 }] })), {
+      message: /unknown unit "toString"/,
+    });
+    assert.throws(() => load3mf(to3mf({ unit: 'furlong', objects: [{ id: 1, mesh: cube(1) }], items: [{ objectId: 1 }] })), {
+      message: /unknown unit "furlong"/,
+    });
   });
 
   it('refuses a model where nothing is printable', () => {
@@ -180,7 +236,8 @@ describe('3MF errors', () => {
       message: /object 1: vertex 0 \(0-based\) has a missing or non-finite coordinate/,
     });
     assert.throws(
-      () => load3mf(withFiles(`${head}</vertices><triangles><triangle v1="0" v2="-1" v3="2"/></triangles></mesh></object></resources><build/></model>`)),
+      () =>
+        load3mf(withFiles(`${head}</vertices><triangles><triangle v1="0" v2="-1" v3="2"/></triangles></mesh></object></resources><build/></model>`)),
       { message: /triangle 0 \(0-based\) has a missing or invalid vertex index/ },
     );
     assert.throws(

@@ -19,11 +19,21 @@ describe('ExactVertexWelder', () => {
 describe('weldWithinTolerance', () => {
   it('merges points within the tolerance on each axis, also across cell borders', () => {
     const points = Float32Array.from([
-      0.99995, 0, 0, // cell 9999 at 1e-4
-      1.00004, 0, 0, // cell 10000: merged with the first across the border
-      1.0003, 0, 0, // too far
-      -0.00002, 5, 5,
-      0.00003, 5, 5, // across zero
+      0.99995,
+      0,
+      0, // cell 9999 at 1e-4
+      1.00004,
+      0,
+      0, // cell 10000: merged with the first across the border
+      1.0003,
+      0,
+      0, // too far
+      -0.00002,
+      5,
+      5,
+      0.00003,
+      5,
+      5, // across zero
     ]);
     const { vertices, remap } = weldWithinTolerance(points, 1e-4);
     assert.deepEqual([...remap], [0, 0, 1, 2, 2]);

@@ -28,7 +28,10 @@ describe('XmlScanner', () => {
   });
 
   it('reads attributes by qualified or local name, decoding entities', () => {
-    const s = new XmlScanner(utf8(`<c p:path="/3D/a&amp;b.model" name='x &lt;y&gt; &#65;&#x42; &constructor; &#x110000;' v1=" 17 " v2="1.5" x="-1e-3"/>`), 't');
+    const s = new XmlScanner(
+      utf8(`<c p:path="/3D/a&amp;b.model" name='x &lt;y&gt; &#65;&#x42; &constructor; &#x110000;' v1=" 17 " v2="1.5" x="-1e-3"/>`),
+      't',
+    );
     assert.equal(s.next(), true);
     assert.equal(s.attr('p:path'), '/3D/a&b.model');
     assert.equal(s.attr('path'), undefined);

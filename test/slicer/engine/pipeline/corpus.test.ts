@@ -21,7 +21,9 @@ import { merge, toBinaryStl } from '../../../fixtures/meshes.js';
 import { cleanup, config, gcodeCheck, slice, tempDir } from '../../../fixtures/slicing.js';
 
 const CORPUS = join(process.cwd(), '..', 'shared', 'corpus');
-const models = readdirSync(CORPUS).filter((f) => /\.(stl|3mf)$/i.test(f)).sort();
+const models = readdirSync(CORPUS)
+  .filter((f) => /\.(stl|3mf)$/i.test(f))
+  .sort();
 const BED = '--bed=0,0,220,220';
 
 /** The checker reads STL: a 3MF is handed over as the mesh our loader reads from it. */
@@ -49,11 +51,18 @@ for (const file of models) {
     } finally {
       cleanup(sparse);
     }
-    const solid = await slice(bytes, await config({
-      sparse_infill_density: 100, initial_layer_print_height: 0.3,
-      skirt_loops: 0, brim_type: 'no_brim', machine_start_gcode: 'G28 ; home all axes\n',
-      filament_flow_ratio: [1], elefant_foot_compensation: 0,
-    }));
+    const solid = await slice(
+      bytes,
+      await config({
+        sparse_infill_density: 100,
+        initial_layer_print_height: 0.3,
+        skirt_loops: 0,
+        brim_type: 'no_brim',
+        machine_start_gcode: 'G28 ; home all axes\n',
+        filament_flow_ratio: [1],
+        elefant_foot_compensation: 0,
+      }),
+    );
     try {
       const check = gcodeCheck(stl, solid.result.outputPath, [BED, '--volume=0.95,1.08']);
       assert.ok(check.pass, `100 %: ${check.raw}`);

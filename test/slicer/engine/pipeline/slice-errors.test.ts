@@ -38,7 +38,10 @@ test('a zip that is not a 3MF is a bad model', async () => {
 });
 
 test('a 3MF with a bad triangle index is a bad model', async () => {
-  const file = to3mf({ objects: [{ id: 1, name: 'x', mesh: { vertices: cube(5).vertices, indices: Uint32Array.from([0, 1, 99]) } }], items: [{ objectId: 1 }] });
+  const file = to3mf({
+    objects: [{ id: 1, name: 'x', mesh: { vertices: cube(5).vertices, indices: Uint32Array.from([0, 1, 99]) } }],
+    items: [{ objectId: 1 }],
+  });
   await fails(file, 'ERR_BAD_MODEL', /vertex|index/i);
 });
 

@@ -44,7 +44,10 @@ test('supports on the build plate only never stand on the part', async () => {
     // Bed coordinates: the part is centred, so x 10..30 of the part is x 100..120 on the bed.
     assert.ok(over(anywhere.gcode).length > 0, 'by default the shelf is supported from the step');
     assert.equal(over(plateOnly.gcode).length, 0, 'plate-only puts nothing on the step');
-    assert.ok(support(plateOnly.gcode).some((m) => m.layer === 0), 'the part over air is still supported from the plate');
+    assert.ok(
+      support(plateOnly.gcode).some((m) => m.layer === 0),
+      'the part over air is still supported from the plate',
+    );
   } finally {
     cleanup(anywhere);
     cleanup(plateOnly);
@@ -52,7 +55,10 @@ test('supports on the build plate only never stand on the part', async () => {
 });
 
 test('a bridge over air is printed as bridge infill with the bridge fan', async () => {
-  const s = await slice(bridge(), await config({ overhang_fan_speed: [100], fan_max_speed: [60], fan_min_speed: [60], close_fan_the_first_x_layers: [1] }));
+  const s = await slice(
+    bridge(),
+    await config({ overhang_fan_speed: [100], fan_max_speed: [60], fan_min_speed: [60], close_fan_the_first_x_layers: [1] }),
+  );
   try {
     assert.ok(s.gcode.includes(';TYPE:Bridge infill'));
     const lines = s.gcode.split('\n');
@@ -82,7 +88,13 @@ test('two objects are labelled for cancel-object on Marlin (M486) and retract be
 
 test('Klipper: EXCLUDE_OBJECT labels for each 3MF object, and no M201/M203 limits', async () => {
   const [a, b] = twoObjects();
-  const file = to3mf({ objects: [{ id: 1, name: 'left', mesh: a }, { id: 2, name: 'right', mesh: b }], items: [{ objectId: 1 }, { objectId: 2 }] });
+  const file = to3mf({
+    objects: [
+      { id: 1, name: 'left', mesh: a },
+      { id: 2, name: 'right', mesh: b },
+    ],
+    items: [{ objectId: 1 }, { objectId: 2 }],
+  });
   const s = await slice(file, await config({}, 'generic-klipper-0.4'));
   try {
     const defs = s.gcode.match(/^EXCLUDE_OBJECT_DEFINE NAME=\S+ CENTER=[\d.]+,[\d.]+ POLYGON=\[\[.*\]\]$/gm) ?? [];
@@ -109,7 +121,10 @@ test('Marlin 2 writes the machine limits when the profile asks', async () => {
 
 test('a 3MF keeps the positions its build gives and slices every object', async () => {
   const file = to3mf({
-    objects: [{ id: 1, name: 'a', mesh: cube(10) }, { id: 2, name: 'b', mesh: cube(10) }],
+    objects: [
+      { id: 1, name: 'a', mesh: cube(10) },
+      { id: 2, name: 'b', mesh: cube(10) },
+    ],
     items: [
       { objectId: 1, transform: [1, 0, 0, 0, 1, 0, 0, 0, 1, 40, 50, 0] },
       { objectId: 2, transform: [0, 1, 0, -1, 0, 0, 0, 0, 1, 150, 120, 0] },
@@ -120,7 +135,10 @@ test('a 3MF keeps the positions its build gives and slices every object', async 
     const moves = extrusions(s.gcode).filter((m) => m.layer === 10 && m.type === 'External perimeter');
     const near = (x: number, y: number) => moves.some((m) => Math.abs(m.x - x) < 11 && Math.abs(m.y - y) < 11 && m.x >= x - 0.5 && m.y >= y - 11);
     assert.ok(near(40, 50), 'object a at its build position');
-    assert.ok(moves.some((m) => m.x > 139 && m.x < 151 && m.y > 119 && m.y < 131), 'object b rotated about its origin to x 140..150');
+    assert.ok(
+      moves.some((m) => m.x > 139 && m.x < 151 && m.y > 119 && m.y < 131),
+      'object b rotated about its origin to x 140..150',
+    );
   } finally {
     cleanup(s);
   }

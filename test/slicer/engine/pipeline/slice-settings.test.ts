@@ -20,7 +20,10 @@ test('pressure advance is set for the filament, in each dialect', async () => {
 });
 
 test('filament start and end G-code frame the print', async () => {
-  const s = await slice(cube(5), await config({ filament_start_gcode: ['; start of [filament_type]'], filament_end_gcode: ['; end of {filament_type[0]}'] }));
+  const s = await slice(
+    cube(5),
+    await config({ filament_start_gcode: ['; start of [filament_type]'], filament_end_gcode: ['; end of {filament_type[0]}'] }),
+  );
   try {
     const start = s.gcode.indexOf('; start of PLA');
     const end = s.gcode.indexOf('; end of PLA');
@@ -45,7 +48,9 @@ test('the Z offset moves every layer, and line numbers are added when asked', as
 
 test('filament shrinkage scales the part in XY', async () => {
   const width = (g: string) => {
-    const xs = extrusions(g).filter((m) => m.layer === 5 && m.type === 'External perimeter').map((m) => m.x);
+    const xs = extrusions(g)
+      .filter((m) => m.layer === 5 && m.type === 'External perimeter')
+      .map((m) => m.x);
     return Math.max(...xs) - Math.min(...xs);
   };
   const plain = await slice(cube(20), await config());
@@ -63,8 +68,14 @@ test('spiral vase is refused rather than printed as a normal part', async () => 
 });
 
 test('a model on the excluded bed area is refused', async () => {
-  const file = to3mf({ objects: [{ id: 1, name: 'corner', mesh: cube(10) }], items: [{ objectId: 1, transform: [1, 0, 0, 0, 1, 0, 0, 0, 1, 2, 2, 0] }] });
-  await assert.rejects(slice(file, await config({ bed_exclude_area: '0x0,30x0,30x30,0x30' })), { code: 'ERR_MODEL_OUTSIDE_BED', message: /excluded/ });
+  const file = to3mf({
+    objects: [{ id: 1, name: 'corner', mesh: cube(10) }],
+    items: [{ objectId: 1, transform: [1, 0, 0, 0, 1, 0, 0, 0, 1, 2, 2, 0] }],
+  });
+  await assert.rejects(slice(file, await config({ bed_exclude_area: '0x0,30x0,30x30,0x30' })), {
+    code: 'ERR_MODEL_OUTSIDE_BED',
+    message: /excluded/,
+  });
 });
 
 test('support standing on the part gets a dense bottom interface when asked', async () => {
@@ -77,7 +88,10 @@ test('support standing on the part gets a dense bottom interface when asked', as
   try {
     // Layers 26..27 (z 5.4, 5.6) stand on the step's top at z 5 (one layer of gap).
     const low = extrusions(s.gcode).filter((m) => m.layer >= 25 && m.layer <= 27 && m.x > 100 && m.x < 120);
-    assert.ok(low.some((m) => m.type === 'Support material interface'), 'dense over the step');
+    assert.ok(
+      low.some((m) => m.type === 'Support material interface'),
+      'dense over the step',
+    );
   } finally {
     cleanup(s);
   }
@@ -86,7 +100,10 @@ test('support standing on the part gets a dense bottom interface when asked', as
 test('objects on different AMS slots change filament with the profile change G-code', async () => {
   const [a, b] = twoObjects();
   const file = to3mf({
-    objects: [{ id: 1, name: 'a', mesh: a }, { id: 2, name: 'b', mesh: b }],
+    objects: [
+      { id: 1, name: 'a', mesh: a },
+      { id: 2, name: 'b', mesh: b },
+    ],
     items: [{ objectId: 1 }, { objectId: 2 }],
     extruders: { style: 'bambu', byObject: { 1: 1, 2: 2 } },
   });
@@ -101,7 +118,9 @@ test('objects on different AMS slots change filament with the profile change G-c
 test('a long thin box prints without anything outside its footprint', async () => {
   const s = await slice(box(60, 4, 3), await config({ brim_type: 'no_brim', skirt_loops: 0 }));
   try {
-    const xs = extrusions(s.gcode).filter((m) => m.layer >= 0).map((m) => m.x);
+    const xs = extrusions(s.gcode)
+      .filter((m) => m.layer >= 0)
+      .map((m) => m.x);
     assert.ok(Math.max(...xs) - Math.min(...xs) <= 60 + 1e-6);
   } finally {
     cleanup(s);

@@ -100,7 +100,10 @@ test('a cube with a hole gets walls around the hole on every layer', async () =>
     assert.ok(span > 19, 'the outer wall');
     // Wall moves close to the hole's edges (6 mm from the part's edges, 4 mm from its centre).
     const cx = (Math.max(...xs) + Math.min(...xs)) / 2;
-    assert.ok(layer10.some((m) => Math.abs(Math.abs(m.x - cx) - 4.2) < 0.3), 'a wall around the hole');
+    assert.ok(
+      layer10.some((m) => Math.abs(Math.abs(m.x - cx) - 4.2) < 0.3),
+      'a wall around the hole',
+    );
     const check = gcodeCheck(writeStl(s.dir, 'holed.stl', cubeWithHole(20, 8)), s.result.outputPath, ['--bed=0,0,220,220']);
     assert.ok(check.pass, check.raw);
   } finally {
@@ -127,7 +130,10 @@ test('seams stay aligned on a cube', async () => {
     for (let k = 0; k < lines.length; k++) {
       if (lines[k] === ';TYPE:External perimeter') {
         // The travel to the seam is just before the feature comment and its retraction undo.
-        const travel = lines.slice(Math.max(0, k - 4), k).reverse().find((l) => /^G1 X[\d.]+ Y[\d.]+( F\d+)?$/.test(l));
+        const travel = lines
+          .slice(Math.max(0, k - 4), k)
+          .reverse()
+          .find((l) => /^G1 X[\d.]+ Y[\d.]+( F\d+)?$/.test(l));
         if (travel) starts.push(travel.replace(/ F\d+$/, ''));
       }
     }
@@ -173,7 +179,11 @@ test('an internal bridge is the same whichever thread built the layers it rests 
   const runs = [];
   for (const workers of [0, 1, 2]) runs.push(await slice(box(20, 20, 18.4), cfg, { workers }));
   try {
-    const bridged = new Set(extrusions(runs[0].gcode).filter((m) => m.type === 'Bridge infill').map((m) => m.layer));
+    const bridged = new Set(
+      extrusions(runs[0].gcode)
+        .filter((m) => m.type === 'Bridge infill')
+        .map((m) => m.layer),
+    );
     assert.deepEqual([...bridged], [88]);
     assert.equal(body(runs[1].gcode), body(runs[0].gcode));
     assert.equal(body(runs[2].gcode), body(runs[0].gcode));
@@ -189,9 +199,13 @@ test('cancelling stops the slice with ERR_CANCELLED and leaves no file', async (
   await assert.rejects(
     slice(cube(20), cfg, {
       signal: controller.signal,
-      onLayer: (e) => { if (e.stage === 'gcode' && e.layer === 3) controller.abort(); },
+      onLayer: (e) => {
+        if (e.stage === 'gcode' && e.layer === 3) controller.abort();
+      },
       onProgress: () => undefined,
-    }).then((s) => { dir = s.dir; }),
+    }).then((s) => {
+      dir = s.dir;
+    }),
     { code: 'ERR_CANCELLED' },
   );
   assert.equal(dir, '');
@@ -215,7 +229,9 @@ test('the retraction stays off for travels inside one island and z-hop lifts tra
 test('no temporary files survive a failed slice', async () => {
   const dir = (await import('../../../fixtures/slicing.js')).tempDir();
   const { sliceModel } = await import('../../../../appliance/slicer/engine/pipeline/slice.js');
-  await assert.rejects(sliceModel({ model: new Uint8Array(10), fileName: 'x.stl', config: await config(), outputPath: `${dir}/x.gcode` }), { code: 'ERR_UNSUPPORTED_MODEL' });
+  await assert.rejects(sliceModel({ model: new Uint8Array(10), fileName: 'x.stl', config: await config(), outputPath: `${dir}/x.gcode` }), {
+    code: 'ERR_UNSUPPORTED_MODEL',
+  });
   assert.equal(existsSync(`${dir}/x.gcode`), false);
   assert.deepEqual(readdirSync(dir), []);
 });

@@ -20,7 +20,12 @@ test('rows come out in order, whatever the width (a standard decoder reads every
 
 test('image sides must be integers from 1 to 2048', () => {
   assert.doesNotThrow(() => checkImageSize(1, 2048));
-  for (const [w, h] of [[0, 1], [1, 2049], [1.5, 1], [Number.NaN, 1]]) {
+  for (const [w, h] of [
+    [0, 1],
+    [1, 2049],
+    [1.5, 1],
+    [Number.NaN, 1],
+  ]) {
     assert.throws(() => checkImageSize(w, h), { code: 'ERR_BAD_REQUEST', status: 400 });
   }
 });

@@ -17,11 +17,17 @@ function pixel(png: PNG, x: number, y: number): [number, number, number, number]
 
 /** Columns and rows that hold any visible pixel. */
 function opaqueBox(png: PNG): { minX: number; maxX: number; minY: number; maxY: number } {
-  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    maxX = -Infinity,
+    minY = Infinity,
+    maxY = -Infinity;
   for (let y = 0; y < png.height; y++) {
     for (let x = 0; x < png.width; x++) {
       if (pixel(png, x, y)[3] === 0) continue;
-      minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+      minX = Math.min(minX, x);
+      maxX = Math.max(maxX, x);
+      minY = Math.min(minY, y);
+      maxY = Math.max(maxY, y);
     }
   }
   return { minX, maxX, minY, maxY };
@@ -36,7 +42,13 @@ function flipped(mesh: IndexedMesh): IndexedMesh {
 test('top view of a cube: transparent background, the model colour shaded in the middle', () => {
   const png = decode(renderMeshPng([cube(20)], { width: 200, height: 150, view: 'top', color: '#2080C0' }));
   assert.deepEqual([png.width, png.height], [200, 150]);
-  for (const [x, y] of [[0, 0], [199, 0], [0, 149], [199, 149]]) assert.equal(pixel(png, x, y)[3], 0);
+  for (const [x, y] of [
+    [0, 0],
+    [199, 0],
+    [0, 149],
+    [199, 149],
+  ])
+    assert.equal(pixel(png, x, y)[3], 0);
   const [r, g, b, a] = pixel(png, 100, 75);
   assert.equal(a, 255);
   assert.ok(b > 0 && Math.abs(r / b - 0x20 / 0xc0) < 0.03 && Math.abs(g / b - 0x80 / 0xc0) < 0.03, `${r},${g},${b} is not a shade of #2080C0`);
@@ -56,12 +68,24 @@ test('the model is fitted and centred, wherever it sits', () => {
 
 test('the iso view shows three differently lit faces of a cube', () => {
   const png = decode(renderMeshPng([cube(20)], { width: 160, height: 160, view: 'iso' }));
-  for (const [x, y] of [[0, 0], [159, 0], [0, 159], [159, 159]]) assert.equal(pixel(png, x, y)[3], 0);
+  for (const [x, y] of [
+    [0, 0],
+    [159, 0],
+    [0, 159],
+    [159, 159],
+  ])
+    assert.equal(pixel(png, x, y)[3], 0);
   const shades = new Set<string>();
   for (let y = 0; y < 160; y += 2) {
     for (let x = 0; x < 160; x += 2) {
       const p = pixel(png, x, y);
-      if (p[3] === 255) shades.add(p.slice(0, 3).map((c) => Math.round(c / 8)).join(','));
+      if (p[3] === 255)
+        shades.add(
+          p
+            .slice(0, 3)
+            .map((c) => Math.round(c / 8))
+            .join(','),
+        );
     }
   }
   assert.ok(shades.size >= 3, `only ${shades.size} shades`);
@@ -92,7 +116,11 @@ test('nothing to draw gives a transparent image of the requested size', () => {
 });
 
 test('sizes outside 1..2048 and bad colours are bad requests', () => {
-  for (const [width, height] of [[0, 10], [10, 4096], [2.5, 10]]) {
+  for (const [width, height] of [
+    [0, 10],
+    [10, 4096],
+    [2.5, 10],
+  ]) {
     assert.throws(() => renderMeshPng([cube()], { width, height, view: 'top' }), { code: 'ERR_BAD_REQUEST', status: 400 });
   }
   assert.throws(() => renderMeshPng([cube()], { width: 10, height: 10, view: 'top', color: 'orange' }), { code: 'ERR_BAD_REQUEST' });
@@ -100,16 +128,24 @@ test('sizes outside 1..2048 and bad colours are bad requests', () => {
 
 test('pictures of the same shape share one drawing: the largest is as drawn alone, the smaller ones match theirs', () => {
   const meshes = [box(20, 10, 6)];
-  const sizes = [{ width: 48, height: 48 }, { width: 300, height: 300 }, { width: 96, height: 48 }];
+  const sizes = [
+    { width: 48, height: 48 },
+    { width: 300, height: 300 },
+    { width: 96, height: 48 },
+  ];
   const pngs = renderMeshPngs(meshes, sizes, { view: 'iso' }).map(decode);
-  assert.deepEqual(pngs.map((p) => [p.width, p.height]), sizes.map((s) => [s.width, s.height]));
+  assert.deepEqual(
+    pngs.map((p) => [p.width, p.height]),
+    sizes.map((s) => [s.width, s.height]),
+  );
   assert.deepEqual(pngs[1].data, decode(renderMeshPng(meshes, { width: 300, height: 300, view: 'iso' })).data);
   assert.deepEqual(pngs[2].data, decode(renderMeshPng(meshes, { width: 96, height: 48, view: 'iso' })).data, 'another shape is drawn for itself');
   // Averaged down from 600 x 600 samples instead of drawn on 96 x 96: the same picture within a pixel.
   const alone = decode(renderMeshPng(meshes, { width: 48, height: 48, view: 'iso' }));
   const shared = opaqueBox(pngs[0]);
   const own = opaqueBox(alone);
-  for (const side of ['minX', 'maxX', 'minY', 'maxY'] as const) assert.ok(Math.abs(shared[side] - own[side]) <= 1, `${side}: ${shared[side]} vs ${own[side]}`);
+  for (const side of ['minX', 'maxX', 'minY', 'maxY'] as const)
+    assert.ok(Math.abs(shared[side] - own[side]) <= 1, `${side}: ${shared[side]} vs ${own[side]}`);
   let differing = 0;
   for (let k = 3; k < alone.data.length; k += 4) if (Math.abs(alone.data[k] - pngs[0].data[k]) > 128) differing++;
   assert.ok(differing <= 48, `${differing} pixels differ in coverage`);

@@ -14,7 +14,10 @@ function rect(x0: number, y0: number, x1: number, y1: number): ExPolygon {
 const WIDTH = 0.4;
 
 /** The sparse areas of the layers under a bridge, nearest first. */
-const base = (...layers: ExPolygon[][]) => () => layers;
+const base =
+  (...layers: ExPolygon[][]) =>
+  () =>
+    layers;
 
 test('internal solid over sparse infill on every layer of the base is bridged', () => {
   const solid = [rect(0, 0, 20, 20)];
@@ -42,10 +45,14 @@ test('a layer of the base without sparse infill there, or too narrow a strip, is
 
 test('the base is only looked at when there is internal solid infill', () => {
   let asked = 0;
-  const split = bridgeOverInfill([], () => {
-    asked++;
-    return [[rect(0, 0, 20, 20)]];
-  }, WIDTH);
+  const split = bridgeOverInfill(
+    [],
+    () => {
+      asked++;
+      return [[rect(0, 0, 20, 20)]];
+    },
+    WIDTH,
+  );
   assert.equal(asked, 0);
   assert.equal(split.bridge.length, 0);
 });

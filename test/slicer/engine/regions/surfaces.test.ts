@@ -6,10 +6,17 @@ import { totalArea } from '../../../../appliance/slicer/engine/geometry/polygon.
 import type { ExPolygon } from '../../../../appliance/slicer/engine/geometry/types.js';
 import { classifyFill, surfaceMasks, type HashedLayer, type VerticalShellRule } from '../../../../appliance/slicer/engine/regions/surfaces.js';
 
-const square = (x0: number, y0: number, x1: number, y1: number): ExPolygon[] => [{ contour: Float64Array.of(x0, y0, x1, y0, x1, y1, x0, y1), holes: [] }];
+const square = (x0: number, y0: number, x1: number, y1: number): ExPolygon[] => [
+  { contour: Float64Array.of(x0, y0, x1, y0, x1, y1, x0, y1), holes: [] },
+];
 const layer = (islands: ExPolygon[]): HashedLayer => ({ islands, hash: hashExPolygons(islands) });
 const inner = (l: HashedLayer) => offsetEx(l.islands, -1);
-const shells = (mode: VerticalShellRule['mode'], shellReach = 0): VerticalShellRule => ({ mode, shellReach, inner, wallRing: (l) => differenceEx(l.islands, inner(l)) });
+const shells = (mode: VerticalShellRule['mode'], shellReach = 0): VerticalShellRule => ({
+  mode,
+  shellReach,
+  inner,
+  wallRing: (l) => differenceEx(l.islands, inner(l)),
+});
 const options = { firstLayer: false, minSparseArea: 0, bridgeAnchor: 3, topMargin: 0, shellMargin: 0, solidInfill: false, minSolidWidth: 0.1 };
 const near = (a: number, b: number, eps = 1e-6) => assert.ok(Math.abs(a - b) < eps, `${a} vs ${b}`);
 

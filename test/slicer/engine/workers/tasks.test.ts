@@ -78,7 +78,10 @@ test('layers of a pattern that follows the height are built each time, not copie
   const c = await config({ sparse_infill_density: 15, sparse_infill_pattern: 'gyroid' });
   const { tasks, alone } = layersBothWays(cube(20), c);
   assertSameLayers(tasks, alone);
-  const infillOf = (k: number) => decodeLayer(tasks[k]).islands[0].infill.filter((e) => e.role === 'sparse-infill').map((e) => Array.from(e.points));
+  const infillOf = (k: number) =>
+    decodeLayer(tasks[k])
+      .islands[0].infill.filter((e) => e.role === 'sparse-infill')
+      .map((e) => Array.from(e.points));
   assert.ok(infillOf(50).length > 0);
   assert.notDeepEqual(infillOf(50), infillOf(52));
 });
@@ -88,19 +91,24 @@ test('a plane that cuts the outline of the plane below gets the same islands as 
   const { tasks, specs } = slicingTasks(cubeWithHole(20, 8), c, outlineOptions({ ...c, elefant_foot_compensation: 0.2 }));
   const together = tasks.slice({ object: 0, first: 0, last: specs.length }).layers;
   const alone = specs.map((_, i) => tasks.slice({ object: 0, first: i, last: i + 1 }).layers[0]);
-  assert.deepEqual(together.map((b) => Array.from(b)), alone.map((b) => Array.from(b)));
+  assert.deepEqual(
+    together.map((b) => Array.from(b)),
+    alone.map((b) => Array.from(b)),
+  );
   // The first layer is shrunk for elephant foot, so the second is not its copy.
   assert.notDeepEqual(Array.from(together[0]), Array.from(together[1]));
   assert.deepEqual(Array.from(together[1]), Array.from(together[2]));
 });
-
 
 test('planes of a prism are not even cut when the plane below is in the chunk: the same islands, a step still seen', async () => {
   const c = await config();
   const { tasks, specs } = slicingTasks(overhang(), c);
   const together = tasks.slice({ object: 0, first: 0, last: specs.length }).layers;
   const alone = specs.map((_, i) => tasks.slice({ object: 0, first: i, last: i + 1 }).layers[0]);
-  assert.deepEqual(together.map((b) => Array.from(b)), alone.map((b) => Array.from(b)));
+  assert.deepEqual(
+    together.map((b) => Array.from(b)),
+    alone.map((b) => Array.from(b)),
+  );
   const step = specs.findIndex((s) => s.sliceZ > 20);
   assert.notDeepEqual(Array.from(together[step]), Array.from(together[step - 1]), 'the bar is wider than the stem');
   assert.deepEqual(Array.from(together[step + 1]), Array.from(together[step]));

@@ -4,7 +4,13 @@ import { decodeIniString, readIni, splitIniList } from '../../../../appliance/sl
 
 test('sections, keys, comments and CRLF line ends', () => {
   const sections = readIni('# header\r\n[vendor]\r\nname = Acme\r\n\r\n; note\r\n[print:0.20mm A = B]\r\nlayer_height=0.2\r\nx = a = b\r\n');
-  assert.deepEqual(sections.map((s) => [s.type, s.name, s.line]), [['vendor', '', 2], ['print', '0.20mm A = B', 6]]);
+  assert.deepEqual(
+    sections.map((s) => [s.type, s.name, s.line]),
+    [
+      ['vendor', '', 2],
+      ['print', '0.20mm A = B', 6],
+    ],
+  );
   assert.equal(sections[0]!.values.get('name'), 'Acme');
   assert.equal(sections[1]!.values.get('layer_height'), '0.2');
   assert.equal(sections[1]!.values.get('x'), 'a = b', 'only the first = splits');

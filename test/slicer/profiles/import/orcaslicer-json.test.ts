@@ -23,8 +23,16 @@ function profile(id: string): Profile {
 
 test('indexed, unlisted and index-less files all become profiles; machine models do not', () => {
   assert.deepEqual(batch.profiles.map((p) => p.profile.id).sort(), [
-    'acme-0.20mm-standard-acme-bolt', 'acme-acme-bolt-0.4-nozzle', 'acme-acme-pla-acme-bolt', 'acme-bambu-lab-x1-carbon-0.4-nozzle',
-    'acme-fdm-filament-common', 'acme-fdm-machine-common', 'acme-fdm-process-common', 'acme-loop-a', 'acme-loop-b', 'acme-my-pla',
+    'acme-0.20mm-standard-acme-bolt',
+    'acme-acme-bolt-0.4-nozzle',
+    'acme-acme-pla-acme-bolt',
+    'acme-bambu-lab-x1-carbon-0.4-nozzle',
+    'acme-fdm-filament-common',
+    'acme-fdm-machine-common',
+    'acme-fdm-process-common',
+    'acme-loop-a',
+    'acme-loop-b',
+    'acme-my-pla',
     'orcafilamentlibrary-generic-petg-system',
   ]);
   assert.ok(batch.profiles.every((p) => p.profile.source === 'orcaslicer-import'));
@@ -44,7 +52,12 @@ test('string values are parsed into our types', () => {
   const bolt = profile('acme-acme-bolt-0.4-nozzle');
   assert.equal(bolt.kind, 'printer');
   assert.equal(bolt.printer_model, 'Acme Bolt');
-  assert.deepEqual(bolt.settings.printable_area, [[0, 0], [250, 0], [250, 250], [0, 250]]);
+  assert.deepEqual(bolt.settings.printable_area, [
+    [0, 0],
+    [250, 0],
+    [250, 250],
+    [0, 250],
+  ]);
   assert.equal(bolt.settings.gcode_flavor, 'klipper');
   assert.equal(bolt.settings.printer_model_id, 'AB-01', 'model id taken from the machine model');
   assert.equal(bolt.settings.thumbnails, '96x96/PNG, 300x300/PNG');
@@ -73,7 +86,10 @@ test('values we cannot honour are mapped or clamped, each with a warning', () =>
   assert.equal(standard.settings.sparse_infill_density, 20);
   assert.equal(standard.settings.wall_generator, 'classic');
   assert.deepEqual(standard.compatible_printers, ['acme-acme-bolt-0.4-nozzle'], 'unknown printer names are left out');
-  const warnings = batch.report.warnings.filter((w) => w.profile === standard.id).map((w) => w.message).join('\n');
+  const warnings = batch.report.warnings
+    .filter((w) => w.profile === standard.id)
+    .map((w) => w.message)
+    .join('\n');
   assert.match(warnings, /crosshatch is not supported; using the nearest, grid/);
   assert.match(warnings, /"sparse_infill_speed": 2000 is outside 1..1000; using 1000/);
 });
@@ -95,8 +111,14 @@ test('a Bambu Lab machine gets the bambu flavour and its model id', () => {
 
 test('broken files and unknown parents are reported, not thrown', () => {
   const reasons = batch.report.skipped.map((s) => `${s.name ?? path.basename(s.file)}: ${s.reason}`);
-  assert.ok(reasons.some((r) => /^Ghost PLA: inherits unknown profile "Nonexistent Base"$/.test(r)), reasons.join('\n'));
-  assert.ok(reasons.some((r) => /^broken\.json: unreadable profile/.test(r)), reasons.join('\n'));
+  assert.ok(
+    reasons.some((r) => /^Ghost PLA: inherits unknown profile "Nonexistent Base"$/.test(r)),
+    reasons.join('\n'),
+  );
+  assert.ok(
+    reasons.some((r) => /^broken\.json: unreadable profile/.test(r)),
+    reasons.join('\n'),
+  );
 });
 
 test('a folder that does not exist imports nothing', async () => {
@@ -124,7 +146,13 @@ test('a profile whose name or printer model hides text is skipped with the reaso
 
   const catalogue = await ProfileCatalogue.bundled();
   const report = await catalogue.loadDirectory(dataDir);
-  assert.deepEqual(report.loaded.map((l) => l.id), ['acme-acme-petg']);
-  assert.ok(report.skipped.some((s) => s.name === 'Acme PLA Matte'), 'the child of a skipped profile is skipped too');
+  assert.deepEqual(
+    report.loaded.map((l) => l.id),
+    ['acme-acme-petg'],
+  );
+  assert.ok(
+    report.skipped.some((s) => s.name === 'Acme PLA Matte'),
+    'the child of a skipped profile is skipped too',
+  );
   assert.ok(catalogue.list().every((p) => !/[\u202e\u2028]/u.test(`${p.name}${p.printer_model ?? ''}`)));
 });

@@ -22,8 +22,11 @@ function byName(batch: ProfileBatch, name: string): Profile {
 test('concrete sections become profiles; abstract and SLA ones do not', () => {
   const batch = acme();
   assert.deepEqual(batch.profiles.map((p) => p.profile.id).sort(), [
-    'acme-printers-0.30mm-draft-acme', 'acme-printers-acme-1000', 'acme-printers-acme-1000-duo',
-    'acme-printers-acme-mystery', 'acme-printers-acme-pla',
+    'acme-printers-0.30mm-draft-acme',
+    'acme-printers-acme-1000',
+    'acme-printers-acme-1000-duo',
+    'acme-printers-acme-mystery',
+    'acme-printers-acme-pla',
   ]);
   const skipped = Object.fromEntries(batch.report.skipped.map((s) => [s.name, s.reason]));
   assert.match(skipped['0.20mm Loop @ACME']!, /inheritance cycle: 0.20mm Loop @ACME → 0.20mm Loop Back @ACME → 0.20mm Loop @ACME/);
@@ -84,7 +87,12 @@ test('printer values map to ours: bed shape, vectors, first of (normal, silent),
   const printer = byName(batch, 'Acme 1000');
   assert.equal(printer.printer_model, 'Acme 1000 & Friends');
   const s = printer.settings;
-  assert.deepEqual(s.printable_area, [[0, 0], [235, 0], [235, 225], [0, 225]]);
+  assert.deepEqual(s.printable_area, [
+    [0, 0],
+    [235, 0],
+    [235, 225],
+    [0, 225],
+  ]);
   assert.equal(s.printable_height, 240);
   assert.equal(s.printer_model, 'A1000');
   assert.equal(s.gcode_flavor, 'marlin');
@@ -113,18 +121,35 @@ test('keys we do not map are dropped and counted', () => {
 
 test('a section whose name, vendor or printer model hides text is skipped, naming the field and the code point', () => {
   const ini = [
-    '[vendor]', 'name = Acme', '',
-    '[printer_model:BOLT]', 'name = Bolt\u202e', '',
-    '[printer:Acme Bolt]', 'printer_model = BOLT', 'bed_shape = 0x0,200x0,200x200,0x200', '',
-    '[filament:Acme PLA\u2066]', 'temperature = 210', '',
-    '[filament:Acme PETG]', 'temperature = 240', '',
+    '[vendor]',
+    'name = Acme',
+    '',
+    '[printer_model:BOLT]',
+    'name = Bolt\u202e',
+    '',
+    '[printer:Acme Bolt]',
+    'printer_model = BOLT',
+    'bed_shape = 0x0,200x0,200x200,0x200',
+    '',
+    '[filament:Acme PLA\u2066]',
+    'temperature = 210',
+    '',
+    '[filament:Acme PETG]',
+    'temperature = 240',
+    '',
   ].join('\n');
   const batch = importPrusaSlicerBundle(ini, 'acme.ini');
-  assert.deepEqual(batch.profiles.map((p) => p.profile.name), ['Acme PETG']);
-  assert.deepEqual(batch.report.skipped.map((s) => [s.name, s.reason]), [
-    ['Acme Bolt', 'printer_model contains U+202E (right-to-left override)'],
-    ['Acme PLA\u2066', 'name contains U+2066 (left-to-right isolate)'],
-  ]);
+  assert.deepEqual(
+    batch.profiles.map((p) => p.profile.name),
+    ['Acme PETG'],
+  );
+  assert.deepEqual(
+    batch.report.skipped.map((s) => [s.name, s.reason]),
+    [
+      ['Acme Bolt', 'printer_model contains U+202E (right-to-left override)'],
+      ['Acme PLA\u2066', 'name contains U+2066 (left-to-right isolate)'],
+    ],
+  );
   const badVendor = importPrusaSlicerBundle(ini.replace('name = Acme', 'name = Acme\u200b'), 'acme.ini');
   assert.deepEqual(badVendor.profiles, []);
   assert.deepEqual(badVendor.report.skipped.find((s) => s.name === 'Acme PETG')?.reason, 'vendor contains U+200B (zero width space)');
@@ -138,7 +163,11 @@ test('every bundle Debian ships imports without throwing, into a consistent cata
     const batch = importPrusaSlicerBundle(readFileSync(path.join(DEBIAN_BUNDLES, file), 'utf8'), file);
     assert.ok(batch.profiles.length > 0, file);
     assert.doesNotThrow(() => new ProfileCatalogue(batch.profiles.map((p) => p.profile)), file);
-    assert.deepEqual(batch.report.skipped.filter((s) => /contains U\+|only whitespace/.test(s.reason)), [], `${file}: no real profile breaks the rule for names`);
+    assert.deepEqual(
+      batch.report.skipped.filter((s) => /contains U\+|only whitespace/.test(s.reason)),
+      [],
+      `${file}: no real profile breaks the rule for names`,
+    );
     total += batch.profiles.length;
   }
   assert.ok(total > 1000, `${total} profiles`);
@@ -150,7 +179,12 @@ test('PrusaResearch: the MK3S, a print and filaments resolve to the values in th
   const mk3s = catalogue.get('prusa-research-original-prusa-i3-mk3s-mk3s-plus');
   assert.equal(mk3s.name, 'Original Prusa i3 MK3S & MK3S+');
   assert.equal(mk3s.printer_model, 'Original Prusa i3 MK3S & MK3S+');
-  assert.deepEqual(mk3s.settings.printable_area, [[0, 0], [250, 0], [250, 210], [0, 210]]);
+  assert.deepEqual(mk3s.settings.printable_area, [
+    [0, 0],
+    [250, 0],
+    [250, 210],
+    [0, 210],
+  ]);
   assert.deepEqual(mk3s.settings.nozzle_diameter, [0.4]);
   assert.equal(mk3s.settings.printable_height, 210);
   assert.equal(mk3s.settings.printer_model, 'MK3S');
@@ -177,7 +211,9 @@ test('PrusaResearch: the MK3S, a print and filaments resolve to the values in th
   assert.deepEqual(petg.hot_plate_temp_initial_layer, [85]);
 
   const config = catalogue.resolveConfig({
-    printerId: mk3s.id, filamentIds: ['prusa-research-prusament-pla'], processId: 'prusa-research-0.15mm-quality-mk3',
+    printerId: mk3s.id,
+    filamentIds: ['prusa-research-prusament-pla'],
+    processId: 'prusa-research-0.15mm-quality-mk3',
   });
   assert.equal(config.layer_height, 0.15);
   assert.deepEqual(config.nozzle_diameter, [0.4]);

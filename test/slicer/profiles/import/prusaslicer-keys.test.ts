@@ -14,21 +14,27 @@ test('every rule targets a setting of its own section kind', () => {
   for (const [section, rules] of Object.entries(PRUSASLICER_RULES)) {
     const kind = KIND[section as keyof typeof KIND];
     for (const [key, rule] of Object.entries(rules)) {
-      const targets: SettingKey[] = typeof rule === 'string'
-        ? [rule]
-        : rule('1', context({ [key]: '1', layer_height: '0.2', external_perimeter_extrusion_width: '0.45' })).map(([k]) => k);
+      const targets: SettingKey[] =
+        typeof rule === 'string'
+          ? [rule]
+          : rule('1', context({ [key]: '1', layer_height: '0.2', external_perimeter_extrusion_width: '0.45' })).map(([k]) => k);
       for (const target of targets) assert.equal(SETTINGS[target].kind, kind, `${section}.${key} → ${target}`);
     }
   }
 });
 
-test('the brief\'s key pairs are mapped', () => {
+test("the brief's key pairs are mapped", () => {
   const expect: Array<[keyof typeof PRUSASLICER_RULES, string, SettingKey]> = [
-    ['print', 'perimeters', 'wall_loops'], ['print', 'top_solid_layers', 'top_shell_layers'],
-    ['print', 'fill_density', 'sparse_infill_density'], ['print', 'fill_pattern', 'sparse_infill_pattern'],
-    ['printer', 'max_print_height', 'printable_height'], ['printer', 'bed_shape', 'printable_area'],
-    ['filament', 'temperature', 'nozzle_temperature'], ['filament', 'first_layer_temperature', 'nozzle_temperature_initial_layer'],
-    ['printer', 'start_gcode', 'machine_start_gcode'], ['printer', 'retract_length', 'retraction_length'],
+    ['print', 'perimeters', 'wall_loops'],
+    ['print', 'top_solid_layers', 'top_shell_layers'],
+    ['print', 'fill_density', 'sparse_infill_density'],
+    ['print', 'fill_pattern', 'sparse_infill_pattern'],
+    ['printer', 'max_print_height', 'printable_height'],
+    ['printer', 'bed_shape', 'printable_area'],
+    ['filament', 'temperature', 'nozzle_temperature'],
+    ['filament', 'first_layer_temperature', 'nozzle_temperature_initial_layer'],
+    ['printer', 'start_gcode', 'machine_start_gcode'],
+    ['printer', 'retract_length', 'retraction_length'],
     ['filament', 'extrusion_multiplier', 'filament_flow_ratio'],
   ];
   for (const [section, from, to] of expect) assert.equal(PRUSASLICER_RULES[section][from], to, from);
@@ -37,8 +43,10 @@ test('the brief\'s key pairs are mapped', () => {
 test('bed temperature feeds all four plates', () => {
   const rule = PRUSASLICER_RULES.filament.first_layer_bed_temperature;
   assert.ok(typeof rule === 'function');
-  assert.deepEqual(rule('65', context({})).map(([k]) => k),
-    ['cool_plate_temp_initial_layer', 'eng_plate_temp_initial_layer', 'hot_plate_temp_initial_layer', 'textured_plate_temp_initial_layer']);
+  assert.deepEqual(
+    rule('65', context({})).map(([k]) => k),
+    ['cool_plate_temp_initial_layer', 'eng_plate_temp_initial_layer', 'hot_plate_temp_initial_layer', 'textured_plate_temp_initial_layer'],
+  );
 });
 
 test('machine_limits_usage decides whether limits are emitted', () => {

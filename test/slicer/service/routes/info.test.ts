@@ -12,7 +12,7 @@ test('GET /api/health answers the contract fields, without the token', async () 
   const res = await fetch(`${svc.url}/api/health`);
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
-  const body = await res.json() as Record<string, unknown>;
+  const body = (await res.json()) as Record<string, unknown>;
   assert.deepEqual(Object.keys(body).sort(), ['config_dir', 'ok', 'service', 'started_at', 'upstream', 'version']);
   assert.equal(body.ok, true);
   assert.equal(body.service, 'printyard-slicer');

@@ -21,7 +21,7 @@ after(() => svc.cleanup());
 
 const get = (p: string) => fetch(`${svc.url}${p}`);
 const cancel = (id: string) => fetch(`${svc.url}/api/jobs/${id}/cancel`, { method: 'POST' });
-const queue = async () => await (await get('/api/jobs')).json() as Queue;
+const queue = async () => (await (await get('/api/jobs')).json()) as Queue;
 const slice = (form: FormData, accept: string) => fetch(`${svc.url}/api/slice`, { method: 'POST', body: form, headers: { accept } });
 
 function pngSize(bytes: Uint8Array): [number, number] {
@@ -49,21 +49,41 @@ test('one running and one waiting job fill the queue: the next slice is 429; bot
   const refused = await slice(sliceForm(cubeStl(), 'third.stl', MARLIN_PLA), 'application/json');
   assert.equal(refused.status, 429);
   assert.equal(refused.headers.get('retry-after'), '5');
-  assert.equal((await refused.json() as { code: string }).code, 'ERR_TOO_MANY_JOBS');
+  assert.equal(((await refused.json()) as { code: string }).code, 'ERR_TOO_MANY_JOBS');
 
-  assert.deepEqual(q.running.map((j) => j.id), [runningId]);
+  assert.deepEqual(
+    q.running.map((j) => j.id),
+    [runningId],
+  );
   const record = q.queued[0];
   assert.deepEqual(Object.keys(record).sort(), [
-    'created_at', 'error', 'filament_ids', 'finished_at', 'id', 'layer', 'model_name', 'model_size', 'overrides', 'pct',
-    'printer_id', 'process_id', 'result', 'stage', 'started_at', 'state', 'total_layers',
+    'created_at',
+    'error',
+    'filament_ids',
+    'finished_at',
+    'id',
+    'layer',
+    'model_name',
+    'model_size',
+    'overrides',
+    'pct',
+    'printer_id',
+    'process_id',
+    'result',
+    'stage',
+    'started_at',
+    'state',
+    'total_layers',
   ]);
-  assert.deepEqual([record.state, record.model_name, record.model_size, record.printer_id, record.filament_ids, record.process_id, record.started_at],
-    ['queued', 'waiting.stl', cubeStl().length, 'generic-marlin-0.4', ['generic-pla'], '0.20mm-standard', null]);
+  assert.deepEqual(
+    [record.state, record.model_name, record.model_size, record.printer_id, record.filament_ids, record.process_id, record.started_at],
+    ['queued', 'waiting.stl', cubeStl().length, 'generic-marlin-0.4', ['generic-pla'], '0.20mm-standard', null],
+  );
 
-  let live = await (await get(`/api/jobs/${runningId}`)).json() as Record<string, unknown>;
+  let live = (await (await get(`/api/jobs/${runningId}`)).json()) as Record<string, unknown>;
   while (live.stage !== 'gcode') {
     await sleep(50);
-    live = await (await get(`/api/jobs/${runningId}`)).json() as Record<string, unknown>;
+    live = (await (await get(`/api/jobs/${runningId}`)).json()) as Record<string, unknown>;
   }
   assert.equal(live.state, 'running');
   assert.ok((live.pct as number) >= 30 && typeof live.started_at === 'string');
@@ -71,13 +91,13 @@ test('one running and one waiting job fill the queue: the next slice is 429; bot
 
   const cancelledWaiting = await cancel(waitingId);
   assert.equal(cancelledWaiting.status, 200);
-  assert.equal((await cancelledWaiting.json() as { state: string }).state, 'cancelled');
+  assert.equal(((await cancelledWaiting.json()) as { state: string }).state, 'cancelled');
   const waitingResult = await waitingReply;
   assert.equal(waitingResult.status, 409);
-  assert.equal((await waitingResult.json() as { code: string }).code, 'ERR_CANCELLED');
+  assert.equal(((await waitingResult.json()) as { code: string }).code, 'ERR_CANCELLED');
 
   const cancelledRunning = await cancel(runningId);
-  const body = await cancelledRunning.json() as { state: string; error: { code: string } };
+  const body = (await cancelledRunning.json()) as { state: string; error: { code: string } };
   assert.deepEqual([cancelledRunning.status, body.state, body.error.code], [200, 'cancelled', 'ERR_CANCELLED']);
   const events = (await runningEvents).events;
   assert.equal(events.at(-1)?.type, 'error');
@@ -85,28 +105,39 @@ test('one running and one waiting job fill the queue: the next slice is 429; bot
 
   const again = await cancel(runningId);
   assert.equal(again.status, 409);
-  assert.equal((await again.json() as { code: string }).code, 'ERR_JOB_FINISHED');
+  assert.equal(((await again.json()) as { code: string }).code, 'ERR_JOB_FINISHED');
   for (const p of [`/api/jobs/${runningId}/gcode`, `/api/jobs/${runningId}/preview.png`]) {
     const res = await get(p);
     assert.equal(res.status, 409);
-    assert.deepEqual(await res.json(), { error: `job ${runningId} has no ${p.endsWith('gcode') ? 'G-code' : 'preview'}: it was cancelled`, code: 'ERR_JOB_NOT_DONE' });
+    assert.deepEqual(await res.json(), {
+      error: `job ${runningId} has no ${p.endsWith('gcode') ? 'G-code' : 'preview'}: it was cancelled`,
+      code: 'ERR_JOB_NOT_DONE',
+    });
   }
   const after = await queue();
   assert.deepEqual([after.running, after.queued], [[], []]);
-  assert.deepEqual(after.finished.map((j) => j.id), [runningId, waitingId]);
+  assert.deepEqual(
+    after.finished.map((j) => j.id),
+    [runningId, waitingId],
+  );
 });
 
 test('unknown jobs are 404 ERR_JOB_NOT_FOUND on every job endpoint', async () => {
   for (const id of ['ffffffffffffffff', 'not-a-job', '..%2F..%2Fetc']) {
-    for (const res of [await get(`/api/jobs/${id}`), await get(`/api/jobs/${id}/gcode`), await get(`/api/jobs/${id}/preview.png`), await cancel(id)]) {
+    for (const res of [
+      await get(`/api/jobs/${id}`),
+      await get(`/api/jobs/${id}/gcode`),
+      await get(`/api/jobs/${id}/preview.png`),
+      await cancel(id),
+    ]) {
       assert.equal(res.status, 404, id);
-      assert.equal((await res.json() as { code: string }).code, 'ERR_JOB_NOT_FOUND');
+      assert.equal(((await res.json()) as { code: string }).code, 'ERR_JOB_NOT_FOUND');
     }
   }
 });
 
 test('finished jobs serve their G-code (or .gcode.3mf) and a top-down PNG; only the newest are kept', async () => {
-  const marlin = await (await slice(sliceForm(cubeStl(), 'cube.stl', MARLIN_PLA), 'application/json')).json() as Record<string, string>;
+  const marlin = (await (await slice(sliceForm(cubeStl(), 'cube.stl', MARLIN_PLA), 'application/json')).json()) as Record<string, string>;
   const gcode = await get(`/api/jobs/${marlin.job_id}/gcode`);
   assert.equal(gcode.status, 200);
   assert.equal(gcode.headers.get('content-type'), 'text/x.gcode');
@@ -118,7 +149,7 @@ test('finished jobs serve their G-code (or .gcode.3mf) and a top-down PNG; only 
   assert.deepEqual(pngSize(new Uint8Array(await preview.arrayBuffer())), [512, 512]);
 
   const bambuForm = sliceForm(cubeStl(), 'cube.stl', { ...MARLIN_PLA, printer_id: 'bambu-lab-p1s-0.4' });
-  const bambu = await (await slice(bambuForm, 'application/json')).json() as Record<string, string>;
+  const bambu = (await (await slice(bambuForm, 'application/json')).json()) as Record<string, string>;
   assert.equal(bambu.format, 'gcode.3mf');
   const pkg = await get(`/api/jobs/${bambu.job_id}/gcode`);
   assert.equal(pkg.headers.get('content-type'), 'model/3mf');
@@ -126,7 +157,11 @@ test('finished jobs serve their G-code (or .gcode.3mf) and a top-down PNG; only 
   assert.deepEqual([...new Uint8Array(await pkg.arrayBuffer()).subarray(0, 4)], [0x50, 0x4b, 0x03, 0x04]);
 
   const q = await queue();
-  assert.deepEqual(q.finished.map((j) => j.id), [bambu.job_id, marlin.job_id], 'the two cancelled jobs were dropped');
+  assert.deepEqual(
+    q.finished.map((j) => j.id),
+    [bambu.job_id, marlin.job_id],
+    'the two cancelled jobs were dropped',
+  );
   const dirs = [marlin.job_id, bambu.job_id].map((id) => existsSync(path.join(svc.jobsDir, id)));
   assert.deepEqual(dirs, [true, true]);
 });
@@ -136,13 +171,15 @@ test('a job past its time-out fails with 504 ERR_JOB_TIMEOUT, and finished jobs 
   try {
     const slow = slowJob();
     const res = await fetch(`${short.url}/api/slice`, {
-      method: 'POST', body: sliceForm(slow.model, 'slow.stl', { ...MARLIN_PLA, overrides: slow.overrides }), headers: { accept: 'application/json' },
+      method: 'POST',
+      body: sliceForm(slow.model, 'slow.stl', { ...MARLIN_PLA, overrides: slow.overrides }),
+      headers: { accept: 'application/json' },
     });
     assert.equal(res.status, 504);
-    const body = await res.json() as { error: string; code: string };
+    const body = (await res.json()) as { error: string; code: string };
     assert.deepEqual(body, { error: 'the job ran longer than its time-out of 1 s', code: 'ERR_JOB_TIMEOUT' });
     const id = res.headers.get('x-job-id') ?? '';
-    const record = await (await fetch(`${short.url}/api/jobs/${id}`)).json() as { state: string; error: unknown };
+    const record = (await (await fetch(`${short.url}/api/jobs/${id}`)).json()) as { state: string; error: unknown };
     assert.deepEqual([record.state, record.error], ['failed', { code: 'ERR_JOB_TIMEOUT', message: body.error }]);
     await sleep(2500);
     assert.equal((await fetch(`${short.url}/api/jobs/${id}`)).status, 404);

@@ -36,7 +36,9 @@ test('an unsliced model is rendered as a PNG, 512 x 512 by default', async () =>
 });
 
 test('width, height and view are honoured; a 3MF from the corpus renders too', async () => {
-  const res = await preview(form(readFileSync(path.join(CORPUS, 'rigid3d_mucit2_platform.3mf')), 'platform.3mf', { width: '320', height: '200', view: 'top' }));
+  const res = await preview(
+    form(readFileSync(path.join(CORPUS, 'rigid3d_mucit2_platform.3mf')), 'platform.3mf', { width: '320', height: '200', view: 'top' }),
+  );
   assert.equal(res.status, 200);
   assert.deepEqual((await png(res)).size, [320, 200]);
 });
@@ -52,7 +54,7 @@ test('sizes beyond the limit and other bad fields are 400 naming the field', asy
   for (const [fields, message] of cases) {
     const res = await preview(form(cubeStl(), 'cube.stl', fields));
     assert.equal(res.status, 400);
-    const body = await res.json() as { error: string; code: string };
+    const body = (await res.json()) as { error: string; code: string };
     assert.equal(body.code, 'ERR_BAD_REQUEST');
     assert.match(body.error, message);
   }
@@ -60,14 +62,14 @@ test('sizes beyond the limit and other bad fields are 400 naming the field', asy
   noModel.append('width', '10');
   const res = await preview(noModel);
   assert.equal(res.status, 400);
-  assert.match((await res.json() as { error: string }).error, /field "model" is required/);
+  assert.match(((await res.json()) as { error: string }).error, /field "model" is required/);
 });
 
 test('a file that is no model is 415; a broken one 422', async () => {
   const text = await preview(form(new TextEncoder().encode('not a mesh at all'), 'notes.txt'));
   assert.equal(text.status, 415);
-  assert.equal((await text.json() as { code: string }).code, 'ERR_UNSUPPORTED_MODEL');
+  assert.equal(((await text.json()) as { code: string }).code, 'ERR_UNSUPPORTED_MODEL');
   const broken = await preview(form(Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100)]), 'broken.3mf'));
   assert.equal(broken.status, 422);
-  assert.equal((await broken.json() as { code: string }).code, 'ERR_BAD_MODEL');
+  assert.equal(((await broken.json()) as { code: string }).code, 'ERR_BAD_MODEL');
 });

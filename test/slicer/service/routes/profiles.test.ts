@@ -23,7 +23,7 @@ after(() => svc.cleanup());
 
 async function list(query = ''): Promise<{ status: number; profiles: ProfileRow[]; body: Record<string, unknown> }> {
   const res = await fetch(`${svc.url}/api/profiles${query}`);
-  const body = await res.json() as { profiles: ProfileRow[] } & Record<string, unknown>;
+  const body = (await res.json()) as { profiles: ProfileRow[] } & Record<string, unknown>;
   return { status: res.status, profiles: body.profiles, body };
 }
 
@@ -46,7 +46,12 @@ test('kind and vendor filter the list', async () => {
   assert.ok(printers.profiles.length > 5);
   assert.ok(printers.profiles.every((p) => p.kind === 'printer'));
   const bambu = await list('?kind=printer&vendor=bambu%20lab');
-  assert.deepEqual(bambu.profiles.map((p) => p.id).sort(), ['bambu-lab-a1-0.4', 'bambu-lab-a1-mini-0.4', 'bambu-lab-p1s-0.4', 'bambu-lab-x1-carbon-0.4']);
+  assert.deepEqual(bambu.profiles.map((p) => p.id).sort(), [
+    'bambu-lab-a1-0.4',
+    'bambu-lab-a1-mini-0.4',
+    'bambu-lab-p1s-0.4',
+    'bambu-lab-x1-carbon-0.4',
+  ]);
   const processes = await list('?kind=process');
   assert.ok(processes.profiles.some((p) => p.id === '0.20mm-standard'));
   assert.deepEqual((await list('?vendor=Nobody')).profiles, []);
@@ -64,7 +69,7 @@ test('a bad or repeated kind is a 400 naming the parameter', async () => {
 test('GET /api/profiles/:id returns the profile with its settings resolved; unknown ids are 404', async () => {
   const res = await fetch(`${svc.url}/api/profiles/bambu-lab-p1s-0.4`);
   assert.equal(res.status, 200);
-  const p = await res.json() as ProfileRow;
+  const p = (await res.json()) as ProfileRow;
   assert.equal(p.kind, 'printer');
   assert.equal(p.settings.gcode_flavor, 'bambu');
   assert.ok(typeof p.settings.machine_start_gcode === 'string' && p.settings.machine_start_gcode.length > 0, 'inherited settings are included');
@@ -78,7 +83,10 @@ test('user profiles and PrusaSlicer imports dropped into the config dir appear w
   mkdirSync(path.join(svc.configDir, 'profiles'), { recursive: true });
   writeFileSync(path.join(svc.configDir, 'profiles', 'my-petg.json'), JSON.stringify(USER_FILAMENT));
   mkdirSync(path.join(svc.configDir, 'import', 'prusaslicer'), { recursive: true });
-  copyFileSync(path.join(process.cwd(), 'test', 'fixtures', 'profiles', 'acme-bundle.ini'), path.join(svc.configDir, 'import', 'prusaslicer', 'acme.ini'));
+  copyFileSync(
+    path.join(process.cwd(), 'test', 'fixtures', 'profiles', 'acme-bundle.ini'),
+    path.join(svc.configDir, 'import', 'prusaslicer', 'acme.ini'),
+  );
   const deadline = Date.now() + 10_000;
   let rows: ProfileRow[] = [];
   while (Date.now() < deadline) {
@@ -89,6 +97,9 @@ test('user profiles and PrusaSlicer imports dropped into the config dir appear w
   const mine = rows.find((p) => p.id === 'my-petg');
   assert.equal(mine?.source, 'user');
   assert.deepEqual(mine?.settings.nozzle_temperature, [235]);
-  assert.ok(rows.some((p) => p.source === 'prusaslicer-import'), 'the INI bundle was imported');
+  assert.ok(
+    rows.some((p) => p.source === 'prusaslicer-import'),
+    'the INI bundle was imported',
+  );
   assert.equal((await fetch(`${svc.url}/api/profiles/my-petg`)).status, 200);
 });

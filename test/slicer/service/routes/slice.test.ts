@@ -23,7 +23,7 @@ function post(form: FormData | string, accept: string, headers: Record<string, s
 }
 
 async function jobRecord(id: string): Promise<Record<string, unknown>> {
-  return await (await fetch(`${svc.url}/api/jobs/${id}`)).json() as Record<string, unknown>;
+  return (await (await fetch(`${svc.url}/api/jobs/${id}`)).json()) as Record<string, unknown>;
 }
 
 /** Checks a complete event stream of a successful slice and returns the done payload. */
@@ -77,7 +77,7 @@ test('buffered JSON: one Slice result when the job is done', async () => {
   const res = await post(sliceForm(cubeStl(), 'cube.stl', { ...MARLIN_PLA, overrides: '{"layer_height":0.1}' }), JSON_TYPE);
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
-  const result = await res.json() as Record<string, unknown>;
+  const result = (await res.json()) as Record<string, unknown>;
   checkResult(result, 99);
   assert.equal(res.headers.get('x-job-id'), result.job_id);
   const record = await jobRecord(String(result.job_id));
@@ -89,7 +89,7 @@ test('a corpus model sliced in both response modes gives the same print', async 
   const model = readFileSync(path.join(CORPUS, 'gearwheel.stl'));
   const streamed = await post(sliceForm(model, 'gearwheel.stl', MARLIN_PLA), SSE);
   const done = checkSuccessfulStream((await readEventStream(streamed)).events);
-  const buffered = await (await post(sliceForm(model, 'gearwheel.stl', MARLIN_PLA), JSON_TYPE)).json() as Record<string, unknown>;
+  const buffered = (await (await post(sliceForm(model, 'gearwheel.stl', MARLIN_PLA), JSON_TYPE)).json()) as Record<string, unknown>;
   checkResult(done, 40);
   checkResult(buffered, 40);
   for (const key of ['layers', 'estimated_time_s', 'filament_used_g', 'filament_used_mm', 'format']) assert.deepEqual(buffered[key], done[key], key);
@@ -108,8 +108,14 @@ test('missing or invalid fields are 400 ERR_BAD_REQUEST naming the field, in eit
     [sliceForm(cubeStl(), 'cube.stl', { printer_id: MARLIN_PLA.printer_id, process_id: MARLIN_PLA.process_id }), /field "filament_ids" is required/],
     [sliceForm(cubeStl(), 'cube.stl', { ...MARLIN_PLA, filament_ids: 'generic-pla' }), /field "filament_ids" must be a JSON array/],
     [sliceForm(cubeStl(), 'cube.stl', { ...MARLIN_PLA, overrides: '{"infill_densty":"20%"}' }), /field "overrides": unknown setting "infill_densty"/],
-    [sliceForm(cubeStl(), 'cube.stl', { ...MARLIN_PLA, overrides: '{"layer_height":-1}' }), /field "overrides": invalid value for setting "layer_height"/],
-    [sliceForm(cubeStl(), 'cube.stl', { ...MARLIN_PLA, filament_ids: '["generic-pla","generic-petg"]' }), /field "filament_ids": printer "generic-marlin-0.4" takes 1 to 1 filaments, got 2/],
+    [
+      sliceForm(cubeStl(), 'cube.stl', { ...MARLIN_PLA, overrides: '{"layer_height":-1}' }),
+      /field "overrides": invalid value for setting "layer_height"/,
+    ],
+    [
+      sliceForm(cubeStl(), 'cube.stl', { ...MARLIN_PLA, filament_ids: '["generic-pla","generic-petg"]' }),
+      /field "filament_ids": printer "generic-marlin-0.4" takes 1 to 1 filaments, got 2/,
+    ],
     ['printer_id=x', /expected a multipart\/form-data body/, { 'content-type': 'application/x-www-form-urlencoded' }],
   ];
   for (const [form, message, headers] of cases) {
@@ -117,7 +123,7 @@ test('missing or invalid fields are 400 ERR_BAD_REQUEST naming the field, in eit
       const res = await post(form, accept, headers);
       assert.equal(res.status, 400, `${message} (${accept})`);
       assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
-      const body = await res.json() as { error: string; code: string };
+      const body = (await res.json()) as { error: string; code: string };
       assert.equal(body.code, 'ERR_BAD_REQUEST');
       assert.match(body.error, message);
     }
@@ -133,25 +139,28 @@ test('an unknown profile is 404, a file that is no model 415, an upload over the
 
   const png = await post(sliceForm(readFileSync(path.join(process.cwd(), 'package.json')), 'package.json', MARLIN_PLA), JSON_TYPE);
   assert.equal(png.status, 415);
-  const pngBody = await png.json() as { error: string; code: string };
+  const pngBody = (await png.json()) as { error: string; code: string };
   assert.equal(pngBody.code, 'ERR_UNSUPPORTED_MODEL');
   assert.match(pngBody.error, /"package.json" is neither an STL .* nor a 3MF file/);
 
   const big = await post(sliceForm(new Uint8Array(1536 * 1024).fill(32), 'huge.stl', MARLIN_PLA), JSON_TYPE);
   assert.equal(big.status, 413);
-  assert.deepEqual(await big.json(), { error: 'the upload is larger than the limit of 1 MB for the file (1.31 MB for the whole form)', code: 'ERR_PAYLOAD_TOO_LARGE' });
+  assert.deepEqual(await big.json(), {
+    error: 'the upload is larger than the limit of 1 MB for the file (1.31 MB for the whole form)',
+    code: 'ERR_PAYLOAD_TOO_LARGE',
+  });
 
   const html = await post(sliceForm(cubeStl(), 'cube.stl', MARLIN_PLA), 'text/html');
   assert.equal(html.status, 406);
-  assert.equal((await html.json() as { code: string }).code, 'ERR_NOT_ACCEPTABLE');
-  assert.deepEqual((await (await fetch(`${svc.url}/api/jobs`)).json() as { queued: unknown[] }).queued, []);
+  assert.equal(((await html.json()) as { code: string }).code, 'ERR_NOT_ACCEPTABLE');
+  assert.deepEqual(((await (await fetch(`${svc.url}/api/jobs`)).json()) as { queued: unknown[] }).queued, []);
 });
 
 test('a corrupted upload fails as ERR_BAD_MODEL: 422 buffered, an error event streamed', async () => {
   const corrupt = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(400, 0x41)]);
   const buffered = await post(sliceForm(corrupt, 'broken.3mf', MARLIN_PLA), JSON_TYPE);
   assert.equal(buffered.status, 422);
-  const body = await buffered.json() as { error: string; code: string };
+  const body = (await buffered.json()) as { error: string; code: string };
   assert.equal(body.code, 'ERR_BAD_MODEL');
   assert.equal((await jobRecord(buffered.headers.get('x-job-id') ?? '')).state, 'failed');
 
@@ -168,7 +177,7 @@ test('a model larger than the bed fails as ERR_MODEL_OUTSIDE_BED', async () => {
   const huge = toBinaryStl(box(300, 300, 10));
   const buffered = await post(sliceForm(huge, 'plate.stl', MARLIN_PLA), JSON_TYPE);
   assert.equal(buffered.status, 422);
-  assert.equal((await buffered.json() as { code: string }).code, 'ERR_MODEL_OUTSIDE_BED');
+  assert.equal(((await buffered.json()) as { code: string }).code, 'ERR_MODEL_OUTSIDE_BED');
   const events = (await readEventStream(await post(sliceForm(huge, 'plate.stl', MARLIN_PLA), SSE))).events;
   assert.equal(events.at(-1)?.type, 'error');
   assert.equal((JSON.parse(events.at(-1)?.data ?? '{}') as { code: string }).code, 'ERR_MODEL_OUTSIDE_BED');
@@ -176,7 +185,12 @@ test('a model larger than the bed fails as ERR_MODEL_OUTSIDE_BED', async () => {
 
 test('a client that leaves the stream does not stop the job: its G-code stays downloadable', async () => {
   const controller = new AbortController();
-  const res = await fetch(`${svc.url}/api/slice`, { method: 'POST', body: sliceForm(cubeStl(), 'left.stl', MARLIN_PLA), headers: { accept: SSE }, signal: controller.signal });
+  const res = await fetch(`${svc.url}/api/slice`, {
+    method: 'POST',
+    body: sliceForm(cubeStl(), 'left.stl', MARLIN_PLA),
+    headers: { accept: SSE },
+    signal: controller.signal,
+  });
   const jobId = res.headers.get('x-job-id') ?? '';
   await readEventStream(res, (e) => e.type === 'progress');
   controller.abort();
@@ -202,7 +216,7 @@ test('an engine failure is ERR_SLICE_FAILED: 500 buffered, an error event stream
   const buffered = post(sliceForm(cubeStl(), 'lost2.stl', MARLIN_PLA), JSON_TYPE);
   let bufferedId = '';
   while (bufferedId === '') {
-    const queued = (await (await fetch(`${svc.url}/api/jobs`)).json() as { queued: Array<{ id: string; model_name: string }> }).queued;
+    const queued = ((await (await fetch(`${svc.url}/api/jobs`)).json()) as { queued: Array<{ id: string; model_name: string }> }).queued;
     bufferedId = queued.find((j) => j.model_name === 'lost2.stl')?.id ?? '';
     if (bufferedId === '') await sleep(20);
   }
@@ -215,22 +229,24 @@ test('an engine failure is ERR_SLICE_FAILED: 500 buffered, an error event stream
   assert.equal((JSON.parse(events.at(-1)?.data ?? '{}') as { code: string }).code, 'ERR_SLICE_FAILED');
   const res = await buffered;
   assert.equal(res.status, 500);
-  assert.equal((await res.json() as { code: string }).code, 'ERR_SLICE_FAILED');
+  assert.equal(((await res.json()) as { code: string }).code, 'ERR_SLICE_FAILED');
 });
 
 test('a client that goes away in the middle of its upload leaves no job, no file and a running service', async () => {
-  const before = (await (await fetch(`${svc.url}/api/jobs`)).json() as { finished: unknown[] }).finished.length;
+  const before = ((await (await fetch(`${svc.url}/api/jobs`)).json()) as { finished: unknown[] }).finished.length;
   for (const cutIn of ['model"; filename="cube.stl"\r\n\r\nsolid cube\nfacet', 'printer_id"\r\n\r\ngeneric-mar']) {
     const socket = net.connect(svc.port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write('POST /api/slice HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\nContent-Type: multipart/form-data; boundary=b0undary\r\n'
-      + `Content-Length: 50000\r\n\r\n--b0undary\r\nContent-Disposition: form-data; name="${cutIn}`);
+    socket.write(
+      'POST /api/slice HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\nContent-Type: multipart/form-data; boundary=b0undary\r\n' +
+        `Content-Length: 50000\r\n\r\n--b0undary\r\nContent-Disposition: form-data; name="${cutIn}`,
+    );
     await sleep(150);
     socket.destroy();
   }
   await sleep(200);
   assert.equal((await fetch(`${svc.url}/api/health`)).status, 200);
-  const jobs = await (await fetch(`${svc.url}/api/jobs`)).json() as { running: unknown[]; queued: unknown[]; finished: unknown[] };
+  const jobs = (await (await fetch(`${svc.url}/api/jobs`)).json()) as { running: unknown[]; queued: unknown[]; finished: unknown[] };
   assert.deepEqual([jobs.running.length, jobs.queued.length, jobs.finished.length], [0, 0, before]);
   assert.deepEqual(readdirSync(path.join(svc.jobsDir, '.uploads')), []);
 });

@@ -58,7 +58,8 @@ export function loadedTrays(ams: AmsUpdate | null): LoadedTray[] {
   const trays: LoadedTray[] = [];
   for (const unit of ams?.units ?? []) {
     for (const tray of unit.trays) {
-      if (tray.present && tray.material) trays.push({ id: unit.id * TRAYS_PER_UNIT + tray.slot, material: tray.material.toUpperCase(), color: tray.color });
+      if (tray.present && tray.material)
+        trays.push({ id: unit.id * TRAYS_PER_UNIT + tray.slot, material: tray.material.toUpperCase(), color: tray.color });
     }
   }
   return trays;

@@ -10,14 +10,32 @@
  * Motion while a print is running is refused (409): it would ruin the print.
  */
 import { AppError, ErrorCode } from '../../../../common/errors.js';
-import { checkedAction, fanPwm, homeGcode, jogGcode, SPEED_LEVELS, unsupportedAction, type PrinterActionName, type PrinterActionParams } from '../../actions.js';
+import {
+  checkedAction,
+  fanPwm,
+  homeGcode,
+  jogGcode,
+  SPEED_LEVELS,
+  unsupportedAction,
+  type PrinterActionName,
+  type PrinterActionParams,
+} from '../../actions.js';
 import { ACTIVE_STATES, gcodeState, lightNodes } from './bambu-status.js';
 import type { BambuRequest } from './bambu-request.js';
 import { filamentRequest } from './filament-change.js';
 import type { Json } from './report-state.js';
 
 /** Filament load/unload on every printer: each has the external spool holder, AMS or not (filament-change.ts). */
-export const BAMBU_ACTIONS: readonly PrinterActionName[] = ['home', 'jog', 'temperature', 'fan', 'light', 'speed', 'load_filament', 'unload_filament'];
+export const BAMBU_ACTIONS: readonly PrinterActionName[] = [
+  'home',
+  'jog',
+  'temperature',
+  'fan',
+  'light',
+  'speed',
+  'load_filament',
+  'unload_filament',
+];
 
 const MAX_TARGET: Readonly<Record<string, { gcode: string; field: string; max: number }>> = {
   tool0: { gcode: 'M104', field: 'nozzle_target_temper', max: 300 },
@@ -60,9 +78,12 @@ export function actionRequest(action: string, rawParams: Readonly<Record<string,
     case 'temperature': {
       const params = rawParams as PrinterActionParams['temperature'];
       const heater = MAX_TARGET[params.heater];
-      if (!heater) throw unsupportedAction(`this printer has no heater "${params.heater}" that can be set (it has: ${Object.keys(MAX_TARGET).join(', ')})`);
+      if (!heater)
+        throw unsupportedAction(`this printer has no heater "${params.heater}" that can be set (it has: ${Object.keys(MAX_TARGET).join(', ')})`);
       if (params.target > heater.max) {
-        throw new AppError(ErrorCode.validation, 400, `body/target must be at most ${heater.max} for ${params.heater}`, [{ path: 'body/target', message: `must be at most ${heater.max} for ${params.heater}` }]);
+        throw new AppError(ErrorCode.validation, 400, `body/target must be at most ${heater.max} for ${params.heater}`, [
+          { path: 'body/target', message: `must be at most ${heater.max} for ${params.heater}` },
+        ]);
       }
       const target = Math.round(params.target);
       return gcodeRequest([`${heater.gcode} S${target}`], (p) => near(p[heater.field], target, 0.5));
@@ -78,7 +99,8 @@ export function actionRequest(action: string, rawParams: Readonly<Record<string,
       const params = rawParams as PrinterActionParams['light'];
       const node = `${params.light ?? 'chamber'}_light`;
       const known = lightNodes(print);
-      if (known.length > 0 && !known.includes(node)) throw unsupportedAction(`this printer has no ${params.light ?? 'chamber'} light (it has: ${known.join(', ')})`);
+      if (known.length > 0 && !known.includes(node))
+        throw unsupportedAction(`this printer has no ${params.light ?? 'chamber'} light (it has: ${known.join(', ')})`);
       const mode = params.on ? 'on' : 'off';
       return {
         kind: 'system',
@@ -89,7 +111,8 @@ export function actionRequest(action: string, rawParams: Readonly<Record<string,
     }
     case 'speed': {
       const params = rawParams as PrinterActionParams['speed'];
-      if (params.level === undefined) throw unsupportedAction('Bambu Lab printers take a speed level (silent, standard, sport, ludicrous), not a percentage');
+      if (params.level === undefined)
+        throw unsupportedAction('Bambu Lab printers take a speed level (silent, standard, sport, ludicrous), not a percentage');
       const level = SPEED_LEVELS.indexOf(params.level) + 1;
       return { kind: 'print', command: 'print_speed', params: { param: String(level) }, confirm: (p) => Number(p.spd_lvl) === level };
     }

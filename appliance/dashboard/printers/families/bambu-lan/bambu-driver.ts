@@ -37,16 +37,7 @@ import { offlineStatus, type AmsUpdate, type PrinterStatus } from '../../status.
 import { actionRequest, BAMBU_ACTIONS, gcodeRequest } from './bambu-actions.js';
 import type { BambuRequest } from './bambu-request.js';
 import { bambuSettings, type BambuSettings } from './bambu-settings.js';
-import {
-  ACTIVE_STATES,
-  amsUpdate,
-  commandsRefused,
-  funDeveloperMode,
-  gcodeState,
-  printerStatus,
-  printJob,
-  stateDetails,
-} from './bambu-status.js';
+import { ACTIVE_STATES, amsUpdate, commandsRefused, funDeveloperMode, gcodeState, printerStatus, printJob, stateDetails } from './bambu-status.js';
 import { readProjectFilaments, uploadFile, type TransferTarget } from './file-transfer.js';
 import { MqttLink } from './mqtt-link.js';
 import { PendingRequests } from './pending-requests.js';
@@ -125,7 +116,11 @@ export class BambuLanDriver implements PrinterDriver {
   private ams: AmsUpdate | null = null;
   private refusedBefore = false;
 
-  constructor(record: Readonly<PrinterRecord>, context: DriverContext, private readonly timings: BambuTimings) {
+  constructor(
+    record: Readonly<PrinterRecord>,
+    context: DriverContext,
+    private readonly timings: BambuTimings,
+  ) {
     this.settings = bambuSettings(record);
     this.events = context.events;
     this.log = context.log;
@@ -146,7 +141,16 @@ export class BambuLanDriver implements PrinterDriver {
     this.teardown();
     const session = ++this.session;
     const { host, mqttPort, serial, printerId, ca, accessCode } = this.settings;
-    const socket = await openTrustedSocket({ host, port: mqttPort, serial, printerId, ca, pins: this.pins, service: 'mqtt', timeoutMs: this.timings.connectTimeoutMs });
+    const socket = await openTrustedSocket({
+      host,
+      port: mqttPort,
+      serial,
+      printerId,
+      ca,
+      pins: this.pins,
+      service: 'mqtt',
+      timeoutMs: this.timings.connectTimeoutMs,
+    });
     const link = await MqttLink.open(socket, {
       serial,
       accessCode,
@@ -194,7 +198,8 @@ export class BambuLanDriver implements PrinterDriver {
     this.requireOnline();
     if (command.kind === 'gcode') {
       const lines = command.lines.map((line) => line.trim()).filter((line) => line !== '');
-      if (lines.length === 0 || lines.some((line) => /[\r\n]/.test(line))) throw new AppError(ErrorCode.validation, 400, 'send one or more non-empty G-code lines');
+      if (lines.length === 0 || lines.some((line) => /[\r\n]/.test(line)))
+        throw new AppError(ErrorCode.validation, 400, 'send one or more non-empty G-code lines');
       await this.request(gcodeRequest(lines));
       return { lines: [] };
     }
@@ -276,14 +281,25 @@ export class BambuLanDriver implements PrinterDriver {
     if (funDeveloperMode(this.report.print) === false) throw developerModeError();
     const sequenceId = link.publish(request.kind, request.command, request.params);
     this.lastRequest = performance.now();
-    this.events.log({ direction: 'sent', line: `${request.kind}.${request.command} ${JSON.stringify(request.params)}`, at: new Date().toISOString() });
+    this.events.log({
+      direction: 'sent',
+      line: `${request.kind}.${request.command} ${JSON.stringify(request.params)}`,
+      at: new Date().toISOString(),
+    });
     const seconds = this.timings.commandTimeoutMs / 1000;
     await this.pending.wait(sequenceId, request.kind, request.command, {
       timeoutMs: this.timings.commandTimeoutMs,
       ...(request.confirm ? { confirm: request.confirm } : {}),
       onTimeout: () => {
         if (commandsRefused(this.report.print)) return developerModeError();
-        return onTimeout?.() ?? new AppError(ErrorCode.unavailable, 503, `the printer did not confirm ${request.kind}.${request.command} within ${seconds} s (it may still act on it)`);
+        return (
+          onTimeout?.() ??
+          new AppError(
+            ErrorCode.unavailable,
+            503,
+            `the printer did not confirm ${request.kind}.${request.command} within ${seconds} s (it may still act on it)`,
+          )
+        );
       },
     });
   }

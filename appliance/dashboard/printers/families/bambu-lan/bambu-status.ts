@@ -119,7 +119,12 @@ function temperatures(print: Json): PrinterStatus['temperatures'] {
 
 function fans(print: Json): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const [name, key] of [['part', 'cooling_fan_speed'], ['aux', 'big_fan1_speed'], ['chamber', 'big_fan2_speed'], ['heatbreak', 'heatbreak_fan_speed']]) {
+  for (const [name, key] of [
+    ['part', 'cooling_fan_speed'],
+    ['aux', 'big_fan1_speed'],
+    ['chamber', 'big_fan2_speed'],
+    ['heatbreak', 'heatbreak_fan_speed'],
+  ]) {
     const percent = fanPercent(print[key]);
     if (percent !== null) out[name] = percent;
   }

@@ -29,7 +29,18 @@ const EXTERNAL_AMS_ID = 255;
 const AMS_MAIN_FILAMENT_CHANGE = 1;
 /** Nozzle temperatures for a load when the tray gives no range (mid-range of common presets). */
 const DEFAULT_NOZZLE_TEMP: Readonly<Record<string, number>> = {
-  PLA: 220, 'PLA-CF': 230, PETG: 255, 'PETG-CF': 260, ABS: 260, ASA: 260, TPU: 230, PVA: 220, HIPS: 240, PA: 280, 'PA-CF': 290, PC: 270,
+  PLA: 220,
+  'PLA-CF': 230,
+  PETG: 255,
+  'PETG-CF': 260,
+  ABS: 260,
+  ASA: 260,
+  TPU: 230,
+  PVA: 220,
+  HIPS: 240,
+  PA: 280,
+  'PA-CF': 290,
+  PC: 270,
 };
 const FALLBACK_NOZZLE_TEMP = 220;
 
@@ -48,7 +59,7 @@ export function trayNozzleTemp(print: Json, tray: number): number | null {
   const max = num(entry.nozzle_temp_max);
   if (min !== null && max !== null && min > 0 && max >= min) return Math.round((min + max) / 2);
   const material = str(entry.tray_type).trim().toUpperCase();
-  return material === '' ? null : DEFAULT_NOZZLE_TEMP[material] ?? FALLBACK_NOZZLE_TEMP;
+  return material === '' ? null : (DEFAULT_NOZZLE_TEMP[material] ?? FALLBACK_NOZZLE_TEMP);
 }
 
 function trayNow(print: Json): number | null {
@@ -73,18 +84,26 @@ function loadTarget(params: PrinterActionParams['load_filament'], print: Json): 
   }
   if (params.tray === 'external') return EXTERNAL_TRAY;
   const ams = amsUpdate('', print, new Date(0));
-  const unit = ams.units.find((u) => u.id === Math.floor(params.tray as number / TRAYS_PER_UNIT));
+  const unit = ams.units.find((u) => u.id === Math.floor((params.tray as number) / TRAYS_PER_UNIT));
   if (!unit) {
-    const units = ams.units.length === 0 ? 'it has no AMS' : `its AMS trays are ${ams.units.map((u) => `${u.id * TRAYS_PER_UNIT}–${u.id * TRAYS_PER_UNIT + 3}`).join(', ')}`;
+    const units =
+      ams.units.length === 0
+        ? 'it has no AMS'
+        : `its AMS trays are ${ams.units.map((u) => `${u.id * TRAYS_PER_UNIT}–${u.id * TRAYS_PER_UNIT + 3}`).join(', ')}`;
     throw unsupportedAction(`this printer has no tray ${params.tray} (${units}; or "external")`);
   }
   if (!unit.trays[params.tray % TRAYS_PER_UNIT].present) throw unsupportedAction(`tray ${params.tray} is empty: put a spool in it first`);
   return params.tray;
 }
 
-export function filamentRequest(action: 'load_filament' | 'unload_filament', params: PrinterActionParams['load_filament'], print: Json): BambuRequest {
+export function filamentRequest(
+  action: 'load_filament' | 'unload_filament',
+  params: PrinterActionParams['load_filament'],
+  print: Json,
+): BambuRequest {
   const verb = action === 'load_filament' ? 'load filament' : 'unload filament';
-  if (params.tool !== undefined && params.tool !== 0) throw unsupportedAction(`Bambu Lab printers on this driver have one nozzle (tool 0); there is no tool ${params.tool}`);
+  if (params.tool !== undefined && params.tool !== 0)
+    throw unsupportedAction(`Bambu Lab printers on this driver have one nozzle (tool 0); there is no tool ${params.tool}`);
   const state = gcodeState(print);
   if (ACTIVE_STATES.has(state)) throw conflict(`cannot ${verb} while the printer is ${state}`);
   const loaded = trayNow(print);

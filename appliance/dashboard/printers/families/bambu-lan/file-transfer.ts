@@ -45,11 +45,20 @@ function transferError(what: string, err: unknown): AppError {
 }
 
 async function session<T>(target: TransferTarget, work: (ftp: FtpsConnection) => Promise<T>): Promise<T> {
-  const trust = { host: target.host, serial: target.serial, printerId: target.printerId, ca: target.ca, pins: target.pins, service: 'ftps' as const, timeoutMs: target.timeoutMs };
+  const trust = {
+    host: target.host,
+    serial: target.serial,
+    printerId: target.printerId,
+    ca: target.ca,
+    pins: target.pins,
+    service: 'ftps' as const,
+    timeoutMs: target.timeoutMs,
+  };
   const control = await openTrustedSocket({ ...trust, port: target.port });
   const { connection, greeting } = await FtpsConnection.open(control, {
     timeoutMs: target.timeoutMs,
-    openData: (port: number, resumed: Buffer | undefined): Promise<tls.TLSSocket> => openTrustedSocket({ ...trust, port, ...(resumed ? { session: resumed } : {}) }),
+    openData: (port: number, resumed: Buffer | undefined): Promise<tls.TLSSocket> =>
+      openTrustedSocket({ ...trust, port, ...(resumed ? { session: resumed } : {}) }),
   });
   try {
     if (greeting.code !== 220) throw new FtpsError(`unexpected greeting ${greeting.code} ${greeting.text}`, greeting);

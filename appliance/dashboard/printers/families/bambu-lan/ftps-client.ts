@@ -31,7 +31,10 @@ export interface FtpsConnectionOptions {
 export class FtpsError extends Error {
   override readonly name = 'FtpsError';
 
-  constructor(message: string, readonly reply: FtpReply | null = null) {
+  constructor(
+    message: string,
+    readonly reply: FtpReply | null = null,
+  ) {
     super(message);
   }
 }
@@ -50,7 +53,10 @@ export class FtpsConnection {
   private session: Buffer | undefined;
   private readonly timeoutMs: number;
 
-  private constructor(private readonly control: tls.TLSSocket, private readonly options: FtpsConnectionOptions) {
+  private constructor(
+    private readonly control: tls.TLSSocket,
+    private readonly options: FtpsConnectionOptions,
+  ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     control.setEncoding('utf8');
     control.on('session', (session: Buffer) => (this.session = session));
@@ -72,7 +78,13 @@ export class FtpsConnection {
 
   /** USER, PASS, PBSZ 0, PROT P, TYPE I; throws on the first refusal. */
   async login(user: string, password: string): Promise<void> {
-    const steps: Array<[string, number]> = [[`USER ${user}`, 331], [`PASS ${password}`, 230], ['PBSZ 0', 200], ['PROT P', 200], ['TYPE I', 200]];
+    const steps: Array<[string, number]> = [
+      [`USER ${user}`, 331],
+      [`PASS ${password}`, 230],
+      ['PBSZ 0', 200],
+      ['PROT P', 200],
+      ['TYPE I', 200],
+    ];
     for (const [command, code] of steps) {
       const reply = await this.send(command);
       if (reply.code === code) continue;

@@ -39,7 +39,10 @@ export class MqttLink {
   private closing = false;
   private lastError: Error | null = null;
 
-  private constructor(private readonly client: MqttClient, private readonly options: MqttLinkOptions) {
+  private constructor(
+    private readonly client: MqttClient,
+    private readonly options: MqttLinkOptions,
+  ) {
     // Kept for the close reason; a listener must always be there, or mqtt.js errors would throw.
     client.on('error', (err) => (this.lastError = err));
   }
@@ -91,7 +94,10 @@ export class MqttLink {
 
   private connected(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the printer's broker did not accept the session within ${this.options.timeoutMs / 1000} s`)), this.options.timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`the printer's broker did not accept the session within ${this.options.timeoutMs / 1000} s`)),
+        this.options.timeoutMs,
+      );
       const done = (err: Error | null): void => {
         clearTimeout(timer);
         this.client.off('connect', onConnect);
@@ -103,9 +109,11 @@ export class MqttLink {
       const onConnect = (): void => done(null);
       const onError = (err: Error & { code?: unknown }): void => {
         if (typeof err.code === 'number' && REFUSED_CREDENTIALS.has(err.code)) {
-          done(new PermanentConnectError(
-            `the printer refused the access code (MQTT CONNACK ${err.code}: ${err.message}); check the LAN access code on the printer's screen and change it here`,
-          ));
+          done(
+            new PermanentConnectError(
+              `the printer refused the access code (MQTT CONNACK ${err.code}: ${err.message}); check the LAN access code on the printer's screen and change it here`,
+            ),
+          );
         } else {
           done(err);
         }

@@ -42,7 +42,10 @@ function checkShape(data: unknown): string | null {
 }
 
 export class CertificatePins {
-  constructor(private readonly dataDir: string, private readonly log: Logger) {}
+  constructor(
+    private readonly dataDir: string,
+    private readonly log: Logger,
+  ) {}
 
   /** Compares the certificate with the pin of this printer and service, pinning it when there is none. */
   check(printerId: string, serial: string, service: TlsService, certificate: { sha256: string; subject: string }): Promise<PinCheck> {

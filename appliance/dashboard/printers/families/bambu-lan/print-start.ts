@@ -24,7 +24,11 @@ const MAX_PLATE = 64;
 /** A file name for the card's root: letters, digits, `._ ()+-`, ending in `.3mf` or `.gcode`. */
 export function checkRemoteName(name: string): void {
   if (!REMOTE_NAME.test(name) || name.includes('..') || !/\.(3mf|gcode)$/i.test(name)) {
-    throw new AppError(ErrorCode.validation, 400, `"${name}" is not a file name the printer takes: letters, digits, ". _ ( ) + -" and spaces, up to 128, ending in .3mf or .gcode`);
+    throw new AppError(
+      ErrorCode.validation,
+      400,
+      `"${name}" is not a file name the printer takes: letters, digits, ". _ ( ) + -" and spaces, up to 128, ending in .3mf or .gcode`,
+    );
   }
 }
 
@@ -34,7 +38,11 @@ export interface MappingPlan {
   useAms: boolean;
 }
 
-export function planMapping(filaments: readonly ProjectFilament[] | null, ams: AmsUpdate | null, explicit: readonly number[] | undefined): MappingPlan {
+export function planMapping(
+  filaments: readonly ProjectFilament[] | null,
+  ams: AmsUpdate | null,
+  explicit: readonly number[] | undefined,
+): MappingPlan {
   if (explicit !== undefined) {
     if (!explicit.every((id) => Number.isInteger(id) && id >= EXTERNAL_SPOOL)) {
       throw new AppError(ErrorCode.validation, 400, 'ams_mapping must hold global tray ids (unit * 4 + slot) or -1');
@@ -46,14 +54,20 @@ export function planMapping(filaments: readonly ProjectFilament[] | null, ams: A
   const { mapping, unmatched } = computeAmsMapping(filaments, trays, ams?.external ?? null);
   if (unmatched.length > 0) {
     const missing = filaments.filter((f) => unmatched.includes(f.id)).map((f) => `filament ${f.id} (${f.type}${f.color ? ` ${f.color}` : ''})`);
-    throw new AppError(ErrorCode.conflict, 409, `the printer has no spool loaded for ${missing.join(', ')}; load it, or start with an explicit ams_mapping`, { unmatched });
+    throw new AppError(
+      ErrorCode.conflict,
+      409,
+      `the printer has no spool loaded for ${missing.join(', ')}; load it, or start with an explicit ams_mapping`,
+      { unmatched },
+    );
   }
   return { mapping, useAms: mapping.some((id) => id >= 0) };
 }
 
 export function projectFileRequest(name: string, options: StartOptions, plan: MappingPlan, subtaskId: string): Json {
   const plate = options.plate ?? 1;
-  if (!Number.isInteger(plate) || plate < 1 || plate > MAX_PLATE) throw new AppError(ErrorCode.validation, 400, `plate must be an integer from 1 to ${MAX_PLATE}`);
+  if (!Number.isInteger(plate) || plate < 1 || plate > MAX_PLATE)
+    throw new AppError(ErrorCode.validation, 400, `plate must be an integer from 1 to ${MAX_PLATE}`);
   if (!/\.3mf$/i.test(name)) throw new AppError(ErrorCode.validation, 400, `Bambu Lab printers start projects (.gcode.3mf); ${name} is not one`);
   return {
     param: `Metadata/plate_${plate}.gcode`,

@@ -74,7 +74,9 @@ export function parseProjectSettings(json: string): ProjectFilament[] {
   const colours = (settings as { filament_colour?: unknown })?.filament_colour;
   if (!Array.isArray(types)) return [];
   return types
-    .map((type, i) => filament(i + 1, typeof type === 'string' ? type : undefined, Array.isArray(colours) && typeof colours[i] === 'string' ? colours[i] : undefined))
+    .map((type, i) =>
+      filament(i + 1, typeof type === 'string' ? type : undefined, Array.isArray(colours) && typeof colours[i] === 'string' ? colours[i] : undefined),
+    )
     .filter((f): f is ProjectFilament => f !== null);
 }
 
@@ -147,6 +149,9 @@ export class ProjectFilamentReader {
     const sliceInfo = text(SLICE_INFO);
     const settings = text(PROJECT_SETTINGS);
     if (sliceInfo === null && settings === null) return null;
-    return { plates: sliceInfo === null ? new Map() : parseSliceInfo(sliceInfo), configured: settings === null ? [] : parseProjectSettings(settings) };
+    return {
+      plates: sliceInfo === null ? new Map() : parseSliceInfo(sliceInfo),
+      configured: settings === null ? [] : parseProjectSettings(settings),
+    };
   }
 }

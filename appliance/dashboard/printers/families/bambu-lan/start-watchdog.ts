@@ -30,7 +30,10 @@ export class StartWatchdog {
   arm(watch: StartWatch): void {
     this.disarm();
     this.watch = watch;
-    this.timer = setTimeout(() => this.fail(`the printer did not start ${watch.file} within ${Math.round(watch.timeoutMs / 1000)} s`), watch.timeoutMs);
+    this.timer = setTimeout(
+      () => this.fail(`the printer did not start ${watch.file} within ${Math.round(watch.timeoutMs / 1000)} s`),
+      watch.timeoutMs,
+    );
   }
 
   /** A new merged state. */

@@ -50,15 +50,20 @@ function handshake(options: TrustedSocketOptions): Promise<tls.TLSSocket> {
       ...(options.session ? { session: options.session } : {}),
       ...trust,
     });
-    const timer = setTimeout(() => socket.destroy(new Error(`no TLS handshake with ${describe(options)} within ${options.timeoutMs / 1000} s`)), options.timeoutMs);
+    const timer = setTimeout(
+      () => socket.destroy(new Error(`no TLS handshake with ${describe(options)} within ${options.timeoutMs / 1000} s`)),
+      options.timeoutMs,
+    );
     const failed = (err: Error & { code?: string }): void => {
       clearTimeout(timer);
       socket.destroy();
       if (options.ca !== null && VERIFY_FAILURE.test(err.code ?? '')) {
-        reject(new PermanentConnectError(
-          `the printer's certificate (${describe(options)}) does not verify against the configured CA for serial ${options.serial}: ${err.message}; ` +
-            'correct the CA, or remove it to pin the certificate on first use',
-        ));
+        reject(
+          new PermanentConnectError(
+            `the printer's certificate (${describe(options)}) does not verify against the configured CA for serial ${options.serial}: ${err.message}; ` +
+              'correct the CA, or remove it to pin the certificate on first use',
+          ),
+        );
       } else {
         reject(err);
       }
@@ -101,7 +106,10 @@ async function checkPinned(socket: tls.TLSSocket, options: TrustedSocketOptions)
       `${describe(options)} showed a certificate for "${subjectName(cert)}", not for printer ${options.serial}: check the host and the serial number`,
     );
   }
-  const check = await options.pins.check(options.printerId, options.serial, options.service, { sha256: cert.fingerprint256, subject: subjectName(cert) });
+  const check = await options.pins.check(options.printerId, options.serial, options.service, {
+    sha256: cert.fingerprint256,
+    subject: subjectName(cert),
+  });
   if (check.outcome !== 'mismatch') return;
   throw new PermanentConnectError(
     `the TLS certificate of printer ${options.serial} (${describe(options)}) changed: SHA-256 ${cert.fingerprint256} instead of ` +

@@ -25,7 +25,7 @@ export function parseFirmwareLine(line: string): Record<string, string> {
   const fields: Record<string, string> = {};
   keys.forEach((m, k) => {
     const start = (m.index ?? 0) + m[0].length;
-    const end = k + 1 < keys.length ? keys[k + 1].index ?? line.length : line.length;
+    const end = k + 1 < keys.length ? (keys[k + 1].index ?? line.length) : line.length;
     fields[m[1]] = line.slice(start, end).trim();
   });
   return fields;

@@ -47,7 +47,10 @@ export class Handshake {
       };
     });
     this.deadline = setTimeout(
-      () => this.settle(new Error(`no answer to M110/M115 within ${options.timeoutMs / 1000} s on ${options.describe} (a Marlin printer, at this baud rate?)`)),
+      () =>
+        this.settle(
+          new Error(`no answer to M110/M115 within ${options.timeoutMs / 1000} s on ${options.describe} (a Marlin printer, at this baud rate?)`),
+        ),
       options.timeoutMs,
     );
     this.hello();

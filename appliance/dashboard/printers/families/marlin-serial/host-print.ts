@@ -134,7 +134,12 @@ export class HostPrint {
   }
 
   counts(): HostPrintCounts {
-    return { bytes_done: this.state === 'finished' ? this.totals.bytes : this.bytes, bytes_total: this.totals.bytes, lines_done: this.lines, lines_total: this.totals.lines };
+    return {
+      bytes_done: this.state === 'finished' ? this.totals.bytes : this.bytes,
+      bytes_total: this.totals.bytes,
+      lines_done: this.lines,
+      lines_total: this.totals.lines,
+    };
   }
 
   job(): PrintJobStatus {

@@ -16,7 +16,16 @@
  * (they would ruin the print, and a paused print returns to where it stopped).
  */
 import { AppError, ErrorCode } from '../../../../common/errors.js';
-import { checkedAction, fanPwm, homeGcode, jogGcode, PRINTER_ACTIONS, unsupportedAction, type PrinterActionName, type PrinterActionParams } from '../../actions.js';
+import {
+  checkedAction,
+  fanPwm,
+  homeGcode,
+  jogGcode,
+  PRINTER_ACTIONS,
+  unsupportedAction,
+  type PrinterActionName,
+  type PrinterActionParams,
+} from '../../actions.js';
 import type { FirmwareInfo } from './firmware-info.js';
 
 export interface ActionContext {
@@ -46,7 +55,10 @@ function refuseWhilePrinting(ctx: ActionContext, what: string): void {
 /** The tool a parameter names, refused (422) beyond the extruders the firmware reported. */
 function checkTool(ctx: ActionContext, tool: number): number {
   const extruders = ctx.firmware?.extruders ?? 1;
-  if (tool >= extruders) throw unsupportedAction(`this printer has ${extruders} extruder${extruders === 1 ? '' : 's'} (tools 0–${extruders - 1}); there is no tool ${tool}`);
+  if (tool >= extruders)
+    throw unsupportedAction(
+      `this printer has ${extruders} extruder${extruders === 1 ? '' : 's'} (tools 0–${extruders - 1}); there is no tool ${tool}`,
+    );
   return tool;
 }
 
@@ -67,14 +79,16 @@ export function actionCommands(action: string, rawParams: Readonly<Record<string
       const target = Math.round(params.target);
       if (params.heater === 'bed') return [`M140 S${target}`];
       if (params.heater === 'chamber') {
-        if (ctx.firmware?.capabilities.CHAMBER_TEMPERATURE !== true) throw unsupportedAction('this printer reports no chamber heater (Cap:CHAMBER_TEMPERATURE)');
+        if (ctx.firmware?.capabilities.CHAMBER_TEMPERATURE !== true)
+          throw unsupportedAction('this printer reports no chamber heater (Cap:CHAMBER_TEMPERATURE)');
         return [`M141 S${target}`];
       }
       return [`M104 T${checkTool(ctx, Number(params.heater.slice(4)))} S${target}`];
     }
     case 'fan': {
       const params = rawParams as PrinterActionParams['fan'];
-      if (params.fan !== 'part') throw unsupportedAction(`Marlin printers are driven here through their part-cooling fan only; there is no "${params.fan}" fan to set`);
+      if (params.fan !== 'part')
+        throw unsupportedAction(`Marlin printers are driven here through their part-cooling fan only; there is no "${params.fan}" fan to set`);
       const speed = fanPwm(params.percent);
       return [speed === 0 ? 'M107' : `M106 S${speed}`];
     }

@@ -74,7 +74,11 @@ export class MarlinSerialDriver implements PrinterDriver {
   private lastPrint: { file: string; result: PrintProgressState; at: string } | null = null;
   private progressAt = 0;
 
-  constructor(record: Readonly<PrinterRecord>, context: DriverContext, private readonly timings: MarlinTimings) {
+  constructor(
+    record: Readonly<PrinterRecord>,
+    context: DriverContext,
+    private readonly timings: MarlinTimings,
+  ) {
     this.settings = marlinSettings(record);
     this.events = context.events;
     this.files = new PrinterFiles(context.dataDir, record.id);
@@ -134,7 +138,9 @@ export class MarlinSerialDriver implements PrinterDriver {
       throw err;
     }
     this.online = true;
-    this.info(`connected to ${this.firmware?.name ?? 'Marlin'} on ${port} at ${baud} baud; temperatures ${this.reports.autoTemperature ? 'auto-reported' : 'polled'}`);
+    this.info(
+      `connected to ${this.firmware?.name ?? 'Marlin'} on ${port} at ${baud} baud; temperatures ${this.reports.autoTemperature ? 'auto-reported' : 'polled'}`,
+    );
     this.publish();
   }
 
@@ -173,14 +179,16 @@ export class MarlinSerialDriver implements PrinterDriver {
       if (command.lines.some((line) => /[\r\n]/.test(line))) throw new AppError(ErrorCode.validation, 400, 'send one G-code command per line');
       const lines = command.lines.map(cleanCommand).filter((line) => line !== '');
       if (lines.length === 0) throw new AppError(ErrorCode.validation, 400, 'send one or more G-code commands (comments alone send nothing)');
-      if (lines.some((line) => /^M110(?!\d)/.test(line))) throw new AppError(ErrorCode.validation, 400, 'M110 is not sent from the console: the driver numbers the lines');
+      if (lines.some((line) => /^M110(?!\d)/.test(line)))
+        throw new AppError(ErrorCode.validation, 400, 'M110 is not sent from the console: the driver numbers the lines');
       return { lines: await sender.sendAll(lines) };
     }
     const commands = actionCommands(command.action, command.params ?? {}, this.actionContext());
     const replies = await sender.sendAll(commands);
     if (FILAMENT_COMMAND.test(commands[0])) {
       this.filamentCommands = !replies.some(isUnknownCommand);
-      if (!this.filamentCommands) throw unsupportedAction(`the firmware has no ${commands[0].slice(0, 4)} (built without FILAMENT_LOAD_UNLOAD_GCODES)`);
+      if (!this.filamentCommands)
+        throw unsupportedAction(`the firmware has no ${commands[0].slice(0, 4)} (built without FILAMENT_LOAD_UNLOAD_GCODES)`);
     }
     return { lines: replies };
   }
@@ -316,7 +324,11 @@ export class MarlinSerialDriver implements PrinterDriver {
     if (halted) {
       this.reports.stop();
       this.sender?.close(
-        new AppError(ErrorCode.conflict, 409, `the printer halted (${text}) and answers nothing until it is reset: power-cycle it, or disable and enable it here (most boards reset when the port opens)`),
+        new AppError(
+          ErrorCode.conflict,
+          409,
+          `the printer halted (${text}) and answers nothing until it is reset: power-cycle it, or disable and enable it here (most boards reset when the port opens)`,
+        ),
       );
     }
     this.publish();

@@ -19,7 +19,8 @@ export interface MarlinSettings {
 export function marlinSettings(record: PrinterRecord): MarlinSettings {
   const { port, baud } = record.connection;
   if (typeof port !== 'string' || !port.startsWith('/')) throw new Error('connection.port is missing or not an absolute device path');
-  if (baud !== undefined && !(BAUD_RATES as readonly unknown[]).includes(baud)) throw new Error(`connection.baud ${String(baud)} is not a supported rate`);
+  if (baud !== undefined && !(BAUD_RATES as readonly unknown[]).includes(baud))
+    throw new Error(`connection.baud ${String(baud)} is not a supported rate`);
   return { printerId: record.id, port, baud: (baud as number | undefined) ?? DEFAULT_BAUD };
 }
 

@@ -144,11 +144,25 @@ export function printProgress(live: LiveState, extruded: readonly number[]): Pri
   const at = live.heardAt.toISOString();
   if (live.print) {
     const used = extruded.map((mm, tool) => Math.round((mm - (live.print?.extrudedBefore[tool] ?? 0)) * 1000) / 1000);
-    return { ...live.print.job(), printer_id: live.printerId, updated_at: at, state: PROGRESS_STATE[live.print.state], ...live.print.counts(), extruded_mm: used };
+    return {
+      ...live.print.job(),
+      printer_id: live.printerId,
+      updated_at: at,
+      state: PROGRESS_STATE[live.print.state],
+      ...live.print.counts(),
+      extruded_mm: used,
+    };
   }
   if (live.sd) {
     const state: PrintProgressState = live.sd.finished ? 'finished' : live.sd.pausedHere ? 'paused' : 'printing';
-    return { ...sdJob(live.sd, Date.now()), printer_id: live.printerId, updated_at: at, state, bytes_done: live.sd.position, bytes_total: live.sd.size };
+    return {
+      ...sdJob(live.sd, Date.now()),
+      printer_id: live.printerId,
+      updated_at: at,
+      state,
+      bytes_done: live.sd.position,
+      bytes_total: live.sd.size,
+    };
   }
   return null;
 }
@@ -177,7 +191,11 @@ export function stateDetails(input: DetailsInput): Record<string, unknown> {
     auto_report: input.autoReport,
     extruded_mm: input.extruded,
     active_tool: input.tool,
-    print: live.print ? { source: 'host', file: live.print.file, state: PROGRESS_STATE[live.print.state], reason: live.print.reason, ...live.print.counts() } : live.sd ? { source: 'sd', file: live.sd.file, position: live.sd.position, size: live.sd.size } : null,
+    print: live.print
+      ? { source: 'host', file: live.print.file, state: PROGRESS_STATE[live.print.state], reason: live.print.reason, ...live.print.counts() }
+      : live.sd
+        ? { source: 'sd', file: live.sd.file, position: live.sd.position, size: live.sd.size }
+        : null,
     last_print: input.lastPrint,
     fault: live.fault,
     last_error: input.lastError,

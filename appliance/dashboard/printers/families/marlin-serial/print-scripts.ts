@@ -69,11 +69,5 @@ export function returnCommands(paused: PausedAt): string[] {
 
 /** Heaters, part fan and motors off; `chamber` when the firmware has a chamber heater. */
 export function safeCommands(extruders: number, chamber: boolean): string[] {
-  return [
-    ...Array.from({ length: extruders }, (_, tool) => `M104 T${tool} S0`),
-    'M140 S0',
-    ...(chamber ? ['M141 S0'] : []),
-    'M107',
-    'M84',
-  ];
+  return [...Array.from({ length: extruders }, (_, tool) => `M104 T${tool} S0`), 'M140 S0', ...(chamber ? ['M141 S0'] : []), 'M107', 'M84'];
 }

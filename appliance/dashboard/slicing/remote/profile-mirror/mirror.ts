@@ -82,7 +82,9 @@ export class ProfileMirror {
   list(filter: { kind?: ProfileKind; includeArchived?: boolean } = {}): ProfileRow[] {
     return this.store.data.profiles
       .filter((row) => (filter.kind === undefined || row.kind === filter.kind) && (filter.includeArchived || !row.archived))
-      .sort((a, b) => PROFILE_KINDS.indexOf(a.kind) - PROFILE_KINDS.indexOf(b.kind) || a.vendor.localeCompare(b.vendor) || a.name.localeCompare(b.name))
+      .sort(
+        (a, b) => PROFILE_KINDS.indexOf(a.kind) - PROFILE_KINDS.indexOf(b.kind) || a.vendor.localeCompare(b.vendor) || a.name.localeCompare(b.name),
+      )
       .map((row) => ({ ...row }));
   }
 

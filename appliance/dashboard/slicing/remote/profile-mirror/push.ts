@@ -31,7 +31,6 @@ import type { ProfileFileEntry } from '../../../../slicer/index.js';
 export const PUSH_FOLDER = 'printyard-dashboard';
 export const PUSH_FILE = 'dashboard-profiles.json';
 
-
 export interface PushReport {
   /** The file written (or removed, when there was nothing to push). */
   file: string;
@@ -79,12 +78,13 @@ export class ProfilePush {
     if (!isLoopback(base.hostname)) {
       throw conflict(
         `profile push writes into the slicer service's config dir, so the service must run on this machine; ${base.host} is not a loopback address ` +
-        '(the service has no endpoint that receives profiles)',
+          '(the service has no endpoint that receives profiles)',
       );
     }
     await probe.requireUsable();
     const configDir = (await probe.watch(() => client.health())).config_dir;
-    if (typeof configDir !== 'string' || !path.isAbsolute(configDir)) throw conflict('the slicer service does not say where its config dir is (GET /api/health config_dir)');
+    if (typeof configDir !== 'string' || !path.isAbsolute(configDir))
+      throw conflict('the slicer service does not say where its config dir is (GET /api/health config_dir)');
     const folder = path.join(configDir, 'profiles', PUSH_FOLDER);
     const file = path.join(folder, PUSH_FILE);
     const profiles = await this.options.profiles();

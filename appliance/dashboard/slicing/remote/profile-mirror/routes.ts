@@ -15,7 +15,21 @@ const NULLABLE_TIME: JsonSchema = { type: ['string', 'null'], format: 'date-time
 
 export const SYNC_STATUS_SCHEMA: JsonSchema = {
   type: 'object',
-  required: ['running', 'last_started', 'last_finished', 'last_success', 'ok', 'added', 'updated', 'archived', 'restored', 'unchanged', 'duplicates', 'total', 'error'],
+  required: [
+    'running',
+    'last_started',
+    'last_finished',
+    'last_success',
+    'ok',
+    'added',
+    'updated',
+    'archived',
+    'restored',
+    'unchanged',
+    'duplicates',
+    'total',
+    'error',
+  ],
   properties: {
     running: { type: 'boolean' },
     last_started: NULLABLE_TIME,
@@ -66,7 +80,10 @@ const PUSH_REPORT_SCHEMA: JsonSchema = {
 export function mirrorRoutes(sync: MirrorSync, push: ProfilePush, mirror: () => Promise<ProfileMirror>): RouteSpec[] {
   return [
     {
-      method: 'post', path: '/api/slicer/remote/sync', level: 'admin', tag: TAG,
+      method: 'post',
+      path: '/api/slicer/remote/sync',
+      level: 'admin',
+      tag: TAG,
       summary: 'Synchronise the profile table with the slicer service now',
       description:
         'Pulls the whole catalogue into the local table (also done every 5 minutes): idempotent on (kind, name); vanished entries are archived, ' +
@@ -84,13 +101,19 @@ export function mirrorRoutes(sync: MirrorSync, push: ProfilePush, mirror: () => 
       },
     },
     {
-      method: 'get', path: '/api/slicer/remote/sync/status', level: 'view', tag: TAG,
+      method: 'get',
+      path: '/api/slicer/remote/sync/status',
+      level: 'view',
+      tag: TAG,
       summary: 'The last profile synchronisation',
       responses: { 200: { description: 'Counts of the last sync and its error.', schema: SYNC_STATUS_SCHEMA } },
       handler: () => sync.status(),
     },
     {
-      method: 'post', path: '/api/slicer/profiles/push', level: 'admin', tag: TAG,
+      method: 'post',
+      path: '/api/slicer/profiles/push',
+      level: 'admin',
+      tag: TAG,
       summary: "Push the dashboard's user profiles to the slicer service",
       description:
         "Writes the user profiles of /api/slicer/native/profiles into the slicer service's config dir (profiles/printyard-dashboard/), which the " +
@@ -110,14 +133,22 @@ export function mirrorRoutes(sync: MirrorSync, push: ProfilePush, mirror: () => 
       },
     },
     {
-      method: 'get', path: '/api/slicer/profiles', level: 'view', tag: TAG,
+      method: 'get',
+      path: '/api/slicer/profiles',
+      level: 'view',
+      tag: TAG,
       summary: 'The local profile table (mirror of the slicer service)',
       description: 'Ordered by kind, vendor, name; archived entries only with `archived=1`.',
       query: {
         kind: { type: 'string', enum: [...PROFILE_KINDS] },
         archived: { type: 'string', enum: ['0', '1', 'false', 'true'], description: '1 or true: include archived entries.' },
       },
-      responses: { 200: { description: 'The rows.', schema: { type: 'object', required: ['profiles'], properties: { profiles: { type: 'array', items: PROFILE_ROW_SCHEMA } } } } },
+      responses: {
+        200: {
+          description: 'The rows.',
+          schema: { type: 'object', required: ['profiles'], properties: { profiles: { type: 'array', items: PROFILE_ROW_SCHEMA } } },
+        },
+      },
       handler: async ({ query }) => ({
         profiles: (await mirror()).list({
           ...(query.kind ? { kind: query.kind as ProfileKind } : {}),

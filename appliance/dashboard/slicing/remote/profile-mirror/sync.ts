@@ -41,14 +41,18 @@ export interface MirrorSyncOptions {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
 
 export function settingsHash(settings: unknown): string {
-  return createHash('sha256').update(canonical(settings ?? {})).digest('hex');
+  return createHash('sha256')
+    .update(canonical(settings ?? {}))
+    .digest('hex');
 }
 
 /** The table's view of an upstream row; rows that are not profiles of a known kind are refused. */
@@ -71,7 +75,14 @@ export class MirrorSync {
   private current: Promise<SyncStatus> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private readonly state: SyncStatus = {
-    running: false, last_started: null, last_finished: null, last_success: null, ok: null, total: 0, error: null, ...ZERO,
+    running: false,
+    last_started: null,
+    last_finished: null,
+    last_success: null,
+    ok: null,
+    total: 0,
+    error: null,
+    ...ZERO,
   };
   private readonly now: () => Date;
 

@@ -114,7 +114,11 @@ function evaluate(expr: Expr, scope: Scope): Value {
     case 'ternary':
       return evaluate(condition(expr.cond, scope) ? expr.then : expr.otherwise, scope);
     case 'call':
-      return callBuiltin(expr.fn, expr.args.map((arg) => evaluate(arg, scope)), expr.line);
+      return callBuiltin(
+        expr.fn,
+        expr.args.map((arg) => evaluate(arg, scope)),
+        expr.line,
+      );
     case 'vector':
       return { t: 'vec', v: expr.items.map((item) => evaluate(item, scope)) };
   }
@@ -154,9 +158,12 @@ function binary(op: BinaryOp, a: Value, b: Value, line: number): Value {
   const bothInt = a.t === 'int' && b.t === 'int';
   const make = bothInt ? intValue : floatValue;
   switch (op) {
-    case '+': return make(a.v + b.v);
-    case '-': return make(a.v - b.v);
-    case '*': return make(a.v * b.v);
+    case '+':
+      return make(a.v + b.v);
+    case '-':
+      return make(a.v - b.v);
+    case '*':
+      return make(a.v * b.v);
     case '/':
       if (b.v === 0) throw new TemplateError('division by zero', line);
       return bothInt ? intValue(Math.trunc(a.v / b.v)) : floatValue(a.v / b.v);
@@ -191,9 +198,13 @@ function compare(op: '<' | '>' | '<=' | '>=', a: Value, b: Value, line: number):
     throw new TemplateError(`cannot compare ${typeName(a)} with ${typeName(b)} using "${op}"`, line);
   }
   switch (op) {
-    case '<': return boolValue(x < y);
-    case '>': return boolValue(x > y);
-    case '<=': return boolValue(x <= y);
-    case '>=': return boolValue(x >= y);
+    case '<':
+      return boolValue(x < y);
+    case '>':
+      return boolValue(x > y);
+    case '<=':
+      return boolValue(x <= y);
+    case '>=':
+      return boolValue(x >= y);
   }
 }

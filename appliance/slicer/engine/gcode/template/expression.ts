@@ -18,7 +18,10 @@ export function isKeyword(word: string): boolean {
 export class TokenCursor {
   private pos = 0;
 
-  constructor(private readonly tokens: readonly Token[], private readonly blockLine: number) {}
+  constructor(
+    private readonly tokens: readonly Token[],
+    private readonly blockLine: number,
+  ) {}
 
   peek(offset = 0): Token | undefined {
     return this.tokens[this.pos + offset];

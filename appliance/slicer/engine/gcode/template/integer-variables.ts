@@ -8,16 +8,36 @@ import { SETTINGS } from '../../../profiles/schema.js';
 
 const CONTRACT_INTEGERS = [
   // PrusaSlicer and OrcaSlicer aliases of integer settings
-  'first_layer_temperature', 'temperature', 'bed_temperature', 'first_layer_bed_temperature',
-  'bed_temperature_initial_layer', 'bed_temperature_initial_layer_single', 'chamber_temperature', 'perimeters',
+  'first_layer_temperature',
+  'temperature',
+  'bed_temperature',
+  'first_layer_bed_temperature',
+  'bed_temperature_initial_layer',
+  'bed_temperature_initial_layer_single',
+  'chamber_temperature',
+  'perimeters',
   // job context
-  'initial_extruder', 'initial_tool', 'initial_no_support_extruder', 'current_extruder', 'next_extruder',
-  'previous_extruder', 'layer_num', 'total_layer_count', 'total_toolchanges',
-  'year', 'month', 'day', 'hour', 'minute', 'second',
+  'initial_extruder',
+  'initial_tool',
+  'initial_no_support_extruder',
+  'current_extruder',
+  'next_extruder',
+  'previous_extruder',
+  'layer_num',
+  'total_layer_count',
+  'total_toolchanges',
+  'year',
+  'month',
+  'day',
+  'hour',
+  'minute',
+  'second',
 ];
 
 const INTEGER_VARIABLES: ReadonlySet<string> = new Set([
-  ...Object.entries(SETTINGS).filter(([, def]) => def.type === 'int').map(([key]) => key),
+  ...Object.entries(SETTINGS)
+    .filter(([, def]) => def.type === 'int')
+    .map(([key]) => key),
   ...CONTRACT_INTEGERS,
 ]);
 

@@ -135,7 +135,7 @@ function readString(source: string, start: number, line: number): { value: strin
       value += c;
     }
   }
-  throw new TemplateError('string literal is never closed by \'"\'', line);
+  throw new TemplateError("string literal is never closed by '\"'", line);
 }
 
 function readRegex(source: string, start: number, line: number): { value: string; end: number } {

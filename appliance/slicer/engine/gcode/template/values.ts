@@ -52,11 +52,16 @@ export function isNumeric(value: Value): value is Extract<Value, { t: 'int' | 'f
 
 export function typeName(value: Value): string {
   switch (value.t) {
-    case 'int': return 'an integer';
-    case 'float': return 'a number';
-    case 'bool': return 'a boolean';
-    case 'str': return 'a string';
-    case 'vec': return 'a vector';
+    case 'int':
+      return 'an integer';
+    case 'float':
+      return 'a number';
+    case 'bool':
+      return 'a boolean';
+    case 'str':
+      return 'a string';
+    case 'vec':
+      return 'a vector';
   }
 }
 
@@ -69,10 +74,14 @@ export function formatFloat(v: number): string {
 /** `{expr}` output. A vector has no scalar form: the template must index it. */
 export function formatValue(value: Value, name: string | null, line: number): string {
   switch (value.t) {
-    case 'int': return String(value.v);
-    case 'float': return formatFloat(value.v);
-    case 'bool': return value.v ? 'true' : 'false';
-    case 'str': return value.v;
+    case 'int':
+      return String(value.v);
+    case 'float':
+      return formatFloat(value.v);
+    case 'bool':
+      return value.v ? 'true' : 'false';
+    case 'str':
+      return value.v;
     case 'vec':
       throw new TemplateError(name ? `"${name}" is a vector: index it, e.g. ${name}[0]` : 'a vector cannot be printed: index it', line);
   }

@@ -93,7 +93,6 @@ function cumulativeLengths(ring: Float64Array): Float64Array {
   return c;
 }
 
-
 /** A uniform grid over the ring edges for nearest-edge queries near the boundary. */
 class EdgeIndex {
   readonly edgeRing: Int32Array;
@@ -115,7 +114,10 @@ class EdgeIndex {
     this.edgeRing = new Int32Array(edges);
     this.edgeVertex = new Int32Array(edges);
     this.coords = new Float64Array(edges * 4);
-    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    let minX = Infinity,
+      minY = Infinity,
+      maxX = -Infinity,
+      maxY = -Infinity;
     let e = 0;
     rings.forEach((ring, r) => {
       const n = ring.length >> 1;
@@ -142,17 +144,23 @@ class EdgeIndex {
     this.cols = Math.min(Math.floor(w / this.cell) + 1, 4096);
     this.rows = Math.min(Math.floor(h / this.cell) + 1, 4096);
     const counts = new Int32Array(this.cols * this.rows + 1);
-    this.forEachCell((cell) => { counts[cell + 1]++; });
+    this.forEachCell((cell) => {
+      counts[cell + 1]++;
+    });
     for (let k = 1; k < counts.length; k++) counts[k] += counts[k - 1];
     this.cellStart = counts.slice();
     this.cellEdges = new Int32Array(counts[counts.length - 1]);
-    this.forEachCell((cell, edge) => { this.cellEdges[counts[cell]++] = edge; });
+    this.forEachCell((cell, edge) => {
+      this.cellEdges[counts[cell]++] = edge;
+    });
   }
 
   /** The edge nearest to (x, y) within tol, or -1; sets lastT. */
   nearest(x: number, y: number, tol: number): number {
-    const c0 = this.colOf(x - tol), c1 = this.colOf(x + tol);
-    const r0 = this.rowOf(y - tol), r1 = this.rowOf(y + tol);
+    const c0 = this.colOf(x - tol),
+      c1 = this.colOf(x + tol);
+    const r0 = this.rowOf(y - tol),
+      r1 = this.rowOf(y + tol);
     let best = -1;
     let bestD = tol * tol;
     for (let row = r0; row <= r1; row++) {
@@ -161,8 +169,10 @@ class EdgeIndex {
         for (let k = this.cellStart[cell]; k < this.cellStart[cell + 1]; k++) {
           const e = this.cellEdges[k];
           const o = e * 4;
-          const ax = this.coords[o], ay = this.coords[o + 1];
-          const dx = this.coords[o + 2] - ax, dy = this.coords[o + 3] - ay;
+          const ax = this.coords[o],
+            ay = this.coords[o + 1];
+          const dx = this.coords[o + 2] - ax,
+            dy = this.coords[o + 3] - ay;
           const len2 = dx * dx + dy * dy;
           let t = len2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / len2 : 0;
           t = t < 0 ? 0 : t > 1 ? 1 : t;

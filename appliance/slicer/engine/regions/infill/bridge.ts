@@ -66,7 +66,11 @@ function candidateAngles(bridge: ExPolygon): number[] {
 
 /** Anchored share of the sample line length in one direction, and the longest anchored line. */
 function score(
-  boundaries: readonly Boundary[], angleDeg: number, step: number, anchors: readonly ExPolygon[], anchorBoxes: readonly BBox2[],
+  boundaries: readonly Boundary[],
+  angleDeg: number,
+  step: number,
+  anchors: readonly ExPolygon[],
+  anchorBoxes: readonly BBox2[],
 ): { share: number; longest: number } {
   const builder = new PiecesBuilder();
   for (const b of boundaries) hatch(b, angleDeg * DEG, { kind: 'grid', step }, 0, builder);
@@ -82,8 +86,7 @@ function score(
     total += len;
     if (len > longest) longest = len;
     const held =
-      onAnchor(p[0] - dx * PROBE, p[1] - dy * PROBE, anchors, anchorBoxes) &&
-      onAnchor(p[2] + dx * PROBE, p[3] + dy * PROBE, anchors, anchorBoxes);
+      onAnchor(p[0] - dx * PROBE, p[1] - dy * PROBE, anchors, anchorBoxes) && onAnchor(p[2] + dx * PROBE, p[3] + dy * PROBE, anchors, anchorBoxes);
     if (!held) continue;
     anchored += len;
     if (len > longestAnchored) longestAnchored = len;

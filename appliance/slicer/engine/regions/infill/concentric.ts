@@ -17,7 +17,14 @@ export function concentricLoops(area: readonly ExPolygon[], spacing: number, min
   let px = x;
   let py = y;
   while (remaining.length > 0) {
-    const island = remaining.splice(nearestRingIndex(remaining.map((ex) => ex.contour), px, py), 1)[0];
+    const island = remaining.splice(
+      nearestRingIndex(
+        remaining.map((ex) => ex.contour),
+        px,
+        py,
+      ),
+      1,
+    )[0];
     // Each level is offset from the one before: Clipper's offsets cost more the larger the delta.
     for (let level: ExPolygon[] = simplifyEx([island], SIMPLIFY); level.length > 0; level = offsetEx(level, -spacing)) {
       const rings = level.flatMap((ex) => [ex.contour, ...ex.holes]).filter((r) => polygonLength(r) >= minLength);

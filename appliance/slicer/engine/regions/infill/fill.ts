@@ -53,7 +53,12 @@ export function fill(req: FillRequest): Extrusion[] {
   const [x, y] = req.start ?? [req.area[0].contour[0], req.area[0].contour[1]];
   const loop = req.pattern === 'concentric';
   return fillPaths(req, x, y).map((points) => ({
-    role: req.role, points, loop, width: req.width, height: req.height, mm3PerMm: req.mm3PerMm,
+    role: req.role,
+    points,
+    loop,
+    width: req.width,
+    height: req.height,
+    mm3PerMm: req.mm3PerMm,
   }));
 }
 

@@ -161,7 +161,13 @@ function placeRows(placement: RowPlacement, minY: number, maxY: number): Rows | 
 
 /** Writes the world position of a crossing into path[o], path[o+1]; returns its ring. */
 function endPoint(
-  rings: readonly Float64Array[], ringStart: Int32Array, vRing: Int32Array, e: number, t: number, path: Float64Array, o: number,
+  rings: readonly Float64Array[],
+  ringStart: Int32Array,
+  vRing: Int32Array,
+  e: number,
+  t: number,
+  path: Float64Array,
+  o: number,
 ): number {
   const r = vRing[e];
   const ring = rings[r];

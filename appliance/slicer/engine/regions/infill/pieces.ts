@@ -33,8 +33,15 @@ export class PiecesBuilder {
   }
 
   add(
-    path: Float64Array, startRing: number, startArc: number, endRing: number, endArc: number,
-    family: number, row: number, lo: number, hi: number,
+    path: Float64Array,
+    startRing: number,
+    startArc: number,
+    endRing: number,
+    endArc: number,
+    family: number,
+    row: number,
+    lo: number,
+    hi: number,
   ): void {
     if (this.n === this.family.length) this.grow();
     const i = this.n++;

@@ -3,19 +3,18 @@ import type { ExPolygon } from '../../geometry/types.js';
 import type { ExtrusionRole } from '../../toolpath/types.js';
 
 /** Sparse patterns (`sparse_infill_pattern`) and solid ones (`*_surface_pattern`), OrcaSlicer names. */
-export type FillPattern =
-  | 'zig-zag'
-  | 'line'
-  | 'grid'
-  | 'alignedrectilinear'
-  | 'triangles'
-  | 'gyroid'
-  | 'monotonic'
-  | 'monotonicline'
-  | 'concentric';
+export type FillPattern = 'zig-zag' | 'line' | 'grid' | 'alignedrectilinear' | 'triangles' | 'gyroid' | 'monotonic' | 'monotonicline' | 'concentric';
 
 export const FILL_PATTERNS: readonly FillPattern[] = [
-  'zig-zag', 'line', 'grid', 'alignedrectilinear', 'triangles', 'gyroid', 'monotonic', 'monotonicline', 'concentric',
+  'zig-zag',
+  'line',
+  'grid',
+  'alignedrectilinear',
+  'triangles',
+  'gyroid',
+  'monotonic',
+  'monotonicline',
+  'concentric',
 ];
 
 export interface FillRequest {

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { colorDistance, computeAmsMapping, loadedTrays, type LoadedTray } from '../../../../../appliance/dashboard/printers/families/bambu-lan/ams-mapping.js';
+import {
+  colorDistance,
+  computeAmsMapping,
+  loadedTrays,
+  type LoadedTray,
+} from '../../../../../appliance/dashboard/printers/families/bambu-lan/ams-mapping.js';
 import type { AmsUpdate } from '../../../../../appliance/dashboard/printers/status.js';
 
 const trays: LoadedTray[] = [
@@ -25,9 +30,20 @@ test('material first, then the nearest colour; the mapping is indexed by filamen
 });
 
 test('different filaments take different trays while there are enough; then they share', () => {
-  const reds = computeAmsMapping([{ id: 1, type: 'PLA', color: '#FF0000' }, { id: 2, type: 'PLA', color: '#E00000' }], trays, null);
+  const reds = computeAmsMapping(
+    [
+      { id: 1, type: 'PLA', color: '#FF0000' },
+      { id: 2, type: 'PLA', color: '#E00000' },
+    ],
+    trays,
+    null,
+  );
   assert.deepEqual(reds.mapping, [1, 4], 'the closest pair (dark red, tray 4) first; the other red takes the nearest tray left');
-  const many = computeAmsMapping([1, 2, 3].map((id) => ({ id, type: 'PETG', color: '#F72323' })), trays, null);
+  const many = computeAmsMapping(
+    [1, 2, 3].map((id) => ({ id, type: 'PETG', color: '#F72323' })),
+    trays,
+    null,
+  );
   assert.deepEqual(many.mapping, [2, 2, 2]);
 });
 

@@ -59,7 +59,15 @@ describe('a P1S (delta pushes)', () => {
     assert.deepEqual(run.events.identities.at(-1), { vendor: 'Bambu Lab', model: 'P1S', firmware: '01.08.02.00' });
     const ams = run.driver.state().ams;
     assert.ok(ams);
-    assert.deepEqual(ams.units[0].trays.map((t) => [t.material, t.color]), [['PLA', '#FFFFFFFF'], ['PLA', '#000000FF'], ['PETG', '#F72323FF'], ['PLA', '#0A2989FF']]);
+    assert.deepEqual(
+      ams.units[0].trays.map((t) => [t.material, t.color]),
+      [
+        ['PLA', '#FFFFFFFF'],
+        ['PLA', '#000000FF'],
+        ['PETG', '#F72323FF'],
+        ['PLA', '#0A2989FF'],
+      ],
+    );
     assert.equal(ams.external?.material, 'PLA');
     assert.equal(ams.active_tray, null);
   });
@@ -79,9 +87,17 @@ describe('a P1S (delta pushes)', () => {
     const tray = vb.printer.state.ams[0].trays[2];
     assert.ok(tray && before);
     tray.remain = 33;
-    const update = await run.events.until('tray 2 at 33 %', () => run.events.amsUpdates.findLast((a) => a.units[0]?.trays[2].remaining_percent === 33));
-    assert.deepEqual(update.units[0].trays.map((t) => t.remaining_percent), [100, 85, 33, 40]);
-    assert.deepEqual(update.units[0].trays.map((t) => t.material), before.units[0].trays.map((t) => t.material));
+    const update = await run.events.until('tray 2 at 33 %', () =>
+      run.events.amsUpdates.findLast((a) => a.units[0]?.trays[2].remaining_percent === 33),
+    );
+    assert.deepEqual(
+      update.units[0].trays.map((t) => t.remaining_percent),
+      [100, 85, 33, 40],
+    );
+    assert.deepEqual(
+      update.units[0].trays.map((t) => t.material),
+      before.units[0].trays.map((t) => t.material),
+    );
   });
 
   test('a full short print: upload over FTPS, project_file with the mapping for these trays, progress, FINISH', async () => {
@@ -96,10 +112,20 @@ describe('a P1S (delta pushes)', () => {
     const done = await run.events.until('FINISH', () => run.events.statuses.findLast((s) => s.state === 'finished'), 20_000);
     assert.deepEqual([done.job?.file, done.job?.progress, done.job?.layer, done.job?.total_layers], ['cube', 100, 4, 4]);
     const percents = run.events.progresses.filter((p) => p.file === 'cube').map((p) => p.progress);
-    assert.ok(percents.some((p) => p > 0 && p < 100), `progress in between: ${percents.join(',')}`);
-    assert.deepEqual(percents, [...percents].sort((a, b) => a - b), 'progress never goes back');
+    assert.ok(
+      percents.some((p) => p > 0 && p < 100),
+      `progress in between: ${percents.join(',')}`,
+    );
+    assert.deepEqual(
+      percents,
+      [...percents].sort((a, b) => a - b),
+      'progress never goes back',
+    );
     const running = run.events.progresses.find((p) => p.file === 'cube' && p.progress > 0 && p.progress < 100);
-    assert.ok(running && running.remaining_s !== null && running.remaining_s % 60 === 0 && running.remaining_s <= 4 * 60, 'remaining minutes become seconds');
+    assert.ok(
+      running && running.remaining_s !== null && running.remaining_s % 60 === 0 && running.remaining_s <= 4 * 60,
+      'remaining minutes become seconds',
+    );
   });
 
   test('pause, resume and stop; pause while idle is a conflict', async () => {
@@ -125,7 +151,12 @@ describe('a P1S (delta pushes)', () => {
     await run.events.until('light off', () => (run.driver.state().details.lights as Record<string, string>).chamber_light === 'off');
     await run.driver.command({ kind: 'gcode', lines: ['M106 P2 S255'] });
     await run.events.until('aux fan', () => run.driver.status().fans.aux === 100);
-    for (const [action, params] of [['light', { light: 'work', on: true }], ['tool_change', { tool: 1 }], ['temperature', { heater: 'chamber', target: 40 }], ['speed', { percent: 120 }]] as const) {
+    for (const [action, params] of [
+      ['light', { light: 'work', on: true }],
+      ['tool_change', { tool: 1 }],
+      ['temperature', { heater: 'chamber', target: 40 }],
+      ['speed', { percent: 120 }],
+    ] as const) {
       const refused = await rejection(run.driver.command({ kind: 'action', action, params }));
       assert.deepEqual([refused.status, refused.code], [422, 'ERR_UNSUPPORTED_ACTION'], `${action} ${JSON.stringify(params)}`);
     }
@@ -157,7 +188,11 @@ describe('a P1S (delta pushes)', () => {
     await vb.printer.stop();
     try {
       await run.driver.start('cube.gcode.3mf', { ams_mapping: [] });
-      const late = await run.events.until('the late start', () => run.events.errors.find((e) => /did not start cube\.gcode\.3mf within 5 s/.test(e.message)), 20_000);
+      const late = await run.events.until(
+        'the late start',
+        () => run.events.errors.find((e) => /did not start cube\.gcode\.3mf within 5 s/.test(e.message)),
+        20_000,
+      );
       assert.equal(run.driver.status().error, late.message);
       assert.equal(run.driver.status().state, 'error');
     } finally {

@@ -46,7 +46,9 @@ test('a running print: state, job with remaining minutes as seconds, temperature
 });
 
 test('each gcode_state maps to a printer state; FAILED says why', () => {
-  const states = ['IDLE', 'PREPARE', 'SLICING', 'RUNNING', 'PAUSE', 'FINISH', 'FAILED'].map((s) => printerStatus('p', { ...RUNNING, gcode_state: s }, AT, { error: null }).state);
+  const states = ['IDLE', 'PREPARE', 'SLICING', 'RUNNING', 'PAUSE', 'FINISH', 'FAILED'].map(
+    (s) => printerStatus('p', { ...RUNNING, gcode_state: s }, AT, { error: null }).state,
+  );
   assert.deepEqual(states, ['idle', 'preparing', 'preparing', 'printing', 'paused', 'finished', 'error']);
   const cancelled = printerStatus('p', { ...RUNNING, gcode_state: 'FAILED', print_error: 0x0300400c }, AT, { error: null });
   assert.equal(cancelled.error, 'print failed: printing was cancelled (0300-400C)');
@@ -64,7 +66,12 @@ test('AMS: trays by slot from their ids, presence from tray_exist_bits, colours 
       tray_exist_bits: '29',
       tray_now: '5',
       ams: [
-        { id: '1', humidity: '3', temp: '24.5', tray: [{ id: '1', tray_type: 'ABS', tray_color: '00FF00FF', remain: -1, tray_uuid: '0'.repeat(32) }] },
+        {
+          id: '1',
+          humidity: '3',
+          temp: '24.5',
+          tray: [{ id: '1', tray_type: 'ABS', tray_color: '00FF00FF', remain: -1, tray_uuid: '0'.repeat(32) }],
+        },
         {
           id: '0',
           humidity: '4',
@@ -80,7 +87,10 @@ test('AMS: trays by slot from their ids, presence from tray_exist_bits, colours 
     vt_tray: { id: '254', tray_type: 'PLA', tray_color: 'FFFFFFFF', remain: -1 },
   };
   const update = amsUpdate('p', print, AT);
-  assert.deepEqual(update.units.map((u) => u.id), [0, 1]);
+  assert.deepEqual(
+    update.units.map((u) => u.id),
+    [0, 1],
+  );
   assert.deepEqual(update.units[0].trays, [
     { slot: 0, present: true, material: 'PLA', color: '#FFFFFFFF', remaining_percent: 100 },
     { slot: 1, present: false, material: null, color: null, remaining_percent: null },
@@ -103,8 +113,11 @@ test('Developer Mode: unknown on a P1 until the verification HMS; the X1 `fun` b
   assert.equal(developerMode(refused), false);
   assert.equal(developerMode({ fun: '3EC18FFF9CFF' }), true);
   assert.equal(developerMode({ fun: '3EC1AFFF9CFF' }), false);
-  assert.deepEqual(stateDetails({ ...RUNNING, spd_lvl: 3, lights_report: [{ node: 'chamber_light', mode: 'off' }], print_error: 0x05004004 }).print_error, {
-    code: '0500-4004',
-    text: 'the device is busy',
-  });
+  assert.deepEqual(
+    stateDetails({ ...RUNNING, spd_lvl: 3, lights_report: [{ node: 'chamber_light', mode: 'off' }], print_error: 0x05004004 }).print_error,
+    {
+      code: '0500-4004',
+      text: 'the device is busy',
+    },
+  );
 });

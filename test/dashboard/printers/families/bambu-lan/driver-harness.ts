@@ -6,7 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from '../../../../../appliance/common/logger.js';
-import { BambuLanDriver, DEFAULT_BAMBU_TIMINGS, type BambuTimings } from '../../../../../appliance/dashboard/printers/families/bambu-lan/bambu-driver.js';
+import {
+  BambuLanDriver,
+  DEFAULT_BAMBU_TIMINGS,
+  type BambuTimings,
+} from '../../../../../appliance/dashboard/printers/families/bambu-lan/bambu-driver.js';
 import type { PrinterRecord } from '../../../../../appliance/dashboard/printers/printer.js';
 import type { VirtualBambu } from '../../../../fixtures/virtual-bambu.js';
 import { RecordedEvents } from '../recorded-events.js';
@@ -32,7 +36,15 @@ export function bambuRecord(vb: VirtualBambu, connection: Record<string, unknown
     model: null,
     printer_profile: null,
     enabled: true,
-    connection: { host: vb.host, serial: vb.serial, access_code: vb.accessCode, ca: vb.caPem, mqtt_port: vb.mqttPort, ftps_port: vb.ftpsPort, ...connection },
+    connection: {
+      host: vb.host,
+      serial: vb.serial,
+      access_code: vb.accessCode,
+      ca: vb.caPem,
+      mqtt_port: vb.mqttPort,
+      ftps_port: vb.ftpsPort,
+      ...connection,
+    },
     created_at: at,
     updated_at: at,
   };
@@ -46,7 +58,10 @@ export interface DriverRun {
 }
 
 /** A driver for the virtual printer (verified with its CA unless `connection` says otherwise), not yet connected. */
-export function driverFor(vb: VirtualBambu, options: { connection?: Record<string, unknown>; timings?: Partial<BambuTimings>; dataDir?: string } = {}): DriverRun {
+export function driverFor(
+  vb: VirtualBambu,
+  options: { connection?: Record<string, unknown>; timings?: Partial<BambuTimings>; dataDir?: string } = {},
+): DriverRun {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'printyard-bambu-driver-'));
   const events = new RecordedEvents();
   const log = createLogger({ name: 'bambu-test', level: 'error', write: () => {} });

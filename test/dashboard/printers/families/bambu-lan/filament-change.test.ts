@@ -22,7 +22,10 @@ describe('filament load and unload on a P1S with an AMS', () => {
   let run: DriverRun;
 
   before(async () => {
-    vb = await startVirtualBambu({ model: 'P1S', ams: { trays: [{ type: 'PLA', color: 'FFFFFF' }, { type: 'PLA', color: '000000' }, { type: 'PETG', color: 'F72323' }, null] } });
+    vb = await startVirtualBambu({
+      model: 'P1S',
+      ams: { trays: [{ type: 'PLA', color: 'FFFFFF' }, { type: 'PLA', color: '000000' }, { type: 'PETG', color: 'F72323' }, null] },
+    });
     run = driverFor(vb);
     await run.driver.connect();
   });
@@ -50,7 +53,7 @@ describe('filament load and unload on a P1S with an AMS', () => {
     assert.equal(vb.printer.state.trayNow, 2);
   });
 
-  test('unload: target 255 at the loaded filament\'s temperature; the AMS update shows none in use', async () => {
+  test("unload: target 255 at the loaded filament's temperature; the AMS update shows none in use", async () => {
     await run.events.until('the change finished', () => run.driver.state().details.stage === 255);
     const changes = recordChanges(vb);
     await run.driver.command({ kind: 'action', action: 'unload_filament', params: {} });
@@ -86,7 +89,10 @@ describe('filament load and unload on a P1S with an AMS', () => {
     try {
       await run.events.until('printing', () => run.driver.status().state === 'printing');
       const changes = recordChanges(vb);
-      for (const [action, params] of [['load_filament', { tray: 1 }], ['unload_filament', {}]] as const) {
+      for (const [action, params] of [
+        ['load_filament', { tray: 1 }],
+        ['unload_filament', {}],
+      ] as const) {
         const refused = await rejection(run.driver.command({ kind: 'action', action, params }));
         assert.deepEqual([refused.status, refused.code], [409, 'ERR_CONFLICT'], action);
         assert.match(refused.message, /while the printer is RUNNING/);

@@ -13,7 +13,9 @@ export interface SlicedFilament {
 }
 
 export function sliceInfo(filaments: readonly SlicedFilament[], plate = 1): string {
-  const lines = filaments.map((f) => `    <filament id="${f.id}" tray_info_idx="GFA00" type="${f.type}" color="${f.color}" used_m="1.20" used_g="3.60" />`);
+  const lines = filaments.map(
+    (f) => `    <filament id="${f.id}" tray_info_idx="GFA00" type="${f.type}" color="${f.color}" used_m="1.20" used_g="3.60" />`,
+  );
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<config>',
@@ -36,7 +38,9 @@ export function project(filaments: readonly SlicedFilament[], layers = 4, minute
     '[Content_Types].xml': strToU8('<?xml version="1.0" encoding="UTF-8"?><Types/>'),
     'Metadata/plate_1.gcode': strToU8(bambuGcode(layers, minutes)),
     'Metadata/slice_info.config': strToU8(sliceInfo(filaments)),
-    'Metadata/project_settings.config': strToU8(JSON.stringify({ filament_type: filaments.map((f) => f.type), filament_colour: filaments.map((f) => f.color) })),
+    'Metadata/project_settings.config': strToU8(
+      JSON.stringify({ filament_type: filaments.map((f) => f.type), filament_colour: filaments.map((f) => f.color) }),
+    ),
   });
 }
 

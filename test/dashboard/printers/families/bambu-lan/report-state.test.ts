@@ -33,9 +33,21 @@ test('a delta merges into what is known: fields it does not name stay', () => {
 test('AMS units and trays merge by id, not by position', () => {
   const state = new ReportState();
   state.apply(FULL);
-  state.apply({ msg: 1, sequence_id: '11', ams: { ams: [{ id: '1', tray: [{ id: '0', remain: 19 }] }, { id: '0', tray: [{ id: '2', remain: 59 }] }] } });
+  state.apply({
+    msg: 1,
+    sequence_id: '11',
+    ams: {
+      ams: [
+        { id: '1', tray: [{ id: '0', remain: 19 }] },
+        { id: '0', tray: [{ id: '2', remain: 59 }] },
+      ],
+    },
+  });
   const units = (state.print.ams as any).ams;
-  assert.deepEqual(units.map((u: any) => u.tray.map((t: any) => t.remain)), [[100, 85, 59], [19]]);
+  assert.deepEqual(
+    units.map((u: any) => u.tray.map((t: any) => t.remain)),
+    [[100, 85, 59], [19]],
+  );
   assert.equal(units[0].tray[2].tray_type, 'PETG', 'the rest of tray 2 stays');
   assert.equal(units[0].humidity, '4');
   assert.equal((state.print.ams as any).tray_now, '255');
@@ -43,7 +55,10 @@ test('AMS units and trays merge by id, not by position', () => {
 
 test('a full report replaces id lists (an emptied tray loses its spool); tray states 9 and 10 clear a tray', () => {
   const emptied = mergeReport(FULL, { ams: { ams: [{ id: '0', tray: [tray('0', 'PLA', 'FFFFFFFF', 100), { id: '1' }] }] } }, true) as any;
-  assert.deepEqual(emptied.ams.ams.map((u: any) => u.id), ['0']);
+  assert.deepEqual(
+    emptied.ams.ams.map((u: any) => u.id),
+    ['0'],
+  );
   assert.deepEqual(emptied.ams.ams[0].tray[1], { id: '1' });
   const removed = mergeReport(FULL, { ams: { ams: [{ id: '0', tray: [{ id: '1', state: 10 }] }] } }, false) as any;
   assert.deepEqual(removed.ams.ams[0].tray[1], { id: '1', state: 10 });

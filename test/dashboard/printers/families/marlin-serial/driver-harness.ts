@@ -60,7 +60,11 @@ export interface DriverRun {
 export function driverFor(vm: VirtualMarlinFixture, timings: Partial<MarlinTimings> = {}): DriverRun {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'printyard-marlin-driver-'));
   const events = new RecordedEvents();
-  const driver = new MarlinSerialDriver(marlinRecord(vm.hostPath), { events, log: createLogger({ name: 'marlin-test', level: 'error', write: () => {} }), dataDir }, { ...TEST_TIMINGS, ...timings });
+  const driver = new MarlinSerialDriver(
+    marlinRecord(vm.hostPath),
+    { events, log: createLogger({ name: 'marlin-test', level: 'error', write: () => {} }), dataDir },
+    { ...TEST_TIMINGS, ...timings },
+  );
   let text = '';
   let uploads = 0;
   const onReceived = (chunk: string) => {
@@ -71,7 +75,16 @@ export function driverFor(vm: VirtualMarlinFixture, timings: Partial<MarlinTimin
     driver,
     events,
     dataDir,
-    received: () => text.split('\n').map((line) => line.replace(/^N\d+ /, '').replace(/\*\d+\s*$/, '').trim()).filter((line) => line !== ''),
+    received: () =>
+      text
+        .split('\n')
+        .map((line) =>
+          line
+            .replace(/^N\d+ /, '')
+            .replace(/\*\d+\s*$/, '')
+            .trim(),
+        )
+        .filter((line) => line !== ''),
     clearReceived: () => {
       text = '';
     },

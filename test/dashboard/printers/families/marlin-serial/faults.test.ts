@@ -39,7 +39,10 @@ describe('faults on the wire', () => {
     const answer = await run.driver.command({ kind: 'gcode', lines: ['G1 X10 F6000', 'M114'] });
     assert.match(answer.lines.at(-1) ?? '', /^X:10\.00 Y:0\.00/);
     assert.equal(resends(), before + 1);
-    assert.deepEqual(run.received().filter((c) => c.startsWith('G1')), ['G1 X10 F6000', 'G1 X10 F6000']);
+    assert.deepEqual(
+      run.received().filter((c) => c.startsWith('G1')),
+      ['G1 X10 F6000', 'G1 X10 F6000'],
+    );
   });
 
   test('a checksum error: the line goes again; no printer error is reported', async () => {
@@ -148,7 +151,10 @@ describe('losing the printer', () => {
     assert.equal(lost.retry, true);
     assert.match(lost.message, /serial port closed/);
     assert.equal(run.driver.status().state, 'offline');
-    assert.match(run.events.errors.at(-1)?.message ?? '', /print of long\.gcode was interrupted at [\d.]+ % \(line \d+ of \d+\).*will not be resumed/);
+    assert.match(
+      run.events.errors.at(-1)?.message ?? '',
+      /print of long\.gcode was interrupted at [\d.]+ % \(line \d+ of \d+\).*will not be resumed/,
+    );
     const interrupted = run.events.progresses.at(-1);
     assert.equal(interrupted?.state, 'interrupted');
     const reconnect = run.reconnect();

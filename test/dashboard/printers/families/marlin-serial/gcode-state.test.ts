@@ -13,7 +13,10 @@ function follow(lines: string[], tools = 1): GcodeState {
 }
 
 test('extrusion: absolute and relative E, G92, G90/G91 switching E too, per tool', () => {
-  const state = follow(['G92 E0', 'G1 X1 E2', 'G1 E1.5', 'G91', 'G1 X1 E1', 'G90', 'G1 E4', 'T1', 'M83', 'G1 E3', 'G10', 'G11', 'G92 E100', 'G1 E-1'], 1);
+  const state = follow(
+    ['G92 E0', 'G1 X1 E2', 'G1 E1.5', 'G91', 'G1 X1 E1', 'G90', 'G1 E4', 'T1', 'M83', 'G1 E3', 'G10', 'G11', 'G92 E100', 'G1 E-1'],
+    1,
+  );
   assert.deepEqual(state.extrudedMm(), [4, 2]);
   assert.deepEqual(state.modes(), { relativeXYZ: false, relativeE: true, feedrate: null, tool: 1 });
 });

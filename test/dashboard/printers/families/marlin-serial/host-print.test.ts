@@ -49,7 +49,10 @@ describe('host printing on a one-extruder printer', () => {
     const jog = await rejection(run.driver.command({ kind: 'action', action: 'jog', params: { x: 5 } }));
     assert.deepEqual([jog.status, jog.code], [409, 'ERR_CONFLICT']);
     const done = await run.events.until('finished', () => run.events.statuses.findLast((s) => s.state === 'finished'));
-    assert.deepEqual([done.job?.file, done.job?.progress, done.job?.layer, done.job?.total_layers, done.job?.remaining_s], ['cube.gcode', 100, 6, 6, 0]);
+    assert.deepEqual(
+      [done.job?.file, done.job?.progress, done.job?.layer, done.job?.total_layers, done.job?.remaining_s],
+      ['cube.gcode', 100, 6, 6, 0],
+    );
     assert.equal(vm.printer.state().queue.moves, 0, 'finished only once the printer stopped moving');
     near(vm.printer.state().extruded, sample.extrudedMm, 'pushed by the printer');
 
@@ -57,17 +60,31 @@ describe('host printing on a one-extruder printer', () => {
     const last = progress.at(-1);
     assert.ok(last);
     assert.equal(last.state, 'finished');
-    assert.deepEqual([last.bytes_done, last.bytes_total, last.lines_done, last.lines_total], [sample.gcode.length, sample.gcode.length, sample.commands, sample.commands]);
+    assert.deepEqual(
+      [last.bytes_done, last.bytes_total, last.lines_done, last.lines_total],
+      [sample.gcode.length, sample.gcode.length, sample.commands, sample.commands],
+    );
     near(last.extruded_mm ?? [], sample.extrudedMm, 'progress extrusion');
     const percents = progress.map((p) => p.progress);
-    assert.deepEqual(percents, [...percents].sort((a, b) => a - b), 'progress never goes back');
-    assert.ok(progress.some((p) => p.state === 'printing' && p.progress > 0 && p.progress < 100 && p.remaining_s !== null && p.remaining_s > 0), 'a remaining time while printing');
+    assert.deepEqual(
+      percents,
+      [...percents].sort((a, b) => a - b),
+      'progress never goes back',
+    );
+    assert.ok(
+      progress.some((p) => p.state === 'printing' && p.progress > 0 && p.progress < 100 && p.remaining_s !== null && p.remaining_s > 0),
+      'a remaining time while printing',
+    );
 
     const sent = run.received().filter((c) => !/^M10[5]$/.test(c));
     assert.ok(!sent.some((c) => c.includes(';')), 'no comments on the wire');
     assert.deepEqual(sent.slice(0, 4), ['M302 S0', 'G28', 'G90', 'M82']);
     assert.deepEqual(sent.slice(-2), ['M140 S0', 'M400'], 'the file, then M400 to wait for the moves');
-    assert.deepEqual(run.driver.state().details.last_print, { file: 'cube.gcode', result: 'finished', at: (run.driver.state().details.last_print as { at: string }).at });
+    assert.deepEqual(run.driver.state().details.last_print, {
+      file: 'cube.gcode',
+      result: 'finished',
+      at: (run.driver.state().details.last_print as { at: string }).at,
+    });
   });
 
   test('pause parks the head and keeps the heaters on; resume goes back and the print finishes', async () => {
@@ -83,7 +100,10 @@ describe('host printing on a one-extruder printer', () => {
     const parked = vm.printer.state();
     assert.deepEqual([parked.position.X, parked.position.Y], [0, 0], 'parked at X0 Y0');
     const layerZ = parked.position.Z - PARK_LIFT_MM;
-    assert.ok(layerZ > 0 && Math.abs(layerZ / 0.2 - Math.round(layerZ / 0.2)) < 1e-6, `lifted ${PARK_LIFT_MM} mm above a layer: Z ${parked.position.Z}`);
+    assert.ok(
+      layerZ > 0 && Math.abs(layerZ / 0.2 - Math.round(layerZ / 0.2)) < 1e-6,
+      `lifted ${PARK_LIFT_MM} mm above a layer: Z ${parked.position.Z}`,
+    );
     assert.equal(parked.hotends[0].target, 150, 'heaters stay on');
     const line = parked.lastLineNumber;
     await sleep(300);
@@ -96,7 +116,10 @@ describe('host printing on a one-extruder printer', () => {
     assert.equal(run.driver.status().state, 'printing');
     await run.events.until('finished', () => run.driver.status().state === 'finished' && run.driver.status().job?.file === 'pause.gcode');
     const end = vm.printer.state();
-    assert.ok(Math.abs(end.extruded[0] - extrudedBefore - sample.extrudedMm[0]) < 1e-6, `the park's ${PARK_RETRACT_MM} mm retraction was pushed back`);
+    assert.ok(
+      Math.abs(end.extruded[0] - extrudedBefore - sample.extrudedMm[0]) < 1e-6,
+      `the park's ${PARK_RETRACT_MM} mm retraction was pushed back`,
+    );
     assert.deepEqual([end.position.X, end.position.Y], [20, 60], 'the print went on from where it was');
   });
 

@@ -15,7 +15,11 @@ function harness(timings: SenderTimings = SLOW) {
   const written: string[] = [];
   const accepted: string[] = [];
   const dead: string[] = [];
-  const sender = new LineSender({ write: (line) => written.push(line), accepted: (c) => accepted.push(c), dead: (reason) => dead.push(reason) }, timings, 2);
+  const sender = new LineSender(
+    { write: (line) => written.push(line), accepted: (c) => accepted.push(c), dead: (reason) => dead.push(reason) },
+    timings,
+    2,
+  );
   const answer = (...lines: string[]) => {
     for (const line of lines) sender.received(classify(line), line, classify(line).kind === 'other');
   };

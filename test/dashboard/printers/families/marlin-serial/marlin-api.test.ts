@@ -47,7 +47,8 @@ function message(type: string, match: (payload: Record<string, any>) => boolean,
   return ws.nextMatching(type, (payload) => payload.printer_id === id && match(payload), what);
 }
 
-const post = (urlPath: string, body: unknown): Promise<TestResponse> => dash.request('POST', `/api/printers/${id}${urlPath}`, { token: operator, body });
+const post = (urlPath: string, body: unknown): Promise<TestResponse> =>
+  dash.request('POST', `/api/printers/${id}${urlPath}`, { token: operator, body });
 
 /** Hands a file to the running driver the way slice-and-send does. */
 async function printFile(name: string, gcode: string): Promise<void> {
@@ -89,8 +90,17 @@ describe('a Marlin printer through the dashboard', () => {
     assert.deepEqual(validate(printerStatusSchema, await status(), 'status'), []);
     const live = await liveState();
     assert.deepEqual(validate(liveStateSchema, live, 'state'), []);
-    assert.deepEqual(live.capabilities, { upload: true, ams: false, camera: false, gcode_console: true, actions: ['home', 'jog', 'temperature', 'fan', 'speed', 'load_filament', 'unload_filament'] });
-    assert.deepEqual([live.details.firmware, live.details.auto_report, live.details.extruded_mm], ['Marlin 2.1.2.1 (Jul 20 2023 11:02:55)', { temperature: true, sd_status: true }, [0]]);
+    assert.deepEqual(live.capabilities, {
+      upload: true,
+      ams: false,
+      camera: false,
+      gcode_console: true,
+      actions: ['home', 'jog', 'temperature', 'fan', 'speed', 'load_filament', 'unload_filament'],
+    });
+    assert.deepEqual(
+      [live.details.firmware, live.details.auto_report, live.details.extruded_mm],
+      ['Marlin 2.1.2.1 (Jul 20 2023 11:02:55)', { temperature: true, sd_status: true }, [0]],
+    );
     const printer = await dash.request('GET', `/api/printers/${id}`, { token: viewer });
     assert.deepEqual(printer.json.identity, { vendor: null, model: 'Printyard Virtual Marlin', firmware: 'Marlin 2.1.2.1 (Jul 20 2023 11:02:55)' });
   });

@@ -21,9 +21,16 @@ describe('a Marlin printer with auto-reports', () => {
     await run.driver.connect();
     const received = run.received();
     const m115 = received.indexOf('M115');
-    assert.ok(m115 > 0 && received.slice(0, m115).every((c) => c === 'M110 N0'), `M110 N0 (repeated while the board boots) first: ${received.join(', ')}`);
+    assert.ok(
+      m115 > 0 && received.slice(0, m115).every((c) => c === 'M110 N0'),
+      `M110 N0 (repeated while the board boots) first: ${received.join(', ')}`,
+    );
     assert.deepEqual(received.slice(m115), ['M115', 'M155 S2', 'M27 S2', 'M105', 'M27']);
-    assert.deepEqual(run.events.identities.at(-1), { vendor: null, model: 'Printyard Virtual Marlin', firmware: 'Marlin 2.1.2.1 (Jul 20 2023 11:02:55)' });
+    assert.deepEqual(run.events.identities.at(-1), {
+      vendor: null,
+      model: 'Printyard Virtual Marlin',
+      firmware: 'Marlin 2.1.2.1 (Jul 20 2023 11:02:55)',
+    });
     const status = run.driver.status();
     assert.deepEqual([status.online, status.state, status.job, status.error], [true, 'idle', null, null]);
     assert.equal(status.temperatures.tool0.target, 0);
@@ -45,7 +52,9 @@ describe('a Marlin printer with auto-reports', () => {
 
   test('temperatures arrive by auto-report: a target set shows, and the heater warms up', async () => {
     await run.driver.command({ kind: 'action', action: 'temperature', params: { heater: 'bed', target: 60 } });
-    const warm = await run.events.until('bed warming', () => run.events.statuses.findLast((s) => s.temperatures.bed?.target === 60 && s.temperatures.bed.actual > 30));
+    const warm = await run.events.until('bed warming', () =>
+      run.events.statuses.findLast((s) => s.temperatures.bed?.target === 60 && s.temperatures.bed.actual > 30),
+    );
     assert.equal(warm.state, 'idle');
     assert.equal(vm.printer.state().bed.target, 60);
     const polls = run.received().filter((c) => c === 'M105').length;
@@ -167,7 +176,9 @@ describe('a Marlin printer without auto-reports', () => {
   test('an SD print started on the printer is followed by polling, named, and stopped with M524', async () => {
     vm.printer.putSdFile('benchy.gco', 'M302 S0\nG28\n' + 'G1 X100 Y100 F6000\nG1 X0 Y0\n'.repeat(200));
     await run.driver.command({ kind: 'gcode', lines: ['M23 BENCHY.GCO', 'M24'] });
-    const printing = await run.events.until('SD print seen', () => run.events.statuses.findLast((s) => s.state === 'printing' && s.job?.file === 'benchy.gco'));
+    const printing = await run.events.until('SD print seen', () =>
+      run.events.statuses.findLast((s) => s.state === 'printing' && s.job?.file === 'benchy.gco'),
+    );
     assert.ok(printing.job && printing.job.progress >= 0 && printing.job.progress < 100);
     const conflict = await rejection(run.driver.command({ kind: 'action', action: 'home', params: {} }));
     assert.equal(conflict.status, 409);

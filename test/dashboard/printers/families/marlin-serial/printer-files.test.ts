@@ -14,7 +14,11 @@ after(() => rmSync(dataDir, { recursive: true, force: true }));
 test('file names: plain names with a G-code extension only', () => {
   for (const good of ['cube.gcode', 'Benchy (PLA) 0.2mm+fast.GCO', 'a.g']) assert.doesNotThrow(() => checkFileName(good), good);
   for (const bad of ['../x.gcode', 'a/b.gcode', '.x.gcode', 'x.gcode.3mf', 'x..gcode', 'x\n.gcode', 'x'.repeat(130) + '.gcode']) {
-    assert.throws(() => checkFileName(bad), (err: { status?: number }) => err.status === 400, JSON.stringify(bad));
+    assert.throws(
+      () => checkFileName(bad),
+      (err: { status?: number }) => err.status === 400,
+      JSON.stringify(bad),
+    );
   }
 });
 
@@ -60,5 +64,8 @@ test(`only the newest ${KEPT_FILES} files are kept for a printer`, async () => {
   await files.store({ stream: Readable.from([Buffer.from('; again\n')]) }, `f${total - 1}.gcode`);
   const kept = readdirSync(files.dir).sort((a, b) => Number(a.slice(1, -6)) - Number(b.slice(1, -6)));
   assert.equal(kept.length, KEPT_FILES);
-  assert.deepEqual(kept, Array.from({ length: KEPT_FILES }, (_, i) => `f${i + total - KEPT_FILES}.gcode`));
+  assert.deepEqual(
+    kept,
+    Array.from({ length: KEPT_FILES }, (_, i) => `f${i + total - KEPT_FILES}.gcode`),
+  );
 });

@@ -32,18 +32,34 @@ test('classify: flow control, errors, reports', () => {
   assert.equal(classify('Error:checksum mismatch, Last Line: 3').kind, 'line-error');
   assert.equal(classify('Error:Line Number is not Last Line Number+1, Last Line: 3').kind, 'line-error');
   assert.deepEqual(classify('Error:G2/G3 bad parameters'), { kind: 'error', text: 'G2/G3 bad parameters', fatal: false, halted: false });
-  assert.deepEqual(classify('Error:Printer halted. kill() called!'), { kind: 'error', text: 'Printer halted. kill() called!', fatal: true, halted: true });
-  assert.deepEqual(classify('Error:Thermal Runaway, system stopped! Heater_ID: 0'), { kind: 'error', text: 'Thermal Runaway, system stopped! Heater_ID: 0', fatal: true, halted: false });
+  assert.deepEqual(classify('Error:Printer halted. kill() called!'), {
+    kind: 'error',
+    text: 'Printer halted. kill() called!',
+    fatal: true,
+    halted: true,
+  });
+  assert.deepEqual(classify('Error:Thermal Runaway, system stopped! Heater_ID: 0'), {
+    kind: 'error',
+    text: 'Thermal Runaway, system stopped! Heater_ID: 0',
+    fatal: true,
+    halted: false,
+  });
   assert.deepEqual(classify('SD printing byte 120/4000'), { kind: 'sd', report: { kind: 'printing', position: 120, size: 4000 } });
   assert.deepEqual(classify('Not SD printing'), { kind: 'sd', report: { kind: 'not-printing' } });
   assert.deepEqual(classify('Done printing file'), { kind: 'sd', report: { kind: 'done' } });
-  assert.deepEqual(classify('Current file: BENCHY~1.GCO Benchy fast.gcode'), { kind: 'sd', report: { kind: 'current-file', name: 'Benchy fast.gcode' } });
+  assert.deepEqual(classify('Current file: BENCHY~1.GCO Benchy fast.gcode'), {
+    kind: 'sd',
+    report: { kind: 'current-file', name: 'Benchy fast.gcode' },
+  });
   assert.deepEqual(classify('//action:pause'), { kind: 'action', action: 'pause' });
   assert.deepEqual(classify('echo:Unknown command: "M701"'), { kind: 'other' });
 });
 
 test('temperatures: one hotend, several, the chamber, the waiting lines of M109', () => {
-  assert.deepEqual(parseTemperatures(' T:21.56 /0.00 B:21.88 /60.00 @:0 B@:0'), { heaters: { tool0: { actual: 21.56, target: 0 }, bed: { actual: 21.88, target: 60 } }, waiting: false });
+  assert.deepEqual(parseTemperatures(' T:21.56 /0.00 B:21.88 /60.00 @:0 B@:0'), {
+    heaters: { tool0: { actual: 21.56, target: 0 }, bed: { actual: 21.88, target: 60 } },
+    waiting: false,
+  });
   assert.deepEqual(parseTemperatures('ok T:200.1 /200.0 B:60.0 /60.0 T0:200.1 /200.0 T1:150.0 /0.0 C:30.5 /0.0 @:64 B@:20 @0:64 @1:0')?.heaters, {
     tool0: { actual: 200.1, target: 200 },
     tool1: { actual: 150, target: 0 },
@@ -58,7 +74,8 @@ test('temperatures: one hotend, several, the chamber, the waiting lines of M109'
 });
 
 test('M115: the firmware line cut at each KEY:, the Cap lines', () => {
-  const line = 'FIRMWARE_NAME:Marlin 2.1.2 (Sep 1 2023) SOURCE_CODE_URL:github.com/MarlinFirmware/Marlin PROTOCOL_VERSION:1.0 MACHINE_TYPE:Ender-3 V2 EXTRUDER_COUNT:2 UUID:cede2a2f-41a2-4748-9b12-c55c62f367ff';
+  const line =
+    'FIRMWARE_NAME:Marlin 2.1.2 (Sep 1 2023) SOURCE_CODE_URL:github.com/MarlinFirmware/Marlin PROTOCOL_VERSION:1.0 MACHINE_TYPE:Ender-3 V2 EXTRUDER_COUNT:2 UUID:cede2a2f-41a2-4748-9b12-c55c62f367ff';
   assert.deepEqual(parseFirmwareLine(line), {
     FIRMWARE_NAME: 'Marlin 2.1.2 (Sep 1 2023)',
     SOURCE_CODE_URL: 'github.com/MarlinFirmware/Marlin',
@@ -75,5 +92,10 @@ test('M115: the firmware line cut at each KEY:, the Cap lines', () => {
     uuid: 'cede2a2f-41a2-4748-9b12-c55c62f367ff',
     capabilities: { AUTOREPORT_TEMP: true, EMERGENCY_PARSER: false },
   });
-  assert.equal(parseFirmwareInfo(['FIRMWARE_NAME:Prusa-Firmware 3.13.0 based on Marlin FIRMWARE_URL:https://github.com/prusa3d/Prusa-Firmware PROTOCOL_VERSION:1.0 MACHINE_TYPE:Prusa i3 MK3S EXTRUDER_COUNT:1']).machineType, 'Prusa i3 MK3S');
+  assert.equal(
+    parseFirmwareInfo([
+      'FIRMWARE_NAME:Prusa-Firmware 3.13.0 based on Marlin FIRMWARE_URL:https://github.com/prusa3d/Prusa-Firmware PROTOCOL_VERSION:1.0 MACHINE_TYPE:Prusa i3 MK3S EXTRUDER_COUNT:1',
+    ]).machineType,
+    'Prusa i3 MK3S',
+  );
 });

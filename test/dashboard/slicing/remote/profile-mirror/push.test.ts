@@ -16,7 +16,14 @@ after(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-const MY_PLA = { id: 'dash-pla', kind: 'filament', name: 'Dashboard PLA', vendor: 'Farm', inherits: 'generic-pla', settings: { nozzle_temperature: [205] } };
+const MY_PLA = {
+  id: 'dash-pla',
+  kind: 'filament',
+  name: 'Dashboard PLA',
+  vendor: 'Farm',
+  inherits: 'generic-pla',
+  settings: { nozzle_temperature: [205] },
+};
 
 test("push: the dashboard's user profiles land in the service's config dir, the service lists them, the table follows", async () => {
   const slicer = await startSlicer(['--reload-interval-s', '1']);
@@ -35,7 +42,10 @@ test("push: the dashboard's user profiles land in the service's config dir, the 
   assert.equal(pushed.json.sync.ok, true);
 
   const remote = await dash.request('get', '/api/slicer/remote/profiles?kind=filament&vendor=farm', { token: TEST_TOKENS.view });
-  assert.deepEqual(remote.json.profiles.map((p: { id: string; source: string }) => [p.id, p.source]), [['dash-pla', 'user']]);
+  assert.deepEqual(
+    remote.json.profiles.map((p: { id: string; source: string }) => [p.id, p.source]),
+    [['dash-pla', 'user']],
+  );
   assert.equal(remote.json.profiles[0].settings.nozzle_temperature[0], 205);
   const table = await dash.request('get', '/api/slicer/profiles?kind=filament', { token: TEST_TOKENS.view });
   assert.ok(table.json.profiles.some((p: { name: string; remote_id: string }) => p.name === 'Dashboard PLA' && p.remote_id === 'dash-pla'));
@@ -50,8 +60,20 @@ test("push: the dashboard's user profiles land in the service's config dir, the 
 test('push refuses a service that is not on this machine, or that does not say where its config dir is', async () => {
   const log = createLogger({ name: 'test', level: 'error' });
   const client = new RemoteSlicerClient(() => ({ url: 'http://slicer.farm.example:8765', token: '' }));
-  const probe = new RemoteProbe({ client, settings: () => ({ enabled: true, url: 'http://slicer.farm.example:8765', token: '' }), notify: async () => undefined, log });
-  const sync = new MirrorSync({ fetchCatalogue: async () => [], mirror: () => { throw new Error('not used'); }, enabled: () => true, log });
+  const probe = new RemoteProbe({
+    client,
+    settings: () => ({ enabled: true, url: 'http://slicer.farm.example:8765', token: '' }),
+    notify: async () => undefined,
+    log,
+  });
+  const sync = new MirrorSync({
+    fetchCatalogue: async () => [],
+    mirror: () => {
+      throw new Error('not used');
+    },
+    enabled: () => true,
+    log,
+  });
   const push = new ProfilePush({ client, probe, sync, profiles: async () => [] });
   await assert.rejects(push.push(), { status: 409, message: /must run on this machine; slicer\.farm\.example:8765 is not a loopback address/ });
 

@@ -52,12 +52,18 @@ test('sync against the real slicer service while its catalogue changes: added, a
   const table = await dash.request('get', '/api/slicer/profiles?kind=filament&archived=1', { token: TEST_TOKENS.view });
   const row = table.json.profiles.find((p: { name: string }) => p.name === USER_FILAMENT.name);
   assert.deepEqual([row.archived, row.remote_id, row.source, row.vendor], [true, USER_FILAMENT.id, 'remote', 'Me']);
-  assert.ok(!(await dash.request('get', '/api/slicer/profiles?kind=filament', { token: TEST_TOKENS.view })).json.profiles.some((p: { name: string }) => p.name === USER_FILAMENT.name));
+  assert.ok(
+    !(await dash.request('get', '/api/slicer/profiles?kind=filament', { token: TEST_TOKENS.view })).json.profiles.some(
+      (p: { name: string }) => p.name === USER_FILAMENT.name,
+    ),
+  );
 
   writeFileSync(userFile, JSON.stringify({ ...USER_FILAMENT, settings: { nozzle_temperature: [240] } }));
   await eventually('the service to load the user profile again', () => listed(dash, USER_FILAMENT.id));
   assert.deepEqual(counts((await sync(dash)).json), { added: 0, updated: 0, archived: 0, restored: 1, unchanged: total });
-  const back = (await dash.request('get', '/api/slicer/profiles?kind=filament', { token: TEST_TOKENS.view })).json.profiles.find((p: { name: string }) => p.name === USER_FILAMENT.name);
+  const back = (await dash.request('get', '/api/slicer/profiles?kind=filament', { token: TEST_TOKENS.view })).json.profiles.find(
+    (p: { name: string }) => p.name === USER_FILAMENT.name,
+  );
   assert.deepEqual([back.id, back.archived, back.archived_at], [row.id, false, null]);
   assert.notEqual(back.settings_hash, row.settings_hash);
 

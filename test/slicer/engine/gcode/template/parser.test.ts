@@ -5,8 +5,17 @@ import { TemplateError } from '../../../../../appliance/slicer/engine/gcode/temp
 import { readIni, unescapeIniValue, vendorBundles } from '../../../../fixtures/prusa-vendor-ini.js';
 
 const GCODE_KEYS = new Set([
-  'start_gcode', 'end_gcode', 'before_layer_gcode', 'layer_gcode', 'toolchange_gcode', 'color_change_gcode',
-  'pause_print_gcode', 'template_custom_gcode', 'start_filament_gcode', 'end_filament_gcode', 'between_objects_gcode',
+  'start_gcode',
+  'end_gcode',
+  'before_layer_gcode',
+  'layer_gcode',
+  'toolchange_gcode',
+  'color_change_gcode',
+  'pause_print_gcode',
+  'template_custom_gcode',
+  'start_filament_gcode',
+  'end_filament_gcode',
+  'between_objects_gcode',
 ]);
 
 test('every custom G-code template of every PrusaSlicer vendor bundle parses', () => {
@@ -47,7 +56,11 @@ test('syntax errors carry the line of the offending block', () => {
     ['{}', 1],
   ];
   for (const [source, line] of cases) {
-    assert.throws(() => parseTemplate(source), (err: unknown) => err instanceof TemplateError && err.line === line, source);
+    assert.throws(
+      () => parseTemplate(source),
+      (err: unknown) => err instanceof TemplateError && err.line === line,
+      source,
+    );
   }
 });
 

@@ -13,7 +13,10 @@ const angleGap = (a: number, b: number) => Math.min(Math.abs(a - b) % 180, 180 -
 for (const deg of [0, 30, 77, 135]) {
   test(`a bridge between two pillars runs across the gap (setup turned ${deg}°)`, () => {
     const t = turned(deg);
-    const pillars: ExPolygon[] = [{ contour: t(rect(0, 0, 10, 20)), holes: [] }, { contour: t(rect(30, 0, 40, 20)), holes: [] }];
+    const pillars: ExPolygon[] = [
+      { contour: t(rect(0, 0, 10, 20)), holes: [] },
+      { contour: t(rect(30, 0, 40, 20)), holes: [] },
+    ];
     const gap = { contour: t(rect(10, 0, 30, 20)), holes: [] };
     const grownIntoPillars = { contour: t(rect(7, 0, 33, 20)), holes: [] };
     assert.ok(angleGap(bridgeAngle(gap, pillars), deg) < 0.5);
@@ -23,7 +26,10 @@ for (const deg of [0, 30, 77, 135]) {
 
 test('the bridge fill, given the angle as it is, lays lines from pillar to pillar', () => {
   const t = turned(20);
-  const pillars: ExPolygon[] = [{ contour: t(rect(0, 0, 10, 20)), holes: [] }, { contour: t(rect(30, 0, 40, 20)), holes: [] }];
+  const pillars: ExPolygon[] = [
+    { contour: t(rect(0, 0, 10, 20)), holes: [] },
+    { contour: t(rect(30, 0, 40, 20)), holes: [] },
+  ];
   const bridge = { contour: t(rect(7, 0, 33, 20)), holes: [] };
   const angle = bridgeAngle(bridge, pillars);
   const out = fill(request([bridge], 'alignedrectilinear', 1, { angle, role: 'bridge', connect: false }));

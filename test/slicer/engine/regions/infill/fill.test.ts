@@ -65,7 +65,13 @@ test('joined sparse fills stay within 10 % of the density on a large square', ()
 
 test('joining lines along the boundary reduces the number of separate paths', () => {
   for (const [name, area] of Object.entries(areas)) {
-    for (const [pattern, density] of [['zig-zag', 0.15], ['zig-zag', 1], ['grid', 0.2], ['gyroid', 0.2], ['monotonic', 1]] as const) {
+    for (const [pattern, density] of [
+      ['zig-zag', 0.15],
+      ['zig-zag', 1],
+      ['grid', 0.2],
+      ['gyroid', 0.2],
+      ['monotonic', 1],
+    ] as const) {
       const loose = fill(request(area, pattern, density, { connect: false })).length;
       const joined = fill(request(area, pattern, density)).length;
       assert.ok(joined < loose, `${pattern} ${density} on ${name}: ${joined} joined vs ${loose} loose`);
@@ -126,7 +132,9 @@ test('grid draws both directions on every layer and triangles three, with the sp
 test('solid lines are spread so a whole number of spacings spans the area', () => {
   const area = [{ contour: rect(0, 0, 30, 10.1), holes: [] }];
   const req = request(area, 'monotonicline', 1, { angle: 0 });
-  const ys = fill(req).map((e) => e.points[1]).sort((p, q) => p - q);
+  const ys = fill(req)
+    .map((e) => e.points[1])
+    .sort((p, q) => p - q);
   const n = Math.round(10.1 / req.spacing);
   assert.equal(ys.length, n + 1);
   assert.ok(ys[0] < 0.01 && ys[ys.length - 1] > 10.09, 'first and last lines run along the area edges');
@@ -188,6 +196,9 @@ test('bad requests are AppErrors naming the field', () => {
     request(areas.square, 'grid', 0.2, { width: -1 }),
   ];
   for (const req of bad) {
-    assert.throws(() => fill(req), (err: unknown) => err instanceof AppError && err.code === 'ERR_INVALID_SETTING' && err.status === 400);
+    assert.throws(
+      () => fill(req),
+      (err: unknown) => err instanceof AppError && err.code === 'ERR_INVALID_SETTING' && err.status === 400,
+    );
   }
 });

@@ -62,7 +62,13 @@ test('rows through a hole give two pieces, in order along the row', () => {
   const { pieces } = run({ contour: rect(0, 0, 20, 20), holes: [rect(5, 5, 15, 15, true)] }, 0, 'grid', 1);
   const onRow10 = [...Array(pieces.count).keys()].filter((i) => pieces.row[i] === 10);
   assert.equal(onRow10.length, 2);
-  assert.deepEqual(onRow10.map((i) => [pieces.lo[i], pieces.hi[i]]), [[0, 5], [15, 20]]);
+  assert.deepEqual(
+    onRow10.map((i) => [pieces.lo[i], pieces.hi[i]]),
+    [
+      [0, 5],
+      [15, 20],
+    ],
+  );
 });
 
 test('vertices lying exactly on a row are counted once', () => {

@@ -45,7 +45,10 @@ function handMade(boundary: Boundary, lines: number[][]) {
 
 test('links walk around corners of the boundary', () => {
   const boundary = new Boundary({ contour: rect(0, 0, 10, 10), holes: [] });
-  const pieces = handMade(boundary, [[0, 1, 9, 10, 1], [1, 0, 10, 9, 0]]);
+  const pieces = handMade(boundary, [
+    [0, 1, 9, 10, 1],
+    [1, 0, 10, 9, 0],
+  ]);
   const { chains } = buildChains(boundary, pieces, linkPieces(boundary, pieces, { maxArc: 3, neighbourRowsOnly: true }));
   assert.equal(chains.length, 1);
   const p = Array.from(chains[0].points);
@@ -63,7 +66,10 @@ test('nothing joins when the walk along the boundary is too long', () => {
 
 test('solid fills join only neighbouring rows; sparse fills may join any ends next to each other', () => {
   const boundary = new Boundary({ contour: rect(0, 0, 10, 10), holes: [] });
-  const pieces = handMade(boundary, [[0, 1, 10, 1, 0], [0, 6, 10, 6, 5]]);
+  const pieces = handMade(boundary, [
+    [0, 1, 10, 1, 0],
+    [0, 6, 10, 6, 5],
+  ]);
   assert.deepEqual(Array.from(linkPieces(boundary, pieces, { maxArc: 30, neighbourRowsOnly: true }).partner), [-1, -1, -1, -1]);
   const sparse = linkPieces(boundary, pieces, { maxArc: 30, neighbourRowsOnly: false });
   assert.equal(sparse.partner.filter((q) => q >= 0).length, 2, 'one join between the two pieces');
@@ -73,8 +79,9 @@ test('a monotonic join climbs one row and only into a piece whose only lower nei
   const { boundary, pieces } = setup({ contour: rect(0, 0, 20, 20), holes: [rect(6, 6, 14, 14, true)] }, 0, 1, 'grid');
   const solePred = new Int32Array(pieces.count).fill(-1);
   for (let q = 0; q < pieces.count; q++) {
-    const below = [...Array(pieces.count).keys()].filter((p) =>
-      pieces.row[p] + 1 === pieces.row[q] && pieces.lo[p] < pieces.hi[q] && pieces.lo[q] < pieces.hi[p]);
+    const below = [...Array(pieces.count).keys()].filter(
+      (p) => pieces.row[p] + 1 === pieces.row[q] && pieces.lo[p] < pieces.hi[q] && pieces.lo[q] < pieces.hi[p],
+    );
     if (below.length === 1) solePred[q] = below[0];
   }
   const links = linkPieces(boundary, pieces, { maxArc: 3, neighbourRowsOnly: true, solePred });

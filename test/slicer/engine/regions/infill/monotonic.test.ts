@@ -47,7 +47,10 @@ test('without joins every line is its own path, still in monotonic order, starti
   const isl = island({ contour: rect(0, 0.5, 10, 10.5), holes: [] }, false);
   const paths = orderMonotonic([isl], 11, 0, 0.45);
   assert.equal(paths.length, 10);
-  assert.deepEqual(paths.map((p) => p[1]), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  assert.deepEqual(
+    paths.map((p) => p[1]),
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+  );
   assert.equal(paths[0][0], 10, 'the first line starts at its end nearer the nozzle');
   assert.equal(paths[1][0], 0, 'and the next one where the previous ended');
 });

@@ -7,7 +7,14 @@ test('paths are taken nearest-first and turned round when their far end is neare
   const b = Float64Array.of(0, 5, 0, 1);
   const c = Float64Array.of(30, 0, 21, 0);
   const out = orderNearest([a, b, c], 0, 0);
-  assert.deepEqual(out.map((p) => Array.from(p)), [[0, 1, 0, 5], [10, 0, 20, 0], [21, 0, 30, 0]]);
+  assert.deepEqual(
+    out.map((p) => Array.from(p)),
+    [
+      [0, 1, 0, 5],
+      [10, 0, 20, 0],
+      [21, 0, 30, 0],
+    ],
+  );
 });
 
 test('a single path starts at its end nearer the nozzle', () => {

@@ -15,16 +15,20 @@ export function testAreas(size = 40): Record<string, ExPolygon[]> {
   const s = size;
   const ox = 3.3;
   const oy = 7.1;
-  const r = (x0: number, y0: number, x1: number, y1: number, hole = false) =>
-    rect(ox + x0 * s, oy + y0 * s, ox + x1 * s, oy + y1 * s, hole);
+  const r = (x0: number, y0: number, x1: number, y1: number, hole = false) => rect(ox + x0 * s, oy + y0 * s, ox + x1 * s, oy + y1 * s, hole);
   return {
     square: [{ contour: r(0, 0, 1, 1), holes: [] }],
     'square with hole': [{ contour: r(0, 0, 1, 1), holes: [r(0.3, 0.35, 0.7, 0.65, true)] }],
-    'concave L': [{
-      contour: Float64Array.of(ox, oy, ox + s, oy, ox + s, oy + 0.4 * s, ox + 0.4 * s, oy + 0.4 * s, ox + 0.4 * s, oy + s, ox, oy + s),
-      holes: [],
-    }],
-    'two islands': [{ contour: r(0, 0, 0.45, 1), holes: [] }, { contour: r(0.55, 0.1, 1, 0.9), holes: [] }],
+    'concave L': [
+      {
+        contour: Float64Array.of(ox, oy, ox + s, oy, ox + s, oy + 0.4 * s, ox + 0.4 * s, oy + 0.4 * s, ox + 0.4 * s, oy + s, ox, oy + s),
+        holes: [],
+      },
+    ],
+    'two islands': [
+      { contour: r(0, 0, 0.45, 1), holes: [] },
+      { contour: r(0.55, 0.1, 1, 0.9), holes: [] },
+    ],
   };
 }
 
@@ -33,8 +37,18 @@ export function request(area: ExPolygon[], pattern: FillRequest['pattern'], dens
   const height = 0.2;
   const spacing = width - height * (1 - Math.PI / 4);
   return {
-    area, pattern, density, spacing, angle: 45, layerIndex: 0, z: 0.6,
-    role: density >= 1 ? 'solid-infill' : 'sparse-infill', width, height, mm3PerMm: spacing * height, ...extra,
+    area,
+    pattern,
+    density,
+    spacing,
+    angle: 45,
+    layerIndex: 0,
+    z: 0.6,
+    role: density >= 1 ? 'solid-infill' : 'sparse-infill',
+    width,
+    height,
+    mm3PerMm: spacing * height,
+    ...extra,
   };
 }
 
@@ -66,12 +80,22 @@ export function pointsOutside(paths: readonly Extrusion[], area: readonly ExPoly
 
 /** Share of the area covered by the paths thickened to their width. */
 export function coverage(paths: readonly Extrusion[], area: ExPolygon[]): number {
-  const covered = intersectionEx(thickenPolylines(paths.map((e) => e.points), paths[0].width), area);
+  const covered = intersectionEx(
+    thickenPolylines(
+      paths.map((e) => e.points),
+      paths[0].width,
+    ),
+    area,
+  );
   return totalArea(covered) / totalArea(area);
 }
 
 /** The straight segments of the paths that run along `angle` (degrees), as [x0', x1', y'] in the frame rotated by -angle. */
-export function segmentsAlong(paths: readonly Extrusion[], angle: number, minLength: number): { lo: number; hi: number; y: number; order: number; forward: boolean }[] {
+export function segmentsAlong(
+  paths: readonly Extrusion[],
+  angle: number,
+  minLength: number,
+): { lo: number; hi: number; y: number; order: number; forward: boolean }[] {
   const c = Math.cos((angle * Math.PI) / 180);
   const s = Math.sin((angle * Math.PI) / 180);
   const out: { lo: number; hi: number; y: number; order: number; forward: boolean }[] = [];
