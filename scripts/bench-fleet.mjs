@@ -439,7 +439,7 @@ async function main() {
       load: { simulatorsCpuPercent: (simCpu / windowS) * 100, benchCpuPercent: ((benchCpu.user + benchCpu.system) / 1e6 / windowS) * 100 },
       problems,
     };
-    if (opts.json === '-') process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    if (opts.json === '-') process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else {
       process.stdout.write(formatReport(result));
       if (opts.json) writeFileSync(opts.json, JSON.stringify(result, null, 2));

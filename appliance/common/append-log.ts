@@ -206,7 +206,7 @@ export class AppendLog<S, R> {
       const problem = this.options.check(record);
       if (problem !== null)
         throw new AppError(ErrorCode.internal, 500, `${path.basename(this.options.file)}: refusing a record that replay would skip: ${problem}`);
-      text += JSON.stringify(record) + '\n';
+      text += `${JSON.stringify(record)}\n`;
     }
     return Buffer.from(text, 'utf8');
   }

@@ -109,7 +109,7 @@ export class AtomicJsonFile<T> implements Adapter<T> {
 
   /** Serialises now (later mutations of `data` do not leak into this write) and writes durably. */
   write(data: T): Promise<void> {
-    const text = JSON.stringify(data, null, 2) + '\n';
+    const text = `${JSON.stringify(data, null, 2)}\n`;
     if (this.pending) {
       this.pending.text = text;
       return this.pending.promise;

@@ -61,7 +61,7 @@ export function formatLine(time: Date, level: LogLevel, name: string, message: s
       if (value !== undefined) line += ` ${escapeLogText(key)}=${formatValue(value)}`;
     }
   }
-  return line + '\n';
+  return `${line}\n`;
 }
 
 export function createLogger(options: LoggerOptions): Logger {

@@ -62,11 +62,11 @@ function usage<O extends Options, S extends RunningService>(service: ServiceDefi
 
 async function main<O extends Options, S extends RunningService>(service: ServiceDefinition<O, S>, argv: readonly string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(usage(service) + '\n');
+    process.stdout.write(`${usage(service)}\n`);
     return 0;
   }
   if (argv.includes('--version')) {
-    process.stdout.write(packageVersion() + '\n');
+    process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
   let options: O;

@@ -23,12 +23,10 @@ export function formatEvent(event: string, data: string): string {
 }
 
 export function formatComment(text: string): string {
-  return (
-    text
-      .split(/\r\n|\r|\n/)
-      .map((line) => `: ${line}\n`)
-      .join('') + '\n'
-  );
+  return `${text
+    .split(/\r\n|\r|\n/)
+    .map((line) => `: ${line}\n`)
+    .join('')}\n`;
 }
 
 export class EventStream {

@@ -86,6 +86,6 @@ test('it serves from $PRINTYARD_DATA_DIR and stops cleanly on SIGTERM', async ()
   assert.equal(code, 0, stderr);
   assert.equal((health as { ok: boolean }).ok, true);
   assert.match(stderr, /SIGTERM: stopping/);
-  assert.match(stderr, /INFO  printyard-dashboard: stopped/);
+  assert.match(stderr, /INFO {2}printyard-dashboard: stopped/);
   assert.equal(JSON.parse(readFileSync(path.join(dataDir, 'config.json'), 'utf8')).rate_limit.per_minute, 200);
 });

@@ -36,7 +36,7 @@ export async function loadOrCreateSecret(dataDir: string, log: Logger): Promise<
   const existing = await readSecret(file, log);
   if (existing) return existing;
   const key = randomBytes(SECRET_BYTES);
-  await writeFileAtomic(file, key.toString('base64url') + '\n');
+  await writeFileAtomic(file, `${key.toString('base64url')}\n`);
   await chmod(file, OWNER_ONLY);
   log.info(`made a new token signing key in ${SECRET_FILE}`);
   return new Uint8Array(key);

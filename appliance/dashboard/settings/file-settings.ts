@@ -115,7 +115,7 @@ export class FileSettings implements Settings {
 }
 
 function serialize(values: DashboardSettings): string {
-  return JSON.stringify(values, null, 2) + '\n';
+  return `${JSON.stringify(values, null, 2)}\n`;
 }
 
 /** The parsed object, or why the text is not a JSON object. */

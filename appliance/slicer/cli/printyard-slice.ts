@@ -32,7 +32,7 @@ async function catalogue(configDir: string | null): Promise<ProfileCatalogue> {
 async function list(args: ListArgs): Promise<void> {
   const profiles = (await catalogue(args.configDir)).list({ kind: args.kind, ...(args.vendor ? { vendor: args.vendor } : {}) });
   if (args.json) {
-    process.stdout.write(JSON.stringify({ profiles }, null, 2) + '\n');
+    process.stdout.write(`${JSON.stringify({ profiles }, null, 2)}\n`);
     return;
   }
   const rows = profiles.map((p) => [p.kind, p.id, p.vendor, p.name + (p.is_default ? ' (default)' : '')]);
@@ -85,7 +85,7 @@ async function slice(args: SliceArgs): Promise<void> {
         }
       : undefined,
   });
-  if (showProgress) process.stderr.write('\r'.padEnd(21) + '\r');
+  if (showProgress) process.stderr.write(`${'\r'.padEnd(21)}\r`);
   for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
   if (!args.quiet) {
     const grams = result.filament.g.reduce((a, b) => a + b, 0);
@@ -98,10 +98,10 @@ async function main(): Promise<number> {
     const args = parseArgs(process.argv.slice(2));
     switch (args.mode) {
       case 'help':
-        process.stdout.write(USAGE + '\n');
+        process.stdout.write(`${USAGE}\n`);
         return 0;
       case 'version':
-        process.stdout.write(packageVersion() + '\n');
+        process.stdout.write(`${packageVersion()}\n`);
         return 0;
       case 'list':
         await list(args);
@@ -113,7 +113,7 @@ async function main(): Promise<number> {
   } catch (err) {
     const e = toAppError(err);
     process.stderr.write(
-      `printyard-slice: ${e.message}${e.code === ErrorCode.badRequest && /option|missing|argument/.test(e.message) ? '\n\n' + USAGE : ''}\n`,
+      `printyard-slice: ${e.message}${e.code === ErrorCode.badRequest && /option|missing|argument/.test(e.message) ? `\n\n${USAGE}` : ''}\n`,
     );
     return e.status >= 500 ? 1 : 2;
   }

@@ -407,7 +407,7 @@ export type PrintConfig = { -readonly [K in SettingKey]: SettingValue<K> };
 export type ConfigPatch = Partial<PrintConfig>;
 
 export function isSettingKey(key: string): key is SettingKey {
-  return Object.prototype.hasOwnProperty.call(SETTINGS, key);
+  return Object.hasOwn(SETTINGS, key);
 }
 
 export function settingDef(key: SettingKey): SettingDef {

@@ -18,5 +18,5 @@ export function benchGcode({ layers = 7200, layerSeconds = 0.5 } = {}) {
   ];
   for (let n = 1; n <= layers; n++) lines.push(`M73 L${n}`, `G1 X${n % 2 === 1 ? 20 : 10} Y10 E0.4 F${feed}`);
   lines.push('M104 S0', 'M140 S0', 'M107');
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

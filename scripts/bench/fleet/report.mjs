@@ -65,5 +65,5 @@ export function formatReport(r) {
     lines.push('');
     for (const p of r.problems) lines.push(`PROBLEM: ${p}`);
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

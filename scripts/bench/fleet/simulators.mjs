@@ -98,7 +98,7 @@ async function start(options) {
       begin(p);
       p.printer.on('publish', (message) => {
         const print = message.print;
-        if (!print || print.command !== 'push_status') return;
+        if (print?.command !== 'push_status') return;
         const layer = p.printer.state.job?.layer ?? 0;
         pending.push({ printer: p.serial, kind: 'bambu', key: String(layer), at: nowMs(), full: Number(print.msg) === 0 });
       });

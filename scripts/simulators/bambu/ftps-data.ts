@@ -4,7 +4,7 @@
  * server's certificate and session-ticket keys, so a client that resumes its control session on
  * the data connection is recognised (`isSessionReused()`), which the printer's vsftpd requires.
  */
-import net from 'node:net';
+import type net from 'node:net';
 import tls from 'node:tls';
 
 /* vsftpd gives up on a passive connection after its data_connection_timeout (300 s); a test needs less. */

@@ -14,7 +14,7 @@ import type tls from 'node:tls';
 import type { Logger } from '../../../appliance/common/logger.js';
 import { PassiveChannel, type TlsMaterial } from './ftps-data.js';
 import { LAN_USER } from './mosquitto-config.js';
-import { ftpTime, listLine, mlsdLine, SdCard } from './sd-card.js';
+import { ftpTime, listLine, mlsdLine, type SdCard } from './sd-card.js';
 
 const MAX_LINE = 8192;
 const IDLE_TIMEOUT_MS = 300_000;

@@ -4,7 +4,7 @@
  * P3 chamber; M107), homing (G28). The firmware accepts any other line; so does the simulator,
  * without effect.
  */
-import { CommandLetter, GcodeReader, GcodeWords, Letter, type GcodeSink } from '../../../appliance/slicer/engine/estimate/gcode-reader.js';
+import { CommandLetter, GcodeReader, type GcodeWords, Letter, type GcodeSink } from '../../../appliance/slicer/engine/estimate/gcode-reader.js';
 import type { PrinterState } from './printer-state.js';
 
 const MAX_NOZZLE_C = 300;

@@ -16,7 +16,7 @@ import {
   commentStartsWith,
   CommandLetter,
   GcodeReader,
-  GcodeWords,
+  type GcodeWords,
   Letter,
   type GcodeSink,
 } from '../../../appliance/slicer/engine/estimate/gcode-reader.js';

@@ -46,31 +46,29 @@ function describe(farm: VirtualBambuFarm): string {
       `    sd card      ${p.sdDir}`,
     );
   }
-  return lines.join('\n') + '\n\n' + CONSOLE_HELP + '\n';
+  return `${lines.join('\n')}\n\n${CONSOLE_HELP}\n`;
 }
 
 function asJson(farm: VirtualBambuFarm): string {
-  return (
-    JSON.stringify({
-      host: farm.host,
-      caPath: farm.caPath,
-      printers: farm.printers.map((p) => ({
-        serial: p.serial,
-        model: p.model,
-        accessCode: p.accessCode,
-        mqttPort: p.mqttPort,
-        ftpsPort: p.ftpsPort,
-        sdDir: p.sdDir,
-      })),
-    }) + '\n'
-  );
+  return `${JSON.stringify({
+    host: farm.host,
+    caPath: farm.caPath,
+    printers: farm.printers.map((p) => ({
+      serial: p.serial,
+      model: p.model,
+      accessCode: p.accessCode,
+      mqttPort: p.mqttPort,
+      ftpsPort: p.ftpsPort,
+      sdDir: p.sdDir,
+    })),
+  })}\n`;
 }
 
 async function runCommand(farm: VirtualBambuFarm, line: string, log: Logger): Promise<void> {
   const [verb, ...args] = line.trim().split(/\s+/);
   if (verb === '' || verb === undefined) return;
   if (verb === 'help') {
-    process.stdout.write(CONSOLE_HELP + '\n');
+    process.stdout.write(`${CONSOLE_HELP}\n`);
   } else if (verb === 'status') {
     for (const p of farm.printers) {
       const r = p.printer.report();
@@ -92,7 +90,7 @@ async function runCommand(farm: VirtualBambuFarm, line: string, log: Logger): Pr
 
 async function main(argv: readonly string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(usage() + '\n');
+    process.stdout.write(`${usage()}\n`);
     return 0;
   }
   let options;

@@ -97,5 +97,5 @@ export function mosquittoConf(layout: BrokerLayout): string {
       `acl_file ${files.printerAcl(l.serial)}`,
     );
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

@@ -37,12 +37,12 @@ export class SdCard {
     if (url.startsWith('ftp://')) rest = url.slice('ftp://'.length);
     else if (url.startsWith('file://')) {
       rest = url.slice('file://'.length);
-      const prefix = SD_PREFIXES.find((p) => rest === p || rest.startsWith(p + '/'));
+      const prefix = SD_PREFIXES.find((p) => rest === p || rest.startsWith(`${p}/`));
       if (prefix === undefined) return null;
       rest = rest.slice(prefix.length);
     } else if (/^[a-z][a-z0-9+.-]*:/i.test(url)) return null;
     else rest = url;
-    const prefix = SD_PREFIXES.find((p) => rest === p || rest.startsWith(p + '/'));
+    const prefix = SD_PREFIXES.find((p) => rest === p || rest.startsWith(`${p}/`));
     if (prefix !== undefined) rest = rest.slice(prefix.length);
     let decoded: string;
     try {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { scryptSync } from 'node:crypto';
 import { test } from 'node:test';
-import { AppError } from '../../../appliance/common/errors.js';
+import type { AppError } from '../../../appliance/common/errors.js';
 import {
   hashPassword,
   isPasswordHash,

@@ -68,7 +68,7 @@ test('a wrong password and an unknown user get the same refusal', async () => {
 
 test('repeated failures are throttled; the right password waits too; a success resets', async () => {
   const { auth } = await withAdmin();
-  for (let i = 0; i < 5; i++) await assert.rejects(auth.sessions.login('root', 'guess-' + i, '10.0.0.1'), (err: AppError) => err.status === 401);
+  for (let i = 0; i < 5; i++) await assert.rejects(auth.sessions.login('root', `guess-${i}`, '10.0.0.1'), (err: AppError) => err.status === 401);
   const throttled = await auth.sessions.login('root', 'root-password', '10.0.0.1').catch((err: unknown) => err);
   assert.ok(throttled instanceof LoginThrottled);
   assert.deepEqual([throttled.status, throttled.code, throttled.retryAfterS], [429, 'ERR_RATE_LIMITED', 1]);
@@ -145,7 +145,7 @@ test('malformed or missing credentials give no principal', async () => {
     { authorization: 'Basic cm9vdDpyb290' },
     { authorization: 'Bearer a b' },
     { authorization: 'Bearer not.a.jwt' },
-    { 'x-api-key': 'pyk_' + 'A'.repeat(43) },
+    { 'x-api-key': `pyk_${'A'.repeat(43)}` },
     { 'x-api-key': '' },
     { authorization: 'Bearer garbage', 'x-api-key': key },
   ]) {
@@ -184,7 +184,7 @@ test('guesses from many addresses lock the account for strangers; a known device
 
   const owner = await auth.sessions.login('root', 'root-password', '192.168.1.5', { deviceToken: device });
   assert.ok(await auth.authenticateToken(owner.token));
-  const forged = await refusal(auth.sessions.login('root', 'root-password', '10.9.1.1', { deviceToken: device.slice(0, -3) + 'AAA' }));
+  const forged = await refusal(auth.sessions.login('root', 'root-password', '10.9.1.1', { deviceToken: `${device.slice(0, -3)}AAA` }));
   assert.ok(forged instanceof LoginThrottled, 'a forged device token does not');
   const bob = await auth.users.create({ username: 'bob', password: 'bob-password', role: 'view' });
   const bobsDevice = (await auth.sessions.login('bob', 'bob-password', '10.9.1.2')).device_token;

@@ -226,7 +226,7 @@ describe('JSON bodies', () => {
         },
       );
       req.on('error', reject);
-      for (let k = 0; k < 8; k++) req.write('{"name": "' + 'y'.repeat(400));
+      for (let k = 0; k < 8; k++) req.write(`{"name": "${'y'.repeat(400)}`);
       req.end('"}');
     });
     assert.equal(status, 413);

@@ -236,7 +236,7 @@ test('a torn last line of the log is dropped and reported; every other notificat
   const { inbox, dir } = await filled(3);
   await inbox.close();
   const file = path.join(dir, 'notifications.log');
-  writeFileSync(file, readFileSync(file, 'utf8') + '{"op":"add","notification":{"id":"4","ki');
+  writeFileSync(file, `${readFileSync(file, 'utf8')}{"op":"add","notification":{"id":"4","ki`);
   const reopened = await openInbox(dir);
   assert.deepEqual(ids(reopened), ['3', '2', '1']);
   assert.match(reopened.problems()[0]!.reason, /incomplete/);

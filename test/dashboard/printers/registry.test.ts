@@ -120,7 +120,7 @@ test('bambu-lan: host, serial, access code and CA are each checked', async () =>
   const bundle = await registry.create(
     bambuInput({ name: 'bundle', connection: { ...base, serial: '01P00A000000001', ca: TEST_CA_PEM + TEST_CA_PEM } }),
   );
-  assert.equal(bundle.connection.ca, (TEST_CA_PEM + TEST_CA_PEM).trim() + '\n');
+  assert.equal(bundle.connection.ca, `${(TEST_CA_PEM + TEST_CA_PEM).trim()}\n`);
 });
 
 test('duplicate names (ignoring case), serial devices and printer serials are conflicts', async () => {

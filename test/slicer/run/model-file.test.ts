@@ -48,7 +48,7 @@ test('a file on disk is sniffed from its first kilobyte', async () => {
     const binary = toBinaryStl(cube(10));
     writeFileSync(file, binary);
     assert.equal(await sniffModelFile(file, binary.length, 'cube.stl'), 'stl');
-    writeFileSync(file, 'GIF89a' + 'x'.repeat(3000));
+    writeFileSync(file, `GIF89a${'x'.repeat(3000)}`);
     await assert.rejects(sniffModelFile(file, 3006, 'cat.gif'), (err: Error & { status?: number }) => err.status === 415);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -94,7 +94,7 @@ export class SliceResults {
       gcode_url: `/api/slicer/results/${id}/gcode`,
       owner,
     };
-    await writeFile(path.join(this.root, id, RECORD_FILE), JSON.stringify(stored, null, 2) + '\n');
+    await writeFile(path.join(this.root, id, RECORD_FILE), `${JSON.stringify(stored, null, 2)}\n`);
     await this.sweep();
     return stored;
   }

@@ -4,7 +4,7 @@
  * print report needs (time, layers, filament, counts, extent). G-code may arrive in chunks of any size.
  */
 import { AppError, ErrorCode } from '../../../common/errors.js';
-import { CommandLetter, GcodeReader, GcodeWords, Letter, type GcodeSink } from './gcode-reader.js';
+import { CommandLetter, GcodeReader, type GcodeWords, Letter, type GcodeSink } from './gcode-reader.js';
 import { DEFAULT_FIRMWARE_RETRACTION, type FirmwareRetraction, type MachineLimits } from './limits.js';
 import { LayerTracker } from './layer-tracker.js';
 import { applyExtendedCommand, applyLimitCommand } from './limit-commands.js';

@@ -47,7 +47,7 @@ export function statisticsBlock(stats: PrintStatistics): string {
   if (stats.firstLayerTimeS !== undefined) {
     lines.push(`; estimated first layer printing time (normal mode) = ${formatDuration(stats.firstLayerTimeS)}`);
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /** PrusaSlicer names of our settings that G-code consumers look for in the config block. */
@@ -77,7 +77,7 @@ export function configLines(config: PrintConfig, ids: SettingsIds = {}): string[
 }
 
 export function prusaConfigBlock(config: PrintConfig, ids: SettingsIds = {}): string {
-  return ['; prusaslicer_config = begin', ...configLines(config, ids), '; prusaslicer_config = end'].join('\n') + '\n';
+  return `${['; prusaslicer_config = begin', ...configLines(config, ids), '; prusaslicer_config = end'].join('\n')}\n`;
 }
 
 /** The whole footer, placed after the end G-code. */

@@ -47,5 +47,5 @@ export function excludeObjectDefinitions(placed: PlacedModel, objects: LabelledO
     }
     return `EXCLUDE_OBJECT_DEFINE NAME=${objects[k].label} CENTER=${cx.toFixed(3)},${cy.toFixed(3)} POLYGON=[${pts.join(',')}]`;
   });
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

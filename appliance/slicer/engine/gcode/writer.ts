@@ -106,7 +106,7 @@ export class GcodeWriter {
     if (this.f.klipper) out.push(`SET_PRINT_STATS_INFO TOTAL_LAYER=${this.d.totalLayers}`);
     if (c.gcode_label_objects && this.f.name !== 'klipper' && !this.f.bambu) out.push(`M486 T${this.d.objects.length}`);
     out.push(this.f.fan(0));
-    this.d.out(out.join('\n') + '\n');
+    this.d.out(`${out.join('\n')}\n`);
   }
 
   layer(layer: LayerPaths): void {

@@ -47,7 +47,7 @@ export async function writeFinalFile(job: FinalFileJob): Promise<void> {
   const out = await FileSink.create(job.path, job.limits);
   try {
     writeHeader(out, job, thumbs);
-    out.write(m73(0) + '\n');
+    out.write(`${m73(0)}\n`);
     await copyWithProgress(job.bodyPath, out, (tag) => m73(layerStart.get(tag) ?? 0), c.gcode_add_line_number);
     writeFooter(out, job);
     await out.close();

@@ -53,7 +53,7 @@ test('a revoked key is refused at once', async () => {
 });
 
 test('an unknown or malformed key is refused; bad bodies get 400', async () => {
-  assert.equal((await dash.request('GET', '/api/auth/me', { apiKey: 'pyk_' + 'x'.repeat(43) })).status, 401);
+  assert.equal((await dash.request('GET', '/api/auth/me', { apiKey: `pyk_${'x'.repeat(43)}` })).status, 401);
   assert.equal((await dash.request('GET', '/api/auth/me', { apiKey: 'not-a-key' })).status, 401);
   for (const body of [{ name: '', role: 'view' }, { name: 'x', role: 'owner' }, { name: 'x' }, { name: 'x'.repeat(101), role: 'view' }]) {
     const response = await dash.request('POST', '/api/api-keys', { token: admin, body });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AppError } from '../../../../appliance/common/errors.js';
+import type { AppError } from '../../../../appliance/common/errors.js';
 import { SliceSlots } from '../../../../appliance/dashboard/slicing/native/slice-slots.js';
 
 const never = (): AbortSignal => new AbortController().signal;

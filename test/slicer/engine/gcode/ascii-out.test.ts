@@ -21,7 +21,7 @@ function reference(v: number, decimals: number): string {
   const scaled = Math.round(v * 10 ** decimals);
   if (scaled === 0) return '0';
   const text = (Math.abs(scaled) / 10 ** decimals).toFixed(decimals).replace(/\.?0+$/, '');
-  return scaled < 0 ? '-' + text : text;
+  return scaled < 0 ? `-${text}` : text;
 }
 
 test('numbers written as bytes read as their rounded values, for coordinates and extrusions alike', () => {
@@ -54,6 +54,6 @@ test('integers, text and growth past the first buffer', () => {
   out.text(long);
   out.pair(0x4d, 0x31);
   const bytes = out.take();
-  assert.equal(bytes.toString(), long + 'M1');
+  assert.equal(bytes.toString(), `${long}M1`);
   assert.equal(out.take().length, 0, 'a take starts the next piece empty');
 });

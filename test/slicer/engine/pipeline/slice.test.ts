@@ -215,7 +215,7 @@ test('the retraction stays off for travels inside one island and z-hop lifts tra
   const s = await slice(cube(20), await config({ z_hop: 0.4, retraction_minimum_travel: 1 }));
   try {
     const lines = s.gcode.split('\n');
-    const body = lines.slice(lines.findIndex((l) => l === ';LAYER_CHANGE'));
+    const body = lines.slice(lines.indexOf(';LAYER_CHANGE'));
     const retracts = body.filter((l) => /^G1 E-/.test(l)).length;
     const layers = body.filter((l) => l === ';LAYER_CHANGE').length;
     // One retraction per layer change, one leaving the skirt, one at the end: none inside the island.

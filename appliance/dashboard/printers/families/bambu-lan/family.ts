@@ -107,7 +107,7 @@ export const bambuLan: PrinterFamily = {
     host: String(connection.host).toLowerCase(),
     serial: String(connection.serial).toUpperCase(),
     access_code: connection.access_code,
-    ...(connection.ca === undefined ? {} : { ca: String(connection.ca).trim() + '\n' }),
+    ...(connection.ca === undefined ? {} : { ca: `${String(connection.ca).trim()}\n` }),
     ...(connection.mqtt_port === undefined ? {} : { mqtt_port: connection.mqtt_port }),
     ...(connection.ftps_port === undefined ? {} : { ftps_port: connection.ftps_port }),
   }),

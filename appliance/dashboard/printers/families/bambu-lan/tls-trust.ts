@@ -99,7 +99,7 @@ export async function openTrustedSocket(options: TrustedSocketOptions): Promise<
 
 async function checkPinned(socket: tls.TLSSocket, options: TrustedSocketOptions): Promise<void> {
   const cert = socket.getPeerCertificate();
-  if (!cert || !cert.fingerprint256) throw new PermanentConnectError(`${describe(options)} showed no certificate`);
+  if (!cert?.fingerprint256) throw new PermanentConnectError(`${describe(options)} showed no certificate`);
   const wrongName = tls.checkServerIdentity(options.serial, cert);
   if (wrongName) {
     throw new PermanentConnectError(

@@ -92,7 +92,7 @@ export class ProfilePush {
       if (profiles.length === 0) await rm(file, { force: true });
       else {
         await mkdir(folder, { recursive: true });
-        await writeFileAtomic(file, JSON.stringify(profiles, null, 2) + '\n');
+        await writeFileAtomic(file, `${JSON.stringify(profiles, null, 2)}\n`);
       }
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));

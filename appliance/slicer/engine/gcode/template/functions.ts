@@ -92,6 +92,6 @@ const BUILTINS: Record<string, Builtin> = {
 
 export function callBuiltin(fn: string, args: Value[], line: number): Value {
   const builtin = BUILTINS[fn];
-  if (!builtin || !Object.prototype.hasOwnProperty.call(BUILTINS, fn)) throw new TemplateError(`unknown function "${fn}"`, line);
+  if (!builtin || !Object.hasOwn(BUILTINS, fn)) throw new TemplateError(`unknown function "${fn}"`, line);
   return builtin(args, line);
 }

@@ -10,14 +10,13 @@ import {
 import { sliceInfo } from './project-file.js';
 
 test('slice_info.config: the filaments each plate uses, by plate', () => {
-  const xml =
-    sliceInfo(
-      [
-        { id: 1, type: 'pla', color: '#00ae42' },
-        { id: 3, type: 'PETG-CF', color: '#000000' },
-      ],
-      2,
-    ) + '<plate><metadata key="index" value="3"/></plate>';
+  const xml = `${sliceInfo(
+    [
+      { id: 1, type: 'pla', color: '#00ae42' },
+      { id: 3, type: 'PETG-CF', color: '#000000' },
+    ],
+    2,
+  )}<plate><metadata key="index" value="3"/></plate>`;
   const plates = parseSliceInfo(xml);
   assert.deepEqual(plates.get(2), [
     { id: 1, type: 'PLA', color: '#00AE42' },

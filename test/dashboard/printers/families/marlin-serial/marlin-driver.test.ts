@@ -174,7 +174,7 @@ describe('a Marlin printer without auto-reports', () => {
   });
 
   test('an SD print started on the printer is followed by polling, named, and stopped with M524', async () => {
-    vm.printer.putSdFile('benchy.gco', 'M302 S0\nG28\n' + 'G1 X100 Y100 F6000\nG1 X0 Y0\n'.repeat(200));
+    vm.printer.putSdFile('benchy.gco', `M302 S0\nG28\n${'G1 X100 Y100 F6000\nG1 X0 Y0\n'.repeat(200)}`);
     await run.driver.command({ kind: 'gcode', lines: ['M23 BENCHY.GCO', 'M24'] });
     const printing = await run.events.until('SD print seen', () =>
       run.events.statuses.findLast((s) => s.state === 'printing' && s.job?.file === 'benchy.gco'),
