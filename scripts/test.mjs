@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: installs what is missing (npm and Debian packages), builds, then runs every test
-// file under test/ with node:test. Node 20 does not expand globs, so the files are listed here.
-// Extra arguments filter test files by substring: `npm test -- mesh/stl`.
+// `npm test`: installs what is missing (npm and Debian packages), builds, checks formatting and
+// lint with Biome (warnings are errors), then runs every test file under test/ with node:test.
+// Node 20 does not expand globs, so the files are listed here. Extra arguments filter test files
+// by substring and skip the Biome check (a quick run on one area): `npm test -- mesh/stl`.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -20,6 +21,15 @@ function findTests(dir) {
   return out.sort();
 }
 
+/** Biome's formatter and linter over the tree, read-only; false (after its report) when they find anything. */
+function lint() {
+  const biome = join(root, 'node_modules', '.bin', 'biome');
+  const r = spawnSync(biome, ['ci', '--error-on-warnings', '--reporter=summary', '.'], { cwd: root, stdio: 'inherit' });
+  if (r.status === 0) return true;
+  process.stderr.write('[test] Biome found problems: `npm run format` fixes the formatting; see `npx biome lint .` for the rest\n');
+  return false;
+}
+
 try {
   ensureNpm();
   ensureDebian();
@@ -30,6 +40,7 @@ try {
 }
 
 const filters = process.argv.slice(2);
+if (filters.length === 0 && !lint()) process.exit(1);
 const files = findTests(join(root, 'dist', 'test')).filter((f) => filters.length === 0 || filters.some((s) => relative(root, f).includes(s)));
 if (files.length === 0) {
   process.stderr.write('[test] no test files matched\n');
