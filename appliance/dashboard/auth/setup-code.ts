@@ -35,7 +35,9 @@ function newCode(): string {
 }
 
 function grouped(code: string): string {
-  return code.match(new RegExp(`.{1,${GROUP}}`, 'g'))!.join('-');
+  const groups: string[] = [];
+  for (let at = 0; at < code.length; at += GROUP) groups.push(code.slice(at, at + GROUP));
+  return groups.join('-');
 }
 
 export class SetupCode {

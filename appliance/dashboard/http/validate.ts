@@ -19,8 +19,8 @@ export const MAX_JSON_DEPTH = 64;
 /** True when objects and arrays nest deeper than `limit` in `value` (`{}` is one level); walks it without recursion. */
 export function nestsDeeperThan(value: unknown, limit: number): boolean {
   const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [item, depth] = next;
     if (typeof item !== 'object' || item === null) continue;
     if (depth > limit) return true;
     for (const child of Object.values(item)) {

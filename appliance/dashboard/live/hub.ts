@@ -165,9 +165,13 @@ export class LiveHub {
       return;
     }
     if (client.state !== 'open') return;
-    if (!parsed.ok) return this.reply(client, { type: 'error', payload: { code: 'ERR_VALIDATION', error: parsed.error } });
+    if (!parsed.ok) {
+      this.reply(client, { type: 'error', payload: { code: 'ERR_VALIDATION', error: parsed.error } });
+      return;
+    }
     if (parsed.message.type === 'auth') {
-      return this.reply(client, { type: 'error', payload: { code: 'ERR_VALIDATION', error: 'already authenticated' } });
+      this.reply(client, { type: 'error', payload: { code: 'ERR_VALIDATION', error: 'already authenticated' } });
+      return;
     }
     client.types = parsed.message.types === null ? null : new Set(parsed.message.types);
     this.reply(client, { type: 'subscribed', payload: { types: client.types ? [...client.types] : EVENT_TYPES } });
@@ -222,10 +226,13 @@ export class LiveHub {
   }
 
   private write(client: LiveClient, text: string): void {
-    if (client.socket.buffered > this.options.maxBufferedBytes) return this.dropSlow(client);
+    if (client.socket.buffered > this.options.maxBufferedBytes) {
+      this.dropSlow(client);
+      return;
+    }
     const result = client.socket.send(text);
-    if (result === UWS_DROPPED) return this.dropSlow(client);
-    this.counters.messages_sent++;
+    if (result === UWS_DROPPED) this.dropSlow(client);
+    else this.counters.messages_sent++;
   }
 
   private dropSlow(client: LiveClient): void {

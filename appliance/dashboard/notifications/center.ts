@@ -59,7 +59,8 @@ export class NotificationCenter {
     this.opened ??= (async () => {
       const inbox = await Inbox.open(this.deps.stores, { ...this.deps.inbox, log: this.deps.log.child('inbox') });
       const channels = await ChannelRegistry.open(this.deps.stores, this.channelTypes, this.deps.log.child('channels'), this.now);
-      return (this.loaded = { inbox, channels });
+      this.loaded = { inbox, channels };
+      return this.loaded;
     })();
     return this.opened;
   }

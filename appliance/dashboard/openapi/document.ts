@@ -126,7 +126,11 @@ function operation(route: RouteSpec): Json {
 /** The whole description of `routes`. */
 export function buildOpenApi(routes: readonly RouteSpec[]): Json {
   const paths: Record<string, Json> = {};
-  for (const route of routes) (paths[openApiPath(route.path)] ??= {})[route.method] = operation(route);
+  for (const route of routes) {
+    const path = openApiPath(route.path);
+    paths[path] ??= {};
+    paths[path][route.method] = operation(route);
+  }
   const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({ name }));
   return {
     openapi: '3.1.0',

@@ -131,7 +131,8 @@ export function patchedPrinterRecord(current: PrinterRecord, patch: unknown, now
   const definition = requireType(patch.type ?? current.type, issues);
   if (!definition) fail(issues);
   const typeChanged = definition.type !== current.type;
-  const requestedVendor = patch.vendor === undefined ? (typeChanged ? null : current.vendor) : label(patch.vendor);
+  const keptVendor = typeChanged ? null : current.vendor;
+  const requestedVendor = patch.vendor === undefined ? keptVendor : label(patch.vendor);
   checkVendor(definition, patch.vendor === undefined ? null : requestedVendor, issues);
   const connection = patchedConnection(definition, current, patch.connection, issues);
   if (issues.length > 0) fail(issues);

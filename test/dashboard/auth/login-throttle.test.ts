@@ -4,7 +4,12 @@ import { LOGIN_THROTTLE_DEFAULTS, LoginThrottle } from '../../../appliance/dashb
 
 function clock(): { now: () => number; advance(ms: number): void } {
   let t = 1_000_000;
-  return { now: () => t, advance: (ms) => void (t += ms) };
+  return {
+    now: () => t,
+    advance: (ms) => {
+      t += ms;
+    },
+  };
 }
 
 test('five failures for one username and address lock them for 1 s, then 2 s, 4 s…', () => {

@@ -136,6 +136,7 @@ describe('levels', () => {
     assert.equal(roleSatisfies('view', 'public'), true);
   });
 
+  const tokenOf: Record<string, string | undefined> = { none: undefined, bad: 'not-a-token', ...TEST_TOKENS };
   const expected: Record<Level, Record<string, number>> = {
     public: { none: 200, bad: 200, view: 200, print: 200, admin: 200 },
     view: { none: 401, bad: 401, view: 200, print: 200, admin: 200 },
@@ -145,8 +146,7 @@ describe('levels', () => {
   for (const [level, byCaller] of Object.entries(expected)) {
     for (const [caller, status] of Object.entries(byCaller)) {
       test(`${caller} credentials on a ${level} route → ${status}`, async () => {
-        const token = caller === 'none' ? undefined : caller === 'bad' ? 'not-a-token' : TEST_TOKENS[caller as 'view'];
-        const res = await dash.request('GET', `/api/test/${level}`, { token });
+        const res = await dash.request('GET', `/api/test/${level}`, { token: tokenOf[caller] });
         assert.equal(res.status, status, res.text);
         if (status === 401) assert.equal(res.json.code, 'ERR_UNAUTHORIZED');
         if (status === 403) {

@@ -111,9 +111,12 @@ export function silentPeer(httpUrl: string, query: string): Promise<SilentPeer> 
       head += chunk.toString('latin1');
       if (!head.includes('\r\n\r\n')) return;
       socket.off('data', onData);
-      if (!head.startsWith('HTTP/1.1 101')) return reject(new Error(`handshake refused: ${head.split('\r\n')[0]}`));
-      socket.on('data', () => {});
-      resolve({ ended, destroy: () => socket.destroy() });
+      if (head.startsWith('HTTP/1.1 101')) {
+        socket.on('data', () => {});
+        resolve({ ended, destroy: () => socket.destroy() });
+      } else {
+        reject(new Error(`handshake refused: ${head.split('\r\n')[0]}`));
+      }
     };
     socket.on('data', onData);
     socket.once('error', reject);

@@ -18,7 +18,9 @@ import { startReceiver } from './receiver.js';
 const WAIT = { timeout: 20_000 };
 const quiet = createLogger({ name: 'test', level: 'error', write: () => {} });
 const dirs: string[] = [];
-after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 function parts() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'printyard-center-test-'));

@@ -14,7 +14,7 @@ const dirs: string[] = [];
 const inboxes: Inbox[] = [];
 after(async () => {
   await Promise.all(inboxes.map((inbox) => inbox.close()));
-  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 function tempDir(): string {

@@ -173,17 +173,17 @@ function sameProfiles(a: readonly Profile[], b: readonly Profile[]): boolean {
 /** `base` as it is, then each imported profile whose id is free; then those whose chain breaks are dropped. */
 function mergeProfiles(base: readonly Profile[], imported: readonly Profile[]): Profile[] {
   const byId = new Map(base.map((p) => [p.id, p]));
-  const added = new Set<string>();
+  const added = new Map<string, Profile>();
   for (const profile of imported) {
     if (byId.has(profile.id)) continue;
     byId.set(profile.id, profile);
-    added.add(profile.id);
+    added.set(profile.id, profile);
   }
   for (let changed = true; changed; ) {
     changed = false;
-    for (const id of added) {
+    for (const [id, profile] of added) {
       try {
-        inheritanceChain(byId.get(id)!, (parent) => byId.get(parent));
+        inheritanceChain(profile, (parent) => byId.get(parent));
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         byId.delete(id);

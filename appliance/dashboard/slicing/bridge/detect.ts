@@ -117,9 +117,10 @@ export class SlicerDetector {
         const file = path.join(dir, binary);
         if (await isExecutableFile(file)) return file;
       }
-      if (kind.appImage !== undefined && (await isDirectory(dir))) {
+      const { appImage } = kind;
+      if (appImage !== undefined && (await isDirectory(dir))) {
         const names = (await readdir(dir).catch(() => [] as string[]))
-          .filter((name) => kind.appImage!.test(name))
+          .filter((name) => appImage.test(name))
           .sort()
           .reverse();
         for (const name of names) if (await isExecutableFile(path.join(dir, name))) return path.join(dir, name);

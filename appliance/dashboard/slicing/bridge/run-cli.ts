@@ -84,10 +84,11 @@ export class CliRunner {
       });
 
       const stop = (reason: AppError): void => {
-        if (stopReason !== null || child.pid === undefined) return;
+        const { pid } = child;
+        if (stopReason !== null || pid === undefined) return;
         stopReason = reason;
-        killGroup(child.pid, 'SIGTERM');
-        killTimer = setTimeout(() => killGroup(child.pid!, 'SIGKILL'), KILL_GRACE_MS);
+        killGroup(pid, 'SIGTERM');
+        killTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), KILL_GRACE_MS);
       };
       const onAbort = (): void => stop(new AppError(ErrorCode.cancelled, 409, 'slice cancelled'));
       const timeout = setTimeout(() => {

@@ -184,12 +184,13 @@ export class UserProfiles {
       for (const p of this.bundled.values()) if (p.instantiable) out.push(this.summary(p));
     }
     if (filter.source !== 'bundled') for (const r of this.records()) out.push(this.summary(asProfile(r)));
+    const sourceOrder = (s: ProfileSource): number => (s === 'bundled' ? 0 : 1);
     const kindOrder = (k: ProfileKind): number => PROFILE_KINDS.indexOf(k);
     return out
       .filter((p) => filter.kind === undefined || p.kind === filter.kind)
       .sort(
         (a, b) =>
-          (a.source === b.source ? 0 : a.source === 'bundled' ? -1 : 1) ||
+          sourceOrder(a.source) - sourceOrder(b.source) ||
           kindOrder(a.kind) - kindOrder(b.kind) ||
           a.vendor.localeCompare(b.vendor) ||
           a.name.localeCompare(b.name),

@@ -75,11 +75,12 @@ export class RemoteBackend implements SlicingBackend {
     );
     const jobId = response.headers.get('x-job-id');
     if (jobId !== null) this.owners.remember(jobId, request.owner);
-    if (response.body === null) throw new RemoteUnavailableError('the slicer service answered the slice without a body');
+    const { body } = response;
+    if (body === null) throw new RemoteUnavailableError('the slicer service answered the slice without a body');
     let result: RemoteSliceResult;
     try {
       result = await this.probe.watch(() =>
-        followSliceStream(response.body!, {
+        followSliceStream(body, {
           signal: request.signal,
           clean: (text) => this.client.clean(text),
           ...(this.idleMs === undefined ? {} : { idleMs: this.idleMs }),

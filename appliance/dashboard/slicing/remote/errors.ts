@@ -83,8 +83,10 @@ function errorBody(text: string, secrets: readonly string[]): { message: string;
     const body = JSON.parse(text) as unknown;
     if (body === null || typeof body !== 'object') return null;
     const { error, message, code } = body as Record<string, unknown>;
-    const said = typeof error === 'string' ? error : typeof message === 'string' ? message : null;
-    if (said === null) return null;
+    let said: string;
+    if (typeof error === 'string') said = error;
+    else if (typeof message === 'string') said = message;
+    else return null;
     return { message: cleanText(said, secrets), code: typeof code === 'string' && code !== '' ? cleanCode(code, ERR_SLICER_SERVICE) : null };
   } catch {
     return null;

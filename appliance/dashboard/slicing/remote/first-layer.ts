@@ -88,10 +88,10 @@ class Reader {
           this.z = 0;
           this.e = 0;
         }
-        if (args.has('X')) this.x = args.get('X')!;
-        if (args.has('Y')) this.y = args.get('Y')!;
-        if (args.has('Z')) this.z = args.get('Z')!;
-        if (args.has('E')) this.e = args.get('E')!;
+        this.x = args.get('X') ?? this.x;
+        this.y = args.get('Y') ?? this.y;
+        this.z = args.get('Z') ?? this.z;
+        this.e = args.get('E') ?? this.e;
         break;
       case 'G0':
       case 'G1':
@@ -186,7 +186,7 @@ function append(paths: LayerPath[], type: string, width: number, from: [number, 
   let last = paths[paths.length - 1];
   const end = last?.points[last.points.length - 1];
   const continues =
-    last !== undefined && last.type === type && last.width === width && (last.points.length === 0 || (end![0] === from[0] && end![1] === from[1]));
+    last !== undefined && last.type === type && last.width === width && (end === undefined || (end[0] === from[0] && end[1] === from[1]));
   if (!continues) {
     last = { type, width, points: [] };
     paths.push(last);

@@ -33,9 +33,14 @@ function plateGcode(pkg: Uint8Array): Uint8Array {
   } catch (err) {
     throw new AppError(ERR_SLICER_SERVICE, 502, `the .gcode.3mf package cannot be unpacked (${(err as Error).message})`);
   }
-  const first = [...files.keys()].sort((a, b) => Number(PLATE_GCODE.exec(a)![1]) - Number(PLATE_GCODE.exec(b)![1]))[0];
+  const plates: Array<{ plate: number; gcode: Uint8Array }> = [];
+  for (const [name, gcode] of files) {
+    const match = PLATE_GCODE.exec(name);
+    if (match) plates.push({ plate: Number(match[1]), gcode });
+  }
+  const first = plates.sort((a, b) => a.plate - b.plate)[0];
   if (first === undefined) throw new AppError(ERR_SLICER_SERVICE, 502, 'the .gcode.3mf package has no Metadata/plate_<n>.gcode');
-  return files.get(first)!;
+  return first.gcode;
 }
 
 export async function* gcodeLines(source: AsyncIterable<Uint8Array>): AsyncGenerator<string> {

@@ -26,7 +26,7 @@ import { AppError } from '../../../common/errors.js';
 import type { Logger } from '../../../common/logger.js';
 import type { NotificationInput } from '../../notifications/notification.js';
 import type { DashboardSettings } from '../../settings/settings.js';
-import type { RemoteSlicerClient } from './client.js';
+import type { RemoteSlicerClient, VersionInfo } from './client.js';
 import { BackendUnavailableError } from '../backend.js';
 import { displayUrl } from './address.js';
 import { detailOf, RemoteUnavailableError, UNREACHABLE } from './errors.js';
@@ -223,7 +223,7 @@ export class RemoteProbe {
       detail,
       at: this.now(),
     });
-    let version;
+    let version: VersionInfo;
     try {
       version = await client.version();
     } catch (err) {

@@ -10,6 +10,7 @@ export const MASK = '***';
 /** Longer upstream strings are cut: a message is for reading, not for carrying data. */
 export const MAX_TEXT = 500;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is what this pattern is for.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069]+/g;
 /** `scheme://user:password@` in a URL. */
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi;

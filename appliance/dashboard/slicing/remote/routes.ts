@@ -212,12 +212,10 @@ export function remoteRoutes(ctx: Pick<DashboardContext, 'settings'>, remote: Re
       },
       handler: proxied(async ({ query, res }) => {
         const format = query.format ?? 'png';
-        if ((query.job === undefined) === (query.result === undefined)) {
-          throw validationError([{ path: 'query/job', message: 'give exactly one of job or result' }]);
-        }
-        if (query.result !== undefined) {
+        const { job: jobId, result: resultId } = query;
+        if (resultId !== undefined && jobId === undefined) {
           if (format === 'png') throw validationError([{ path: 'query/format', message: 'stored results have an SVG preview only (format=svg)' }]);
-          const stored = await remote.results.get(query.result);
+          const stored = await remote.results.get(resultId);
           const file = createReadStream(remote.results.filePath(stored));
           try {
             return svgReply(firstLayerSvg(await readFirstLayer(gcodeLines(file)), `First layer of ${stored.file_name}`));
@@ -229,8 +227,10 @@ export function remoteRoutes(ctx: Pick<DashboardContext, 'settings'>, remote: Re
             file.destroy();
           }
         }
+        if (jobId === undefined || resultId !== undefined) {
+          throw validationError([{ path: 'query/job', message: 'give exactly one of job or result' }]);
+        }
         await usable();
-        const jobId = query.job!;
         const gone = responseGone(res);
         if (format === 'png') {
           await relayFile(res, await probe.watch(() => client.jobFile(jobId, 'preview.png', gone.signal)), 'image/png', log);

@@ -127,7 +127,8 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
               gone.signal,
             ),
           );
-          if (upstream.body === null) throw new RemoteUnavailableError('the slicer service answered the slice without a body');
+          const { body } = upstream;
+          if (body === null) throw new RemoteUnavailableError('the slicer service answered the slice without a body');
           const jobId = upstream.headers.get('x-job-id');
           if (jobId !== null) remote.owners.remember(jobId, owner);
           const stream = new EventStream(req, res, { keepAliveMs: RELAY_KEEPALIVE_MS, headers: jobId === null ? {} : { 'x-job-id': jobId } });
@@ -136,7 +137,7 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
           let terminal = false;
           try {
             await remote.probe.watch(() =>
-              followSliceStream(upstream.body!, {
+              followSliceStream(body, {
                 signal: gone.signal,
                 clean: (text) => remote.client.clean(text),
                 ...(remote.streamIdleMs === undefined ? {} : { idleMs: remote.streamIdleMs }),

@@ -53,8 +53,10 @@ function parse(data: string): unknown {
 /** The rejection an `error` event stands for, its text passed through `clean`. */
 export function errorEventError(data: string, clean: (text: string) => string = (text) => text): AppError {
   const body = parse(data) as Record<string, unknown> | null;
-  const text =
-    typeof body?.message === 'string' ? body.message : typeof body?.error === 'string' ? body.error : data || 'the slicer service reported an error';
+  let text: string;
+  if (typeof body?.message === 'string') text = body.message;
+  else if (typeof body?.error === 'string') text = body.error;
+  else text = data || 'the slicer service reported an error';
   const code = typeof body?.code === 'string' && body.code !== '' ? cleanCode(body.code, ErrorCode.sliceFailed) : ErrorCode.sliceFailed;
   return new AppError(code, statusOfCode(code), clean(text));
 }

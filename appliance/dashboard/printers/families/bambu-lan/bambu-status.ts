@@ -210,6 +210,12 @@ function bitSet(hex: unknown, bit: number): boolean | null {
   return ((BigInt(`0x${text}`) >> BigInt(bit)) & 1n) === 1n;
 }
 
+/** `tray_now` as the status shows it: NO_TRAY is none, EXTERNAL_TRAY the spool outside the AMS. */
+function activeTray(trayNow: number | null): AmsUpdate['active_tray'] {
+  if (trayNow === null || trayNow === NO_TRAY) return null;
+  return trayNow === EXTERNAL_TRAY ? 'external' : trayNow;
+}
+
 export function amsUpdate(printerId: string, print: Json, updatedAt: Date): AmsUpdate {
   const ams = obj(print.ams);
   const units: AmsUnit[] = list(ams.ams)
@@ -233,7 +239,7 @@ export function amsUpdate(printerId: string, print: Json, updatedAt: Date): AmsU
     printer_id: printerId,
     units,
     external: Object.keys(vt).length > 0 ? amsTray(vt, 0, true) : null,
-    active_tray: now === null || now === NO_TRAY ? null : now === EXTERNAL_TRAY ? 'external' : now,
+    active_tray: activeTray(now),
     updated_at: updatedAt.toISOString(),
   };
 }

@@ -144,8 +144,7 @@ export class FtpsConnection {
 
   private receive(text: string): void {
     this.buffer += text;
-    let nl: number;
-    while ((nl = this.buffer.indexOf('\n')) >= 0) {
+    for (let nl = this.buffer.indexOf('\n'); nl >= 0; nl = this.buffer.indexOf('\n')) {
       const line = this.buffer.slice(0, nl).replace(/\r$/, '');
       this.buffer = this.buffer.slice(nl + 1);
       this.lines.push(line);

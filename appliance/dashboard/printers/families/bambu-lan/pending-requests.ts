@@ -45,7 +45,10 @@ export class PendingRequests {
     const sequenceId = typeof body.sequence_id === 'string' || typeof body.sequence_id === 'number' ? String(body.sequence_id) : '';
     const pending = this.bySequence.get(sequenceId);
     if (!pending || pending.kind !== kind || pending.command !== body.command || typeof body.result !== 'string') return;
-    if (body.result.toLowerCase() === 'success') return this.settle(sequenceId, null);
+    if (body.result.toLowerCase() === 'success') {
+      this.settle(sequenceId, null);
+      return;
+    }
     const reason = typeof body.reason === 'string' && body.reason !== '' ? body.reason : 'no reason given';
     this.settle(sequenceId, new AppError(ErrorCode.conflict, 409, `the printer refused ${kind}.${pending.command}: ${reason}`));
   }

@@ -97,6 +97,11 @@ export function followSdReport(live: LiveState, report: SdReport): { changed: bo
   return { changed: false, askName: false };
 }
 
+function sdState(sd: SdPrint): 'finished' | 'paused' | 'printing' {
+  if (sd.finished) return 'finished';
+  return sd.pausedHere ? 'paused' : 'printing';
+}
+
 function sdJob(sd: SdPrint, now: number): PrintJobStatus {
   const share = sd.size > 0 ? Math.min(1, sd.position / sd.size) : 0;
   const elapsedS = Math.round((now - sd.seenAt) / 1000);
@@ -120,7 +125,7 @@ export function printerStatus(live: LiveState): PrinterStatus {
     job = print.job();
     if (state === 'error') error = print.reason;
   } else if (sd) {
-    state = sd.finished ? 'finished' : sd.pausedHere ? 'paused' : 'printing';
+    state = sdState(sd);
     job = sdJob(sd, Date.now());
   }
   if (fault) {
@@ -154,12 +159,11 @@ export function printProgress(live: LiveState, extruded: readonly number[]): Pri
     };
   }
   if (live.sd) {
-    const state: PrintProgressState = live.sd.finished ? 'finished' : live.sd.pausedHere ? 'paused' : 'printing';
     return {
       ...sdJob(live.sd, Date.now()),
       printer_id: live.printerId,
       updated_at: at,
-      state,
+      state: sdState(live.sd),
       bytes_done: live.sd.position,
       bytes_total: live.sd.size,
     };
@@ -180,6 +184,12 @@ export interface DetailsInput {
   resends: number;
 }
 
+function printDetails({ print, sd }: LiveState): Record<string, unknown> | null {
+  if (print) return { source: 'host', file: print.file, state: PROGRESS_STATE[print.state], reason: print.reason, ...print.counts() };
+  if (sd) return { source: 'sd', file: sd.file, position: sd.position, size: sd.size };
+  return null;
+}
+
 export function stateDetails(input: DetailsInput): Record<string, unknown> {
   const { firmware, live } = input;
   return {
@@ -191,11 +201,7 @@ export function stateDetails(input: DetailsInput): Record<string, unknown> {
     auto_report: input.autoReport,
     extruded_mm: input.extruded,
     active_tool: input.tool,
-    print: live.print
-      ? { source: 'host', file: live.print.file, state: PROGRESS_STATE[live.print.state], reason: live.print.reason, ...live.print.counts() }
-      : live.sd
-        ? { source: 'sd', file: live.sd.file, position: live.sd.position, size: live.sd.size }
-        : null,
+    print: printDetails(live),
     last_print: input.lastPrint,
     fault: live.fault,
     last_error: input.lastError,

@@ -10,7 +10,7 @@ import { squares, twoTools } from './gcode-samples.js';
 
 function near(actual: readonly number[], expected: readonly number[], what: string): void {
   assert.equal(actual.length, expected.length, what);
-  actual.forEach((mm, tool) => assert.ok(Math.abs(mm - expected[tool]) < 1e-6, `${what}: tool ${tool} ${mm} ≠ ${expected[tool]}`));
+  for (const [tool, mm] of actual.entries()) assert.ok(Math.abs(mm - expected[tool]) < 1e-6, `${what}: tool ${tool} ${mm} ≠ ${expected[tool]}`);
 }
 
 /** Waits until the printer has done every move it was given. */
