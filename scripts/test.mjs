@@ -24,7 +24,8 @@ function findTests(dir) {
 /** Biome's formatter and linter over the tree, read-only; false (after its report) when they find anything. */
 function lint() {
   const biome = join(root, 'node_modules', '.bin', 'biome');
-  const r = spawnSync(biome, ['ci', '--error-on-warnings', '--reporter=summary', '.'], { cwd: root, stdio: 'inherit' });
+  const colors = process.stdout.isTTY ? [] : ['--colors=off'];
+  const r = spawnSync(biome, ['ci', '--error-on-warnings', '--reporter=summary', ...colors, '.'], { cwd: root, stdio: 'inherit' });
   if (r.status === 0) return true;
   process.stderr.write('[test] Biome found problems: `npm run format` fixes the formatting; see `npx biome lint .` for the rest\n');
   return false;
