@@ -172,7 +172,7 @@ async function pool(items, limit, work) {
 }
 
 /** Adds every simulated printer; returns id → { kind, printer, model, name }. */
-async function addPrinters(base, headers, sims, opts) {
+async function addPrinters(base, headers, sims) {
   const specs = [
     ...sims.bambu.map((p, i) => ({
       kind: 'bambu',
@@ -212,7 +212,8 @@ function onlineSummary(items) {
   const out = {};
   for (const type of Object.values(TYPES)) out[type] = { configured: 0, online: 0, offlineReasons: {}, waiting: 0 };
   for (const item of items) {
-    const t = (out[item.type] ??= { configured: 0, online: 0, offlineReasons: {}, waiting: 0 });
+    out[item.type] ??= { configured: 0, online: 0, offlineReasons: {}, waiting: 0 };
+    const t = out[item.type];
     t.configured++;
     if (item.online) {
       t.online++;
@@ -311,7 +312,7 @@ async function main() {
     if (!credentials) throw new Error('this build has no /api/auth/setup: cannot add printers');
     const headers = { authorization: `Bearer ${credentials.token}` };
 
-    const printers = await addPrinters(base, headers, ready, opts);
+    const printers = await addPrinters(base, headers, ready);
     log(`added ${printers.size} printers; waiting up to ${opts.onlineTimeout} s for them to come online`);
     const tOnline = Date.now();
     await waitOnline(base, headers, opts.onlineTimeout);

@@ -121,7 +121,10 @@ function valueAt(values: unknown, path: readonly string[]): unknown {
 
 function setValue(values: Values, path: readonly string[], value: unknown): void {
   let at = values;
-  for (const part of path.slice(0, -1)) at = (at[part] ??= {}) as Values;
+  for (const part of path.slice(0, -1)) {
+    at[part] ??= {};
+    at = at[part] as Values;
+  }
   at[path[path.length - 1]] = value;
 }
 

@@ -19,7 +19,10 @@ export class EventBus<E extends object> {
   /** Subscribes to one event type; returns the unsubscribe function. */
   on<K extends keyof E & string>(type: K, listener: Listener<E[K]>): () => void {
     let set = this.listeners.get(type);
-    if (!set) this.listeners.set(type, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.listeners.set(type, set);
+    }
     set.add(listener as Listener<never>);
     return () => set.delete(listener as Listener<never>);
   }

@@ -83,7 +83,9 @@ export function ambiguousHeaders(headers: Iterable<[string, string]>): string | 
  */
 const refuseAmbiguousHeaders: MiddlewareHandler = (request, _response, next) => {
   const headers: [string, string][] = [];
-  (request as unknown as RequestInternals).raw.forEach((name, value) => headers.push([name, value]));
+  (request as unknown as RequestInternals).raw.forEach((name, value) => {
+    headers.push([name, value]);
+  });
   const problem = ambiguousHeaders(headers);
   if (problem !== null) throw badRequest(problem);
   next();

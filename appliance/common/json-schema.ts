@@ -73,6 +73,12 @@ function matchesType(value: unknown, type: JsonType): boolean {
   return typeOf(value) === type;
 }
 
+/** The type's name as a message says it: `an integer`, `a string`, `null`. */
+function withArticle(type: JsonType): string {
+  if (type === 'null') return 'null';
+  return type === 'integer' || type === 'array' || type === 'object' ? `an ${type}` : `a ${type}`;
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeOf(value) === 'object';
 }
@@ -133,7 +139,9 @@ export function assertSupportedSchema(schema: JsonSchema, where: string): void {
   sub(schema.items, `${where}.items`);
   for (const list of ['oneOf', 'anyOf'] as const) {
     const schemas = schema[list];
-    if (Array.isArray(schemas)) schemas.forEach((s, i) => sub(s, `${where}.${list}[${i}]`));
+    if (Array.isArray(schemas)) {
+      for (const [i, s] of schemas.entries()) sub(s, `${where}.${list}[${i}]`);
+    }
   }
 }
 
@@ -144,9 +152,7 @@ function validateInto(schema: JsonSchema, value: unknown, path: string, issues: 
   if (schema.type !== undefined) {
     const types = (Array.isArray(schema.type) ? schema.type : [schema.type]) as JsonType[];
     if (!types.some((t) => matchesType(value, t))) {
-      fail(
-        `must be ${types.map((t) => (t === 'integer' || t === 'array' || t === 'object' ? `an ${t}` : t === 'null' ? 'null' : `a ${t}`)).join(' or ')}`,
-      );
+      fail(`must be ${types.map(withArticle).join(' or ')}`);
       return;
     }
   }
@@ -182,7 +188,7 @@ function validateInto(schema: JsonSchema, value: unknown, path: string, issues: 
     if (typeof schema.maxItems === 'number' && value.length > schema.maxItems) fail(`must have at most ${schema.maxItems} items`);
     if (isObject(schema.items)) {
       const items = schema.items;
-      value.forEach((item, i) => validateInto(items, item, `${path}/${i}`, issues));
+      for (const [i, item] of value.entries()) validateInto(items, item, `${path}/${i}`, issues);
     }
   }
 

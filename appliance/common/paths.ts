@@ -14,7 +14,10 @@ export function repoRoot(): string {
   if (cached) return cached;
   let dir = path.resolve(fileURLToPath(new URL('.', import.meta.url)));
   for (;;) {
-    if (existsSync(path.join(dir, 'package.json'))) return (cached = dir);
+    if (existsSync(path.join(dir, 'package.json'))) {
+      cached = dir;
+      return dir;
+    }
     const parent = path.dirname(dir);
     if (parent === dir) throw new AppError(ErrorCode.internal, 500, `no package.json above ${fileURLToPath(import.meta.url)}`);
     dir = parent;

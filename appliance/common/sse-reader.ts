@@ -67,7 +67,10 @@ export class SseReader {
     const field = colon < 0 ? line : line.slice(0, colon);
     const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
     if (field === 'event') this.eventType = value;
-    else if (field === 'data') (this.dataLines ??= []).push(value);
+    else if (field === 'data') {
+      this.dataLines ??= [];
+      this.dataLines.push(value);
+    }
   }
 
   private dispatch(): void {

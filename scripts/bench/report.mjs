@@ -41,6 +41,12 @@ function row(cells, widths) {
   return cells.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i]))).join('  ');
 }
 
+/** The check column: `-` when the G-code was not checked, else PASS or FAIL with the failed checks. */
+function checkCell(check) {
+  if (check === undefined) return '-';
+  return check.pass ? 'PASS' : `FAIL ${check.failed.join(',')}`;
+}
+
 /**
  * One model's table: per slicer the medians of wall and CPU time, peak RSS, layers, estimates, and the
  * G-code check, then our ratios to each peer. `result.slicers[id]` is
@@ -56,7 +62,7 @@ export function formatModelTable(result) {
       continue;
     }
     const s = entry.summary;
-    const check = entry.check === undefined ? '-' : entry.check.pass ? 'PASS' : `FAIL ${entry.check.failed.join(',')}`;
+    const check = checkCell(entry.check);
     lines.push(
       row(
         [

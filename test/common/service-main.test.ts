@@ -9,7 +9,7 @@ const TOY = fileURLToPath(new URL('../fixtures/toy-service.js', import.meta.url)
 async function run(args: string[], signals: NodeJS.Signals[] = [], env: Record<string, string> = {}): Promise<ExecutableRun & { ms: number }> {
   const t0 = Date.now();
   const result = await runExecutable(TOY, args, { PATH: process.env.PATH ?? '', ...env }, (_url, child) => {
-    signals.forEach((signal, i) => setTimeout(() => child.kill(signal), 100 * (i + 1)));
+    for (const [i, signal] of signals.entries()) setTimeout(() => child.kill(signal), 100 * (i + 1));
   });
   return { ...result, ms: Date.now() - t0 };
 }

@@ -54,7 +54,10 @@ export class PublishLog {
   /** `at` in ms on the monotonic clock (process.hrtime), shared by every process of the machine. */
   add(printer, key, at, info = {}) {
     let list = this.printers.get(printer);
-    if (!list) this.printers.set(printer, (list = []));
+    if (!list) {
+      list = [];
+      this.printers.set(printer, list);
+    }
     list.push({ printer, key, at, ...info, id: this.count++ });
   }
 

@@ -23,6 +23,11 @@ const MAX_TEMP = 300;
 const TEMP_WINDOW = 1;
 
 export type ChangePhase = 'heating' | 'unloading' | 'loading';
+const PHASE_STAGE: Record<ChangePhase, number> = {
+  heating: ChangeStage.heatingNozzle,
+  unloading: ChangeStage.unloading,
+  loading: ChangeStage.loading,
+};
 
 export class FilamentChange implements ToolheadChange {
   phase: ChangePhase = 'heating';
@@ -35,7 +40,7 @@ export class FilamentChange implements ToolheadChange {
   ) {}
 
   get stage(): number {
-    return this.phase === 'heating' ? ChangeStage.heatingNozzle : this.phase === 'unloading' ? ChangeStage.unloading : ChangeStage.loading;
+    return PHASE_STAGE[this.phase];
   }
 
   tick(toolhead: Toolhead, seconds: number): boolean {

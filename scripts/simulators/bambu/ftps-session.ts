@@ -7,7 +7,7 @@
  *
  * Commands run one at a time in arrival order; a client may pipeline them.
  */
-import { createReadStream, createWriteStream, promises as fsp } from 'node:fs';
+import { createReadStream, createWriteStream, promises as fsp, type Stats } from 'node:fs';
 import net from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import type tls from 'node:tls';
@@ -32,6 +32,14 @@ export interface SessionContext {
 }
 
 type Handler = (arg: string) => Promise<void> | void;
+type ListKind = 'LIST' | 'NLST' | 'MLSD';
+
+/** How each listing command shows one entry: `ls -l` style, machine-readable facts, or the bare name. */
+const LISTING_LINE: Record<ListKind, (name: string, stats: Stats) => string> = {
+  LIST: listLine,
+  MLSD: mlsdLine,
+  NLST: (name) => name,
+};
 
 export class FtpsSession {
   private buffer = '';
@@ -95,10 +103,11 @@ export class FtpsSession {
 
   private receive(text: string): void {
     this.buffer += text;
-    let nl: number;
-    while ((nl = this.buffer.indexOf('\n')) >= 0) {
+    let nl = this.buffer.indexOf('\n');
+    while (nl >= 0) {
       this.queue.push(this.buffer.slice(0, nl).replace(/\r$/, ''));
       this.buffer = this.buffer.slice(nl + 1);
+      nl = this.buffer.indexOf('\n');
     }
     if (this.buffer.length > MAX_LINE) {
       this.reply(500, 'Input line too long.');
@@ -153,30 +162,34 @@ export class FtpsSession {
   }
 
   private pass(password: string): void {
-    if (this.user === null) return this.reply(503, 'Login with USER first.');
-    if (this.user === LAN_USER && password === this.ctx.accessCode()) {
+    if (this.user === null) {
+      this.reply(503, 'Login with USER first.');
+    } else if (this.user === LAN_USER && password === this.ctx.accessCode()) {
       this.loggedIn = true;
-      return this.reply(230, 'Login successful.');
+      this.reply(230, 'Login successful.');
+    } else {
+      this.user = null;
+      this.reply(530, 'Login incorrect.');
     }
-    this.user = null;
-    this.reply(530, 'Login incorrect.');
   }
 
   private prot(level: string): void {
     const l = level.toUpperCase();
     if (l === 'P') {
       this.protP = true;
-      return this.reply(200, 'PROT now Private.');
+      this.reply(200, 'PROT now Private.');
+    } else if (l === 'C') {
+      this.reply(521, 'Data connections must be encrypted.');
+    } else {
+      this.reply(504, 'Bad PROT.');
     }
-    if (l === 'C') return this.reply(521, 'Data connections must be encrypted.');
-    this.reply(504, 'Bad PROT.');
   }
 
   private type(arg: string): void {
     const t = arg.toUpperCase();
-    if (t === 'I' || t === 'L 8') return this.reply(200, 'Switching to Binary mode.');
-    if (t === 'A' || t === 'A N') return this.reply(200, 'Switching to ASCII mode.');
-    this.reply(500, 'Unrecognised TYPE command.');
+    if (t === 'I' || t === 'L 8') this.reply(200, 'Switching to Binary mode.');
+    else if (t === 'A' || t === 'A N') this.reply(200, 'Switching to ASCII mode.');
+    else this.reply(500, 'Unrecognised TYPE command.');
   }
 
   private async cwdCommand(arg: string): Promise<void> {
@@ -231,7 +244,7 @@ export class FtpsSession {
     this.passive?.close();
     this.passive = null;
     const local = this.socket.localAddress ?? '127.0.0.1';
-    const ipv4 = net.isIPv4(local) ? local : local.startsWith('::ffff:') ? local.slice(7) : null;
+    const ipv4 = ipv4Of(local);
     if (!extended && ipv4 === null) return this.reply(425, 'PASV is IPv4 only; use EPSV.');
     this.passive = await PassiveChannel.open(this.ctx.tls, local, this.socket.remoteAddress);
     const port = this.passive.port;
@@ -295,7 +308,7 @@ export class FtpsSession {
     );
   }
 
-  private async list(arg: string, kind: 'LIST' | 'NLST' | 'MLSD'): Promise<void> {
+  private async list(arg: string, kind: ListKind): Promise<void> {
     // Clients pass ls options ("LIST -a"); the card path is whatever is not an option.
     const target = this.real(
       arg
@@ -313,7 +326,7 @@ export class FtpsSession {
     for (const name of names) {
       const entry = stats.isDirectory() ? await fsp.stat(`${target}/${name}`).catch(() => null) : stats;
       if (!entry) continue;
-      lines.push(kind === 'LIST' ? listLine(name, entry) : kind === 'MLSD' ? mlsdLine(name, entry) : name);
+      lines.push(LISTING_LINE[kind](name, entry));
     }
     await this.transfer('Here comes the directory listing.', 'Directory send OK.', async (data) => {
       await new Promise<void>((resolve, reject) => {
@@ -328,6 +341,12 @@ export class FtpsSession {
     this.passive?.close();
     this.socket.end();
   }
+}
+
+/** The address as IPv4, unmapping `::ffff:a.b.c.d`; null for a true IPv6 address. */
+function ipv4Of(address: string): string | null {
+  if (net.isIPv4(address)) return address;
+  return address.startsWith('::ffff:') ? address.slice(7) : null;
 }
 
 function endEmpty(data: tls.TLSSocket): Promise<void> {

@@ -94,15 +94,19 @@ class PlanSink implements GcodeSink {
     }
     if (end - start > 120) return;
     const text = decoder.decode(bytes.subarray(start, end)).trim();
-    let m: RegExpExecArray | null;
-    if ((m = /^layer num\/total_layer_count:\s*(\d+)\s*\/\s*(\d+)/.exec(text))) {
-      this.layers.layerNum.push(this.raw({ layer: Number(m[1]) }));
-      this.totalLayersHint ||= Number(m[2]);
-    } else if ((m = /^LAYER:\s*(-?\d+)/.exec(text))) {
-      this.layers.cura.push(this.raw({ layer: Number(m[1]) + 1 }));
-    } else if ((m = /^total layer number:\s*(\d+)/.exec(text)) || (m = /^LAYER_COUNT:\s*(\d+)/.exec(text))) {
-      this.totalLayersHint = Number(m[1]);
+    const layerNum = /^layer num\/total_layer_count:\s*(\d+)\s*\/\s*(\d+)/.exec(text);
+    if (layerNum) {
+      this.layers.layerNum.push(this.raw({ layer: Number(layerNum[1]) }));
+      this.totalLayersHint ||= Number(layerNum[2]);
+      return;
     }
+    const cura = /^LAYER:\s*(-?\d+)/.exec(text);
+    if (cura) {
+      this.layers.cura.push(this.raw({ layer: Number(cura[1]) + 1 }));
+      return;
+    }
+    const total = /^total layer number:\s*(\d+)/.exec(text) ?? /^LAYER_COUNT:\s*(\d+)/.exec(text);
+    if (total) this.totalLayersHint = Number(total[1]);
   }
 
   extended(): void {

@@ -13,8 +13,8 @@ import readline from 'node:readline';
 import { configUsage } from '../../../appliance/common/config.js';
 import { toAppError } from '../../../appliance/common/errors.js';
 import { createLogger, type Logger } from '../../../appliance/common/logger.js';
-import { ENV_PREFIX, loadCliOptions, OPTIONS, printerSpecs } from './cli-options.js';
-import { startVirtualBambuFarm, type VirtualBambuFarm } from './farm.js';
+import { type CliOptions, ENV_PREFIX, loadCliOptions, OPTIONS, printerSpecs } from './cli-options.js';
+import { type PrinterSpec, startVirtualBambuFarm, type VirtualBambuFarm } from './farm.js';
 import { FAULT_NAMES, isFaultName } from './faults.js';
 import { waitForStopSignal } from '../../../appliance/common/stop-signal.js';
 
@@ -93,8 +93,8 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${usage()}\n`);
     return 0;
   }
-  let options;
-  let specs;
+  let options: CliOptions;
+  let specs: PrinterSpec[];
   try {
     options = loadCliOptions(argv, process.env);
     specs = printerSpecs(options);

@@ -9,7 +9,7 @@
  * 0x05004003 "unable to parse the file", 0x07008012 "failed to get AMS mapping table".
  */
 import { EXTERNAL_TRAY, findTray, NO_TRAY, type AmsUnit } from './ams.js';
-import type { PrintPlan } from './gcode-plan.js';
+import type { PlanEvent, PrintPlan } from './gcode-plan.js';
 import type { Heater, ToolheadChange } from './toolhead.js';
 
 export const GCODE_STATES = ['IDLE', 'PREPARE', 'SLICING', 'RUNNING', 'PAUSE', 'FINISH', 'FAILED'] as const;
@@ -235,7 +235,7 @@ export class PrinterState {
       if (event.bedTarget !== undefined) this.bed.target = event.bedTarget;
       if (event.partFan !== undefined) this.partFan = event.partFan;
       if (event.tool !== undefined) this.selectTool(event.tool);
-      const wait = event.waitNozzle ? 'nozzle' : event.waitBed ? 'bed' : null;
+      const wait = heaterAwaited(event);
       const heater = wait === 'nozzle' ? this.nozzle : this.bed;
       if (wait !== null && Math.abs(heater.temp - heater.target) > TEMP_WINDOW) {
         job.waitingFor = wait;
@@ -258,8 +258,9 @@ export class PrinterState {
   private selectTool(tool: number): void {
     const job = this.job;
     if (!job) return;
+    let mapped = -1;
     // Without a mapping the printer takes filament n from tray n.
-    const mapped = !job.useAms ? -1 : tool < job.mapping.length ? job.mapping[tool] : tool;
+    if (job.useAms) mapped = tool < job.mapping.length ? job.mapping[tool] : tool;
     const tray = mapped >= 0 && findTray(this.ams, mapped) ? mapped : EXTERNAL_TRAY;
     if (tray === this.trayNow) return;
     this.trayPrevious = this.trayNow;
@@ -278,6 +279,12 @@ export class PrinterState {
 }
 
 /** Heats at a fixed rate; cools exponentially toward ambient, never below a set target. */
+/** The heater an event waits for (M109 / M190), if any. */
+function heaterAwaited(event: PlanEvent): 'nozzle' | 'bed' | null {
+  if (event.waitNozzle) return 'nozzle';
+  return event.waitBed ? 'bed' : null;
+}
+
 function approach(heater: Heater, seconds: number, rate: number, tau: number): void {
   if (heater.target > heater.temp) {
     heater.temp = Math.min(heater.target, heater.temp + rate * seconds);

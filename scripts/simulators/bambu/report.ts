@@ -103,16 +103,19 @@ export interface ReportInput {
   wifiDbm: number;
 }
 
+/** `gcode_file_prepare_percent`: 0 without a job, 100 once its preparation is over. */
+function preparePercent(state: PrinterState): number {
+  const job = state.job;
+  if (!job) return 0;
+  if (state.gcodeState === 'PREPARE' && job.prepareTotal > 0) return Math.floor((1 - Math.max(0, job.prepareLeft) / job.prepareTotal) * 100);
+  return 100;
+}
+
 /** The body of a full push_status (without command, msg and sequence_id). */
 export function fullReport({ model, state, developerMode, wifiDbm }: ReportInput): Report {
   const job = state.job;
   const printing = state.active;
-  const prepare =
-    job && state.gcodeState === 'PREPARE' && job.prepareTotal > 0
-      ? Math.floor((1 - Math.max(0, job.prepareLeft) / job.prepareTotal) * 100)
-      : job
-        ? 100
-        : 0;
+  const prepare = preparePercent(state);
   const report: Report = {
     gcode_state: state.gcodeState,
     gcode_file: job?.file ?? '',

@@ -55,7 +55,8 @@ const LED_MODES = new Set(['on', 'off', 'flashing']);
 const DEFAULT_PLATE = 'Metadata/plate_1.gcode';
 
 function asString(value: unknown): string {
-  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+  if (typeof value === 'string') return value;
+  return typeof value === 'number' ? String(value) : '';
 }
 
 function reply(ctx: RequestContext, kind: string, request: Message, ok: boolean, reason = ''): void {

@@ -59,6 +59,6 @@ export interface FirmwareContext {
   kill(): void;
 }
 
-export type HandlerResult = void | 'no-ok' | 'unknown';
+export type HandlerResult = undefined | 'no-ok' | 'unknown';
 export type CommandHandler = (cmd: GcodeCommand, fw: FirmwareContext) => HandlerResult | Promise<HandlerResult>;
 export type CommandTable = Record<string, CommandHandler>;

@@ -12,8 +12,8 @@ import { toAppError } from '../../../appliance/common/errors.js';
 import { createLogger } from '../../../appliance/common/logger.js';
 import { CONSOLE_HELP, runConsoleCommand } from './console-commands.js';
 import { formatFaults } from './faults.js';
-import { loadOptions, OPTIONS, simulatorOptions } from './options.js';
-import { VirtualMarlin } from './virtual-marlin.js';
+import { type CliOptions, loadOptions, OPTIONS, simulatorOptions } from './options.js';
+import { VirtualMarlin, type VirtualMarlinOptions } from './virtual-marlin.js';
 import { waitForStopSignal } from '../../../appliance/common/stop-signal.js';
 
 const NAME = 'virtual-marlin';
@@ -46,8 +46,8 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${usage()}\n`);
     return 0;
   }
-  let options;
-  let simulator;
+  let options: CliOptions;
+  let simulator: VirtualMarlinOptions;
   try {
     options = loadOptions(argv, process.env);
     simulator = simulatorOptions(options);

@@ -58,7 +58,7 @@ export class Planner {
   }
 
   /** Queues a block, waiting for a free slot first when the queue is full. */
-  async add(block: Block, signal: AbortSignal): Promise<void> {
+  async add(block: Block, signal: AbortSignal): Promise<undefined> {
     while (!this.tryAdd(block)) await this.waitFor(() => this.blocks.length < BLOCK_BUFFER_SIZE - 1, signal);
   }
 

@@ -36,7 +36,7 @@ function volume(t: Float32Array): number {
 }
 
 const near = (actual: number[], expected: number[]): void => {
-  actual.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) < 1e-4, `${actual} vs ${expected}`));
+  for (const [i, v] of actual.entries()) assert.ok(Math.abs(v - expected[i]) < 1e-4, `${actual} vs ${expected}`);
 };
 
 describe('threeMfTriangles', () => {

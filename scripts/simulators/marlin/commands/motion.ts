@@ -9,7 +9,7 @@ import { LINEAR_AXES, type Axis, type MovePlan } from '../motion.js';
 import { positionReport } from '../reports.js';
 
 /** Queues the move; only waits (and so only makes the command slow) when the planner is full. */
-function queueMove(fw: FirmwareContext, plan: MovePlan): void | Promise<void> {
+function queueMove(fw: FirmwareContext, plan: MovePlan): undefined | Promise<undefined> {
   if (plan.coldExtrusionPrevented) fw.echo(' cold extrusion prevented');
   if (plan.durationMs <= 0 && plan.filament === 0) return;
   const extruded = fw.extruded;

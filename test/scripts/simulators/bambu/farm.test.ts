@@ -18,7 +18,7 @@ async function publishTimes(staggerPushes: boolean, ms: number): Promise<number[
   });
   try {
     const times = farm.printers.map(() => [] as number[]);
-    farm.printers.forEach((p, i) => p.printer.on('publish', () => times[i].push(performance.now())));
+    for (const [i, p] of farm.printers.entries()) p.printer.on('publish', () => times[i].push(performance.now()));
     await new Promise((resolve) => setTimeout(resolve, ms));
     return times;
   } finally {
