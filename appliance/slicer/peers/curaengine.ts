@@ -41,6 +41,12 @@ function acceleration(value: number, config: PrintConfig, travel = false): numbe
   return travel ? config.machine_max_acceleration_travel : config.machine_max_acceleration_extruding;
 }
 
+/** CuraEngine prints one adhesion type: the brim when there is one, else the skirt. */
+function adhesionType(wantsBrim: boolean, skirtLoops: number): 'brim' | 'skirt' | 'none' {
+  if (wantsBrim) return 'brim';
+  return skirtLoops > 0 ? 'skirt' : 'none';
+}
+
 /** CuraEngine 4.13 settings (its own key names) for a resolved config and its rendered G-code (peer-gcode.ts). */
 export function curaSettings(config: PrintConfig, gcode: PeerGcode): PeerMapping {
   const facts = configFacts(config);
@@ -54,7 +60,7 @@ export function curaSettings(config: PrintConfig, gcode: PeerGcode): PeerMapping
   const density = config.sparse_infill_density;
   const lineDistance = density > 0 ? ((width.sparse * 100) / density) * (CURA_INFILL_FACTOR[infillPattern] ?? 1) : 0;
   const wantsBrim = config.brim_type !== 'auto_brim' && config.brim_type !== 'no_brim' && config.brim_width > 0;
-  const adhesion = wantsBrim ? 'brim' : config.skirt_loops > 0 ? 'skirt' : 'none';
+  const adhesion = adhesionType(wantsBrim, config.skirt_loops);
   const firstLayerFactor = round((width.first / width.default) * 100, 2);
   // Cura's roofing is the topmost of the top layers: Orca's and PrusaSlicer's "top surface".
   const roofLayers = Math.min(facts.topLayers, 1);

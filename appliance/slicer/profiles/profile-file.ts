@@ -2,6 +2,7 @@
  * Our own profile format: a JSON file holding one profile object or an array of them. G-code
  * settings may be written as an array of lines, which keeps long scripts readable in the files.
  */
+import type { Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, ErrorCode } from '../../common/errors.js';
@@ -138,8 +139,13 @@ function joinGcodeLines(value: unknown): unknown {
   return value.length === 0 ? '' : `${value.join('\n')}\n`;
 }
 
+function byCodeUnits(a: string, b: string): number {
+  if (a < b) return -1;
+  return a > b ? 1 : 0;
+}
+
 async function listJsonFiles(dir: string): Promise<string[]> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (err) {
@@ -149,7 +155,7 @@ async function listJsonFiles(dir: string): Promise<string[]> {
   const files: string[] = [];
   // Plain code-unit order: stable on every machine, and without localeCompare's first call, which
   // loads the ICU collator (some 12 ms of every command-line start).
-  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+  for (const entry of entries.sort((a, b) => byCodeUnits(a.name, b.name))) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) files.push(...(await listJsonFiles(full)));
     else if (entry.isFile() && entry.name.endsWith('.json')) files.push(full);

@@ -457,10 +457,12 @@ function parseScalar(key: string, raw: unknown, def: SettingDef): unknown {
       throw invalid(key, `expected a string, got ${JSON.stringify(raw)}`);
     case 'enum': {
       // A setting that was a switch before it had modes keeps reading its old JSON true/false.
+      const values = def.values;
+      if (!values) throw new AppError(ErrorCode.internal, 500, `setting "${key}" is an enum without values`);
       const text = typeof raw === 'boolean' ? String(raw) : raw;
-      if (typeof text !== 'string') throw invalid(key, `expected one of ${def.values!.join(', ')}`);
+      if (typeof text !== 'string') throw invalid(key, `expected one of ${values.join(', ')}`);
       const value = def.aliases?.[text] ?? text;
-      if (!def.values!.includes(value)) throw invalid(key, `"${text}" is not one of ${def.values!.join(', ')}`);
+      if (!values.includes(value)) throw invalid(key, `"${text}" is not one of ${values.join(', ')}`);
       return value;
     }
     case 'floatOrPercent': {

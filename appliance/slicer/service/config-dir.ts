@@ -6,6 +6,7 @@
  * is loaded once the listing has been stable for one interval, so a folder being copied in is not
  * read half-way; the new catalogue then replaces the old one in one assignment.
  */
+import type { Dirent } from 'node:fs';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../common/logger.js';
@@ -19,7 +20,7 @@ const WATCHED_DIRS = ['profiles', 'import'];
 const REPORTED_SKIPS = 20;
 
 async function listFiles(dir: string, out: string[]): Promise<void> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch {

@@ -180,6 +180,7 @@ function withTokenFile(options: SlicerOptions): SlicerOptions {
   }
   const token = text.replace(/\s+$/, '');
   if (token === '') throw configError(`--rest-token-file: ${file} is empty`);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters (a second line, a stray NUL) is this check's purpose
   if (/[\x00-\x1f\x7f]/.test(token)) throw configError(`--rest-token-file: ${file} must hold the token on one line`);
   return { ...options, rest_token: token };
 }

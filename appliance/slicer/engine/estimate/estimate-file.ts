@@ -19,9 +19,7 @@ const CHUNK_BYTES = 1 << 20;
 
 export async function estimateGcodeFile(path: string, options: EstimateFileOptions = {}): Promise<EstimateResult> {
   try {
-    const embedded = options.limits && options.firmwareRetraction ? undefined : await readEmbeddedMachine(path);
-    const limits = options.limits ?? embedded!.limits;
-    const firmwareRetraction = options.firmwareRetraction ?? embedded!.firmwareRetraction;
+    const { limits, firmwareRetraction } = await machineOf(path, options);
     const estimator = new GcodeEstimator(limits, { firmwareRetraction });
     // Bytes straight from the file: the reader works on bytes, nothing needs decoding.
     const stream = createReadStream(path, { highWaterMark: CHUNK_BYTES, signal: options.signal });
@@ -30,6 +28,13 @@ export async function estimateGcodeFile(path: string, options: EstimateFileOptio
   } catch (err) {
     throw fileError(err, path);
   }
+}
+
+/** The options' machine, completed from the file's embedded settings when the options leave something out. */
+async function machineOf(path: string, options: EstimateFileOptions): Promise<{ limits: MachineLimits; firmwareRetraction: FirmwareRetraction[] }> {
+  if (options.limits && options.firmwareRetraction) return { limits: options.limits, firmwareRetraction: options.firmwareRetraction };
+  const embedded = await readEmbeddedMachine(path);
+  return { limits: options.limits ?? embedded.limits, firmwareRetraction: options.firmwareRetraction ?? embedded.firmwareRetraction };
 }
 
 function fileError(err: unknown, path: string): unknown {

@@ -213,7 +213,9 @@ export class GcodeReader {
           c = text[++i];
         }
       }
-      const value = digits === 0 ? Number.NaN : negative ? -mantissa / scale : mantissa / scale;
+      let value: number;
+      if (digits === 0) value = Number.NaN;
+      else value = negative ? -mantissa / scale : mantissa / scale;
       if (letter >= 0) {
         const index = l - CH_A;
         values[index] = value;

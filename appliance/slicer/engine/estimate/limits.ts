@@ -63,6 +63,16 @@ function first(values: readonly number[], index = 0): number {
   return values[Math.min(index, values.length - 1)] ?? 0;
 }
 
+function junctionModelOf(config: PrintConfig): JunctionModel {
+  if (config.gcode_flavor === 'klipper') return 'klipper';
+  return config.gcode_flavor === 'marlin2' && config.machine_max_junction_deviation > 0 ? 'junction-deviation' : 'jerk';
+}
+
+function dialectOf(flavor: PrintConfig['gcode_flavor']): CommandDialect {
+  if (flavor === 'klipper') return 'klipper';
+  return flavor === 'reprapfirmware' ? 'reprap' : 'marlin';
+}
+
 /**
  * The limits a printer configuration describes. The flavour picks the junction model: Klipper's
  * own for `klipper`, junction deviation for `marlin2` with a deviation above zero, classic jerk
@@ -71,9 +81,8 @@ function first(values: readonly number[], index = 0): number {
  */
 export function limitsFromConfig(config: PrintConfig): MachineLimits {
   const flavor = config.gcode_flavor;
-  const junction: JunctionModel =
-    flavor === 'klipper' ? 'klipper' : flavor === 'marlin2' && config.machine_max_junction_deviation > 0 ? 'junction-deviation' : 'jerk';
-  const dialect: CommandDialect = flavor === 'klipper' ? 'klipper' : flavor === 'reprapfirmware' ? 'reprap' : 'marlin';
+  const junction = junctionModelOf(config);
+  const dialect = dialectOf(flavor);
   const printAccel = config.machine_max_acceleration_extruding;
   const sharedTravel = flavor === 'marlin' || flavor === 'klipper';
   return {

@@ -186,7 +186,10 @@ export class MotionPlanner {
     const { maxSpeed, maxAccel } = this;
     const inverse = 1 / length;
     let speedFactor = 1;
-    const baseAccel = extruderOnly ? limits.retractAccel : extrudes ? limits.printAccel : limits.travelAccel;
+    let baseAccel: number;
+    if (extruderOnly) baseAccel = limits.retractAccel;
+    else if (extrudes) baseAccel = limits.printAccel;
+    else baseAccel = limits.travelAccel;
     let accel = baseAccel;
     for (let a = 0; a < 4; a++) {
       const d = delta[a];

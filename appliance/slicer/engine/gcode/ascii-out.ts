@@ -54,7 +54,10 @@ export class AsciiOut {
   /** An integer, as `String(Math.round(v))` writes it. */
   int(v: number): void {
     const n = Math.round(v);
-    if (!Number.isSafeInteger(n)) return this.text(String(n));
+    if (!Number.isSafeInteger(n)) {
+      this.text(String(n));
+      return;
+    }
     if (n < 0) {
       this.char(MINUS);
       this.uint(-n);
@@ -64,8 +67,14 @@ export class AsciiOut {
   /** A number with at most `decimals` decimals (≤ 6) and no trailing zeros: "12.3", "5", "-0.25". */
   fixed(v: number, decimals: number): void {
     let n = Math.round(v * SCALES[decimals]);
-    if (!Number.isSafeInteger(n)) return this.text(String(v));
-    if (n === 0) return this.char(ZERO);
+    if (!Number.isSafeInteger(n)) {
+      this.text(String(v));
+      return;
+    }
+    if (n === 0) {
+      this.char(ZERO);
+      return;
+    }
     this.room(MAX_NUMBER_BYTES);
     const bytes = this.bytes;
     if (n < 0) {

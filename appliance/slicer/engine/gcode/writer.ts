@@ -322,14 +322,13 @@ export class GcodeWriter {
     }
     const speed = pick(c.retraction_speed, fil);
     const wipeDistance = pick(c.wipe, fil) ? pick(c.wipe_distance, fil) : 0;
-    if (wipeDistance > 0 && this.lastPath && this.lastPath.length >= 4) this.wipe(length, speed, wipeDistance);
+    if (wipeDistance > 0 && this.lastPath && this.lastPath.length >= 4) this.wipe(this.lastPath, length, speed, wipeDistance);
     else this.buf.move(this.x, this.y, this.z + this.lifted, -length, speed, MoveKind.Retract);
     this.retracted = length;
   }
 
   /** Retracts while moving back along the last path, so the ooze is wiped onto the part. */
-  private wipe(length: number, speed: number, distance: number): void {
-    const path = this.lastPath!;
+  private wipe(path: Float64Array, length: number, speed: number, distance: number): void {
     const pts: number[] = [];
     let remaining = distance;
     let px = this.x;

@@ -150,13 +150,8 @@ function checkLayout(): void {
 }
 checkLayout();
 
-function fillRuleOf(rule: FillRule) {
-  return rule === 'evenodd' ? C.FillRule.EvenOdd : rule === 'positive' ? C.FillRule.Positive : C.FillRule.NonZero;
-}
-
-function joinOf(join: JoinType) {
-  return join === 'round' ? C.JoinType.Round : join === 'square' ? C.JoinType.Square : C.JoinType.Miter;
-}
+const FILL_RULES = { nonzero: C.FillRule.NonZero, evenodd: C.FillRule.EvenOdd, positive: C.FillRule.Positive } satisfies Record<FillRule, unknown>;
+const JOIN_TYPES = { miter: C.JoinType.Miter, round: C.JoinType.Round, square: C.JoinType.Square } satisfies Record<JoinType, unknown>;
 
 type ClipKind = 'union' | 'intersection' | 'difference' | 'xor';
 
@@ -178,7 +173,7 @@ function booleanPaths(kind: ClipKind, subject: readonly Polygon[], clip: readonl
   clipper.AddSubject(loadPaths(subjectPaths, subject, 3));
   clipper.AddClip(loadPaths(clipPaths, clip, 3));
   closedOut.clear();
-  clipper.ExecutePath(clipTypeOf(kind), fillRuleOf(rule), closedOut);
+  clipper.ExecutePath(clipTypeOf(kind), FILL_RULES[rule], closedOut);
   return readPaths(closedOut, 3);
 }
 
@@ -255,7 +250,7 @@ export function xorEx(a: readonly ExPolygon[], b: readonly ExPolygon[]): ExPolyg
 function inflate(paths: readonly Float64Array[], delta: number, join: JoinType, closed: boolean, miterLimit: number): Polygon[] {
   const src = loadPaths(subjectPaths, paths, closed ? 3 : 2);
   const endType = closed ? C.EndType.Polygon : C.EndType.Round;
-  return takePaths(C.InflatePathsD(src, delta, joinOf(join), endType, miterLimit, PRECISION, ARC_TOLERANCE), 3);
+  return takePaths(C.InflatePathsD(src, delta, JOIN_TYPES[join], endType, miterLimit, PRECISION, ARC_TOLERANCE), 3);
 }
 
 /** Offsets closed polygons by delta (positive grows). Orientation decides holes, so pass whole ExPolygon rings. */

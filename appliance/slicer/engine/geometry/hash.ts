@@ -33,7 +33,10 @@ const islandHashes = new WeakMap<ExPolygon, number>();
 /** `hashExPolygon`, memoised per object: ExPolygons are never modified in place. */
 export function islandHash(ex: ExPolygon): number {
   let h = islandHashes.get(ex);
-  if (h === undefined) islandHashes.set(ex, (h = hashExPolygon(ex)));
+  if (h === undefined) {
+    h = hashExPolygon(ex);
+    islandHashes.set(ex, h);
+  }
   return h;
 }
 

@@ -102,7 +102,10 @@ const contourBoxes = new WeakMap<ExPolygon, BBox2>();
 /** The bounding box of an ExPolygon (its contour), memoised: ExPolygons are never modified in place. */
 export function exBBox(ex: ExPolygon): BBox2 {
   let box = contourBoxes.get(ex);
-  if (!box) contourBoxes.set(ex, (box = extendBBox(emptyBBox(), ex.contour)));
+  if (!box) {
+    box = extendBBox(emptyBBox(), ex.contour);
+    contourBoxes.set(ex, box);
+  }
   return box;
 }
 
@@ -203,11 +206,13 @@ export function simplifyPolyline(path: Polyline, tolerance: number): Polyline {
   const keep = new Uint8Array(n);
   keep[0] = 1;
   keep[n - 1] = 1;
+  // Spans still to check, as (first, last) index pairs; `top` is the stack's height.
   const stack: number[] = [0, n - 1];
+  let top = stack.length;
   const tol2 = tolerance * tolerance;
-  while (stack.length) {
-    const b = stack.pop()!;
-    const a = stack.pop()!;
+  while (top > 0) {
+    const b = stack[--top];
+    const a = stack[--top];
     let worst = -1;
     let worstD = tol2;
     const ax = path[a * 2];
@@ -223,7 +228,10 @@ export function simplifyPolyline(path: Polyline, tolerance: number): Polyline {
     }
     if (worst >= 0) {
       keep[worst] = 1;
-      stack.push(a, worst, worst, b);
+      stack[top++] = a;
+      stack[top++] = worst;
+      stack[top++] = worst;
+      stack[top++] = b;
     }
   }
   let count = 0;

@@ -176,8 +176,8 @@ function linkWithin(chains: Chain[], tol: number): { open: Chain[]; closed: Chai
 function joinRemaining(chains: Chain[], loops: Polygon[]): number {
   let largest = 0;
   const pool = chains.slice();
-  while (pool.length) {
-    const cur = pool.pop()!.pts;
+  for (let chain = pool.pop(); chain !== undefined; chain = pool.pop()) {
+    const cur = chain.pts;
     for (;;) {
       const ex = cur[cur.length - 2];
       const ey = cur[cur.length - 1];

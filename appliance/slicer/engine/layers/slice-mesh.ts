@@ -55,6 +55,17 @@ export function repeatedSections(mesh: IndexedMesh, sliceZs: Float64Array): Uint
   return repeated;
 }
 
+/* Plain comparisons rather than Math.min/max, which treat NaN and -0 differently. */
+function min3(a: number, b: number, c: number): number {
+  if (a < b) return a < c ? a : c;
+  return b < c ? b : c;
+}
+
+function max3(a: number, b: number, c: number): number {
+  if (a > b) return a > c ? a : c;
+  return b > c ? b : c;
+}
+
 /**
  * Segments for the planes sliceZs[first..last) (sliceZs sorted ascending). Returns one entry per
  * plane in that range; planes marked in `skip` (by plane index) are left empty, uncut.
@@ -79,8 +90,8 @@ export function sliceMesh(
     const z0 = v[idx[t * 3] * 3 + 2];
     const z1 = v[idx[t * 3 + 1] * 3 + 2];
     const z2 = v[idx[t * 3 + 2] * 3 + 2];
-    const zmin = z0 < z1 ? (z0 < z2 ? z0 : z2) : z1 < z2 ? z1 : z2;
-    const zmax = z0 > z1 ? (z0 > z2 ? z0 : z2) : z1 > z2 ? z1 : z2;
+    const zmin = min3(z0, z1, z2);
+    const zmax = max3(z0, z1, z2);
     if (zmax < zLow || zmin >= zHigh) continue;
     for (let p = firstAbove(sliceZs, zmin, first, last); p < last && sliceZs[p] <= zmax; p++) if (!skip?.[p]) counts[p - first]++;
   }
@@ -109,8 +120,8 @@ export function sliceMesh(
     const z0 = v[i0 * 3 + 2];
     const z1 = v[i1 * 3 + 2];
     const z2 = v[i2 * 3 + 2];
-    const zmin = z0 < z1 ? (z0 < z2 ? z0 : z2) : z1 < z2 ? z1 : z2;
-    const zmax = z0 > z1 ? (z0 > z2 ? z0 : z2) : z1 > z2 ? z1 : z2;
+    const zmin = min3(z0, z1, z2);
+    const zmax = max3(z0, z1, z2);
     if (zmax < zLow || zmin >= zHigh) continue;
     for (let p = firstAbove(sliceZs, zmin, first, last); p < last && sliceZs[p] <= zmax; p++) {
       if (skip?.[p]) continue;

@@ -86,7 +86,7 @@ export async function sliceOutlines(objects: ModelObject[], specs: LayerSpec[], 
   };
   // The workers' shares are sent off first; this thread then works through its own share.
   const remote = jobs.map((job, k) => (runner.isLocal(k) ? null : runner.run('slice', job).then((r) => take(job, r))));
-  remote.forEach((p) => p?.catch(() => undefined));
+  for (const p of remote) p?.catch(() => undefined);
   for (let k = 0; k < jobs.length; k++) {
     if (!runner.isLocal(k)) continue;
     await runner.letEventsThrough();

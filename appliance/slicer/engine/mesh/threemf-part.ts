@@ -45,7 +45,9 @@ export interface ModelPart {
   items: BuildItem[];
 }
 
-function describe(object: ObjectResource): string {
+/** Names the object in a message; a mesh can outlive its object only in a malformed part. */
+function describe(object: ObjectResource | null): string {
+  if (!object) return 'a mesh outside its <object>';
   return object.name ? `object ${object.id} ("${object.name}")` : `object ${object.id}`;
 }
 
@@ -87,7 +89,7 @@ export function parseModelPart(bytes: Uint8Array, partName: string): ModelPart {
       const y = s.attrNumber('y');
       const z = s.attrNumber('z');
       if (x - x !== 0 || y - y !== 0 || z - z !== 0) {
-        throw s.error(`${describe(object!)}: vertex ${vertices.length / 3} (0-based) has a missing or non-finite coordinate`);
+        throw s.error(`${describe(object)}: vertex ${vertices.length / 3} (0-based) has a missing or non-finite coordinate`);
       }
       vertices.push3(x * scale, y * scale, z * scale);
     } else if (name === 'triangle' && triangles) {
@@ -95,7 +97,7 @@ export function parseModelPart(bytes: Uint8Array, partName: string): ModelPart {
       const b = s.attrIndex('v2');
       const c = s.attrIndex('v3');
       if (a < 0 || b < 0 || c < 0) {
-        throw s.error(`${describe(object!)}: triangle ${triangles.length / 3} (0-based) has a missing or invalid vertex index`);
+        throw s.error(`${describe(object)}: triangle ${triangles.length / 3} (0-based) has a missing or invalid vertex index`);
       }
       triangles.push3(a, b, c);
     } else if (name === 'mesh' && object && s.kind === 'open') {

@@ -94,7 +94,8 @@ export function load3mf(bytes: Uint8Array, limits: InflateLimits = DEFAULT_3MF_L
   const pkg = new Package(bytes, limits);
   const startName = pkg.startPart();
   const reader = new ThreeMfReader(pkg);
-  const start = reader.part(startName)!;
+  const start = reader.part(startName);
+  if (!start) throw badModel(`the 3MF has no model part ${startName}`);
   if (start.items.length === 0) throw badModel(`${start.name} has no build items: the 3MF places nothing to print`);
   const extruders = readObjectExtruders(pkg);
   const objects: ModelObject[] = [];

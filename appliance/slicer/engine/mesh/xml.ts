@@ -125,7 +125,7 @@ export class XmlScanner {
     const end = this.attrs[k + 4];
     while (p < end && isSpace(bytes[p])) p++;
     const value = this.decimal.read(bytes, p, end);
-    if (value !== value) return NaN;
+    if (Number.isNaN(value)) return NaN;
     p = this.decimal.end;
     while (p < end && isSpace(bytes[p])) p++;
     return p === end ? value : NaN;

@@ -2,6 +2,7 @@
  * The toolpath stage: layers built in parallel chunks and handed to the G-code writer strictly in
  * order, with a bounded number of chunks in flight, so memory holds a few layers, not the print.
  */
+import { AppError, ErrorCode } from '../../../common/errors.js';
 import type { LayerSpec } from '../layers/zlist.js';
 import type { ObjectOutlines } from '../layers/slice-outlines.js';
 import type { SupportLayer } from '../regions/support.js';
@@ -77,7 +78,9 @@ export async function streamLayers(input: LayerStreamInput, runner: TaskRunner, 
       await runner.letEventsThrough();
       buffers = runner.runHere('layers', argsOf(k));
     } else {
-      buffers = await inflight.get(k)!;
+      const pending = inflight.get(k);
+      if (!pending) throw new AppError(ErrorCode.internal, 500, `layer chunk ${k} was never sent to a worker`);
+      buffers = await pending;
       inflight.delete(k);
     }
     launch(k + window);

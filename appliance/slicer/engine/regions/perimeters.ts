@@ -71,15 +71,18 @@ export function buildWalls(island: ExPolygon, p: WallParams): IslandWalls {
 /** A piece inside the walls narrower than this share of a line spacing gets gap fill instead of infill. */
 const GAP_FILL_SHARE = 0.35;
 
+function wallRole(ring: Polygon, depth: number, p: WallParams): ExtrusionRole {
+  if (depth !== 0) return 'inner-wall';
+  return p.supportedBy && overhangs(ring, p.supportedBy) ? 'overhang-wall' : 'outer-wall';
+}
+
 function loopsOf(list: ExPolygon[], depth: number, p: WallParams): Extrusion[] {
   const width = depth === 0 ? p.outerWidth : p.innerWidth;
   const mm3PerMm = crossSection(width, p.height);
   const out: Extrusion[] = [];
   const push = (ring: Polygon) => {
     if (ring.length < 6) return;
-    const role: ExtrusionRole =
-      depth === 0 && p.supportedBy && overhangs(ring, p.supportedBy) ? 'overhang-wall' : depth === 0 ? 'outer-wall' : 'inner-wall';
-    out.push({ role, points: closeLoop(ring), loop: true, width, height: p.height, mm3PerMm });
+    out.push({ role: wallRole(ring, depth, p), points: closeLoop(ring), loop: true, width, height: p.height, mm3PerMm });
   };
   for (const ex of list) {
     push(ex.contour);

@@ -41,6 +41,9 @@ export function defaultWorkerCount(): number {
  */
 const WORKER_YOUNG_GENERATION_MB = 16;
 
+/** What worker.ts posts back for a job. */
+type WorkerReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: { code: string; status: number; message: string } };
+
 export class WorkerPool {
   private readonly workers: Worker[] = [];
   private readonly idle: Worker[] = [];
@@ -55,12 +58,12 @@ export class WorkerPool {
       const worker = new Worker(new URL('./worker.js', import.meta.url), {
         resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
       });
-      worker.on('message', (msg: { id: number; ok: boolean; result?: unknown; error?: { code: string; status: number; message: string } }) => {
+      worker.on('message', (msg: WorkerReply) => {
         const job = this.running.get(worker);
         if (!job || job.id !== msg.id) return;
         this.running.delete(worker);
         if (msg.ok) job.pending.resolve(msg.result);
-        else job.pending.reject(new AppError(msg.error!.code, msg.error!.status, msg.error!.message));
+        else job.pending.reject(new AppError(msg.error.code, msg.error.status, msg.error.message));
         this.release(worker);
       });
       worker.on('error', (err) => this.fail(worker, err));

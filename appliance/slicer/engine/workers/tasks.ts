@@ -128,9 +128,13 @@ export function createTasks(): TaskSet {
     slice({ object, first, last }) {
       const s = current();
       const mesh = s.setup.meshes[object];
-      const edges = (s.edges[object] ??= buildEdgeTable(mesh.indices));
-      const scratch = (s.scratch[object] ??= new ChainScratch(edges.count));
-      const repeated = (s.repeated[object] ??= repeatedSections(mesh, s.setup.sliceZs));
+      // Built for an object's first chunk, kept for its next ones.
+      const edges = s.edges[object] ?? buildEdgeTable(mesh.indices);
+      const scratch = s.scratch[object] ?? new ChainScratch(edges.count);
+      const repeated = s.repeated[object] ?? repeatedSections(mesh, s.setup.sliceZs);
+      s.edges[object] = edges;
+      s.scratch[object] = scratch;
+      s.repeated[object] = repeated;
       // A plane where the mesh is a prism since the plane below is not even cut, when that plane is
       // in this chunk and is not the first layer (whose islands are compensated for elephant foot).
       const skip = repeated.map((r, p) => (r && p > first && p > 1 ? 1 : 0));

@@ -1,6 +1,6 @@
 /** Entry point of a slicing worker thread: runs the named task and posts the result back. */
 import { parentPort } from 'node:worker_threads';
-import { toAppError } from '../../../common/errors.js';
+import { AppError, ErrorCode, toAppError } from '../../../common/errors.js';
 import { createTasks, type TaskName } from './tasks.js';
 
 const tasks = createTasks();
@@ -16,13 +16,16 @@ function transferablesOf(result: unknown): ArrayBuffer[] {
   return [...new Set(out)];
 }
 
-parentPort!.on('message', (msg: { id: number; name: TaskName; args: unknown }) => {
+const port = parentPort;
+if (!port) throw new AppError(ErrorCode.internal, 500, 'workers/worker.js runs only as a worker thread');
+
+port.on('message', (msg: { id: number; name: TaskName; args: unknown }) => {
   try {
     const run = tasks[msg.name] as (args: unknown) => unknown;
     const result = run(msg.args);
-    parentPort!.postMessage({ id: msg.id, ok: true, result }, transferablesOf(result));
+    port.postMessage({ id: msg.id, ok: true, result }, transferablesOf(result));
   } catch (err) {
     const e = toAppError(err);
-    parentPort!.postMessage({ id: msg.id, ok: false, error: { code: e.code, status: e.status, message: e.message } });
+    port.postMessage({ id: msg.id, ok: false, error: { code: e.code, status: e.status, message: e.message } });
   }
 });

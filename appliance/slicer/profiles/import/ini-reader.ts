@@ -18,7 +18,7 @@ export function readIni(text: string): IniSection[] {
   let current: IniSection | undefined;
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
+    const line = lines[i].trim();
     if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
     if (line.startsWith('[') && line.endsWith(']')) {
       const header = line.slice(1, -1);
@@ -41,11 +41,11 @@ export function readIni(text: string): IniSection[] {
 
 const ESCAPES: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t', '\\': '\\', '"': '"' };
 
-function unescape(text: string): string {
+function decodeEscapes(text: string): string {
   if (!text.includes('\\')) return text;
   let out = '';
   for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
+    const ch = text[i];
     const next = text[i + 1];
     if (ch === '\\' && next !== undefined && ESCAPES[next] !== undefined) {
       out += ESCAPES[next];
@@ -60,7 +60,7 @@ function unescape(text: string): string {
 /** A string value: surrounding quotes removed, escapes decoded. */
 export function decodeIniString(raw: string): string {
   const quoted = raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"');
-  return unescape(quoted ? raw.slice(1, -1) : raw);
+  return decodeEscapes(quoted ? raw.slice(1, -1) : raw);
 }
 
 /** A `;`-separated list whose items may be quoted: `a; b` or `"a";"b"`. */
@@ -73,7 +73,7 @@ export function splitIniList(raw: string): string[] {
     if (raw[i] === '"') {
       let j = i + 1;
       while (j < raw.length && raw[j] !== '"') j += raw[j] === '\\' ? 2 : 1;
-      items.push(unescape(raw.slice(i + 1, j)));
+      items.push(decodeEscapes(raw.slice(i + 1, j)));
       i = j + 1;
     } else {
       const end = raw.indexOf(';', i);

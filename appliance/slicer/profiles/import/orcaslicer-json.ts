@@ -265,8 +265,14 @@ function withoutNil(key: SettingKey, value: unknown): unknown {
   return value.map((v) => (v === 'nil' ? fallback : v));
 }
 
+/** The items of a JSON list or of a comma-separated string; none for anything else. */
+function listItems(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(String);
+  return typeof value === 'string' ? value.split(',') : [];
+}
+
 function thumbnailSpec(value: unknown, format: unknown): string | undefined {
-  const sizes = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',') : [];
+  const sizes = listItems(value);
   const fmt = typeof format === 'string' && format.trim() !== '' ? format.trim().toUpperCase() : 'PNG';
   const specs = sizes
     .map((s) => s.trim())

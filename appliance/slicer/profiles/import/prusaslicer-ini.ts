@@ -68,8 +68,12 @@ export function importPrusaSlicerBundle(text: string, file: string): ProfileBatc
   for (const s of sections) {
     if (s.type in PRUSASLICER_RULES) {
       const type = s.type as PrusaSectionType;
-      if (!byType.has(type)) byType.set(type, new Map());
-      byType.get(type)!.set(s.name, s);
+      let ofType = byType.get(type);
+      if (!ofType) {
+        ofType = new Map();
+        byType.set(type, ofType);
+      }
+      ofType.set(s.name, s);
     } else if (!METADATA_SECTIONS.has(s.type)) {
       unsupported.set(s.type, (unsupported.get(s.type) ?? 0) + 1);
     }

@@ -71,7 +71,7 @@ test('when the assumed stop slowed the committed blocks, the rest continues from
   const lengths = [5, 2, 2, 2, 30];
   const times = new Float64Array(16);
   const cut = new BlockQueue(16, false);
-  lengths.slice(0, 4).forEach((length, i) => cut.push(length, 100, 2500, i === 0 ? 0 : 2500, 0, 0));
+  for (const [i, length] of lengths.slice(0, 4).entries()) cut.push(length, 100, 2500, i === 0 ? 0 : 2500, 0, 0);
   cut.commit(2, times);
   const committed = times[0] + times[1];
   cut.push(lengths[4], 100, 2500, 2500, 0, 0);
@@ -80,11 +80,11 @@ test('when the assumed stop slowed the committed blocks, the rest continues from
 
   // Independently: blocks 0-1 end at the 800 mm²/s² the window allowed (2 × 100 × 4 mm); blocks 2-4 start there.
   const head = new BlockQueue(16, false);
-  lengths.slice(0, 4).forEach((length, i) => head.push(length, 100, 2500, i === 0 ? 0 : 2500, 0, 0));
+  for (const [i, length] of lengths.slice(0, 4).entries()) head.push(length, 100, 2500, i === 0 ? 0 : 2500, 0, 0);
   head.commit(4, times);
   near(committed, times[0] + times[1]);
   const tail = new BlockQueue(16, false);
-  lengths.slice(2).forEach((length, i) => tail.push(length, 100, 2500, i === 0 ? 800 : 2500, 0, 0));
+  for (const [i, length] of lengths.slice(2).entries()) tail.push(length, 100, 2500, i === 0 ? 800 : 2500, 0, 0);
   tail.commit(3, times);
   near(rest, times[0] + times[1] + times[2]);
 });

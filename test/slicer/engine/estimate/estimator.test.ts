@@ -228,7 +228,7 @@ test('layers start at the slicer layer-change comments, first convention only', 
     [20, 0, 0.6, 3, 10],
   ]);
   assert.equal(r.layerStartS.length, 3);
-  r.layerStartS.forEach((t, i) => near(t, expected[i]));
+  for (const [i, t] of r.layerStartS.entries()) near(t, expected[i]);
   assert.ok(expected[1] > 0 && expected[2] > expected[1]);
 
   const cura = estimate(';LAYER:0\nG1 Z0.2 X5 E1 F600\n;LAYER:1\nG1 Z0.4 X0 E2\n');
@@ -269,7 +269,7 @@ test('without comments, layers start at the Z move that leads to extrusion highe
     [0, 0, 0.6, 4, 10],
   ]);
   assert.equal(r.layerStartS.length, 3);
-  r.layerStartS.forEach((t, i) => near(t, expected[i]));
+  for (const [i, t] of r.layerStartS.entries()) near(t, expected[i]);
 });
 
 test('layer starts found by Z stay right when the look-ahead is full of layers', () => {

@@ -27,7 +27,10 @@ function reference(v: number, decimals: number): string {
 test('numbers written as bytes read as their rounded values, for coordinates and extrusions alike', () => {
   const out = new AsciiOut();
   let seed = 7;
-  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
   const expected: string[] = [];
   for (let k = 0; k < 20000; k++) {
     const decimals = k % 2 === 0 ? 3 : 5;

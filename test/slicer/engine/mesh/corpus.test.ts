@@ -45,7 +45,7 @@ function assertClosed(r: RepairResult): void {
 }
 
 function near(actual: readonly number[], expected: readonly number[], tolerance: number): void {
-  actual.forEach((v, k) => assert.ok(Math.abs(v - expected[k]) <= tolerance, `${actual} vs ${expected}`));
+  for (const [k, v] of actual.entries()) assert.ok(Math.abs(v - expected[k]) <= tolerance, `${actual} vs ${expected}`);
 }
 
 /** Loads a file in a parent test and reports checks in a subtest named with the timing. */

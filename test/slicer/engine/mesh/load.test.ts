@@ -101,7 +101,10 @@ describe('loadModel malformed input', () => {
 
   it('throws only AppErrors for damaged files (deterministic mutation sweep)', () => {
     let seed = 12345;
-    const random = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) / 0x80000000;
+    const random = (): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+      return seed / 0x80000000;
+    };
     const model = to3mf({
       objects: [
         { id: 1, mesh: cube(5) },

@@ -10,7 +10,7 @@ const scale = (s: number): number[] => [s, 0, 0, 0, s, 0, 0, 0, s, 0, 0, 0];
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 
 const near = (actual: readonly number[], expected: readonly number[]): void => {
-  actual.forEach((v, k) => assert.ok(Math.abs(v - expected[k]) < 1e-4, `${actual} vs ${expected}`));
+  for (const [k, v] of actual.entries()) assert.ok(Math.abs(v - expected[k]) < 1e-4, `${actual} vs ${expected}`);
 };
 
 describe('3MF loading', () => {

@@ -53,7 +53,7 @@ describe('XmlScanner', () => {
     assert.ok(Number.isNaN(s.attrNumber('d')));
     assert.equal(s.attrNumber('e'), -50);
     assert.ok(Number.isNaN(s.attrNumber('f')));
-    assert.equal(s.attrNumber('g'), 12345678901234567890);
+    assert.equal(s.attrNumber('g'), Number('12345678901234567890'));
   });
 
   it('decodes UTF-8 names and values', () => {

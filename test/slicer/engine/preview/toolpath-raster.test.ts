@@ -20,14 +20,14 @@ function assertColor(actual: number[], role: ExtrusionRole, shade: number, where
 /** Pixel (x, y) of a 100 x 100 image showing bounds 0..100 mm with no margin: 1 px per mm, y up. */
 function rasterOf(layers: ReturnType<typeof layer>[], maxZ = 1): PNG {
   const raster = new ToolpathRaster({ width: 100, height: 100, bounds: { minX: 0, minY: 0, maxX: 100, maxY: 100 }, maxZ, marginPx: 0 });
-  layers.forEach((l, k) => raster.addLayer(l, k === layers.length - 1));
+  for (const [k, l] of layers.entries()) raster.addLayer(l, k === layers.length - 1);
   return PNG.sync.read(Buffer.from(raster.toPng()));
 }
 
 test('a printed block: transparent corners, walls, top surface and skirt in their colours', () => {
   const raster = new ToolpathRaster({ width: 300, height: 300, bounds: { minX: 96, minY: 96, maxX: 124, maxY: 124 }, maxZ: 4 });
   const block = blockPrint([100, 100], 20, 20);
-  block.forEach((l, k) => raster.addLayer(l, k === block.length - 1));
+  for (const [k, l] of block.entries()) raster.addLayer(l, k === block.length - 1);
   const png = PNG.sync.read(Buffer.from(raster.toPng()));
   assert.deepEqual([png.width, png.height], [300, 300]);
   for (const [x, y] of [

@@ -58,7 +58,7 @@ function layersBothWays(mesh: IndexedMesh, c: PrintConfig): { tasks: Float64Arra
 
 function assertSameLayers(got: Float64Array[], want: Float64Array[]): void {
   assert.equal(got.length, want.length);
-  got.forEach((buf, i) => assert.deepEqual(decodeLayer(buf), decodeLayer(want[i]), `layer ${i}`));
+  for (const [i, buf] of got.entries()) assert.deepEqual(decodeLayer(buf), decodeLayer(want[i]), `layer ${i}`);
 }
 
 test('a prism repeats its layers: the tasks copy them from two layers down, at their own index and height', async () => {

@@ -127,11 +127,16 @@ function parseMultiplicative(cursor: TokenCursor): Expr {
   return left;
 }
 
+/** `-` and `+` are themselves; `!` and the word `not` are both negation. */
+function unaryOpOf(text: string): '-' | '+' | '!' {
+  if (text === '-' || text === '+') return text;
+  return '!';
+}
+
 function parseUnary(cursor: TokenCursor): Expr {
   if (cursor.isOp('-') || cursor.isOp('+') || cursor.isOp('!') || cursor.isWord('not')) {
     const token = cursor.next();
-    const op = token.text === '-' ? '-' : token.text === '+' ? '+' : '!';
-    return { k: 'unary', op, arg: parseUnary(cursor), line: token.line };
+    return { k: 'unary', op: unaryOpOf(token.text), arg: parseUnary(cursor), line: token.line };
   }
   let expr = parsePrimary(cursor);
   while (cursor.isOp('[')) {

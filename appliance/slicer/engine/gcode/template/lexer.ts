@@ -92,15 +92,13 @@ function lexMacro(source: string, start: number, startLine: number): { tokens: T
       tokens.push({ type: 'regex', text: re.value, line });
       i = re.end;
     } else if (isDigit(c) || (c === '.' && isDigit(source[i + 1]))) {
-      NUMBER.lastIndex = i;
-      const text = NUMBER.exec(source)![0];
+      const text = matchAt(NUMBER, source, i, line);
       tokens.push({ type: 'num', text, isFloat: /[.eE]/.test(text), line });
-      i = NUMBER.lastIndex;
+      i += text.length;
     } else if (/[A-Za-z_]/.test(c)) {
-      IDENT.lastIndex = i;
-      const text = IDENT.exec(source)![0];
+      const text = matchAt(IDENT, source, i, line);
       tokens.push({ type: 'ident', text, line });
-      i = IDENT.lastIndex;
+      i += text.length;
     } else if (TWO_CHAR_OPS.has(source.slice(i, i + 2))) {
       tokens.push({ type: 'op', text: source.slice(i, i + 2), line });
       i += 2;
@@ -112,6 +110,14 @@ function lexMacro(source: string, start: number, startLine: number): { tokens: T
     }
   }
   throw new TemplateError('"{" is never closed by "}"', startLine);
+}
+
+/** The text the sticky `pattern` matches at `i`; the caller has checked the first character. */
+function matchAt(pattern: RegExp, source: string, i: number, line: number): string {
+  pattern.lastIndex = i;
+  const match = pattern.exec(source);
+  if (!match) throw new TemplateError(`unexpected character "${source[i]}" in a {...} block`, line);
+  return match[0];
 }
 
 function isDigit(c: string | undefined): boolean {
@@ -130,12 +136,19 @@ function readString(source: string, start: number, line: number): { value: strin
     if (c === '\n') break;
     if (c === '\\' && i + 1 < source.length) {
       const next = source[++i];
-      value += next === 'n' ? '\n' : next === 't' ? '\t' : next;
+      value += unescaped(next);
     } else {
       value += c;
     }
   }
   throw new TemplateError("string literal is never closed by '\"'", line);
+}
+
+/** The character a backslash followed by `c` stands for in a string literal. */
+function unescaped(c: string): string {
+  if (c === 'n') return '\n';
+  if (c === 't') return '\t';
+  return c;
 }
 
 function readRegex(source: string, start: number, line: number): { value: string; end: number } {

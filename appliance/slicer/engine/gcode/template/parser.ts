@@ -13,7 +13,8 @@ type ControlTag = 'if' | 'elsif' | 'else' | 'endif';
 type Block =
   | { kind: 'text'; text: string }
   | { kind: 'legacy'; name: string; line: number }
-  | { kind: 'control'; tag: ControlTag; cond: Expr | null; line: number }
+  | { kind: 'control'; tag: 'if' | 'elsif'; cond: Expr; line: number }
+  | { kind: 'control'; tag: 'else' | 'endif'; line: number }
   | { kind: 'statements'; list: Statement[]; silent: boolean };
 
 const CACHE_LIMIT = 256;
@@ -42,13 +43,15 @@ function toBlock(piece: Piece): Block {
 
 function parseControl(tag: ControlTag, tokens: Token[], line: number): Block {
   const cursor = new TokenCursor(tokens.slice(1), line);
-  let cond: Expr | null = null;
+  let block: Block;
   if (tag === 'if' || tag === 'elsif') {
     if (cursor.atEnd()) throw new TemplateError(`{${tag}} needs a condition`, line);
-    cond = parseExpression(cursor);
+    block = { kind: 'control', tag, cond: parseExpression(cursor), line };
+  } else {
+    block = { kind: 'control', tag, line };
   }
   if (!cursor.atEnd()) throw new TemplateError(`unexpected ${cursor.next().text} in {${tag}...}`, cursor.line());
-  return { kind: 'control', tag, cond, line };
+  return block;
 }
 
 function splitStatements(tokens: Token[]): Token[][] {
@@ -135,7 +138,7 @@ function buildTree(blocks: Block[]): Node[] {
     else if (block.kind === 'statements') current().push({ k: 'statements', list: block.list });
     else if (block.tag === 'if') {
       const body: Node[] = [];
-      const node: Extract<Node, { k: 'if' }> = { k: 'if', branches: [{ cond: block.cond!, body }], otherwise: [] };
+      const node: Extract<Node, { k: 'if' }> = { k: 'if', branches: [{ cond: block.cond, body }], otherwise: [] };
       current().push(node);
       stack.push({ node, body, sawElse: false, line: block.line });
     } else {
@@ -147,7 +150,7 @@ function buildTree(blocks: Block[]): Node[] {
         throw new TemplateError(`{${block.tag}} after {else}`, block.line);
       } else if (block.tag === 'elsif') {
         open.body = [];
-        open.node.branches.push({ cond: block.cond!, body: open.body });
+        open.node.branches.push({ cond: block.cond, body: open.body });
       } else {
         open.sawElse = true;
         open.body = open.node.otherwise;

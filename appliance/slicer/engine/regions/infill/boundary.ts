@@ -93,6 +93,11 @@ function cumulativeLengths(ring: Float64Array): Float64Array {
   return c;
 }
 
+function clamp01(t: number): number {
+  if (t < 0) return 0;
+  return t > 1 ? 1 : t;
+}
+
 /** A uniform grid over the ring edges for nearest-edge queries near the boundary. */
 class EdgeIndex {
   readonly edgeRing: Int32Array;
@@ -174,8 +179,7 @@ class EdgeIndex {
           const dx = this.coords[o + 2] - ax,
             dy = this.coords[o + 3] - ay;
           const len2 = dx * dx + dy * dy;
-          let t = len2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / len2 : 0;
-          t = t < 0 ? 0 : t > 1 ? 1 : t;
+          const t = clamp01(len2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / len2 : 0);
           const d = (ax + t * dx - x) ** 2 + (ay + t * dy - y) ** 2;
           if (d <= bestD) {
             bestD = d;

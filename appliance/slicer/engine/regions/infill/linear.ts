@@ -50,6 +50,6 @@ export function rowPlacement(directions: number, spacing: number, density: numbe
 /** The pieces of one island for every direction; family i is direction i. */
 export function hatchIsland(boundary: Boundary, directions: readonly number[], placement: RowPlacement): Pieces {
   const builder = new PiecesBuilder();
-  directions.forEach((angle, family) => hatch(boundary, angle, placement, family, builder));
+  for (let family = 0; family < directions.length; family++) hatch(boundary, directions[family], placement, family, builder);
   return builder.finish();
 }

@@ -132,7 +132,7 @@ export function orderMonotonic(islands: readonly MonotonicIsland[], x: number, y
   let px = x;
   let py = y;
   for (;;) {
-    while (skipped.length > 0) printed(skipped.pop()!);
+    for (let c = skipped.pop(); c !== undefined; c = skipped.pop()) printed(c);
     if (grid.size === 0) break;
     const id = grid.nearest(px, py);
     const c = id >> 1;
