@@ -9,7 +9,7 @@ import path from 'node:path';
 import { asStorageError } from '../../common/disk-space.js';
 import type { ProfileCatalogue } from '../profiles/catalogue.js';
 import { sliceMetadata } from '../profiles/slice-metadata.js';
-import { safeFileName } from '../run/file-name.js';
+import { outputFileName, outputFormatFor, safeFileName } from '../run/file-name.js';
 import { sniffModelFile } from '../run/model-file.js';
 import { resolveJobConfig, type SliceForm } from '../run/slice-form.js';
 import { Job } from './job.js';
@@ -21,7 +21,6 @@ export async function createJob(catalogue: ProfileCatalogue, store: JobStore, fo
   const id = randomBytes(8).toString('hex');
   const dir = store.jobDir(id);
   const modelName = safeFileName(form.model.fileName, `model.${format}`);
-  const base = modelName.replace(/\.(stl|3mf)$/i, '') || 'model';
   const modelPath = path.join(dir, `model.${format}`);
   await mkdir(dir, { mode: DIR_MODE }).catch((err: unknown) => {
     throw asStorageError(err);
@@ -44,7 +43,7 @@ export async function createJob(catalogue: ProfileCatalogue, store: JobStore, fo
     work: {
       modelPath,
       config,
-      outputPath: path.join(dir, `${base}.${config.gcode_flavor === 'bambu' ? 'gcode.3mf' : 'gcode'}`),
+      outputPath: path.join(dir, outputFileName(modelName, outputFormatFor(config))),
       previewPath: path.join(dir, PREVIEW_FILE),
       metadata: sliceMetadata(catalogue, form),
     },

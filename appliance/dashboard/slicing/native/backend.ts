@@ -13,7 +13,16 @@ import type { UserProfiles } from './user-profiles.js';
 import type { DashboardSettings } from '../../settings/settings.js';
 import { MODEL_INFLATE_LIMITS } from '../slice-http.js';
 import type { SliceSlots } from './slice-slots.js';
-import { type PrintConfig, type ProfileCatalogue, runSlice, safeFileName, sliceMetadata, sniffModelFile } from '../../../slicer/index.js';
+import {
+  type OutputFormat,
+  outputFileName,
+  outputFormatFor,
+  type PrintConfig,
+  type ProfileCatalogue,
+  runSlice,
+  sliceMetadata,
+  sniffModelFile,
+} from '../../../slicer/index.js';
 
 /**
  * The engine's configuration of a job. Setting and filament-count problems are the request's
@@ -43,13 +52,8 @@ export function resolveJobConfig(
 }
 
 /** `Benchy.stl` → `Benchy.gcode` (or `Benchy.gcode.3mf` for a Bambu printer), inside `dir`. */
-export function outputFileFor(dir: string, modelName: string, format: SliceJobResult['format']): string {
-  const base = safeFileName(modelName, 'model').replace(/\.(stl|3mf)$/i, '') || 'model';
-  return path.join(dir, `${base}.${format}`);
-}
-
-export function formatFor(config: PrintConfig): SliceJobResult['format'] {
-  return config.gcode_flavor === 'bambu' ? 'gcode.3mf' : 'gcode';
+export function outputFileFor(dir: string, modelName: string, format: OutputFormat): string {
+  return path.join(dir, outputFileName(modelName, format));
 }
 
 /** What a slice may write and must leave free on the output's disk, in bytes. */
@@ -96,7 +100,7 @@ export class NativeBackend implements SlicingBackend {
     const { size } = await stat(request.modelPath);
     await sniffModelFile(request.modelPath, size, request.modelName);
     const release = await this.slots.acquire(request.signal);
-    const format = formatFor(config);
+    const format = outputFormatFor(config);
     const outputPath = outputFileFor(request.outputDir, request.modelName, format);
     // The worker renders the toolpath preview the service shows; the dashboard has no use for it.
     const previewPath = `${outputPath}.preview.png`;
