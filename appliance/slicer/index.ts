@@ -5,7 +5,7 @@
  */
 
 // Running a slice job: the slice form, the model file, safe names, and tasks in a process of their own.
-export { type OutputFormat, outputFileName, outputFormatFor, safeFileName } from './run/file-name.js';
+export { type OutputFormat, outputFileName, outputFormatFor } from './run/file-name.js';
 export { sniffModelFile } from './run/model-file.js';
 export type { ModelFormat } from './run/model-file.js';
 export { parseSliceForm, SLICE_FILE_FIELDS } from './run/slice-form.js';
