@@ -80,7 +80,8 @@ async function main() {
       const { rssKb, hwmKb } = memory(service.pid);
       const note = reply.status === 200 ? '' : `  ${JSON.parse(body.toString()).error}`;
       process.stdout.write(
-        `${name.padEnd(34)} ${String(reply.status).padEnd(6)} ${seconds.toFixed(2).padStart(7)} s   service RSS ${mb(rssKb).padStart(5)} MB, peak ${mb(hwmKb).padStart(5)} MB; task peak ${taskPeakKb ? mb(taskPeakKb) : '-'} MB${note}\n`,
+        `${name.padEnd(34)} ${String(reply.status).padEnd(6)} ${seconds.toFixed(2).padStart(7)} s   ` +
+          `service RSS ${mb(rssKb).padStart(5)} MB, peak ${mb(hwmKb).padStart(5)} MB; task peak ${taskPeakKb ? mb(taskPeakKb) : '-'} MB${note}\n`,
       );
     }
   } finally {

@@ -230,12 +230,17 @@ async function main() {
         `slice of ${report.model}: ${f(sliced.seconds)} s, ${sliced.result.layers} layers`,
         '',
         'GET /api/health            samples   p50 ms   p95 ms   p99 ms   max ms   >= 5 ms',
-        `  idle                     ${String(idle.count).padStart(7)}   ${f(idle.p50).padStart(6)}   ${f(idle.p95).padStart(6)}   ${f(idle.p99).padStart(6)}   ${f(idle.max).padStart(6)}   ${String(idle.over5ms).padStart(7)}`,
-        `  while slicing            ${String(busy.count).padStart(7)}   ${f(busy.p50).padStart(6)}   ${f(busy.p95).padStart(6)}   ${f(busy.p99).padStart(6)}   ${f(busy.max).padStart(6)}   ${String(busy.over5ms).padStart(7)}   ${busy.p99 < 5 ? 'PASS' : 'FAIL'} (p99 < 5 ms)`,
+        `  idle                     ${String(idle.count).padStart(7)}   ${f(idle.p50).padStart(6)}   ${f(idle.p95).padStart(6)}   ` +
+          `${f(idle.p99).padStart(6)}   ${f(idle.max).padStart(6)}   ${String(idle.over5ms).padStart(7)}`,
+        `  while slicing            ${String(busy.count).padStart(7)}   ${f(busy.p50).padStart(6)}   ${f(busy.p95).padStart(6)}   ` +
+          `${f(busy.p99).padStart(6)}   ${f(busy.max).padStart(6)}   ${String(busy.over5ms).padStart(7)}   ` +
+          `${busy.p99 < 5 ? 'PASS' : 'FAIL'} (p99 < 5 ms)`,
         '',
         `GET /api/profiles, ${opts.connections} connections, ${opts.seconds} s      req/s    MB/s   body KB   p50 ms   p99 ms`,
-        `  kind=all                                 ${f(all.requestsPerS, 0).padStart(7)}  ${f(all.mbPerS, 1).padStart(6)}  ${f(all.bodyBytes / 1024, 1).padStart(8)}   ${f(all.p50).padStart(6)}   ${f(all.p99).padStart(6)}`,
-        `  kind=printer                             ${f(printers.requestsPerS, 0).padStart(7)}  ${f(printers.mbPerS, 1).padStart(6)}  ${f(printers.bodyBytes / 1024, 1).padStart(8)}   ${f(printers.p50).padStart(6)}   ${f(printers.p99).padStart(6)}`,
+        `  kind=all                                 ${f(all.requestsPerS, 0).padStart(7)}  ${f(all.mbPerS, 1).padStart(6)}  ` +
+          `${f(all.bodyBytes / 1024, 1).padStart(8)}   ${f(all.p50).padStart(6)}   ${f(all.p99).padStart(6)}`,
+        `  kind=printer                             ${f(printers.requestsPerS, 0).padStart(7)}  ${f(printers.mbPerS, 1).padStart(6)}  ` +
+          `${f(printers.bodyBytes / 1024, 1).padStart(8)}   ${f(printers.p50).padStart(6)}   ${f(printers.p99).padStart(6)}`,
         '',
       ].join('\n'),
     );

@@ -29,7 +29,8 @@ export function assertNativeUws(): void {
     throw new AppError(
       ErrorCode.internal,
       500,
-      `uWebSockets.js has no native build for Node ${process.versions.node} (ABI ${process.versions.modules}, ${process.platform}-${process.arch}); ` +
+      `uWebSockets.js has no native build for Node ${process.versions.node} ` +
+        `(ABI ${process.versions.modules}, ${process.platform}-${process.arch}); ` +
         'it fell back to a JavaScript shim that cannot serve requests. Run Node 20.',
     );
   }

@@ -55,8 +55,11 @@ const UNSAFE_RANGES: readonly UnsafeRange[] = [
 
 const hex = (codePoint: number): string => codePoint.toString(16).toUpperCase().padStart(4, '0');
 
+/** A range as it goes into the character class: `\u{…}`, or `\u{…}-\u{…}` for several code points. */
+const classRange = ({ first, last }: UnsafeRange): string => (first === last ? `\\u{${hex(first)}}` : `\\u{${hex(first)}}-\\u{${hex(last)}}`);
+
 /** The set as a character class for the `u` flag, under which a surrogate range matches only surrogates without their pair. */
-const UNSAFE_CHARACTER_CLASS = `[${UNSAFE_RANGES.map(({ first, last }) => (first === last ? `\\u{${hex(first)}}` : `\\u{${hex(first)}}-\\u{${hex(last)}}`)).join('')}]`;
+const UNSAFE_CHARACTER_CLASS = `[${UNSAFE_RANGES.map(classRange).join('')}]`;
 
 /** Matches every unsafe character of a text (global: reset `lastIndex` or use it with replace). */
 export const UNSAFE_CHARACTERS = new RegExp(UNSAFE_CHARACTER_CLASS, 'gu');

@@ -53,7 +53,8 @@ export class InflateLimitError extends Error {
     super(
       limit === 'bytes'
         ? `its entries inflate to ${inflatedBytes} bytes, more than the limit of ${limits.maxBytes}`
-        : `its entries inflate to ${inflatedBytes} bytes, ${Math.round(inflatedBytes / archiveBytes)} times its ${archiveBytes} bytes; the limit is ${limits.maxRatio} times`,
+        : `its entries inflate to ${inflatedBytes} bytes, ${Math.round(inflatedBytes / archiveBytes)} times its ${archiveBytes} bytes; ` +
+            `the limit is ${limits.maxRatio} times`,
     );
     this.name = 'InflateLimitError';
   }

@@ -87,13 +87,15 @@ export function formatModelTable(result) {
       const peer = result.slicers[id];
       if (peer.status !== 'ok') continue;
       parts.push(
-        `ours/${label}: time ${fixed(ratio(ours.summary.wallS, peer.summary.wallS), 2)}, RSS ${fixed(ratio(ours.summary.peakRssMb, peer.summary.peakRssMb), 2)}`,
+        `ours/${label}: time ${fixed(ratio(ours.summary.wallS, peer.summary.wallS), 2)}, ` +
+          `RSS ${fixed(ratio(ours.summary.peakRssMb, peer.summary.peakRssMb), 2)}`,
       );
     }
     const prusa = result.slicers.prusa;
     if (prusa.status === 'ok') {
       parts.push(
-        `estimate vs PrusaSlicer: time ${signedPercent(ratio(ours.summary.timeS, prusa.summary.timeS))}, filament ${signedPercent(ratio(ours.summary.filamentMm, prusa.summary.filamentMm))}`,
+        `estimate vs PrusaSlicer: time ${signedPercent(ratio(ours.summary.timeS, prusa.summary.timeS))}, ` +
+          `filament ${signedPercent(ratio(ours.summary.filamentMm, prusa.summary.filamentMm))}`,
       );
     }
     lines.push(`ratios  ${parts.join(' · ')}`);
@@ -126,7 +128,8 @@ export function summarise(results) {
     const ok = value !== undefined && value <= target && both.length === results.length;
     pass &&= ok;
     lines.push(
-      `median wall-time ratio ours/${label}: ${fixed(value, 2)} over ${both.length}/${results.length} models (target ≤ ${target.toFixed(1)}) ${verdict(ok)}`,
+      `median wall-time ratio ours/${label}: ${fixed(value, 2)} over ${both.length}/${results.length} models ` +
+        `(target ≤ ${target.toFixed(1)}) ${verdict(ok)}`,
     );
   }
   // Per model, ours against PrusaSlicer: a verdict line, or n/a when either did not run.

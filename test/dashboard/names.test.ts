@@ -32,7 +32,7 @@ function refused(response: TestResponse, field: string, message: string, what: s
   assert.deepEqual(response.json.details, [{ path: `body/${field}`, message }], what);
 }
 
-test('printer, profile, API key and channel names with hidden or control characters are 400 naming the code point; usernames stay ASCII', async () => {
+test('printer, profile, API key, channel names with hidden or control characters are 400 naming the code point; usernames stay ASCII', async () => {
   for (const [path, body] of [
     ['/api/printers', marlinInput({ name: 'Kept printer' })],
     ['/api/slicer/native/profiles', { kind: 'filament', name: 'Kept PLA' }],

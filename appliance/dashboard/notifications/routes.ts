@@ -47,7 +47,8 @@ export function inboxRoutes(center: NotificationCenter): RouteSpec[] {
       summary: 'Raise a notification',
       description:
         'Stored in the list, then pushed over the WebSocket and sent to every enabled channel that takes its kind. ' +
-        `\`data\` may be at most ${DATA_MAX_BYTES / 1024} KB as JSON and nest at most ${DATA_MAX_DEPTH} levels deep (400 ERR_VALIDATION naming the limit).`,
+        `\`data\` may be at most ${DATA_MAX_BYTES / 1024} KB as JSON and nest at most ${DATA_MAX_DEPTH} levels deep ` +
+        '(400 ERR_VALIDATION naming the limit).',
       body: { kind: 'json', schema: notificationInputSchema, maxBytes: 64 * 1024 },
       responses: { 201: { description: 'The stored notification.', schema: notificationSchema } },
       async handler({ body }) {

@@ -56,7 +56,8 @@ const tray: JsonSchema = {
     { type: 'string', const: 'external' },
   ],
   description:
-    'AMS tray to load from: global id unit × 4 + slot (0–15), or "external" for the external spool. Required on Bambu Lab printers; Marlin printers have no trays.',
+    'AMS tray to load from: global id unit × 4 + slot (0–15), or "external" for the external spool. ' +
+    'Required on Bambu Lab printers; Marlin printers have no trays.',
 };
 const tool: JsonSchema = { type: 'integer', minimum: 0, maximum: 15, description: 'Tool (extruder) number, from 0.' };
 const distance = (axis: string): JsonSchema => ({ type: 'number', minimum: -1000, maximum: 1000, description: `Relative ${axis} move in mm.` });

@@ -13,11 +13,13 @@ const TAG = 'printers';
 const notFound = { description: 'No printer with this id (ERR_NOT_FOUND).' };
 const conflict = {
   description:
-    'Not now (ERR_CONFLICT): the printer is not connected, or its state forbids it (pause while idle, motion while printing, controls locked because Developer Mode is off on a Bambu printer).',
+    'Not now (ERR_CONFLICT): the printer is not connected, or its state forbids it (pause while idle, motion while printing, ' +
+    'controls locked because Developer Mode is off on a Bambu printer).',
 };
 const unsupported = {
   description:
-    'Never on this printer (ERR_UNSUPPORTED_ACTION): its driver does not offer this, or the printer lacks the part named (a work light, a chamber heater).',
+    'Never on this printer (ERR_UNSUPPORTED_ACTION): its driver does not offer this, ' +
+    'or the printer lacks the part named (a work light, a chamber heater).',
 };
 const noAnswer = { description: 'The printer did not confirm in time (ERR_UNAVAILABLE); it may still act on it.' };
 const done = { description: 'The printer accepted it; the change shows in the status and on the WebSocket as the printer reports it.' };

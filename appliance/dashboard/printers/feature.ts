@@ -22,7 +22,10 @@ export interface PrintersOptions {
   intervals?: EventIntervals;
 }
 
-/** The printers of a dashboard: the registry, and the manager that runs a driver per enabled printer. Slice-and-send hands files over through them. */
+/**
+ * The printers of a dashboard: the registry, and the manager that runs a driver per enabled printer.
+ * Slice-and-send hands files over through them.
+ */
 export interface Printers {
   fleet: PrinterFleet;
   manager: PrinterManager;

@@ -49,7 +49,8 @@ export function printerRoutes(fleet: PrinterFleet): RouteSpec[] {
       tag: TAG,
       summary: 'Change a printer',
       description:
-        'Partial: only the fields sent change. A masked secret (`***`) keeps the stored value. Changing the connection, type, model or `enabled` restarts the driver.',
+        'Partial: only the fields sent change. A masked secret (`***`) keeps the stored value. ' +
+        'Changing the connection, type, model or `enabled` restarts the driver.',
       params: printerIdParams,
       body: { kind: 'json', schema: printerPatchSchema() },
       responses: { 200: { description: 'The changed printer.', schema: printerViewSchema }, 400: invalid, 404: notFound, 409: conflict },

@@ -17,7 +17,8 @@ export const HEALTH_SCHEMA: JsonSchema = {
 const PROBLEM: JsonSchema = {
   type: 'object',
   description:
-    'A state file that could not be read at start: moved aside, the service started from defaults or, where a store can tell (users.json), from its valid records (the reason says which).',
+    'A state file that could not be read at start: moved aside, the service started from defaults or, ' +
+    'where a store can tell (users.json), from its valid records (the reason says which).',
   required: ['file', 'moved_to', 'reason', 'at'],
   properties: {
     file: { type: 'string' },

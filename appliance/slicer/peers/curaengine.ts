@@ -70,7 +70,8 @@ export function curaSettings(config: PrintConfig, gcode: PeerGcode): PeerMapping
   if (config.skirt_height > 1) caveats.push(`skirt_height ${config.skirt_height}: CuraEngine prints the skirt on the first layer only`);
   if (config.initial_layer_infill_speed !== config.initial_layer_speed) {
     caveats.push(
-      `initial_layer_infill_speed ${config.initial_layer_infill_speed} mm/s: CuraEngine prints the whole first layer at speed_print_layer_0 ${config.initial_layer_speed} mm/s`,
+      `initial_layer_infill_speed ${config.initial_layer_infill_speed} mm/s: ` +
+        `CuraEngine prints the whole first layer at speed_print_layer_0 ${config.initial_layer_speed} mm/s`,
     );
   }
   const accel = {

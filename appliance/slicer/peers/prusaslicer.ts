@@ -61,7 +61,8 @@ export function prusaSettings(config: PrintConfig, gcode: PeerGcode): PeerMappin
   }
   if (config.initial_layer_infill_speed !== config.initial_layer_speed) {
     caveats.push(
-      `initial_layer_infill_speed ${config.initial_layer_infill_speed} mm/s: PrusaSlicer prints the whole first layer at first_layer_speed ${config.initial_layer_speed} mm/s`,
+      `initial_layer_infill_speed ${config.initial_layer_infill_speed} mm/s: ` +
+        `PrusaSlicer prints the whole first layer at first_layer_speed ${config.initial_layer_speed} mm/s`,
     );
   }
   const brim = config.brim_type === 'auto_brim' || config.brim_type === 'no_brim' ? 'no_brim' : config.brim_type;

@@ -207,5 +207,8 @@ export function tokenFileWarning(options: Pick<SlicerOptions, 'rest_token_file'>
 /** The warning for a service reachable from the network by anyone, or null. */
 export function exposureWarning(options: Pick<SlicerOptions, 'rest_bind' | 'rest_token'>): string | null {
   if (isLoopback(options.rest_bind) || options.rest_token !== '') return null;
-  return `listening on ${options.rest_bind} without a token: anyone who can reach this address can use the slicer; set --rest-token-file (or --rest-token)`;
+  return (
+    `listening on ${options.rest_bind} without a token: anyone who can reach this address can use the slicer; ` +
+    'set --rest-token-file (or --rest-token)'
+  );
 }

@@ -15,15 +15,19 @@ export const LATENCY_NOTE = [
 
 function latencyRow(label, g) {
   const l = g.latency;
-  return `  ${label.padEnd(22)} ${pad(g.reports, 8)} ${pad(g.reportsShown, 7)} ${pad(g.received, 9)} ${pad(g.matched, 8)} ${pad(g.unmatched, 6)}   ${pad(f(l.p50, 2), 7)} ${pad(f(l.p99, 2), 7)} ${pad(f(l.max, 2), 7)}`;
+  return (
+    `  ${label.padEnd(22)} ${pad(g.reports, 8)} ${pad(g.reportsShown, 7)} ${pad(g.received, 9)} ${pad(g.matched, 8)} ${pad(g.unmatched, 6)}   ` +
+    `${pad(f(l.p50, 2), 7)} ${pad(f(l.p99, 2), 7)} ${pad(f(l.max, 2), 7)}`
+  );
 }
 
 export function formatReport(r) {
   const lines = [];
   const o = r.options;
   lines.push(
-    `Fleet bench: one dashboard, ${o.bambu} Bambu (${r.models.P1S ?? 0} P1S deltas, ${r.models.X1C ?? 0} X1C full) pushing every ${o.pushIntervalMs} ms` +
-      `${o.stagger ? ' (staggered)' : ' (all in step)'}, ${o.marlin} Marlin (M155 auto-report); ${f(r.window.seconds, 1)} s measured after ${f(o.warmup, 1)} s warm-up`,
+    `Fleet bench: one dashboard, ${o.bambu} Bambu (${r.models.P1S ?? 0} P1S deltas, ${r.models.X1C ?? 0} X1C full) ` +
+      `pushing every ${o.pushIntervalMs} ms${o.stagger ? ' (staggered)' : ' (all in step)'}, ${o.marlin} Marlin (M155 auto-report); ` +
+      `${f(r.window.seconds, 1)} s measured after ${f(o.warmup, 1)} s warm-up`,
   );
   lines.push(`command: ${r.command}`);
   lines.push('');
@@ -37,17 +41,20 @@ export function formatReport(r) {
   const d = r.dashboard;
   lines.push(`dashboard (pid ${d.pid})`);
   lines.push(
-    `  CPU                ${f(d.cpuPercent)} % of one core over the window (${f(d.cpuPercentPerPrinter, 2)} % per online printer; busiest second ${f(d.cpuPercentMaxSecond)} %)`,
+    `  CPU                ${f(d.cpuPercent)} % of one core over the window ` +
+      `(${f(d.cpuPercentPerPrinter, 2)} % per online printer; busiest second ${f(d.cpuPercentMaxSecond)} %)`,
   );
   lines.push(
-    `  memory             RSS ${f(d.rssEndMb)} MB at the end (${f(d.rssStartMb)} MB at the start, ${f(d.rssMaxMb)} MB highest sampled); peak VmHWM ${f(d.peakMb)} MB`,
+    `  memory             RSS ${f(d.rssEndMb)} MB at the end (${f(d.rssStartMb)} MB at the start, ${f(d.rssMaxMb)} MB highest sampled); ` +
+      `peak VmHWM ${f(d.peakMb)} MB`,
   );
   lines.push('');
   lines.push('report → WebSocket       reports   shown  messages  matched  other    p50 ms  p99 ms  max ms');
   for (const [name, g] of Object.entries(r.latency.groups)) lines.push(latencyRow(name, g));
   if (Object.keys(r.latency.groups).length === 0) lines.push('  (no printer.status or print.progress message received)');
   lines.push(
-    `  reports sent in the window: Bambu ${r.reports.bambu} (${r.reports.bambuDeltas} deltas, ${r.reports.bambuFull} full), Marlin ${r.reports.marlin} temperature lines`,
+    `  reports sent in the window: Bambu ${r.reports.bambu} (${r.reports.bambuDeltas} deltas, ${r.reports.bambuFull} full), ` +
+      `Marlin ${r.reports.marlin} temperature lines`,
   );
   lines.push('');
   const byType =

@@ -74,7 +74,8 @@ async function runCommand(farm: VirtualBambuFarm, line: string, log: Logger): Pr
       const r = p.printer.report();
       process.stdout.write(
         `${p.serial} ${r.gcode_state} ${r.mc_percent}% layer ${r.layer_num}/${r.total_layer_num} ` +
-          `nozzle ${r.nozzle_temper}/${r.nozzle_target_temper} bed ${r.bed_temper}/${r.bed_target_temper} faults [${p.printer.activeFaults().join(',')}]\n`,
+          `nozzle ${r.nozzle_temper}/${r.nozzle_target_temper} bed ${r.bed_temper}/${r.bed_target_temper} ` +
+          `faults [${p.printer.activeFaults().join(',')}]\n`,
       );
     }
   } else if (verb === 'restart-broker') {

@@ -66,7 +66,8 @@ export function listLine(name: string, stats: Stats, now = Date.now()): string {
   const mode = stats.isDirectory() ? 'rwxr-xr-x' : 'rw-r--r--';
   const t = stats.mtime;
   const recent = Math.abs(now - t.getTime()) < HALF_YEAR_MS;
-  const when = `${MONTHS[t.getUTCMonth()]} ${String(t.getUTCDate()).padStart(2, ' ')} ${recent ? `${pad2(t.getUTCHours())}:${pad2(t.getUTCMinutes())}` : ` ${t.getUTCFullYear()}`}`;
+  const timeOrYear = recent ? `${pad2(t.getUTCHours())}:${pad2(t.getUTCMinutes())}` : ` ${t.getUTCFullYear()}`;
+  const when = `${MONTHS[t.getUTCMonth()]} ${String(t.getUTCDate()).padStart(2, ' ')} ${timeOrYear}`;
   return `${kind}${mode}    1 0        0     ${String(stats.size).padStart(11, ' ')} ${when} ${name}`;
 }
 

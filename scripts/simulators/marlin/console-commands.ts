@@ -24,7 +24,8 @@ function describe(printer: VirtualMarlin): string {
   return [
     `firmware ${s.firmware}, cable ${s.cable.plugged ? 'in' : 'out'}, host ${s.cable.hostConnected ? 'connected' : 'not connected'}`,
     `temperatures ${temps.join(', ')}`,
-    `position X${p.X.toFixed(2)} Y${p.Y.toFixed(2)} Z${p.Z.toFixed(2)} E${p.E.toFixed(2)}, extruded ${s.extruded.map((e) => e.toFixed(1)).join('/')} mm`,
+    `position X${p.X.toFixed(2)} Y${p.Y.toFixed(2)} Z${p.Z.toFixed(2)} E${p.E.toFixed(2)}, ` +
+      `extruded ${s.extruded.map((e) => e.toFixed(1)).join('/')} mm`,
     `${print}, job timer ${s.jobTimer}, ${s.sd.files.length} file(s) on the card`,
     `faults ${formatFaults(s.faults)}`,
   ].join('\n');

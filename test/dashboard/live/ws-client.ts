@@ -1,7 +1,8 @@
 /**
  * A WebSocket test client over the `ws` package: messages queue up until the test asks for them,
- * and the outcome of the connection (opened, closed with a code) is a promise. Also a raw TCP client that does the upgrade handshake by hand and then never
- * answers anything — a dead peer as the server sees one.
+ * and the outcome of the connection (opened, closed with a code) is a promise. Also a raw TCP
+ * client that does the upgrade handshake by hand and then never answers anything — a dead peer as
+ * the server sees one.
  */
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';

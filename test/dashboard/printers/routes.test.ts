@@ -162,45 +162,56 @@ test('bad input is 400 ERR_VALIDATION naming the fields; duplicates are 409; unk
   }
 });
 
-test('names, vendors and models with bidirectional, zero-width, separator or control characters are 400 naming the code point; nothing stored changes', async () => {
-  const kept = await dash.request('POST', '/api/printers', {
-    token: admin,
-    body: marlinInput({ name: 'Kept', vendor: 'Prusa', connection: { port: '/dev/ttyKEPT' } }),
-  });
-  assert.equal(kept.status, 201, kept.text);
-  const id = kept.json.id as string;
-  const stored = readFileSync(path.join(dash.dataDir, 'printers.json'), 'utf8');
-  const refused = (response: TestResponse, field: string, problem: string) => {
-    assert.deepEqual([response.status, response.json.code, response.json.error], [400, 'ERR_VALIDATION', `body/${field} ${problem}`], response.text);
-    assert.deepEqual(response.json.details, [{ path: `body/${field}`, message: problem }]);
-  };
-  for (const [bad, codePoint] of BAD_NAMES) {
-    const problem = `contains ${codePoint}`;
+test(
+  'names, vendors and models with bidirectional, zero-width, separator or control characters are 400 naming the code point; ' +
+    'nothing stored changes',
+  async () => {
+    const kept = await dash.request('POST', '/api/printers', {
+      token: admin,
+      body: marlinInput({ name: 'Kept', vendor: 'Prusa', connection: { port: '/dev/ttyKEPT' } }),
+    });
+    assert.equal(kept.status, 201, kept.text);
+    const id = kept.json.id as string;
+    const stored = readFileSync(path.join(dash.dataDir, 'printers.json'), 'utf8');
+    const refused = (response: TestResponse, field: string, problem: string) => {
+      assert.deepEqual(
+        [response.status, response.json.code, response.json.error],
+        [400, 'ERR_VALIDATION', `body/${field} ${problem}`],
+        response.text,
+      );
+      assert.deepEqual(response.json.details, [{ path: `body/${field}`, message: problem }]);
+    };
+    for (const [bad, codePoint] of BAD_NAMES) {
+      const problem = `contains ${codePoint}`;
+      refused(
+        await dash.request('POST', '/api/printers', { token: admin, body: marlinInput({ name: bad, connection: { port: '/dev/ttyBAD' } }) }),
+        'name',
+        problem,
+      );
+      refused(await dash.request('PUT', `/api/printers/${id}`, { token: admin, body: { name: bad } }), 'name', problem);
+      refused(await dash.request('PUT', `/api/printers/${id}`, { token: admin, body: { vendor: bad } }), 'vendor', problem);
+      refused(await dash.request('POST', '/api/printers', { token: admin, body: bambuInput({ name: 'model test', model: bad }) }), 'model', problem);
+    }
     refused(
-      await dash.request('POST', '/api/printers', { token: admin, body: marlinInput({ name: bad, connection: { port: '/dev/ttyBAD' } }) }),
+      await dash.request('POST', '/api/printers', {
+        token: admin,
+        body: marlinInput({ name: '\u00a0 \u3000', connection: { port: '/dev/ttyBAD' } }),
+      }),
       'name',
-      problem,
+      'must not be only whitespace',
     );
-    refused(await dash.request('PUT', `/api/printers/${id}`, { token: admin, body: { name: bad } }), 'name', problem);
-    refused(await dash.request('PUT', `/api/printers/${id}`, { token: admin, body: { vendor: bad } }), 'vendor', problem);
-    refused(await dash.request('POST', '/api/printers', { token: admin, body: bambuInput({ name: 'model test', model: bad }) }), 'model', problem);
-  }
-  refused(
-    await dash.request('POST', '/api/printers', { token: admin, body: marlinInput({ name: '\u00a0 \u3000', connection: { port: '/dev/ttyBAD' } }) }),
-    'name',
-    'must not be only whitespace',
-  );
 
-  assert.equal((await dash.request('GET', '/api/health')).status, 200);
-  assert.equal(readFileSync(path.join(dash.dataDir, 'printers.json'), 'utf8'), stored, 'the state file is untouched');
-  const again = await dash.request('GET', `/api/printers/${id}`, { token: viewer });
-  assert.deepEqual([again.status, again.json.name, again.json.vendor, again.json.updated_at], [200, 'Kept', 'Prusa', kept.json.updated_at]);
-  const names = (await dash.request('GET', '/api/printers', { token: viewer })).json.items.map((p: { name: string }) => p.name) as string[];
-  assert.ok(
-    names.every((name) => !RAW_UNSAFE.test(name)),
-    names.join(', '),
-  );
-});
+    assert.equal((await dash.request('GET', '/api/health')).status, 200);
+    assert.equal(readFileSync(path.join(dash.dataDir, 'printers.json'), 'utf8'), stored, 'the state file is untouched');
+    const again = await dash.request('GET', `/api/printers/${id}`, { token: viewer });
+    assert.deepEqual([again.status, again.json.name, again.json.vendor, again.json.updated_at], [200, 'Kept', 'Prusa', kept.json.updated_at]);
+    const names = (await dash.request('GET', '/api/printers', { token: viewer })).json.items.map((p: { name: string }) => p.name) as string[];
+    assert.ok(
+      names.every((name) => !RAW_UNSAFE.test(name)),
+      names.join(', '),
+    );
+  },
+);
 
 test('names are stored trimmed and NFC-normalised: the same name typed another way is a duplicate', async () => {
   const decomposed = await dash.request('POST', '/api/printers', {

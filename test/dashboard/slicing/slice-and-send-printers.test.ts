@@ -117,7 +117,7 @@ const resultIds = () =>
     .filter((name) => /^[0-9a-f]{16}$/.test(name))
     .sort();
 
-test('remote: a Bambu profile makes a .gcode.3mf, sent over FTPS, started with project_file, printed to FINISH; progress on the WebSocket', async () => {
+test('remote: a Bambu profile makes a .gcode.3mf, sent over FTPS, started with project_file, run to FINISH; progress on the WebSocket', async () => {
   const seen = messages.length;
   const sent = await asJson(await postForm(dash, '/api/slicer/remote/slice-and-send', sendForm('cube.stl')));
   assert.equal(sent.status, 200, sent.text);
@@ -206,7 +206,7 @@ test('remote: G-code of a Marlin profile is not uploaded to a Bambu printer: 422
   assert.deepEqual(sdCard(), card, 'nothing was uploaded');
 });
 
-test('busy: a print running refuses the next at once (409, nothing sliced); a cancelled print does not block; odd model names are made printable', async () => {
+test('busy: a print running refuses the next (409, nothing sliced); a cancelled print does not block; odd model names made printable', async () => {
   // A 20 mm cube: printing long enough (some 10 s here) for what follows.
   const first = await asJson(await postForm(dash, '/api/slicer/remote/slice-and-send', sendForm('first.stl', {}, 20)));
   assert.equal(first.status, 200, first.text);
@@ -307,83 +307,88 @@ test('offline: the printer refuses the access code; slice-and-send says it is of
   }
 });
 
-test("Marlin: remote slice-and-send with a Marlin profile streams plain G-code to the virtual Marlin to the end; the bridge's prusa-slicer G-code too; a Bambu project is refused", async () => {
-  // The virtual Marlin on a socat pty pair, 100 times faster than life; the real Marlin driver
-  // streams the file from the box line by line (host printing).
-  const marlin = await startVirtualMarlin({ speed: 100 });
-  let marlinId: string | null = null;
-  try {
-    const created = await dash.request('post', '/api/printers', {
-      token: TEST_TOKENS.admin,
-      body: { name: 'MK3 bay 2', type: 'marlin-serial', printer_profile: 'generic-marlin-0.4', connection: { port: marlin.hostPath } },
-    });
-    assert.equal(created.status, 201, created.text);
-    marlinId = created.json.id as string;
-    await untilStateOf(marlinId, 'idle');
-    const form = (model: string, fields: Record<string, string> = {}) => sliceForm(cubeStl(), model, { ...QUICK, printer_id: marlinId!, ...fields });
+test(
+  'Marlin: remote slice-and-send with a Marlin profile streams plain G-code to the virtual Marlin to the end; ' +
+    "the bridge's prusa-slicer G-code too; a Bambu project is refused",
+  async () => {
+    // The virtual Marlin on a socat pty pair, 100 times faster than life; the real Marlin driver
+    // streams the file from the box line by line (host printing).
+    const marlin = await startVirtualMarlin({ speed: 100 });
+    let marlinId: string | null = null;
+    try {
+      const created = await dash.request('post', '/api/printers', {
+        token: TEST_TOKENS.admin,
+        body: { name: 'MK3 bay 2', type: 'marlin-serial', printer_profile: 'generic-marlin-0.4', connection: { port: marlin.hostPath } },
+      });
+      assert.equal(created.status, 201, created.text);
+      marlinId = created.json.id as string;
+      await untilStateOf(marlinId, 'idle');
+      const form = (model: string, fields: Record<string, string> = {}) =>
+        sliceForm(cubeStl(), model, { ...QUICK, printer_id: marlinId!, ...fields });
 
-    const seen = messages.length;
-    const sent = await asJson(await postForm(dash, '/api/slicer/remote/slice-and-send', form('cube.stl')));
-    assert.equal(sent.status, 200, sent.text);
-    const { result } = sent.json;
-    assert.deepEqual(
-      [sent.json.printer, sent.json.remote_name, result.backend, result.format],
-      [{ id: marlinId, name: 'MK3 bay 2' }, 'cube.gcode', 'remote', 'gcode'],
-    );
-    const stored = await dash.request('get', result.gcode_url, { token: TEST_TOKENS.view });
-    assert.equal(
-      readFileSync(path.join(dash.dataDir, 'printer-files', marlinId, 'cube.gcode'), 'utf8'),
-      stored.text,
-      'the driver keeps the file it streams',
-    );
-
-    const finished = await untilStateOf(marlinId, 'finished');
-    assert.deepEqual([finished.online, finished.error, finished.job.file, finished.job.progress], [true, null, 'cube.gcode', 100]);
-    assert.equal(finished.job.total_layers, result.layers);
-    // Every line reached the printer: it pushed the filament the slicer counted, plus the start
-    // G-code's prime line (10 + 9 mm), less the end G-code's 2 mm retraction.
-    const extruded = marlin.printer.state().extruded[0];
-    assert.ok(Math.abs(extruded - (result.filament_mm[0] + 17)) < 0.5, `extruded ${extruded} mm, sliced for ${result.filament_mm[0]} mm`);
-    await eventually('the last progress on the WebSocket', async () => wsOf('print.progress', seen, marlinId!).some((p) => p.progress === 100));
-    const progress = wsOf('print.progress', seen, marlinId);
-    assert.ok(
-      progress.some((p) => p.progress > 0 && p.progress < 100),
-      `progress seen: ${progress.map((p) => p.progress).join(', ')}`,
-    );
-    assert.ok(
-      progress.every((p, i) => i === 0 || p.progress >= progress[i - 1].progress),
-      'progress only rises',
-    );
-
-    // The bridge can target this printer: prusa-slicer's plain G-code starts printing.
-    const bridged = await asJson(await postForm(dash, '/api/slicer/bridge/slice-and-send', form('bridged.stl')));
-    assert.equal(bridged.status, 200, bridged.text);
-    assert.deepEqual(
-      [bridged.json.printer_id, bridged.json.remote_name, bridged.json.backend, bridged.json.slicer.id],
-      [marlinId, 'bridged.gcode', 'bridge', 'prusaslicer'],
-    );
-    const bridgedState = async (...states: string[]) =>
-      eventually(
-        `bridged.gcode ${states.join(' or ')}`,
-        async () => {
-          const status = await printerStatus(marlinId!);
-          return status.job?.file === 'bridged.gcode' && states.includes(status.state) ? status : null;
-        },
-        PRINT_WAIT_MS,
+      const seen = messages.length;
+      const sent = await asJson(await postForm(dash, '/api/slicer/remote/slice-and-send', form('cube.stl')));
+      assert.equal(sent.status, 200, sent.text);
+      const { result } = sent.json;
+      assert.deepEqual(
+        [sent.json.printer, sent.json.remote_name, result.backend, result.format],
+        [{ id: marlinId, name: 'MK3 bay 2' }, 'cube.gcode', 'remote', 'gcode'],
       );
-    await bridgedState('printing', 'finished');
-    assert.equal((await bridgedState('finished')).job.progress, 100);
+      const stored = await dash.request('get', result.gcode_url, { token: TEST_TOKENS.view });
+      assert.equal(
+        readFileSync(path.join(dash.dataDir, 'printer-files', marlinId, 'cube.gcode'), 'utf8'),
+        stored.text,
+        'the driver keeps the file it streams',
+      );
 
-    // A Bambu printer profile makes a project, which a Marlin printer does not print.
-    const refused = await asJson(
-      await postForm(dash, '/api/slicer/remote/slice-and-send', form('project.stl', { printer_profile_id: 'bambu-lab-p1s-0.4' })),
-    );
-    assert.deepEqual([refused.status, refused.json.code], [422, 'ERR_UNSUPPORTED_ACTION'], refused.text);
-    assert.match(refused.json.error, /printer "MK3 bay 2" \(marlin-serial\) prints plain G-code, not \.gcode\.3mf projects/);
-    assert.equal(refused.json.details.result.format, 'gcode.3mf');
-    assert.deepEqual(readdirSync(path.join(dash.dataDir, 'printer-files', marlinId)).sort(), ['bridged.gcode', 'cube.gcode']);
-  } finally {
-    if (marlinId !== null) await dash.request('delete', `/api/printers/${marlinId}`, { token: TEST_TOKENS.admin });
-    await marlin.stop();
-  }
-});
+      const finished = await untilStateOf(marlinId, 'finished');
+      assert.deepEqual([finished.online, finished.error, finished.job.file, finished.job.progress], [true, null, 'cube.gcode', 100]);
+      assert.equal(finished.job.total_layers, result.layers);
+      // Every line reached the printer: it pushed the filament the slicer counted, plus the start
+      // G-code's prime line (10 + 9 mm), less the end G-code's 2 mm retraction.
+      const extruded = marlin.printer.state().extruded[0];
+      assert.ok(Math.abs(extruded - (result.filament_mm[0] + 17)) < 0.5, `extruded ${extruded} mm, sliced for ${result.filament_mm[0]} mm`);
+      await eventually('the last progress on the WebSocket', async () => wsOf('print.progress', seen, marlinId!).some((p) => p.progress === 100));
+      const progress = wsOf('print.progress', seen, marlinId);
+      assert.ok(
+        progress.some((p) => p.progress > 0 && p.progress < 100),
+        `progress seen: ${progress.map((p) => p.progress).join(', ')}`,
+      );
+      assert.ok(
+        progress.every((p, i) => i === 0 || p.progress >= progress[i - 1].progress),
+        'progress only rises',
+      );
+
+      // The bridge can target this printer: prusa-slicer's plain G-code starts printing.
+      const bridged = await asJson(await postForm(dash, '/api/slicer/bridge/slice-and-send', form('bridged.stl')));
+      assert.equal(bridged.status, 200, bridged.text);
+      assert.deepEqual(
+        [bridged.json.printer_id, bridged.json.remote_name, bridged.json.backend, bridged.json.slicer.id],
+        [marlinId, 'bridged.gcode', 'bridge', 'prusaslicer'],
+      );
+      const bridgedState = async (...states: string[]) =>
+        eventually(
+          `bridged.gcode ${states.join(' or ')}`,
+          async () => {
+            const status = await printerStatus(marlinId!);
+            return status.job?.file === 'bridged.gcode' && states.includes(status.state) ? status : null;
+          },
+          PRINT_WAIT_MS,
+        );
+      await bridgedState('printing', 'finished');
+      assert.equal((await bridgedState('finished')).job.progress, 100);
+
+      // A Bambu printer profile makes a project, which a Marlin printer does not print.
+      const refused = await asJson(
+        await postForm(dash, '/api/slicer/remote/slice-and-send', form('project.stl', { printer_profile_id: 'bambu-lab-p1s-0.4' })),
+      );
+      assert.deepEqual([refused.status, refused.json.code], [422, 'ERR_UNSUPPORTED_ACTION'], refused.text);
+      assert.match(refused.json.error, /printer "MK3 bay 2" \(marlin-serial\) prints plain G-code, not \.gcode\.3mf projects/);
+      assert.equal(refused.json.details.result.format, 'gcode.3mf');
+      assert.deepEqual(readdirSync(path.join(dash.dataDir, 'printer-files', marlinId)).sort(), ['bridged.gcode', 'cube.gcode']);
+    } finally {
+      if (marlinId !== null) await dash.request('delete', `/api/printers/${marlinId}`, { token: TEST_TOKENS.admin });
+      await marlin.stop();
+    }
+  },
+);

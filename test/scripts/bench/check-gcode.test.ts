@@ -52,7 +52,8 @@ describe('checkGcode', { skip: !ready && 'needs gcode_check.py, prusa-slicer and
   const ini = join(dir, 'prime.ini');
   writeFileSync(
     ini,
-    'bed_shape = 0x0,220x0,220x220,0x220\nuse_relative_e_distances = 1\nperimeter_generator = classic\nlayer_height = 0.2\nfirst_layer_height = 0.2\n' +
+    'bed_shape = 0x0,220x0,220x220,0x220\nuse_relative_e_distances = 1\nperimeter_generator = classic\n' +
+      'layer_height = 0.2\nfirst_layer_height = 0.2\n' +
       'start_gcode = M190 S60\\nM109 S215\\nG28\\nM83\\nG1 X3 Y20 F6000\\nG1 Z0.3\\nG1 Y120 E10 F1500\\nG1 Z1\\n\nlayer_gcode = G92 E0\n',
   );
   const gcode = join(dir, 'box.gcode');

@@ -45,7 +45,8 @@ describe('runMeasured', () => {
   it('measures the peak RSS including memory touched by worker threads', () => {
     const script = [
       "const { Worker } = require('node:worker_threads');",
-      'const w = new Worker("const b = Buffer.alloc(160 * 1024 * 1024, 1); require(\'node:worker_threads\').parentPort.postMessage(b[5]);", { eval: true });',
+      'const w = new Worker("const b = Buffer.alloc(160 * 1024 * 1024, 1); ' +
+        "require('node:worker_threads').parentPort.postMessage(b[5]);\", { eval: true });",
       'w.on("message", () => w.terminate());',
     ].join('\n');
     const run = runner.runMeasured(process.execPath, ['-e', script], { workDir: dir });

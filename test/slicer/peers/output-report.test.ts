@@ -52,7 +52,8 @@ describe('parseCuraOutput', () => {
 
   it('takes time and volume from the -v stderr, not the placeholder header', () => {
     const log =
-      'Gcode header after slicing:\n;TIME:1425\nEnd of gcode header.\nPrint time (s): 1425\nPrint time (hr|min|s): 0h 23m 45s\nFilament (mm^3): 4762\n';
+      'Gcode header after slicing:\n;TIME:1425\nEnd of gcode header.\n' +
+      'Print time (s): 1425\nPrint time (hr|min|s): 0h 23m 45s\nFilament (mm^3): 4762\n';
     const r = parse.parseCuraOutput(gcode, log, { filamentDiameter: 1.75, filamentDensity: 1.24 });
     assert.equal(r.layers, 2, 'layers written, not the header count that includes empty ones');
     assert.equal(r.timeS, 1425);

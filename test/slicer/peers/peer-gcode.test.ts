@@ -30,7 +30,8 @@ describe('peerGcode', () => {
   it('renders start and end G-code with our template engine and the job values', () => {
     const cfg = config({
       machine_start_gcode:
-        'M190 S[bed_temperature_initial_layer_single]\nM109 S{first_layer_temperature[initial_extruder]}\nG28\nG1 X{print_bed_min[0] + 3} Y{print_bed_min[1] + 20}\n',
+        'M190 S[bed_temperature_initial_layer_single]\nM109 S{first_layer_temperature[initial_extruder]}\n' +
+        'G28\nG1 X{print_bed_min[0] + 3} Y{print_bed_min[1] + 20}\n',
       machine_end_gcode: '{if max_layer_z + 10 < max_print_height}G1 Z{max_layer_z + 10}{endif}\nM84\n',
       nozzle_temperature_initial_layer: [215],
       textured_plate_temp_initial_layer: [60],

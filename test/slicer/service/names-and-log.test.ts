@@ -49,46 +49,50 @@ test('profiles whose name or vendor hides text are skipped, logged escaped; the 
   assertCleanLog(log);
 });
 
-test('an uploaded model whose file name hides or fakes text: the job keeps the name without those characters, the log stays clean, the service carries on', async () => {
-  const boundary = 'names-and-log-boundary';
-  const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-  const body = Buffer.concat([
-    Buffer.from(
-      Object.entries(MARLIN_PLA)
-        .map(([k, v]) => field(k, v))
-        .join(''),
-    ),
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="model"; filename*=UTF-8''evil%E2%80%AEgpj%E2%80%A8%E2%81%A6x%E2%81%A9.stl\r\n\r\n`,
-    ),
-    Buffer.from(cubeStl()),
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const uploads = [
-    fetch(`${svc.url}/api/slice`, {
-      method: 'POST',
-      body,
-      headers: { accept: 'application/json', 'content-type': `multipart/form-data; boundary=${boundary}` },
-    }),
-    fetch(`${svc.url}/api/slice`, {
-      method: 'POST',
-      body: sliceForm(cubeStl(), 'evil\u202egpj.stl', MARLIN_PLA),
-      headers: { accept: 'application/json' },
-    }),
-  ];
-  const names: string[] = [];
-  for (const response of await Promise.all(uploads)) {
-    const result = (await response.json()) as { ok: boolean; job_id: string };
-    assert.equal(response.status, 200, JSON.stringify(result));
-    const job = (await json('/api/jobs')).body.finished.find((j: { id: string }) => j.id === result.job_id) as { model_name: string };
-    assert.ok(job, `job ${result.job_id} listed`);
-    names.push(job.model_name);
-    await eventually(`the queued line of job ${result.job_id}`, () => svc.log().includes(`job ${result.job_id} queued model=${job.model_name}\n`));
-  }
-  assert.deepEqual(names, ['evil_gpj__x_.stl', 'evil_gpj.stl'], 'the job keeps the name without the characters that disguise it');
-  assertCleanLog(svc.log());
-  assert.equal((await fetch(`${svc.url}/api/health`)).status, 200);
-});
+test(
+  'an uploaded model whose file name hides or fakes text: the job keeps the name without those characters, ' +
+    'the log stays clean, the service carries on',
+  async () => {
+    const boundary = 'names-and-log-boundary';
+    const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const body = Buffer.concat([
+      Buffer.from(
+        Object.entries(MARLIN_PLA)
+          .map(([k, v]) => field(k, v))
+          .join(''),
+      ),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="model"; filename*=UTF-8''evil%E2%80%AEgpj%E2%80%A8%E2%81%A6x%E2%81%A9.stl\r\n\r\n`,
+      ),
+      Buffer.from(cubeStl()),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const uploads = [
+      fetch(`${svc.url}/api/slice`, {
+        method: 'POST',
+        body,
+        headers: { accept: 'application/json', 'content-type': `multipart/form-data; boundary=${boundary}` },
+      }),
+      fetch(`${svc.url}/api/slice`, {
+        method: 'POST',
+        body: sliceForm(cubeStl(), 'evil\u202egpj.stl', MARLIN_PLA),
+        headers: { accept: 'application/json' },
+      }),
+    ];
+    const names: string[] = [];
+    for (const response of await Promise.all(uploads)) {
+      const result = (await response.json()) as { ok: boolean; job_id: string };
+      assert.equal(response.status, 200, JSON.stringify(result));
+      const job = (await json('/api/jobs')).body.finished.find((j: { id: string }) => j.id === result.job_id) as { model_name: string };
+      assert.ok(job, `job ${result.job_id} listed`);
+      names.push(job.model_name);
+      await eventually(`the queued line of job ${result.job_id}`, () => svc.log().includes(`job ${result.job_id} queued model=${job.model_name}\n`));
+    }
+    assert.deepEqual(names, ['evil_gpj__x_.stl', 'evil_gpj.stl'], 'the job keeps the name without the characters that disguise it');
+    assertCleanLog(svc.log());
+    assert.equal((await fetch(`${svc.url}/api/health`)).status, 200);
+  },
+);
 
 test('a printers.json whose name hides text is refused naming the field and code point; the earlier bindings stay', async () => {
   const names = async () => (await json('/api/printers')).body.printers.map((p: { name: string }) => p.name) as string[];

@@ -68,8 +68,8 @@ export function bridgeRoutes(bridge: DesktopBridge, workspace: SliceWorkspace, p
       tag: TAG,
       summary: 'Profiles of the installed desktop slicers',
       description:
-        "PrusaSlicer vendor bundles and OrcaSlicer / Bambu Studio vendor folders, imported with Printyard's importers: their ids can be sliced with " +
-        'through the bridge. CuraEngine machine definitions are listed for reference.',
+        "PrusaSlicer vendor bundles and OrcaSlicer / Bambu Studio vendor folders, imported with Printyard's importers: " +
+        'their ids can be sliced with through the bridge. CuraEngine machine definitions are listed for reference.',
       query: profilesQuery,
       responses: { 200: { description: 'Per slicer, its profiles and what could not be imported.', schema: profilesSchema } },
       handler: async ({ query }) => {
@@ -93,9 +93,10 @@ export function bridgeRoutes(bridge: DesktopBridge, workspace: SliceWorkspace, p
       tag: TAG,
       summary: 'Slice with an installed desktop slicer',
       description:
-        "The slicer service's form, with Printyard profile ids (bundled, user, or imported from the desktop slicer: GET /api/slicer/bridge/profiles). " +
-        'The config is translated for PrusaSlicer (else CuraEngine, STL only), which runs with a 10-minute time-out; it is stopped, with anything it ' +
-        'started, on time-out or when the client goes away. One at a time, two waiting. `X-Desktop-Slicer` names the slicer and its version.',
+        "The slicer service's form, with Printyard profile ids (bundled, user, or imported from the desktop slicer: " +
+        'GET /api/slicer/bridge/profiles). The config is translated for PrusaSlicer (else CuraEngine, STL only), ' +
+        'which runs with a 10-minute time-out; it is stopped, with anything it started, on time-out or when the client goes away. ' +
+        'One at a time, two waiting. `X-Desktop-Slicer` names the slicer and its version.',
       body: { kind: 'raw', contentType: 'multipart/form-data', maxBytes: SLICE_BODY_MAX_BYTES, schema: sliceFormSchema },
       responses: { 200: { description: SLICE_RESULT_DESCRIPTION, contentType: 'text/x.gcode' }, ...sliceErrors },
       handler: ({ req, res, principal }) =>

@@ -16,9 +16,19 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi;
 /** `Authorization`-style values: `Bearer <token>`, `Basic <base64>`. */
 const AUTH_SCHEME = /\b([Bb]earer|Basic)(\s+)[A-Za-z0-9][A-Za-z0-9._~+/-]*=*/g;
+/** Setting names whose values are secrets, as alternatives of a regular expression. */
+const SECRET_KEYS = [
+  'access[_-]?code',
+  'api[_-]?key',
+  '(?:access[_-]?|auth[_-]?|bearer[_-]?|refresh[_-]?)?token',
+  'secret',
+  'password',
+  'passwd',
+  'pwd',
+  'credentials?',
+];
 /** `token=…`, `"password": "…"`, `api_key: …` and the like. */
-const KEY_VALUE =
-  /(?<![A-Za-z0-9])(access[_-]?code|api[_-]?key|(?:access[_-]?|auth[_-]?|bearer[_-]?|refresh[_-]?)?token|secret|password|passwd|pwd|credentials?)("?\s*[:=]\s*"?)[^\s"',;&}]+/gi;
+const KEY_VALUE = new RegExp(String.raw`(?<![A-Za-z0-9])(${SECRET_KEYS.join('|')})("?\s*[:=]\s*"?)[^\s"',;&}]+`, 'gi');
 /** A JSON Web Token. */
 const JWT = /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
 /** An absolute filesystem path of two segments or more (not the API's own `/api/…` paths). */

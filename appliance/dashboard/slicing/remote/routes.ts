@@ -196,9 +196,10 @@ export function remoteRoutes(ctx: Pick<DashboardContext, 'settings'>, remote: Re
       tag: TAG,
       summary: 'Preview of a sliced job: PNG, or SVG of the first layer',
       description:
-        '`job` is a job of the slicer service; `result` a stored result of POST /api/slicer/remote/slice (any backend). `format=png` (default) relays ' +
-        "the service's top-down preview (jobs only); `format=svg` draws the first layer from the G-code: extrusion paths as polylines, as wide as " +
-        'the extrusion, coloured by feature type (`;TYPE:`), one group per type. Only as much of the G-code as the first layer needs is read.',
+        '`job` is a job of the slicer service; `result` a stored result of POST /api/slicer/remote/slice (any backend). ' +
+        "`format=png` (default) relays the service's top-down preview (jobs only); `format=svg` draws the first layer from the G-code: " +
+        'extrusion paths as polylines, as wide as the extrusion, coloured by feature type (`;TYPE:`), one group per type. ' +
+        'Only as much of the G-code as the first layer needs is read.',
       query: {
         job: JOB_ID_SCHEMA,
         result: RESULT_ID_SCHEMA,

@@ -22,7 +22,8 @@ export const REMOTE_STATUS_SCHEMA: JsonSchema = {
     error: {
       type: ['string', 'null'],
       description:
-        'Why the service cannot be used, in words anyone may read: every failure to reach the address (refused, timed out, not a slicer service) is "the slicer service cannot be reached".',
+        'Why the service cannot be used, in words anyone may read: every failure to reach the address ' +
+        '(refused, timed out, not a slicer service) is "the slicer service cannot be reached".',
     },
     error_detail: {
       type: ['string', 'null'],
@@ -43,7 +44,8 @@ export const CONFIGURE_BODY_SCHEMA: JsonSchema = {
       pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
       maxLength: 2048,
       description:
-        'Base URL of the slicer service (http or https), without a user name or password. On another origin than the stored URL the token must be given again.',
+        'Base URL of the slicer service (http or https), without a user name or password. ' +
+        'On another origin than the stored URL the token must be given again.',
     },
     token: {
       type: 'string',

@@ -73,9 +73,10 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
       tag: TAG,
       summary: 'Slice (buffered), falling back to the other backends',
       description:
-        "The slicer service's form. Tried on the slicer service, then the desktop-slicer bridge, then the built-in engine: a backend that is " +
-        'unavailable (unreachable, incompatible, 501) or fails on its side is skipped with its reason; a mistake in the request (bad model, unknown ' +
-        'profile) is answered at once. The reply names the backend, the skipped ones, the statistics and the download path of the G-code.',
+        "The slicer service's form. Tried on the slicer service, then the desktop-slicer bridge, then the built-in engine: " +
+        'a backend that is unavailable (unreachable, incompatible, 501) or fails on its side is skipped with its reason; ' +
+        'a mistake in the request (bad model, unknown profile) is answered at once. ' +
+        'The reply names the backend, the skipped ones, the statistics and the download path of the G-code.',
       body: { kind: 'raw', contentType: 'multipart/form-data', maxBytes: SLICE_BODY_MAX_BYTES, schema: SLICE_FORM_SCHEMA },
       responses: {
         200: { description: 'The stored result.', schema: SLICE_RESULT_SCHEMA },
@@ -97,8 +98,9 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
       summary: 'Slice on the slicer service with live progress (event stream)',
       description:
         "The slicer service's events `progress` {stage, pct}, `layer` {layer, total_layers}, `done` (the Slice result) and `error` {message, code} " +
-        "relayed unchanged as `text/event-stream`, with `: keep-alive` comments every 15 s. `X-Job-Id` names the service's job (for jobs/:id/gcode, " +
-        'cancel, preview). Closing the stream stops following, not the job. Errors before the stream starts are JSON.',
+        'relayed unchanged as `text/event-stream`, with `: keep-alive` comments every 15 s. ' +
+        "`X-Job-Id` names the service's job (for jobs/:id/gcode, cancel, preview). Closing the stream stops following, not the job. " +
+        'Errors before the stream starts are JSON.',
       body: { kind: 'raw', contentType: 'multipart/form-data', maxBytes: SLICE_BODY_MAX_BYTES, schema: SLICE_FORM_SCHEMA },
       responses: {
         200: { description: 'The event stream.', contentType: 'text/event-stream' },

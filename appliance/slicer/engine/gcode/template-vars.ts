@@ -132,7 +132,8 @@ export function buildTemplateVars(config: PrintConfig, job: TemplateJobContext):
   for (const [alias, key] of Object.entries(PRUSA_FEEDRATE_ALIASES)) vars[alias] = vars[key];
 
   const d = job.date;
-  vars.timestamp = `${d.getFullYear()}${pad2(d.getMonth() + 1)}${pad2(d.getDate())}${pad2(d.getHours())}${pad2(d.getMinutes())}${pad2(d.getSeconds())}`;
+  const yearMonthDay = `${d.getFullYear()}${pad2(d.getMonth() + 1)}${pad2(d.getDate())}`;
+  vars.timestamp = `${yearMonthDay}${pad2(d.getHours())}${pad2(d.getMinutes())}${pad2(d.getSeconds())}`;
   vars.year = d.getFullYear();
   vars.month = d.getMonth() + 1;
   vars.day = d.getDate();

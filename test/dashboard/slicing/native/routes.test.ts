@@ -124,7 +124,7 @@ describe('native profiles', () => {
     assert.match(loop.json.error, /cycle/);
   });
 
-  test('names, vendors and printer models with bidirectional, zero-width, separator or control characters are 400 naming the code point', async () => {
+  test('names, vendors, printer models with bidirectional, zero-width, separator or control characters are 400 naming the code point', async () => {
     const kept = await dash.request('POST', '/api/slicer/native/profiles', {
       token: print,
       body: { name: 'Kept PETG', kind: 'filament', vendor: 'Me' },

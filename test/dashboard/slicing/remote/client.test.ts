@@ -14,7 +14,7 @@ after(() => {
   silent.close();
 });
 
-test('a service that accepts but never answers: the call gives up after its deadline, as "unavailable" (the public reason says only that)', async () => {
+test('a service that accepts but never answers: the call gives up at its deadline, as "unavailable" (the public reason says only that)', async () => {
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
   const client = new RemoteSlicerClient(() => ({ url, token: '' }), { probeMs: 200, headersMs: 300 });

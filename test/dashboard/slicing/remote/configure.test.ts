@@ -129,7 +129,7 @@ test('a redirect to another origin is not followed: the token stays where it was
   await stillIntact();
 });
 
-test('SLICER_TOKEN in the environment: the URL cannot move to another origin through the API (409); with SLICER_URL too, the file alone changes', async () => {
+test('SLICER_TOKEN in the environment: the API cannot move the URL to another origin (409); with SLICER_URL too, only the file changes', async () => {
   elsewhere.requests.length = 0;
   const envDash = await startRemoteDashboard({ url: home.url, env: { SLICER_TOKEN: TOKEN } });
   cleanups.push(() => envDash.cleanup());

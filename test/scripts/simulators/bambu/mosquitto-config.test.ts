@@ -18,7 +18,11 @@ test('each printer gets its own TLS listener, password file and ACL; printers ta
   assert.match(conf, /^listener 4000 127\.0\.0\.1\nallow_anonymous false\npassword_file \/w\/internal\.passwd\nacl_file \/w\/internal\.acl$/m);
   assert.match(
     conf,
-    /^listener 8884 0\.0\.0\.0\ncertfile \/c\/2\.pem\nkeyfile \/c\/2\.key\nrequire_certificate false\nallow_anonymous false\npassword_file \/w\/01P00A000000002\.passwd\nacl_file \/w\/01P00A000000002\.acl$/m,
+    new RegExp(
+      String.raw`^listener 8884 0\.0\.0\.0\ncertfile \/c\/2\.pem\nkeyfile \/c\/2\.key\nrequire_certificate false\nallow_anonymous false\n` +
+        String.raw`password_file \/w\/01P00A000000002\.passwd\nacl_file \/w\/01P00A000000002\.acl$`,
+      'm',
+    ),
   );
   assert.equal(conf.match(/^allow_anonymous false$/gm)?.length, 3);
 });

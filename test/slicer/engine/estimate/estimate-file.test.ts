@@ -18,7 +18,8 @@ function layer(z: number): string {
 
 const BODY = ['G21', 'G90', 'M82', 'G28', ...Array.from({ length: 30 }, (_, i) => layer(0.2 * (i + 1))), 'M84', ''].join('\n');
 const FOOTER =
-  '; prusaslicer_config = begin\n; gcode_flavor = marlin2\n; machine_max_feedrate_x = 40\n; machine_max_feedrate_y = 40\n; prusaslicer_config = end\n';
+  '; prusaslicer_config = begin\n; gcode_flavor = marlin2\n' +
+  '; machine_max_feedrate_x = 40\n; machine_max_feedrate_y = 40\n; prusaslicer_config = end\n';
 
 function withFile(content: string, run: (path: string) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'printyard-estimate-file-'));

@@ -111,7 +111,8 @@ export class MqttLink {
         if (typeof err.code === 'number' && REFUSED_CREDENTIALS.has(err.code)) {
           done(
             new PermanentConnectError(
-              `the printer refused the access code (MQTT CONNACK ${err.code}: ${err.message}); check the LAN access code on the printer's screen and change it here`,
+              `the printer refused the access code (MQTT CONNACK ${err.code}: ${err.message}); ` +
+                "check the LAN access code on the printer's screen and change it here",
             ),
           );
         } else {

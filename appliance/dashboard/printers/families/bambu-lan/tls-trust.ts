@@ -60,8 +60,8 @@ function handshake(options: TrustedSocketOptions): Promise<tls.TLSSocket> {
       if (options.ca !== null && VERIFY_FAILURE.test(err.code ?? '')) {
         reject(
           new PermanentConnectError(
-            `the printer's certificate (${describe(options)}) does not verify against the configured CA for serial ${options.serial}: ${err.message}; ` +
-              'correct the CA, or remove it to pin the certificate on first use',
+            `the printer's certificate (${describe(options)}) does not verify against the configured CA ` +
+              `for serial ${options.serial}: ${err.message}; correct the CA, or remove it to pin the certificate on first use`,
           ),
         );
       } else {
@@ -114,6 +114,7 @@ async function checkPinned(socket: tls.TLSSocket, options: TrustedSocketOptions)
   throw new PermanentConnectError(
     `the TLS certificate of printer ${options.serial} (${describe(options)}) changed: SHA-256 ${cert.fingerprint256} instead of ` +
       `${check.pinned.sha256}, pinned on first use at ${check.pinned.pinned_at}. Something else may be answering at this address. ` +
-      "If the printer's certificate really changed (new firmware, replaced board), configure its CA, or delete and re-add the printer to pin the new one",
+      "If the printer's certificate really changed (new firmware, replaced board), configure its CA, " +
+      'or delete and re-add the printer to pin the new one',
   );
 }

@@ -20,10 +20,11 @@ function checkPort(port: string, where: string): ValidationIssue[] {
   if (!path.posix.isAbsolute(port)) return [{ path: where, message: 'must be an absolute device path, e.g. /dev/ttyUSB0' }];
   // A normalised path names the device one way, so the uniqueness check cannot be side-stepped.
   if (path.posix.normalize(port) !== port || (port.length > 1 && port.endsWith('/'))) {
+    const normalised = path.posix.normalize(port).replace(/\/$/, '');
     return [
       {
         path: where,
-        message: `must be a normalised path (no "." or ".." parts, no repeated or trailing "/"), e.g. ${path.posix.normalize(port).replace(/\/$/, '')}`,
+        message: `must be a normalised path (no "." or ".." parts, no repeated or trailing "/"), e.g. ${normalised}`,
       },
     ];
   }

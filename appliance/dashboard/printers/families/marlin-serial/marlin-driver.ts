@@ -139,7 +139,8 @@ export class MarlinSerialDriver implements PrinterDriver {
     }
     this.online = true;
     this.info(
-      `connected to ${this.firmware?.name ?? 'Marlin'} on ${port} at ${baud} baud; temperatures ${this.reports.autoTemperature ? 'auto-reported' : 'polled'}`,
+      `connected to ${this.firmware?.name ?? 'Marlin'} on ${port} at ${baud} baud; ` +
+        `temperatures ${this.reports.autoTemperature ? 'auto-reported' : 'polled'}`,
     );
     this.publish();
   }
@@ -327,7 +328,8 @@ export class MarlinSerialDriver implements PrinterDriver {
         new AppError(
           ErrorCode.conflict,
           409,
-          `the printer halted (${text}) and answers nothing until it is reset: power-cycle it, or disable and enable it here (most boards reset when the port opens)`,
+          `the printer halted (${text}) and answers nothing until it is reset: ` +
+            'power-cycle it, or disable and enable it here (most boards reset when the port opens)',
         ),
       );
     }
@@ -353,7 +355,9 @@ export class MarlinSerialDriver implements PrinterDriver {
     const print = this.live.print;
     if (!print?.active) return;
     const { lines_done, lines_total } = print.counts();
-    const message = `the print of ${print.file} was interrupted at ${print.job().progress} % (line ${lines_done} of ${lines_total}): ${reason}; it will not be resumed — stop it to switch the heaters off, or start a print again`;
+    const message =
+      `the print of ${print.file} was interrupted at ${print.job().progress} % (line ${lines_done} of ${lines_total}): ${reason}; ` +
+      'it will not be resumed — stop it to switch the heaters off, or start a print again';
     print.setState('interrupted', message);
     this.ended(print);
     this.events.error(new Error(message));

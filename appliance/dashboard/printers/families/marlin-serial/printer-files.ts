@@ -33,7 +33,8 @@ export function checkFileName(name: string): void {
     throw new AppError(
       ErrorCode.validation,
       400,
-      `"${name}" is not a file name for a Marlin printer: letters, digits, ". _ ( ) + -" and spaces, up to 128, starting with a letter or digit, ending in .gcode, .gco or .g`,
+      `"${name}" is not a file name for a Marlin printer: letters, digits, ". _ ( ) + -" and spaces, up to 128, ` +
+        'starting with a letter or digit, ending in .gcode, .gco or .g',
     );
   }
 }

@@ -75,7 +75,8 @@ test('temperatures: one hotend, several, the chamber, the waiting lines of M109'
 
 test('M115: the firmware line cut at each KEY:, the Cap lines', () => {
   const line =
-    'FIRMWARE_NAME:Marlin 2.1.2 (Sep 1 2023) SOURCE_CODE_URL:github.com/MarlinFirmware/Marlin PROTOCOL_VERSION:1.0 MACHINE_TYPE:Ender-3 V2 EXTRUDER_COUNT:2 UUID:cede2a2f-41a2-4748-9b12-c55c62f367ff';
+    'FIRMWARE_NAME:Marlin 2.1.2 (Sep 1 2023) SOURCE_CODE_URL:github.com/MarlinFirmware/Marlin PROTOCOL_VERSION:1.0 ' +
+    'MACHINE_TYPE:Ender-3 V2 EXTRUDER_COUNT:2 UUID:cede2a2f-41a2-4748-9b12-c55c62f367ff';
   assert.deepEqual(parseFirmwareLine(line), {
     FIRMWARE_NAME: 'Marlin 2.1.2 (Sep 1 2023)',
     SOURCE_CODE_URL: 'github.com/MarlinFirmware/Marlin',
@@ -94,7 +95,8 @@ test('M115: the firmware line cut at each KEY:, the Cap lines', () => {
   });
   assert.equal(
     parseFirmwareInfo([
-      'FIRMWARE_NAME:Prusa-Firmware 3.13.0 based on Marlin FIRMWARE_URL:https://github.com/prusa3d/Prusa-Firmware PROTOCOL_VERSION:1.0 MACHINE_TYPE:Prusa i3 MK3S EXTRUDER_COUNT:1',
+      'FIRMWARE_NAME:Prusa-Firmware 3.13.0 based on Marlin FIRMWARE_URL:https://github.com/prusa3d/Prusa-Firmware ' +
+        'PROTOCOL_VERSION:1.0 MACHINE_TYPE:Prusa i3 MK3S EXTRUDER_COUNT:1',
     ]).machineType,
     'Prusa i3 MK3S',
   );
