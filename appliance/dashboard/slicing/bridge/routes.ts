@@ -69,7 +69,7 @@ export function bridgeRoutes(bridge: DesktopBridge, workspace: SliceWorkspace, p
       summary: 'Profiles of the installed desktop slicers',
       description:
         "PrusaSlicer vendor bundles and OrcaSlicer / Bambu Studio vendor folders, imported with Printyard's importers: " +
-        'their ids can be sliced with through the bridge. CuraEngine machine definitions are listed for reference.',
+        'their ids can be sliced through the bridge. CuraEngine machine definitions are listed for reference.',
       query: profilesQuery,
       responses: { 200: { description: 'Per slicer, its profiles and what could not be imported.', schema: profilesSchema } },
       handler: async ({ query }) => {
