@@ -1,13 +1,11 @@
 /**
- * Checking request input: the JSON Schema validator both services share (common/json-schema.ts),
- * which features use from here, and what the dashboard adds for requests: the nesting limit of
+ * Checking request input, on top of the JSON Schema validator both services share
+ * (common/json-schema.ts): what the dashboard adds for requests: the nesting limit of
  * JSON bodies, text of path and query parameters converted to their schema's type, and the 400
  * `ERR_VALIDATION` that names every issue.
  */
 import { AppError, ErrorCode } from '../../common/errors.js';
 import type { JsonSchema, ValidationIssue } from '../../common/json-schema.js';
-
-export { validate, type ValidationIssue } from '../../common/json-schema.js';
 
 /**
  * How deep objects and arrays may nest in a JSON body. JSON.parse copes with any depth, but

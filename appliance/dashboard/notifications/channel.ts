@@ -6,7 +6,7 @@
  * CHANNEL_TYPES — routes, storage and redaction come from its description.
  */
 import type { JsonSchema } from '../http/route.js';
-import type { ValidationIssue } from '../http/validate.js';
+import type { ValidationIssue } from '../../common/json-schema.js';
 import type { Notification } from './notification.js';
 
 export interface DeliveryResult {

@@ -14,7 +14,8 @@ import { AppError, ErrorCode } from '../../common/errors.js';
 import type { JsonStore, JsonStores } from '../../common/json-store.js';
 import type { Logger } from '../../common/logger.js';
 import { normalizeName } from '../../common/names.js';
-import { validationError, type ValidationIssue } from '../http/validate.js';
+import { validationError } from '../http/validate.js';
+import type { ValidationIssue } from '../../common/json-schema.js';
 import type { ChannelType, DeliveryResult } from './channel.js';
 import type { Notification } from './notification.js';
 

@@ -14,7 +14,8 @@
  */
 import { AppError } from '../../common/errors.js';
 import type { JsonSchema } from '../http/route.js';
-import { validate, validationError } from '../http/validate.js';
+import { validationError } from '../http/validate.js';
+import { validate } from '../../common/json-schema.js';
 
 export const PRINTER_ACTIONS = ['home', 'jog', 'temperature', 'fan', 'light', 'speed', 'tool_change', 'load_filament', 'unload_filament'] as const;
 export type PrinterActionName = (typeof PRINTER_ACTIONS)[number];

@@ -5,7 +5,8 @@
  * Uniqueness across printers is the registry's job.
  */
 import { normalizeName } from '../../common/names.js';
-import { validate, validationError, type ValidationIssue } from '../http/validate.js';
+import { validationError } from '../http/validate.js';
+import { validate, type ValidationIssue } from '../../common/json-schema.js';
 import { findPrinterFamily, printerTypeNames } from './families/index.js';
 import { SECRET_MASK, type PrinterConnection, type PrinterTypeDefinition } from './families/printer-type.js';
 import type { PrinterRecord } from './printer.js';

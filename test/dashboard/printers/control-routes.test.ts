@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceOptions } from '../../../appliance/dashboard/services.js';
-import { validate } from '../../../appliance/dashboard/http/validate.js';
+import { validate } from '../../../appliance/common/json-schema.js';
 import { liveStateSchema } from '../../../appliance/dashboard/printers/control-schemas.js';
 import { bambuLanDriverFactory } from '../../../appliance/dashboard/printers/families/bambu-lan/bambu-driver.js';
 import { DriverRegistry } from '../../../appliance/dashboard/printers/driver-registry.js';

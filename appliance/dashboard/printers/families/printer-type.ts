@@ -5,7 +5,7 @@
  * the printer routes.
  */
 import type { JsonSchema } from '../../http/route.js';
-import type { ValidationIssue } from '../../http/validate.js';
+import type { ValidationIssue } from '../../../common/json-schema.js';
 
 /** A stored connection block: the fields of its type's schema. */
 export type PrinterConnection = Record<string, unknown>;

@@ -4,7 +4,7 @@
  * problem reported with the key in its path (`body/settings/layer_height`), all at once.
  */
 import { AppError } from '../../../common/errors.js';
-import type { ValidationIssue } from '../../http/validate.js';
+import type { ValidationIssue } from '../../../common/json-schema.js';
 import { parseSetting, type ConfigPatch, isSettingKey, type ProfileKind, SETTINGS } from '../../../slicer/index.js';
 
 /** `invalid value for setting "x": 5 is above…` → `5 is above…`: the path already names the key. */

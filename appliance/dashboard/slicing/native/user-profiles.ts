@@ -12,7 +12,8 @@
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import { normalizeName } from '../../../common/names.js';
 import type { JsonStore, JsonStores } from '../../../common/json-store.js';
-import { validationError, type ValidationIssue } from '../../http/validate.js';
+import { validationError } from '../../http/validate.js';
+import type { ValidationIssue } from '../../../common/json-schema.js';
 import { checkSettings, mergeSettings } from './profile-input.js';
 import {
   type ConfigPatch,

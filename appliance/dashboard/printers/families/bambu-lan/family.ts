@@ -7,7 +7,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { ValidationIssue } from '../../../http/validate.js';
+import type { ValidationIssue } from '../../../../common/json-schema.js';
 import type { PrinterFamily } from '../printer-family.js';
 import type { PrinterConnection } from '../printer-type.js';
 import { createBambuLanDriver } from './bambu-driver.js';

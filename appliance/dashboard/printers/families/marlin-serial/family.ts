@@ -4,7 +4,7 @@
  * driver is marlin-driver.ts.
  */
 import path from 'node:path';
-import type { ValidationIssue } from '../../../http/validate.js';
+import type { ValidationIssue } from '../../../../common/json-schema.js';
 import type { PrinterFamily } from '../printer-family.js';
 import type { PrinterConnection } from '../printer-type.js';
 import { createMarlinSerialDriver } from './marlin-driver.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceOptions } from '../../../../../appliance/dashboard/services.js';
-import { validate } from '../../../../../appliance/dashboard/http/validate.js';
+import { validate } from '../../../../../appliance/common/json-schema.js';
 import { liveStateSchema } from '../../../../../appliance/dashboard/printers/control-schemas.js';
 import { DriverRegistry } from '../../../../../appliance/dashboard/printers/driver-registry.js';
 import { marlinSerialDriverFactory } from '../../../../../appliance/dashboard/printers/families/marlin-serial/marlin-driver.js';
