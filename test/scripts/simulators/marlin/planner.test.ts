@@ -10,7 +10,8 @@ test('blocks finish in order and synchronize waits for the last one', async () =
   const planner = new Planner(clock);
   const done: number[] = [];
   const signal = new AbortController().signal;
-  for (let k = 0; k < 5; k++) await planner.add({ durationMs: 200, onDone: () => done.push(k) }, signal);
+  // 5 × 40 simulated seconds is 200 ms of real time: long enough that a loaded machine still sees them moving.
+  for (let k = 0; k < 5; k++) await planner.add({ durationMs: 40_000, onDone: () => done.push(k) }, signal);
   assert.ok(planner.moving);
   await planner.synchronize(signal);
   assert.deepEqual(done, [0, 1, 2, 3, 4]);
