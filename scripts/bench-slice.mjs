@@ -11,12 +11,13 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { distPaths, oursCliArgs, resolveBenchConfig } from './bench/bench-profile.mjs';
-import { CHECKER, checkGcode } from './bench/check-gcode.mjs';
+import { checkGcode } from './bench/check-gcode.mjs';
 import { ensureCuraDefinitions } from './bench/cura-definitions.mjs';
 import { stlBounds } from './bench/model-bounds.mjs';
 import { loadPeerModules } from './bench/peer-modules.mjs';
 import { formatModelTable, summarise, summariseRuns } from './bench/report.mjs';
 import { runMeasured } from './bench/run-measured.mjs';
+import { CORPUS_DIR, GCODE_CHECKER } from './bench/shared-dir.mjs';
 import { threeMfToStl } from './bench/threemf-to-stl.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,7 +35,7 @@ function options() {
       runs: { type: 'string', default: '3' },
       json: { type: 'string' },
       dist: { type: 'string', default: 'dist' },
-      corpus: { type: 'string', default: '/work/shared/corpus' },
+      corpus: { type: 'string', default: CORPUS_DIR },
       keep: { type: 'boolean', default: false },
       'no-check': { type: 'boolean', default: false },
     },
@@ -132,7 +133,7 @@ function benchModel(file, job, run, opts, workDir, facts) {
     if (!run[id]) result.slicers[id] = { status: 'not built' };
     else if (errors[id]) result.slicers[id] = { status: 'failed', error: errors[id] };
     else {
-      const check = opts['no-check'] || !existsSync(CHECKER) ? undefined : checkGcode(job.path, join(workDir, `${base}.${id}.gcode`), facts);
+      const check = opts['no-check'] || !existsSync(GCODE_CHECKER) ? undefined : checkGcode(job.path, join(workDir, `${base}.${id}.gcode`), facts);
       result.slicers[id] = { status: 'ok', summary: summariseRuns(runs[id]), runs: runs[id], check };
     }
   }

@@ -5,7 +5,7 @@
 //   2. GET /api/profiles throughput with a few keep-alive connections.
 // and prints the figures. The target: health p99 under 5 ms while a slice runs.
 //   node scripts/bench-slicer-service.mjs [--entry dist/appliance/slicer/service/main.js]
-//        [--model /work/shared/corpus/openscad_example024_menger.stl] [--seconds 5] [--connections 8] [--json out.json]
+//        [--model ../shared/corpus/openscad_example024_menger.stl] [--seconds 5] [--connections 8] [--json out.json]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { corpusModel } from './bench/shared-dir.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PROFILE = { printer_id: 'generic-marlin-0.4', filament_ids: '["generic-pla"]', process_id: '0.20mm-standard' };
@@ -26,7 +27,7 @@ function options() {
     options: {
       entry: { type: 'string', default: join(root, 'dist', 'appliance', 'slicer', 'service', 'main.js') },
       'engine-threads': { type: 'string', default: 'auto' },
-      model: { type: 'string', default: join(root, '..', 'shared', 'corpus', 'openscad_example024_menger.stl') },
+      model: { type: 'string', default: corpusModel('openscad_example024_menger.stl') },
       seconds: { type: 'string', default: '5' },
       connections: { type: 'string', default: '8' },
       json: { type: 'string' },

@@ -1,11 +1,10 @@
-// Runs /work/shared/tools/gcode_check.py on a slicer's output: does the G-code physically
+// Runs the shared folder's tools/gcode_check.py on a slicer's output: does the G-code physically
 // reproduce the mesh? The start G-code of a real profile draws a prime line beside the part at
 // its own height, which the checker would count as a layer printed outside the model; those
 // extrusions are dropped from the copy it reads. Heating, homing and the part stay untouched.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-
-export const CHECKER = '/work/shared/tools/gcode_check.py';
+import { GCODE_CHECKER } from './shared-dir.mjs';
 
 /** First-layer markers of PrusaSlicer (and ours), CuraEngine and OrcaSlicer. */
 const FIRST_LAYER = /^(?:;LAYER_CHANGE|;LAYER:0|; CHANGE_LAYER)\s*$/m;
@@ -39,7 +38,7 @@ export function checkGcode(model, gcodePath, { bed, filamentDiameter }) {
   try {
     const r = spawnSync(
       '/usr/bin/python3',
-      [CHECKER, model, copy, `--bed=${bed.minX},${bed.minY},${bed.maxX},${bed.maxY}`, `--filament=${filamentDiameter}`],
+      [GCODE_CHECKER, model, copy, `--bed=${bed.minX},${bed.minY},${bed.maxX},${bed.maxY}`, `--filament=${filamentDiameter}`],
       { encoding: 'utf8' },
     );
     let report;

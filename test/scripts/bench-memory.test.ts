@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
+import { writeModel } from '../fixtures/model-files.js';
 import { SLICER_MAIN } from '../fixtures/slicer-service.js';
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -20,7 +23,9 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
 }
 
 test("the memory bench slices with the built service and reports its memory and its tasks' peak", async () => {
-  const r = await run(['--entry', SLICER_MAIN, join(process.cwd(), '..', 'shared', 'corpus', 'box.stl'), 'bomb']);
+  const dir = mkdtempSync(join(tmpdir(), 'printyard-bench-memory-test-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const r = await run(['--entry', SLICER_MAIN, writeModel(dir, 'box.stl'), 'bomb']);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^idle +service RSS +\d+ MB$/m);
   assert.match(r.stdout, /^box\.stl +200 +[\d.]+ s +service RSS +\d+ MB, peak +\d+ MB; task peak \d+ MB$/m);

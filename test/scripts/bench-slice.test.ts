@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { GCODE_CHECKER, corpusModel } from '../fixtures/shared.js';
 
 // The bench runs the build in dist/ (npm test builds it): our schema and G-code template engine.
 const ready = [
@@ -14,14 +15,18 @@ const ready = [
   'dist/appliance/slicer/engine/gcode/template-vars.js',
   'dist/appliance/slicer/engine/gcode/template/index.js',
   '.cache/peers/cura-4.13/definitions/fdmprinter.def.json',
-  '/work/shared/corpus/box.stl',
+  corpusModel('box.stl'),
+  GCODE_CHECKER,
 ].every((p) => existsSync(p));
 
 function bench(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   return spawnSync(process.execPath, ['scripts/bench-slice.mjs', ...args], { encoding: 'utf8' });
 }
 
-describe('bench-slice.mjs', { skip: !ready && 'needs both peers, GNU time, the build in dist/, the fetched Cura definitions and the corpus' }, () => {
+describe('bench-slice.mjs', {
+  skip:
+    !ready && 'needs both peers, GNU time, the build in dist/, the fetched Cura definitions, and the corpus and G-code checker of the shared folder',
+}, () => {
   const dir = mkdtempSync(join(tmpdir(), 'printyard-bench-slice-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 

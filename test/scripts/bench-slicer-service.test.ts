@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadScript } from '../fixtures/load-script.js';
+import { writeModel } from '../fixtures/model-files.js';
 import { SLICER_MAIN } from '../fixtures/slicer-service.js';
 
 interface BenchModule {
@@ -31,7 +32,7 @@ test('the bench runs the built service and reports health latency and profile th
         '--entry',
         SLICER_MAIN,
         '--model',
-        join(process.cwd(), '..', 'shared', 'corpus', 'box.stl'),
+        writeModel(dir, 'box.stl'),
         '--seconds',
         '0.3',
         '--connections',

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +14,7 @@ import {
 } from '../../../appliance/dashboard/slicing/backend.js';
 import { sliceWithFallback } from '../../../appliance/dashboard/slicing/fallback.js';
 import { startDashboardFixture, testAuthenticator, type DashboardFixture } from '../../fixtures/dashboard.js';
-import { CORPUS } from './native/slice-client.js';
+import { modelBytes } from '../../fixtures/model-files.js';
 import type { BridgeOptions } from '../../../appliance/dashboard/slicing/bridge/desktop-bridge.js';
 import { bridgeFeature, nativeSlicingFeature, slicerServiceFeature } from '../../../appliance/dashboard/features.js';
 
@@ -27,7 +27,7 @@ let jobs = 0;
 function request(signal: AbortSignal = new AbortController().signal): SliceJobRequest {
   const dir = path.join(temp, `job-${++jobs}`);
   mkdirSync(dir);
-  copyFileSync(path.join(CORPUS, 'box.stl'), path.join(dir, 'upload'));
+  writeFileSync(path.join(dir, 'upload'), modelBytes('box.stl'));
   return {
     modelPath: path.join(dir, 'upload'),
     modelName: 'box.stl',

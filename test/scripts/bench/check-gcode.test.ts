@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadScript } from '../../fixtures/load-script.js';
+import { GCODE_CHECKER, corpusModel } from '../../fixtures/shared.js';
 
 interface CheckModule {
-  CHECKER: string;
   withoutStartExtrusions(gcode: string): string;
   checkGcode(
     model: string,
@@ -17,7 +17,7 @@ interface CheckModule {
 }
 
 const check = await loadScript<CheckModule>('scripts/bench/check-gcode.mjs');
-const BOX = '/work/shared/corpus/box.stl';
+const BOX = corpusModel('box.stl');
 const FACTS = { bed: { minX: 0, minY: 0, maxX: 220, maxY: 220 }, filamentDiameter: 1.75 };
 
 describe('withoutStartExtrusions', () => {
@@ -43,7 +43,7 @@ describe('withoutStartExtrusions', () => {
   });
 });
 
-const ready = existsSync(check.CHECKER) && existsSync('/usr/bin/prusa-slicer') && existsSync(BOX);
+const ready = existsSync(GCODE_CHECKER) && existsSync('/usr/bin/prusa-slicer') && existsSync(BOX);
 
 describe('checkGcode', { skip: !ready && 'needs gcode_check.py, prusa-slicer and the corpus' }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'printyard-check-gcode-'));
@@ -64,7 +64,7 @@ describe('checkGcode', { skip: !ready && 'needs gcode_check.py, prusa-slicer and
     const result = check.checkGcode(BOX, gcode, FACTS);
     assert.equal(result.pass, true, result.failed.join(','));
     assert.deepEqual(result.failed, []);
-    const raw = JSON.parse(spawnSync('/usr/bin/python3', [check.CHECKER, BOX, gcode, '--bed=0,0,220,220'], { encoding: 'utf8' }).stdout);
+    const raw = JSON.parse(spawnSync('/usr/bin/python3', [GCODE_CHECKER, BOX, gcode, '--bed=0,0,220,220'], { encoding: 'utf8' }).stdout);
     assert.equal(raw.checks.overflow, false, 'the unfiltered file fails: the prime line counts as a layer outside the part');
   });
 

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { box, cube, to3mf } from '../../fixtures/meshes.js';
 import { loadScript } from '../../fixtures/load-script.js';
+import { corpusModel, needsShared } from '../../fixtures/shared.js';
 
 interface ConverterModule {
   threeMfTriangles(bytes: Uint8Array): Float32Array;
@@ -11,7 +12,7 @@ interface ConverterModule {
 }
 
 const converter = await loadScript<ConverterModule>('scripts/bench/threemf-to-stl.mjs');
-const CORPUS_3MF = '/work/shared/corpus/rigid3d_mucit2_platform.3mf';
+const CORPUS_3MF = corpusModel('rigid3d_mucit2_platform.3mf');
 
 function bounds(t: Float32Array): { min: number[]; max: number[] } {
   const min = [Infinity, Infinity, Infinity];
@@ -107,7 +108,7 @@ describe('threeMfTriangles', () => {
   });
 
   it('gives the corpus 3MF as PrusaSlicer reads it: a standing 170 × 3 × 170 plate, Z up', {
-    skip: !existsSync(CORPUS_3MF) && 'corpus not present',
+    skip: needsShared(CORPUS_3MF),
   }, () => {
     const t = converter.threeMfTriangles(readFileSync(CORPUS_3MF));
     assert.equal(t.length / 9, 1248);

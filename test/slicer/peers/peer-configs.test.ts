@@ -7,10 +7,10 @@ import { after, describe, it } from 'node:test';
 import { curaCommandArgs } from '../../../appliance/slicer/peers/curaengine.js';
 import { peerConfigs } from '../../../appliance/slicer/peers/peer-configs.js';
 import { PEER_GCODE, benchConfig } from '../../fixtures/bench-config.js';
+import { GCODE_CHECKER, corpusModel } from '../../fixtures/shared.js';
 
 const DEFINITIONS = join(process.cwd(), '.cache', 'peers', 'cura-4.13', 'definitions');
-const BOX = '/work/shared/corpus/box.stl';
-const CHECKER = '/work/shared/tools/gcode_check.py';
+const BOX = corpusModel('box.stl');
 
 describe('peerConfigs', () => {
   it('hands both peers the rendered G-code of the job', () => {
@@ -44,17 +44,18 @@ const peersPresent =
   existsSync('/usr/bin/prusa-slicer') &&
   existsSync('/usr/bin/CuraEngine') &&
   existsSync(join(DEFINITIONS, 'fdmprinter.def.json')) &&
-  existsSync(CHECKER);
+  existsSync(GCODE_CHECKER) &&
+  existsSync(BOX);
 
 describe('the peers on the mapped settings', {
-  skip: !peersPresent && 'needs prusa-slicer, CuraEngine, the fetched Cura definitions and gcode_check.py',
+  skip: !peersPresent && 'needs prusa-slicer, CuraEngine, the fetched Cura definitions, and gcode_check.py and box.stl of the shared folder',
 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'printyard-peer-config-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
   const peers = peerConfigs(benchConfig(), PEER_GCODE);
 
   const check = (gcode: string): { pass: boolean; summary: { layers: number; volume_ratio: number } } => {
-    const r = spawnSync('/usr/bin/python3', [CHECKER, BOX, gcode, '--bed=0,0,220,220'], { encoding: 'utf8' });
+    const r = spawnSync('/usr/bin/python3', [GCODE_CHECKER, BOX, gcode, '--bed=0,0,220,220'], { encoding: 'utf8' });
     return JSON.parse(r.stdout);
   };
 

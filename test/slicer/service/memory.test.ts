@@ -4,16 +4,15 @@
  * job ends (its task process exits).
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eventually } from '../../fixtures/eventually.js';
+import { mengerSponge, to3mf } from '../../fixtures/meshes.js';
+import { modelBytes } from '../../fixtures/model-files.js';
 import { childrenOf, resident, watchChildren } from '../../fixtures/process-memory.js';
 import { cubeStl, MARLIN_PLA, sliceForm, slowJob, startSlicer, type SlicerProcess } from '../../fixtures/slicer-service.js';
 import { zipBomb3mf } from '../../fixtures/zip.js';
 
-const CORPUS = path.join(process.cwd(), '..', 'shared', 'corpus');
 /** Generous: the service idles at about 60 MB, a task process at 50-70 MB; the bomb would take 2 GB. */
 const BOUND_MB = 400;
 
@@ -93,24 +92,24 @@ test('memory goes back to the level before a large job once it is done', async (
   await sleep(500);
   const before = resident(svc.child.pid!).rssMb;
   const watch = watchChildren(svc.child.pid!);
-  const bearing = await slice(svc.url, readFileSync(path.join(CORPUS, 'bearing.stl')), 'bearing.stl');
+  const large = await slice(svc.url, modelBytes('sponge-120mm.stl'), 'sponge.stl');
   const tasks = watch.stop();
-  assert.equal(bearing.status, 200, JSON.stringify(bearing.body));
+  assert.equal(large.status, 200, JSON.stringify(large.body));
   await sleep(500);
   const afterJob = resident(svc.child.pid!).rssMb;
   assert.ok(afterJob < before + 30, `the service holds ${Math.round(afterJob)} MB after the job, ${Math.round(before)} MB before`);
   assert.ok(tasks.peakMb > before, `the slice itself took memory (${Math.round(tasks.peakMb)} MB), in its own process`);
-  await assertJobIntact(svc.url, String(bearing.body.job_id));
+  await assertJobIntact(svc.url, String(large.body.job_id));
 });
 
 test("the limits are the operator's: --max-inflate-mb and --max-inflate-ratio", async () => {
   const strict = await startSlicer(['--max-inflate-mb', '0.1']);
   const loose = await startSlicer(['--max-inflate-ratio', '1100', '--max-inflate-mb', '256']);
   try {
-    const platform = readFileSync(path.join(CORPUS, 'rigid3d_mucit2_platform.3mf'));
+    const platform = to3mf({ objects: [{ id: 1, mesh: mengerSponge(2, 30) }], items: [{ objectId: 1 }] });
     const small = await slice(strict.url, platform, 'platform.3mf');
     assert.equal(small.status, 413, JSON.stringify(small.body));
-    assert.equal(small.body.error, 'the 3MF package inflates to 0.108 MB, more than the limit of 0.1 MB');
+    assert.match(String(small.body.error), /^the 3MF package inflates to 0\.\d{3} MB, more than the limit of 0\.1 MB$/);
     assert.equal((await slice(loose.url, platform, 'platform.3mf')).status, 200);
     const bomb = await slice(loose.url, zipBomb3mf(), 'bomb.3mf');
     assert.equal(bomb.status, 413, JSON.stringify(bomb.body));

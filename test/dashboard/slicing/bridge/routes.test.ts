@@ -20,7 +20,6 @@ import { bridgeFeature, nativeSlicingFeature, printersFeature } from '../../../.
 
 const { view, print, admin } = TEST_TOKENS;
 const CURA_DEFINITIONS = path.resolve('.cache/peers/cura-4.13/definitions');
-const BIG_MODEL = 'openscad_example024_menger.stl';
 
 const temp = mkdtempSync(path.join(os.tmpdir(), 'printyard-bridge-test-'));
 const running: DashboardFixture[] = [];
@@ -200,7 +199,9 @@ describe('bridge slice', () => {
 
   test('a client that goes away stops the desktop slicer', async () => {
     const controller = new AbortController();
-    const slicing = postForm(dash.url, '/api/slicer/bridge/slice', print, sliceForm(BIG_MODEL), controller.signal).catch((err: Error) => err);
+    const slicing = postForm(dash.url, '/api/slicer/bridge/slice', print, sliceForm('sponge-120mm.stl'), controller.signal).catch(
+      (err: Error) => err,
+    );
     const pid = await slicerPid(dash);
     assert.equal(isAlive(pid), true);
     controller.abort();
@@ -235,7 +236,7 @@ describe('time-out', () => {
     const watching = slicerPid(dash).then((found) => {
       pid = found;
     });
-    const response = await postForm(dash.url, '/api/slicer/bridge/slice', print, sliceForm(BIG_MODEL));
+    const response = await postForm(dash.url, '/api/slicer/bridge/slice', print, sliceForm('sponge-120mm.stl'));
     const body = (await response.json()) as { code: string; error: string };
     await watching;
     assert.equal(response.status, 504, JSON.stringify(body));

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDashboardFixture, testAuthenticator, TEST_TOKENS, type DashboardFixture, type TestResponse } from '../../../fixtures/dashboard.js';
-import { CORPUS, MARLIN_JOB, postForm, postFromOtherProcess, sliceForm, sliceStats } from './slice-client.js';
+import { MARLIN_JOB, postForm, postFromOtherProcess, sliceForm, sliceStats } from './slice-client.js';
 import { eventually } from '../../../fixtures/eventually.js';
 import { BAD_NAMES } from '../../../fixtures/bad-names.js';
 import { resident, watchChildren } from '../../../fixtures/process-memory.js';
@@ -361,7 +361,7 @@ describe('native slice', () => {
     // in this process used to leave about 80 MB behind; 30 MB of margin absorbs a late collection.
     const before = resident(process.pid).rssMb;
     const watch = watchChildren(process.pid);
-    const reply = await postFromOtherProcess(dash.url, '/api/slicer/native/slice', print, path.join(CORPUS, 'bearing.stl'));
+    const reply = await postFromOtherProcess(dash.url, '/api/slicer/native/slice', print, 'sponge-40mm.stl');
     const tasks = watch.stop();
     assert.equal(reply.status, 200);
     assert.ok(reply.bytes > 1_000_000);
@@ -428,7 +428,7 @@ describe('native slice', () => {
 
   test('/api/health answers while a slice runs (the engine is in a process of its own)', async () => {
     let sliceDone = false;
-    const slicing = postForm(dash.url, '/api/slicer/native/slice', print, sliceForm('openscad_example024_menger.stl')).then(async (response) => {
+    const slicing = postForm(dash.url, '/api/slicer/native/slice', print, sliceForm('sponge-120mm.stl')).then(async (response) => {
       await response.arrayBuffer();
       sliceDone = true;
       return response.status;
@@ -445,7 +445,9 @@ describe('native slice', () => {
   test('a client that goes away cancels its slice', async () => {
     const before = (await nativeInfo()).slices.cancelled;
     const controller = new AbortController();
-    const slicing = postForm(dash.url, '/api/slicer/native/slice', print, sliceForm('bearing.stl'), controller.signal).catch((err: Error) => err);
+    const slicing = postForm(dash.url, '/api/slicer/native/slice', print, sliceForm('sponge-120mm.stl'), controller.signal).catch(
+      (err: Error) => err,
+    );
     await eventually('the slice has started', async () => (await nativeInfo()).slots.running === 1);
     controller.abort();
     assert.equal(((await slicing) as Error).name, 'AbortError');

@@ -1,21 +1,20 @@
 /**
  * Slice uploads as a browser sends them, for the tests of the file-returning slice routes
- * (native/slice, bridge/slice, bridge/slice-and-send): multipart forms with a corpus model, and
- * the statistics headers of the reply.
+ * (native/slice, bridge/slice, bridge/slice-and-send): multipart forms with a model, and the
+ * statistics headers of the reply.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { modelBytes, type TestModel } from '../../../fixtures/model-files.js';
 
-export const CORPUS = '/work/shared/corpus';
+const MODEL_FILES = new URL('../../../fixtures/model-files.js', import.meta.url).href;
 
 /** The bundled profiles every test slices with unless it says otherwise. */
 export const MARLIN_JOB = { printer_id: 'generic-marlin-0.4', filament_ids: '["generic-pla"]', process_id: '0.20mm-standard' } as const;
 
-export function sliceForm(model: string, fields: Record<string, string> = MARLIN_JOB): FormData {
+export function sliceForm(model: TestModel, fields: Record<string, string> = MARLIN_JOB): FormData {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.set(name, value);
-  form.set('model', new Blob([readFileSync(path.join(CORPUS, model))]), model);
+  form.set('model', new Blob([modelBytes(model)]), model);
   return form;
 }
 
@@ -45,13 +44,13 @@ export function sliceStats(response: Response): SliceStats {
   };
 }
 
-/** Posts a slice form with a model file and prints the reply's status and length; run by `postFromOtherProcess`. */
+/** Makes the model, posts it in a slice form and prints the reply's status and length; run by `postFromOtherProcess`. */
 const CLIENT_SCRIPT = `
-const [url, token, model, fields] = process.argv.slice(1);
-const { openAsBlob } = await import('node:fs');
+const [url, token, modelFiles, model, fields] = process.argv.slice(1);
+const { modelBytes } = await import(modelFiles);
 const form = new FormData();
 for (const [name, value] of Object.entries(JSON.parse(fields))) form.set(name, value);
-form.set('model', await openAsBlob(model), model.split('/').pop());
+form.set('model', new Blob([modelBytes(model)]), model);
 const response = await fetch(url, { method: 'POST', headers: { authorization: 'Bearer ' + token }, body: form });
 const body = await response.arrayBuffer();
 process.stdout.write(JSON.stringify({ status: response.status, bytes: body.byteLength }));
@@ -59,19 +58,20 @@ process.stdout.write(JSON.stringify({ status: response.status, bytes: body.byteL
 
 /**
  * A slice form posted from another Node process: the memory of this one, where a test's dashboard
- * runs, is then the dashboard's alone (the client's copies of the model and of the G-code are not).
+ * runs, is then the dashboard's alone (making the model, the client's copies of it and of the
+ * G-code happen in the other one).
  */
 export function postFromOtherProcess(
   baseUrl: string,
   urlPath: string,
   token: string,
-  model: string,
+  model: TestModel,
   fields: Record<string, string> = MARLIN_JOB,
 ): Promise<{ status: number; bytes: number }> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      ['--input-type=module', '-e', CLIENT_SCRIPT, baseUrl + urlPath, token, model, JSON.stringify(fields)],
+      ['--input-type=module', '-e', CLIENT_SCRIPT, baseUrl + urlPath, token, MODEL_FILES, model, JSON.stringify(fields)],
       (err, stdout, stderr) => {
         if (err) reject(new Error(`the client process failed: ${stderr || err.message}`));
         else resolve(JSON.parse(stdout) as { status: number; bytes: number });

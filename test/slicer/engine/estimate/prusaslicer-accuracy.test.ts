@@ -16,9 +16,9 @@ import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { estimateGcodeFile } from '../../../../appliance/slicer/engine/estimate/estimate-file.js';
+import { CORPUS_DIR, needsShared } from '../../../fixtures/shared.js';
 
 const run = promisify(execFile);
-const CORPUS = '/work/shared/corpus';
 const PRUSA_SLICER = '/usr/bin/prusa-slicer';
 const CONFIG = join(process.cwd(), 'test/fixtures/estimate/prusaslicer-marlin2-220.ini');
 const CACHE = join(tmpdir(), 'printyard-estimate-gate');
@@ -82,13 +82,15 @@ async function inTurns<T>(items: string[], limit: number, job: (item: string) =>
   return results;
 }
 
-test("our estimate of PrusaSlicer 2.5 G-code is within 5 % of PrusaSlicer's own, for every corpus model", async (t) => {
+test("our estimate of PrusaSlicer 2.5 G-code is within 5 % of PrusaSlicer's own, for every corpus model", {
+  skip: needsShared(CORPUS_DIR),
+}, async (t) => {
   assert.ok(existsSync(PRUSA_SLICER), 'prusa-slicer is installed by scripts/setup.mjs');
   mkdirSync(CACHE, { recursive: true });
-  const models = readdirSync(CORPUS)
+  const models = readdirSync(CORPUS_DIR)
     .filter((f) => /\.(stl|3mf)$/i.test(f))
     .sort()
-    .map((f) => join(CORPUS, f));
+    .map((f) => join(CORPUS_DIR, f));
   assert.ok(models.length >= 8, 'the corpus holds its eight models');
   assert.ok(
     models.some((m) => m.endsWith('.3mf')),

@@ -1,18 +1,17 @@
 /**
- * Every model of the shared corpus (/work/shared/corpus, see its MANIFEST.md) through load,
+ * Every model of the shared corpus (../shared/corpus, see its MANIFEST.md) through load,
  * repair and placement on a 220 x 220 x 250 bed. Test names carry the load+repair time.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { bboxSize, meshBounds } from '../../../../appliance/slicer/engine/mesh/bounds.js';
 import { loadModel } from '../../../../appliance/slicer/engine/mesh/load.js';
 import { placeModel } from '../../../../appliance/slicer/engine/mesh/place.js';
 import { repairMesh, type RepairResult } from '../../../../appliance/slicer/engine/mesh/repair.js';
 import type { Model, PlacedModel } from '../../../../appliance/slicer/engine/mesh/types.js';
+import { CORPUS_DIR, corpusModel, needsShared } from '../../../fixtures/shared.js';
 
-const CORPUS = '/work/shared/corpus';
 const BED = {
   printableArea: [
     [0, 0],
@@ -30,7 +29,7 @@ interface Loaded {
 }
 
 function loadAndRepair(file: string): Loaded {
-  const bytes = new Uint8Array(readFileSync(join(CORPUS, file)));
+  const bytes = new Uint8Array(readFileSync(corpusModel(file)));
   const start = performance.now();
   const model = loadModel(bytes, file);
   const repaired = model.objects.map((o) => repairMesh(o.mesh));
@@ -63,7 +62,7 @@ function corpusTest(file: string, check: (loaded: Loaded, placed: PlacedModel) =
   });
 }
 
-describe('corpus models', () => {
+describe('corpus models', { skip: needsShared(CORPUS_DIR) }, () => {
   corpusTest('box.stl', ({ model, repaired }) => {
     assert.equal(model.format, 'stl-binary');
     assertClosed(repaired[0]);

@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { cube, cubeWithHole, to3mf } from '../../../fixtures/meshes.js';
 import { cubeStl, startSlicer, type SlicerProcess } from '../../../fixtures/slicer-service.js';
-
-const CORPUS = path.join(process.cwd(), '..', 'shared', 'corpus');
 
 let svc: SlicerProcess;
 before(async () => {
@@ -35,10 +32,15 @@ test('an unsliced model is rendered as a PNG, 512 x 512 by default', async () =>
   assert.deepEqual((await png(res)).size, [512, 512]);
 });
 
-test('width, height and view are honoured; a 3MF from the corpus renders too', async () => {
-  const res = await preview(
-    form(readFileSync(path.join(CORPUS, 'rigid3d_mucit2_platform.3mf')), 'platform.3mf', { width: '320', height: '200', view: 'top' }),
-  );
+test('width, height and view are honoured; a 3MF renders too', async () => {
+  const plate = to3mf({
+    objects: [
+      { id: 1, mesh: cube(20) },
+      { id: 2, mesh: cubeWithHole(20, 8, [30, 0, 0]) },
+    ],
+    items: [{ objectId: 1 }, { objectId: 2 }],
+  });
+  const res = await preview(form(plate, 'plate.3mf', { width: '320', height: '200', view: 'top' }));
   assert.equal(res.status, 200);
   assert.deepEqual((await png(res)).size, [320, 200]);
 });
