@@ -105,12 +105,24 @@ const sameText = (a: string | null, b: string | null) => (a ?? '').trim().toLowe
 export function findOrCreateVendor(data: InventoryData, name: string, now: string): VendorRecord {
   const found = data.vendors.find((v) => sameText(v.name, name));
   if (found) return found;
-  const vendor: VendorRecord = { id: data.next_vendor_id++, registered: now, name: name.trim(), comment: null, empty_spool_weight: null, external_id: null, extra: {} };
+  const vendor: VendorRecord = {
+    id: data.next_vendor_id++,
+    registered: now,
+    name: name.trim(),
+    comment: null,
+    empty_spool_weight: null,
+    external_id: null,
+    extra: {},
+  };
   data.vendors.push(vendor);
   return vendor;
 }
 
-export function newFilament(data: InventoryData, fields: Partial<FilamentRecord> & Pick<FilamentRecord, 'density' | 'diameter'>, now: string): FilamentRecord {
+export function newFilament(
+  data: InventoryData,
+  fields: Partial<FilamentRecord> & Pick<FilamentRecord, 'density' | 'diameter'>,
+  now: string,
+): FilamentRecord {
   const filament: FilamentRecord = {
     name: null,
     vendor_id: null,
@@ -139,7 +151,9 @@ export function newFilament(data: InventoryData, fields: Partial<FilamentRecord>
 export function findOrCreateFilament(data: InventoryData, identity: FilamentIdentity, now: string): FilamentRecord {
   const vendorId = identity.vendor === null || identity.vendor.trim() === '' ? null : findOrCreateVendor(data, identity.vendor, now).id;
   const colors = identity.multi_color_hexes.map((c) => storedColor(c) as string);
-  const color = colors.length > 1 ? null : identity.color_hex === null ? (colors[0] ?? null) : storedColor(identity.color_hex);
+  // One colour given as a list counts as the colour; two or more make a multi-colour filament.
+  let color = identity.color_hex === null ? (colors[0] ?? null) : storedColor(identity.color_hex);
+  if (colors.length > 1) color = null;
   const multi = colors.length > 1 ? colors.join(',') : null;
   const found = data.filaments.find(
     (f) =>

@@ -6,7 +6,16 @@
  */
 import { validationError } from '../http/validate.js';
 import type { FilamentSlot } from '../printers/filament-slot.js';
-import { completeIdentity, createSpoolRecord, findOrCreateFilament, identityOf, loadSpool, spoolOf, toSpoolView, type FilamentIdentity } from './catalog.js';
+import {
+  completeIdentity,
+  createSpoolRecord,
+  findOrCreateFilament,
+  identityOf,
+  loadSpool,
+  spoolOf,
+  toSpoolView,
+  type FilamentIdentity,
+} from './catalog.js';
 import type { Edit, Inventory } from './inventory.js';
 import { DEFAULT_INITIAL_WEIGHT_G } from './materials.js';
 import { capUsed, type InventoryData, type SpoolRecord } from './records.js';

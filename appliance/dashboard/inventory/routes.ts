@@ -4,7 +4,16 @@
  */
 import { Reply, type RouteSpec } from '../http/route.js';
 import type { Settings } from '../settings/settings.js';
-import { createFlatSpool, deleteSpool, filterSpools, SPOOL_SORTS, sortSpools, updateFlatSpool, type FlatSpoolInput, type SpoolSort } from './flat-spools.js';
+import {
+  createFlatSpool,
+  deleteSpool,
+  filterSpools,
+  SPOOL_SORTS,
+  sortSpools,
+  updateFlatSpool,
+  type FlatSpoolInput,
+  type SpoolSort,
+} from './flat-spools.js';
 import type { Inventory } from './inventory.js';
 import { idParam, spoolCreateSchema, spoolListSchema, spoolUpdateSchema, spoolViewSchema } from './schemas.js';
 import { inventoryStats } from './stats.js';

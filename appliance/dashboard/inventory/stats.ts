@@ -54,7 +54,13 @@ function byPeriod(uses: readonly UseRecord[], periodOf: (at: Date) => string): P
   const roundAll = (m: Record<string, number>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, round(v)]));
   return [...periods.values()]
     .sort((a, b) => a.period.localeCompare(b.period))
-    .map((p) => ({ ...p, total_g: round(p.total_g), by_material: roundAll(p.by_material), by_color: roundAll(p.by_color), by_vendor: roundAll(p.by_vendor) }));
+    .map((p) => ({
+      ...p,
+      total_g: round(p.total_g),
+      by_material: roundAll(p.by_material),
+      by_color: roundAll(p.by_color),
+      by_vendor: roundAll(p.by_vendor),
+    }));
 }
 
 export interface StatsRange {

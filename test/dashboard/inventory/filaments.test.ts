@@ -64,8 +64,14 @@ test('used weight is capped at the initial weight; a slot holds one spool; admin
   const loaded = await dash.request('put', `/api/filaments/${b.id}`, { token: TEST_TOKENS.print, body: { printer_id: 'bambu-1', slot } });
   assert.deepEqual(loaded.json.slot, slot);
   const onPrinter = await dash.request('get', '/api/filaments?printer_id=bambu-1', { token: TEST_TOKENS.view });
-  assert.deepEqual(onPrinter.json.items.map((s: { id: number }) => s.id), [b.id]);
-  assert.deepEqual(dash.server.services.inventory.loadedOn('bambu-1').map((s) => s.id), [b.id]);
+  assert.deepEqual(
+    onPrinter.json.items.map((s: { id: number }) => s.id),
+    [b.id],
+  );
+  assert.deepEqual(
+    dash.server.services.inventory.loadedOn('bambu-1').map((s) => s.id),
+    [b.id],
+  );
   assert.equal((await dash.request('delete', `/api/filaments/${a.id}`, { token: TEST_TOKENS.print })).status, 403);
   assert.equal((await dash.request('delete', `/api/filaments/${a.id}`, { token: TEST_TOKENS.admin })).status, 204);
   assert.equal(dash.server.services.inventory.get(a.id), null);
@@ -100,7 +106,11 @@ test('stats: consumption per week and month by material, colour and vendor; low 
   const spools = (await dash.request('get', '/api/filaments', { token: TEST_TOKENS.view })).json.items;
   const expected = spools
     .filter((s: { price: number | null }) => s.price !== null)
-    .reduce((sum: number, s: { price: number; remaining_weight_g: number; initial_weight_g: number }) => sum + (s.price * s.remaining_weight_g) / s.initial_weight_g, 0);
+    .reduce(
+      (sum: number, s: { price: number; remaining_weight_g: number; initial_weight_g: number }) =>
+        sum + (s.price * s.remaining_weight_g) / s.initial_weight_g,
+      0,
+    );
   assert.ok(Math.abs(stats.json.stock.value - expected) < 0.01);
   assert.ok(stats.json.low_stock.spools.every((s: { remaining_weight_g: number }) => s.remaining_weight_g <= 150));
 });

@@ -37,7 +37,8 @@ export class SpoolmanAccess {
 
   async require(headers: Readonly<Record<string, string | undefined>>, ip: string, level: Level): Promise<void> {
     const role = await this.roleOf(headers, ip);
-    if (role === null) throw new SpoolmanError(401, 'Authentication required: send a bearer token or an X-API-Key, or enable inventory.spoolman_open_lan');
+    if (role === null)
+      throw new SpoolmanError(401, 'Authentication required: send a bearer token or an X-API-Key, or enable inventory.spoolman_open_lan');
     if (!roleSatisfies(role, level)) throw new SpoolmanError(403, `This needs the ${level} level; the request has ${role}`);
   }
 }

@@ -35,7 +35,13 @@ function applyFilamentFields(data: InventoryData, filament: FilamentRecord, body
   Object.assign(filament, plain);
   if (color_hex !== undefined) filament.color_hex = color_hex === null ? null : storedColor(color_hex as string);
   if (multi_color_hexes !== undefined) {
-    filament.multi_color_hexes = multi_color_hexes === null ? null : (multi_color_hexes as string).split(',').map((c) => storedColor(c)).join(',');
+    filament.multi_color_hexes =
+      multi_color_hexes === null
+        ? null
+        : (multi_color_hexes as string)
+            .split(',')
+            .map((c) => storedColor(c))
+            .join(',');
   }
   filament.extra = mergeExtra(filament.extra, extra);
 }
@@ -77,7 +83,15 @@ export function catalogRoutes(inventory: Inventory, access: SpoolmanAccess, log:
       async handler(ctx) {
         const body = await readJsonBody(ctx, vendorCreate);
         return inventory.edit((draft, now) => {
-          const vendor: VendorRecord = { id: draft.next_vendor_id++, registered: now, name: '', comment: null, empty_spool_weight: null, external_id: null, extra: {} };
+          const vendor: VendorRecord = {
+            id: draft.next_vendor_id++,
+            registered: now,
+            name: '',
+            comment: null,
+            empty_spool_weight: null,
+            external_id: null,
+            extra: {},
+          };
           const { extra, ...plain } = body;
           Object.assign(vendor, plain, { extra: mergeExtra({}, extra) });
           draft.vendors.push(vendor);

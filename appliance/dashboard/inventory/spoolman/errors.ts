@@ -51,5 +51,7 @@ export function spoolmanHandler(log: Logger, handler: (ctx: RouteContext) => unk
 export function intParam(ctx: RouteContext, name: string): number {
   const text = ctx.params[name] ?? '';
   if (/^-?\d{1,15}$/.test(text)) return Number(text);
-  throw unprocessable([{ type: 'int_parsing', loc: ['path', name], msg: 'Input should be a valid integer, unable to parse string as an integer', input: text }]);
+  throw unprocessable([
+    { type: 'int_parsing', loc: ['path', name], msg: 'Input should be a valid integer, unable to parse string as an integer', input: text },
+  ]);
 }

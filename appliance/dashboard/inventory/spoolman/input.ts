@@ -72,7 +72,9 @@ export function matchesTerms(value: string | null | undefined, filter: string | 
 export function matchesIds(value: number | null | undefined, filter: string | undefined, name: string): boolean {
   if (filter === undefined) return true;
   if (!/^-?\d+(,-?\d+)*$/.test(filter)) {
-    throw unprocessable([{ type: 'string_pattern_mismatch', loc: ['query', name], msg: "String should match pattern '^-?\\d+(,-?\\d+)*$'", input: filter }]);
+    throw unprocessable([
+      { type: 'string_pattern_mismatch', loc: ['query', name], msg: "String should match pattern '^-?\\d+(,-?\\d+)*$'", input: filter },
+    ]);
   }
   return filter.split(',').some((id) => (Number(id) === -1 ? value == null : Number(id) === value));
 }
@@ -114,7 +116,9 @@ function integerQuery(query: Record<string, string>, name: string): number | und
   const text = query[name];
   if (text === undefined) return undefined;
   if (!/^\d{1,9}$/.test(text)) {
-    throw unprocessable([{ type: 'int_parsing', loc: ['query', name], msg: 'Input should be a valid integer, unable to parse string as an integer', input: text }]);
+    throw unprocessable([
+      { type: 'int_parsing', loc: ['query', name], msg: 'Input should be a valid integer, unable to parse string as an integer', input: text },
+    ]);
   }
   return Number(text);
 }
@@ -123,7 +127,9 @@ export function booleanQuery(query: Record<string, string>, name: string): boole
   const text = (query[name] ?? 'false').toLowerCase();
   if (['true', '1', 'yes', 'on'].includes(text)) return true;
   if (['false', '0', 'no', 'off'].includes(text)) return false;
-  throw unprocessable([{ type: 'bool_parsing', loc: ['query', name], msg: 'Input should be a valid boolean, unable to interpret input', input: text }]);
+  throw unprocessable([
+    { type: 'bool_parsing', loc: ['query', name], msg: 'Input should be a valid boolean, unable to interpret input', input: text },
+  ]);
 }
 
 /** Query parameters as declared on a route: all text, parsed by the handler so errors come in Spoolman's shape. */

@@ -3,12 +3,22 @@ import type { JsonSchema } from '../../http/route.js';
 
 const text = (maxLength: number): JsonSchema => ({ type: ['string', 'null'], maxLength });
 const weight: JsonSchema = { type: ['number', 'null'], minimum: 0 };
-const extra: JsonSchema = { type: ['object', 'null'], additionalProperties: { type: ['string', 'null'] }, description: 'values are JSON-encoded strings' };
+const extra: JsonSchema = {
+  type: ['object', 'null'],
+  additionalProperties: { type: ['string', 'null'] },
+  description: 'values are JSON-encoded strings',
+};
 const time: JsonSchema = { type: ['string', 'null'], pattern: '^\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}' };
 
 const object = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({ type: 'object', properties, required });
 
-const vendorFields = { name: { type: 'string', minLength: 1, maxLength: 64 }, comment: text(1024), empty_spool_weight: weight, external_id: text(256), extra };
+const vendorFields = {
+  name: { type: 'string', minLength: 1, maxLength: 64 },
+  comment: text(1024),
+  empty_spool_weight: weight,
+  external_id: text(256),
+  extra,
+};
 export const vendorCreate = object(vendorFields, ['name']);
 export const vendorUpdate = object(vendorFields);
 

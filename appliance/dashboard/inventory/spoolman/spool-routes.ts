@@ -28,7 +28,8 @@ function findSpool(data: InventoryData, id: number): SpoolRecord {
 /** Spoolman's spool fields onto a record: weights (used or remaining, capped), times, `extra` merged. */
 function applySpoolFields(data: InventoryData, spool: SpoolRecord, body: Json, now: string): void {
   if (body.used_weight != null && body.remaining_weight != null) throw badRequest('Only specify either remaining_weight or used_weight.');
-  if (body.filament_id !== undefined && !data.filaments.some((f) => f.id === body.filament_id)) throw notFound('filament', body.filament_id as number);
+  if (body.filament_id !== undefined && !data.filaments.some((f) => f.id === body.filament_id))
+    throw notFound('filament', body.filament_id as number);
   const { extra, remaining_weight, used_weight, initial_weight, first_used, last_used, lot_nr, ...plain } = body;
   Object.assign(spool, plain);
   if (lot_nr !== undefined) spool.lot_nr = lot_nr as string | null;
