@@ -3,6 +3,7 @@
  * the WebSocket. The payload types live with the features that publish them.
  */
 import type { AmsUpdate, PrinterStatus, PrintProgress } from './printers/status.js';
+import type { SpoolUpdate } from './inventory/inventory.js';
 import type { Notification } from './notifications/notification.js';
 
 export interface DashboardEvents {
@@ -10,6 +11,8 @@ export interface DashboardEvents {
   'print.progress': PrintProgress;
   'ams.update': AmsUpdate;
   notification: Notification;
+  /** A spool was added, changed (used, loaded, edited) or deleted (`deleted: true`, the spool as it was). */
+  'spool.update': SpoolUpdate;
 }
 
 export type DashboardEventType = keyof DashboardEvents;

@@ -3,10 +3,11 @@
  * notification center (raised by the slicer-service probe, listed by the notifications routes),
  * the printers (the printers routes; slice-and-send of the bridge and remote routes), the built-in
  * engine (its routes; the bridge slices with its user profiles; the last link of the fallback
- * chain), the desktop-slicer bridge and the slicer-service integration. Constructors do no I/O:
+ * chain), the desktop-slicer bridge, the slicer-service integration and the spool inventory. Constructors do no I/O:
  * each service opens what it needs when its feature starts (features.ts says which).
  */
 import type { DashboardContext } from './feature.js';
+import { Inventory } from './inventory/inventory.js';
 import { NotificationCenter } from './notifications/center.js';
 import { createPrinters, type Printers, type PrintersOptions } from './printers/feature.js';
 import { DesktopBridge, type BridgeOptions } from './slicing/bridge/desktop-bridge.js';
@@ -26,6 +27,8 @@ export interface DashboardServices {
   readonly native: NativeSlicing;
   readonly bridge: DesktopBridge;
   readonly remote: RemoteSlicing;
+  /** The spools: the SpoolDirectory and SpoolLedger of history and the queue. */
+  readonly inventory: Inventory;
 }
 
 export function createServices(ctx: DashboardContext, options: ServiceOptions = {}): DashboardServices {
@@ -34,5 +37,6 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
   const native = new NativeSlicing(ctx);
   const bridge = new DesktopBridge(ctx, native, options.bridge);
   const remote = new RemoteSlicing(ctx, notifications, options.remote);
-  return { notifications, printers, native, bridge, remote };
+  const inventory = new Inventory({ stores: ctx.stores, bus: ctx.bus, log: ctx.log.child('inventory') });
+  return { notifications, printers, native, bridge, remote, inventory };
 }

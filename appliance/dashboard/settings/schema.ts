@@ -79,6 +79,25 @@ export const SETTINGS_SCHEMA = {
         },
       },
     },
+    inventory: {
+      type: 'object',
+      description: 'spools and the Spoolman-compatible API',
+      additionalProperties: false,
+      properties: {
+        low_stock_g: {
+          type: 'number',
+          minimum: 0,
+          maximum: 100_000,
+          default: 100,
+          description: 'a spool with this many grams left or fewer is listed as running low',
+        },
+        spoolman_open_lan: {
+          type: 'boolean',
+          default: false,
+          description: 'let clients on the local network use /api/v1 (Spoolman) without credentials, as Moonraker does; deletes still need admin',
+        },
+      },
+    },
     slicing: {
       type: 'object',
       description: 'slices by the built-in engine',

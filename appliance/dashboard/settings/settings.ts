@@ -18,6 +18,12 @@ export interface DashboardSettings {
     url: string;
     token: string;
   };
+  inventory: {
+    /** Spools with this many grams left or fewer are running low. */
+    low_stock_g: number;
+    /** /api/v1 without credentials for clients on the local network (Moonraker sends none). */
+    spoolman_open_lan: boolean;
+  };
   slicing: {
     /** Largest G-code file the built-in engine may write for one slice. */
     max_output_mb: number;
