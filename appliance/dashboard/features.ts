@@ -8,6 +8,7 @@
 import { createAuthFeature, openAuthenticator } from './auth/feature.js';
 import type { DashboardContext, DashboardFeature } from './feature.js';
 import type { Authenticator } from './http/route.js';
+import { createInventoryToolsFeature } from './inventory/tools-feature.js';
 import { createLiveFeature } from './live/feature.js';
 import { createNotificationsFeature } from './notifications/feature.js';
 import { createPrintersFeature } from './printers/feature.js';
@@ -36,6 +37,9 @@ export const slicerServiceFeature: FeatureFactory = (ctx, { remote, bridge, nati
     printers,
   });
 
+export const inventoryToolsFeature: FeatureFactory = (ctx, { notifications, spoolDirectory, usage }) =>
+  createInventoryToolsFeature(ctx, { spools: spoolDirectory, notifications, usage });
+
 export const FEATURES: readonly FeatureFactory[] = [
   authFeature,
   notificationsFeature,
@@ -44,6 +48,7 @@ export const FEATURES: readonly FeatureFactory[] = [
   nativeSlicingFeature,
   bridgeFeature,
   slicerServiceFeature,
+  inventoryToolsFeature,
 ];
 
 /** Users, session tokens and API keys (auth/): the AuthService that the auth feature's routes manage. */

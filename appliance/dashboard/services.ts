@@ -7,6 +7,8 @@
  * each service opens what it needs when its feature starts (features.ts says which).
  */
 import type { DashboardContext } from './feature.js';
+import type { UsageLookup } from './inventory/cost/usage-lookup.js';
+import type { SpoolDirectory } from './inventory/spool.js';
 import { NotificationCenter } from './notifications/center.js';
 import { createPrinters, type Printers, type PrintersOptions } from './printers/feature.js';
 import { DesktopBridge, type BridgeOptions } from './slicing/bridge/desktop-bridge.js';
@@ -18,6 +20,10 @@ export interface ServiceOptions {
   printers?: PrintersOptions;
   bridge?: BridgeOptions;
   remote?: RemoteSlicingOptions;
+  /** The spools the inventory tools read (tests: an in-memory directory). */
+  spools?: SpoolDirectory;
+  /** History records and queue jobs for cost estimates by reference. */
+  usage?: UsageLookup;
 }
 
 export interface DashboardServices {
@@ -26,6 +32,10 @@ export interface DashboardServices {
   readonly native: NativeSlicing;
   readonly bridge: DesktopBridge;
   readonly remote: RemoteSlicing;
+  /** Read by the inventory tools; null until the inventory feature's directory is wired here. */
+  readonly spoolDirectory: SpoolDirectory | null;
+  /** Read by the cost estimate; null until the history and queue features are wired here. */
+  readonly usage: UsageLookup | null;
 }
 
 export function createServices(ctx: DashboardContext, options: ServiceOptions = {}): DashboardServices {
@@ -34,5 +44,5 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
   const native = new NativeSlicing(ctx);
   const bridge = new DesktopBridge(ctx, native, options.bridge);
   const remote = new RemoteSlicing(ctx, notifications, options.remote);
-  return { notifications, printers, native, bridge, remote };
+  return { notifications, printers, native, bridge, remote, spoolDirectory: options.spools ?? null, usage: options.usage ?? null };
 }

@@ -100,6 +100,42 @@ export const SETTINGS_SCHEMA = {
         },
       },
     },
+    dashboard: {
+      type: 'object',
+      description: 'how the dashboard is reached from outside',
+      additionalProperties: false,
+      properties: {
+        public_url: {
+          type: 'string',
+          default: '',
+          description:
+            'base URL of the web UI as people reach it (http or https), used in spool QR codes and labels; empty: the host the request came to',
+        },
+      },
+    },
+    inventory: {
+      type: 'object',
+      description: 'prices of the cost estimate',
+      additionalProperties: false,
+      properties: {
+        currency: { type: 'string', default: 'EUR', description: 'currency of spool prices and of every cost estimate (a label, not converted)' },
+        electricity_price_kwh: { type: 'number', minimum: 0, maximum: 100, default: 0.3, description: 'price of one kWh of electricity' },
+        printer_watts: {
+          type: 'number',
+          minimum: 0,
+          maximum: 100_000,
+          default: 150,
+          description: 'average power of a printer while it prints, in W (a printer of its own is set under /api/inventory/printer-watts)',
+        },
+        machine_hour_rate: {
+          type: 'number',
+          minimum: 0,
+          maximum: 100_000,
+          default: 0,
+          description: 'price of one hour of printer time (wear, depreciation); 0 for none',
+        },
+      },
+    },
   },
 } as const satisfies ConfigSchema;
 

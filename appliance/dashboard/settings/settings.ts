@@ -24,6 +24,17 @@ export interface DashboardSettings {
     /** Free space a slice leaves on the data directory's disk, where every state file lives. */
     min_free_mb: number;
   };
+  dashboard: {
+    /** Base URL of the web UI for links printed on labels; empty: the request's host. */
+    public_url: string;
+  };
+  inventory: {
+    currency: string;
+    electricity_price_kwh: number;
+    /** Default power of a printer while printing; per printer: inventory/cost/printer-watts.ts. */
+    printer_watts: number;
+    machine_hour_rate: number;
+  };
 }
 
 /** Nested partial for updates: only the keys present change. */

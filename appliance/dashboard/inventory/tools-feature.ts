@@ -1,0 +1,43 @@
+/**
+ * The inventory tools: storage locations with their climate, expiring spools, QR codes and labels,
+ * and cost estimates. They read spools through the SpoolDirectory port only (the inventory feature
+ * owns the spools), and history records and queue jobs through the UsageLookup port; services.ts
+ * hands both over. Without a spool directory the feature does not start and its routes answer 503.
+ */
+import { AppError, ErrorCode } from '../../common/errors.js';
+import type { DashboardContext, DashboardFeature } from '../feature.js';
+import type { NotificationCenter } from '../notifications/center.js';
+import type { UsageLookup } from './cost/usage-lookup.js';
+import { labelRoutes } from './labels/routes.js';
+import type { SpoolDirectory } from './spool.js';
+
+export const INVENTORY_TOOLS_FEATURE = 'inventory-tools';
+/** The OpenAPI tag, shared with the spools' own routes. */
+export const INVENTORY_TAG = 'inventory';
+
+export interface InventoryToolsDeps {
+  /** The spools; null until the inventory feature is wired in (the feature then fails to start). */
+  spools: SpoolDirectory | null;
+  notifications: Pick<NotificationCenter, 'notify'>;
+  /** History records and queue jobs for estimates by reference; null when neither feature is wired. */
+  usage: UsageLookup | null;
+  now?: () => Date;
+}
+
+function missingDirectory(): never {
+  throw new AppError(ErrorCode.unavailable, 503, 'the spool inventory is not available: no spool directory is wired into the inventory tools');
+}
+
+/** Stands in for an absent directory so that routes answer 503 instead of crashing. */
+const NO_SPOOLS: SpoolDirectory = { get: missingDirectory, list: missingDirectory, loadedOn: missingDirectory };
+
+export function createInventoryToolsFeature(ctx: DashboardContext, deps: InventoryToolsDeps): DashboardFeature {
+  const spools = deps.spools ?? NO_SPOOLS;
+  return {
+    name: INVENTORY_TOOLS_FEATURE,
+    routes: [...labelRoutes({ spools, settings: ctx.settings, tag: INVENTORY_TAG })],
+    async start() {
+      if (deps.spools === null) missingDirectory();
+    },
+  };
+}
