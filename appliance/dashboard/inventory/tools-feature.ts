@@ -9,6 +9,8 @@ import type { DashboardContext, DashboardFeature } from '../feature.js';
 import type { NotificationCenter } from '../notifications/center.js';
 import type { UsageLookup } from './cost/usage-lookup.js';
 import { labelRoutes } from './labels/routes.js';
+import { locationRoutes } from './locations/routes.js';
+import { StorageLocations } from './locations/storage.js';
 import type { SpoolDirectory } from './spool.js';
 
 export const INVENTORY_TOOLS_FEATURE = 'inventory-tools';
@@ -33,11 +35,21 @@ const NO_SPOOLS: SpoolDirectory = { get: missingDirectory, list: missingDirector
 
 export function createInventoryToolsFeature(ctx: DashboardContext, deps: InventoryToolsDeps): DashboardFeature {
   const spools = deps.spools ?? NO_SPOOLS;
+  const now = deps.now ?? (() => new Date());
+  const log = ctx.log.child(INVENTORY_TOOLS_FEATURE);
+  const storage = new StorageLocations({ ...ctx, spools, notifications: deps.notifications, log, now });
   return {
     name: INVENTORY_TOOLS_FEATURE,
-    routes: [...labelRoutes({ spools, settings: ctx.settings, tag: INVENTORY_TAG })],
+    routes: [...locationRoutes(storage, INVENTORY_TAG), ...labelRoutes({ spools, settings: ctx.settings, tag: INVENTORY_TAG })],
     async start() {
       if (deps.spools === null) missingDirectory();
+      await storage.open();
+    },
+    async stop() {
+      await storage.close();
+    },
+    info() {
+      return { storage: storage.info(), usage_lookup: deps.usage !== null };
     },
   };
 }

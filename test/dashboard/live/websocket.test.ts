@@ -209,7 +209,7 @@ test('subscribe narrows the feed; null restores it; bad messages get an error an
     type: 'error',
     payload: {
       code: 'ERR_VALIDATION',
-      error: 'unknown event types ["printer.temperature"]; known: printer.status, print.progress, ams.update, notification',
+      error: 'unknown event types ["printer.temperature"]; known: printer.status, print.progress, ams.update, notification, inventory.climate',
     },
   });
   client.ws.send('not json');
