@@ -17,6 +17,7 @@ import type { DashboardEvents } from '../../events.js';
 import type { NotificationCenter } from '../../notifications/center.js';
 import type { SpoolDirectory } from '../spool.js';
 import { type ClimateLog, type ClimateReading, RETENTION_DAYS, RETENTION_MS } from './climate-log.js';
+import { parseTime } from './climate-time.js';
 import { HYSTERESIS_PCT, type HumidityLimit, humidityLimit } from './humidity.js';
 import type { Location } from './locations.js';
 
@@ -71,7 +72,7 @@ export class ClimateMonitor {
   /** Checks the reading's time (the schema checked the ranges), stores it, and moves the excursion. */
   record(location: Location, input: ClimateInput): Promise<ClimateEvent> {
     const now = this.deps.now();
-    const at = input.at === undefined ? now : new Date(input.at);
+    const at = input.at === undefined ? now : new Date(parseTime(input.at, 'body/at'));
     if (at.getTime() > now.getTime() + CLOCK_SKEW_MS) {
       throw new AppError(
         ErrorCode.validation,

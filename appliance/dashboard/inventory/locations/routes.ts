@@ -11,6 +11,7 @@ import {
   climateEventSchema,
   climateInputSchema,
   climateSeriesSchema,
+  dateTimeInput,
   errorSchemaRef,
   locationCreateSchema,
   locationIdSchema,
@@ -124,7 +125,7 @@ export function locationRoutes(storage: StorageLocations, tag: string): RouteSpe
         `Readings from \`from\` to \`to\` (both included; default the ${DEFAULT_SERIES_MS / 3_600_000} hours up to now), oldest first. ` +
         `A location keeps the last ${RETENTION_DAYS} days, at most ${MAX_READINGS_PER_LOCATION} readings.`,
       params: idParam,
-      query: { from: { type: 'string', format: 'date-time' }, to: { type: 'string', format: 'date-time' } },
+      query: { from: dateTimeInput, to: dateTimeInput },
       responses: { 200: { description: 'The readings.', schema: climateSeriesSchema }, 400: invalid, 404: notFound },
       handler: ({ params, query }) => storage.series(Number(params.id), query.from, query.to),
     },

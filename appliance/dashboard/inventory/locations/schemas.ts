@@ -2,12 +2,15 @@
 import { NAME_FORMAT } from '../../../common/names.js';
 import type { JsonSchema } from '../../http/route.js';
 import { MAX_READINGS_PER_LOCATION } from './climate-log.js';
+import { RFC3339 } from './climate-time.js';
 import { HUMIDITY_RANGE_PCT, TEMPERATURE_RANGE_C } from './climate.js';
 
 export const errorSchemaRef: JsonSchema = { $ref: '#/components/schemas/Error' };
 export const locationIdSchema: JsonSchema = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
 
 const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
+/** The validator only documents `date-time`: input times are held to RFC 3339 by a pattern (climate-time.ts checks the calendar). */
+export const dateTimeInput: JsonSchema = { ...dateTime, pattern: RFC3339 };
 const name: JsonSchema = { type: 'string', minLength: 1, maxLength: 64, format: NAME_FORMAT };
 const description: JsonSchema = { type: ['string', 'null'], maxLength: 1000 };
 const limit: JsonSchema = {
@@ -44,7 +47,7 @@ export const climateInputSchema: JsonSchema = {
   properties: {
     temperature_c: { type: 'number', minimum: TEMPERATURE_RANGE_C.min, maximum: TEMPERATURE_RANGE_C.max, description: 'Air temperature, °C.' },
     humidity_pct: { type: 'number', minimum: HUMIDITY_RANGE_PCT.min, maximum: HUMIDITY_RANGE_PCT.max, description: 'Relative humidity, %.' },
-    at: { ...dateTime, description: 'When it was measured; default now. At most 5 minutes ahead of the box, at most 7 days old.' },
+    at: { ...dateTimeInput, description: 'When it was measured; default now. At most 5 minutes ahead of the box, at most 7 days old.' },
   },
 };
 

@@ -10,6 +10,7 @@ import type { DashboardEvents } from '../../events.js';
 import type { NotificationCenter } from '../../notifications/center.js';
 import type { SpoolDirectory } from '../spool.js';
 import { ClimateLog, type ClimateReading, type Excursion } from './climate-log.js';
+import { parseTime } from './climate-time.js';
 import { type ClimateEvent, type ClimateInput, ClimateMonitor } from './climate.js';
 import type { HumidityLimit } from './humidity.js';
 import { type Location, type LocationInput, Locations } from './locations.js';
@@ -109,8 +110,8 @@ export class StorageLocations {
   series(id: number, from: string | undefined, to: string | undefined): ClimateSeries {
     const { locations, climate, monitor } = this.parts();
     const location = locations.get(id);
-    const toMs = to === undefined ? this.deps.now().getTime() : Date.parse(to);
-    const fromMs = from === undefined ? toMs - DEFAULT_SERIES_MS : Date.parse(from);
+    const toMs = to === undefined ? this.deps.now().getTime() : parseTime(to, 'query/to');
+    const fromMs = from === undefined ? toMs - DEFAULT_SERIES_MS : parseTime(from, 'query/from');
     if (fromMs > toMs) {
       throw new AppError(ErrorCode.validation, 400, 'query/from is after query/to', [{ path: 'query/from', message: 'must not be after to' }]);
     }
