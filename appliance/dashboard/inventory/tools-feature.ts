@@ -7,6 +7,9 @@
 import { AppError, ErrorCode } from '../../common/errors.js';
 import type { DashboardContext, DashboardFeature } from '../feature.js';
 import type { NotificationCenter } from '../notifications/center.js';
+import { CostEstimator } from './cost/estimate.js';
+import { PrinterWatts } from './cost/printer-watts.js';
+import { costRoutes } from './cost/routes.js';
 import type { UsageLookup } from './cost/usage-lookup.js';
 import { labelRoutes } from './labels/routes.js';
 import { locationRoutes } from './locations/routes.js';
@@ -38,12 +41,24 @@ export function createInventoryToolsFeature(ctx: DashboardContext, deps: Invento
   const now = deps.now ?? (() => new Date());
   const log = ctx.log.child(INVENTORY_TOOLS_FEATURE);
   const storage = new StorageLocations({ ...ctx, spools, notifications: deps.notifications, log, now });
+  const watts = new PrinterWatts();
+  const estimator = new CostEstimator({
+    spools,
+    usage: deps.usage,
+    settings: () => ctx.settings.current.inventory,
+    printerWatts: (printerId) => watts.of(printerId),
+  });
   return {
     name: INVENTORY_TOOLS_FEATURE,
-    routes: [...locationRoutes(storage, INVENTORY_TAG), ...labelRoutes({ spools, settings: ctx.settings, tag: INVENTORY_TAG })],
+    routes: [
+      ...locationRoutes(storage, INVENTORY_TAG),
+      ...labelRoutes({ spools, settings: ctx.settings, tag: INVENTORY_TAG }),
+      ...costRoutes(estimator, watts, INVENTORY_TAG),
+    ],
     async start() {
       if (deps.spools === null) missingDirectory();
       await storage.open();
+      await watts.open(ctx.stores);
     },
     async stop() {
       await storage.close();
