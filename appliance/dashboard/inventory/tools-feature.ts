@@ -11,6 +11,7 @@ import { CostEstimator } from './cost/estimate.js';
 import { PrinterWatts } from './cost/printer-watts.js';
 import { costRoutes } from './cost/routes.js';
 import type { UsageLookup } from './cost/usage-lookup.js';
+import { expiryRoutes } from './expiry/routes.js';
 import { labelRoutes } from './labels/routes.js';
 import { locationRoutes } from './locations/routes.js';
 import { StorageLocations } from './locations/storage.js';
@@ -52,6 +53,7 @@ export function createInventoryToolsFeature(ctx: DashboardContext, deps: Invento
     name: INVENTORY_TOOLS_FEATURE,
     routes: [
       ...locationRoutes(storage, INVENTORY_TAG),
+      ...expiryRoutes(spools, now, INVENTORY_TAG),
       ...labelRoutes({ spools, settings: ctx.settings, tag: INVENTORY_TAG }),
       ...costRoutes(estimator, watts, INVENTORY_TAG),
     ],
