@@ -92,11 +92,8 @@ export class StorageLocations {
     const stored = this.deps.spools.list().filter((s) => s.location_id === id);
     if (stored.length > 0) {
       const ids = stored.map((s) => s.id);
-      throw new AppError(
-        ErrorCode.conflict,
-        409,
-        `storage location ${id} still holds ${stored.length} spool(s) (${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', …' : ''}): move them first`,
-      );
+      const listed = `${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', …' : ''}`;
+      throw new AppError(ErrorCode.conflict, 409, `storage location ${id} still holds ${stored.length} spool(s) (${listed}): move them first`);
     }
     await locations.remove(id);
     await climate.forget(id);
