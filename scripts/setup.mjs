@@ -19,6 +19,8 @@ export const DEBIAN_PACKAGES = [
   { pkg: 'socat', probe: ['test', '-x', '/usr/bin/socat'] },
   { pkg: 'mosquitto', probe: ['test', '-x', '/usr/sbin/mosquitto'] },
   { pkg: 'openssl', probe: ['test', '-x', '/usr/bin/openssl'] },
+  { pkg: 'zbar-tools', probe: ['test', '-x', '/usr/bin/zbarimg'] },
+  { pkg: 'chromium', probe: ['test', '-x', '/usr/bin/chromium'] },
 ];
 
 function log(msg) {

@@ -2,6 +2,7 @@
  * The dashboard's live events: what travels on the event bus and, as `{ type, payload }`, over
  * the WebSocket. The payload types live with the features that publish them.
  */
+import type { ClimateEvent } from './inventory/locations/climate.js';
 import type { AmsUpdate, PrinterStatus, PrintProgress } from './printers/status.js';
 import type { SpoolUpdate } from './inventory/inventory.js';
 import type { Notification } from './notifications/notification.js';
@@ -13,6 +14,8 @@ export interface DashboardEvents {
   notification: Notification;
   /** A spool was added, changed (used, loaded, edited) or deleted (`deleted: true`, the spool as it was). */
   'spool.update': SpoolUpdate;
+  /** Every climate reading of a storage location, with its humidity limit and excursion state. */
+  'inventory.climate': ClimateEvent;
 }
 
 export type DashboardEventType = keyof DashboardEvents;

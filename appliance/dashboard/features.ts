@@ -9,6 +9,7 @@ import { createAuthFeature, openAuthenticator } from './auth/feature.js';
 import type { DashboardContext, DashboardFeature } from './feature.js';
 import type { Authenticator } from './http/route.js';
 import { createInventoryFeature } from './inventory/feature.js';
+import { createInventoryToolsFeature } from './inventory/tools-feature.js';
 import { createLiveFeature } from './live/feature.js';
 import { createNotificationsFeature } from './notifications/feature.js';
 import { createPrintersFeature } from './printers/feature.js';
@@ -38,6 +39,8 @@ export const slicerServiceFeature: FeatureFactory = (ctx, { remote, bridge, nati
   });
 
 export const inventoryFeature: FeatureFactory = (ctx, { inventory }) => createInventoryFeature(ctx, inventory);
+export const inventoryToolsFeature: FeatureFactory = (ctx, { notifications, spoolDirectory, usage }) =>
+  createInventoryToolsFeature(ctx, { spools: spoolDirectory, notifications, usage });
 
 export const FEATURES: readonly FeatureFactory[] = [
   authFeature,
@@ -48,6 +51,7 @@ export const FEATURES: readonly FeatureFactory[] = [
   bridgeFeature,
   slicerServiceFeature,
   inventoryFeature,
+  inventoryToolsFeature,
 ];
 
 /** Users, session tokens and API keys (auth/): the AuthService that the auth feature's routes manage. */

@@ -8,6 +8,8 @@
  */
 import type { DashboardContext } from './feature.js';
 import { Inventory } from './inventory/inventory.js';
+import type { UsageLookup } from './inventory/cost/usage-lookup.js';
+import type { SpoolDirectory } from './inventory/spool.js';
 import { NotificationCenter } from './notifications/center.js';
 import { createPrinters, type Printers, type PrintersOptions } from './printers/feature.js';
 import { DesktopBridge, type BridgeOptions } from './slicing/bridge/desktop-bridge.js';
@@ -19,6 +21,10 @@ export interface ServiceOptions {
   printers?: PrintersOptions;
   bridge?: BridgeOptions;
   remote?: RemoteSlicingOptions;
+  /** The spools the inventory tools read (tests: an in-memory directory). */
+  spools?: SpoolDirectory;
+  /** History records and queue jobs for cost estimates by reference. */
+  usage?: UsageLookup;
 }
 
 export interface DashboardServices {
@@ -29,6 +35,10 @@ export interface DashboardServices {
   readonly remote: RemoteSlicing;
   /** The spools: the SpoolDirectory and SpoolLedger of history and the queue. */
   readonly inventory: Inventory;
+  /** What the inventory tools read: the inventory itself, unless a test hands in its own spools. */
+  readonly spoolDirectory: SpoolDirectory;
+  /** Read by the cost estimate; null until the history and queue features are wired here. */
+  readonly usage: UsageLookup | null;
 }
 
 export function createServices(ctx: DashboardContext, options: ServiceOptions = {}): DashboardServices {
@@ -38,5 +48,14 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
   const bridge = new DesktopBridge(ctx, native, options.bridge);
   const remote = new RemoteSlicing(ctx, notifications, options.remote);
   const inventory = new Inventory({ stores: ctx.stores, bus: ctx.bus, log: ctx.log.child('inventory') });
-  return { notifications, printers, native, bridge, remote, inventory };
+  return {
+    notifications,
+    printers,
+    native,
+    bridge,
+    remote,
+    inventory,
+    spoolDirectory: options.spools ?? inventory,
+    usage: options.usage ?? null,
+  };
 }

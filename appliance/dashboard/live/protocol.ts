@@ -12,6 +12,7 @@ const EVENT_TYPE_SET: Record<DashboardEventType, true> = {
   'ams.update': true,
   notification: true,
   'spool.update': true,
+  'inventory.climate': true,
 };
 export const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as readonly DashboardEventType[];
 

@@ -81,7 +81,7 @@ export const SETTINGS_SCHEMA = {
     },
     inventory: {
       type: 'object',
-      description: 'spools and the Spoolman-compatible API',
+      description: 'spools, the Spoolman-compatible API and the prices of the cost estimate',
       additionalProperties: false,
       properties: {
         low_stock_g: {
@@ -95,6 +95,22 @@ export const SETTINGS_SCHEMA = {
           type: 'boolean',
           default: false,
           description: 'let clients on the local network use /api/v1 (Spoolman) without credentials, as Moonraker does; deletes still need admin',
+        },
+        currency: { type: 'string', default: 'EUR', description: 'currency of spool prices and of every cost estimate (a label, not converted)' },
+        electricity_price_kwh: { type: 'number', minimum: 0, maximum: 100, default: 0.3, description: 'price of one kWh of electricity' },
+        printer_watts: {
+          type: 'number',
+          minimum: 0,
+          maximum: 100_000,
+          default: 150,
+          description: 'average power of a printer while it prints, in W (a printer of its own is set under /api/inventory/printer-watts)',
+        },
+        machine_hour_rate: {
+          type: 'number',
+          minimum: 0,
+          maximum: 100_000,
+          default: 0,
+          description: 'price of one hour of printer time (wear, depreciation); 0 for none',
         },
       },
     },
@@ -116,6 +132,19 @@ export const SETTINGS_SCHEMA = {
           maximum: 1_048_576,
           default: 256,
           description: 'free space in MB a slice leaves on the disk of the data directory; below it the slice fails (507)',
+        },
+      },
+    },
+    dashboard: {
+      type: 'object',
+      description: 'how the dashboard is reached from outside',
+      additionalProperties: false,
+      properties: {
+        public_url: {
+          type: 'string',
+          default: '',
+          description:
+            'base URL of the web UI as people reach it (http or https), used in spool QR codes and labels; empty: the host the request came to',
         },
       },
     },

@@ -23,12 +23,21 @@ export interface DashboardSettings {
     low_stock_g: number;
     /** /api/v1 without credentials for clients on the local network (Moonraker sends none). */
     spoolman_open_lan: boolean;
+    currency: string;
+    electricity_price_kwh: number;
+    /** Default power of a printer while printing; per printer: inventory/cost/printer-watts.ts. */
+    printer_watts: number;
+    machine_hour_rate: number;
   };
   slicing: {
     /** Largest G-code file the built-in engine may write for one slice. */
     max_output_mb: number;
     /** Free space a slice leaves on the data directory's disk, where every state file lives. */
     min_free_mb: number;
+  };
+  dashboard: {
+    /** Base URL of the web UI for links printed on labels; empty: the request's host. */
+    public_url: string;
   };
 }
 
