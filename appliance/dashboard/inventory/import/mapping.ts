@@ -134,12 +134,9 @@ class Fields {
   number(name: string, rule: { min: number; exclusive?: boolean; integer?: boolean }): number | null {
     const value = this.raw(name);
     if (value === null) return null;
-    const n =
-      typeof value === 'number'
-        ? value
-        : typeof value === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(value)
-          ? Number(value)
-          : NaN;
+    // Python prints floats as `1000.0` or `1e-05`; JSON gives numbers.
+    const numeric = typeof value === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(value);
+    const n = typeof value === 'number' || numeric ? Number(value) : Number.NaN;
     if (!Number.isFinite(n)) this.fail(name, `is not a number (${JSON.stringify(value)})`);
     if (rule.integer && !Number.isInteger(n)) this.fail(name, `is not a whole number (${n})`);
     if (rule.exclusive ? n <= rule.min : n < rule.min) this.fail(name, `must be ${rule.exclusive ? 'more than' : 'at least'} ${rule.min} (${n})`);
