@@ -5,6 +5,7 @@
  */
 import type { DashboardContext, DashboardFeature } from '../feature.js';
 import type { Inventory } from './inventory.js';
+import { importRoutes } from './import/routes.js';
 import { filamentRoutes } from './routes.js';
 import { SpoolmanAccess } from './spoolman/access.js';
 import { spoolmanRoutes } from './spoolman/routes.js';
@@ -15,7 +16,7 @@ export function createInventoryFeature(ctx: DashboardContext, inventory: Invento
   const sockets = new SpoolmanSockets(inventory, access, ctx.log.child('spoolman-ws'));
   return {
     name: 'inventory',
-    routes: [...filamentRoutes(inventory, ctx.settings), ...spoolmanRoutes(inventory, access, ctx)],
+    routes: [...filamentRoutes(inventory, ctx.settings), ...importRoutes(inventory), ...spoolmanRoutes(inventory, access, ctx)],
     install(app) {
       sockets.install(app);
     },
