@@ -2,14 +2,20 @@
  * The dashboard's live events: what travels on the event bus and, as `{ type, payload }`, over
  * the WebSocket. The payload types live with the features that publish them.
  */
-import type { AmsUpdate, PrinterStatus, PrintProgress } from './printers/status.js';
+import type { HistoryRecord } from './history/record.js';
 import type { Notification } from './notifications/notification.js';
+import type { PrintStarting } from './printers/print-starting.js';
+import type { AmsUpdate, PrinterStatus, PrintProgress } from './printers/status.js';
+import type { PrintDispatched } from './queue/print-dispatched.js';
 
 export interface DashboardEvents {
   'printer.status': PrinterStatus;
   'print.progress': PrintProgress;
   'ams.update': AmsUpdate;
   notification: Notification;
+  'print.dispatched': PrintDispatched;
+  'print.starting': PrintStarting;
+  'history.added': HistoryRecord;
 }
 
 export type DashboardEventType = keyof DashboardEvents;

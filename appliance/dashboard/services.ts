@@ -3,10 +3,14 @@
  * notification center (raised by the slicer-service probe, listed by the notifications routes),
  * the printers (the printers routes; slice-and-send of the bridge and remote routes), the built-in
  * engine (its routes; the bridge slices with its user profiles; the last link of the fallback
- * chain), the desktop-slicer bridge and the slicer-service integration. Constructors do no I/O:
+ * chain), the desktop-slicer bridge, the slicer-service integration, and the print history (fed by
+ * the printers' reports; it takes used filament off the spools through the ledger). Constructors do no I/O:
  * each service opens what it needs when its feature starts (features.ts says which).
  */
 import type { DashboardContext } from './feature.js';
+import { PrintHistory } from './history/history.js';
+import type { PrinterDirectory } from './history/recorder.js';
+import type { SpoolLedger } from './inventory/spool.js';
 import { NotificationCenter } from './notifications/center.js';
 import { createPrinters, type Printers, type PrintersOptions } from './printers/feature.js';
 import { DesktopBridge, type BridgeOptions } from './slicing/bridge/desktop-bridge.js';
@@ -18,6 +22,8 @@ export interface ServiceOptions {
   printers?: PrintersOptions;
   bridge?: BridgeOptions;
   remote?: RemoteSlicingOptions;
+  /** The spool ledger history books used filament with (until the inventory feature provides it). */
+  history?: { ledger?: SpoolLedger };
 }
 
 export interface DashboardServices {
@@ -26,6 +32,7 @@ export interface DashboardServices {
   readonly native: NativeSlicing;
   readonly bridge: DesktopBridge;
   readonly remote: RemoteSlicing;
+  readonly history: PrintHistory;
 }
 
 export function createServices(ctx: DashboardContext, options: ServiceOptions = {}): DashboardServices {
@@ -34,5 +41,16 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
   const native = new NativeSlicing(ctx);
   const bridge = new DesktopBridge(ctx, native, options.bridge);
   const remote = new RemoteSlicing(ctx, notifications, options.remote);
-  return { notifications, printers, native, bridge, remote };
+  const printerDirectory: PrinterDirectory = {
+    describe: (id) => {
+      try {
+        const view = printers.fleet.view(id);
+        return { name: view.name, type: view.type };
+      } catch {
+        return null; // deleted, or the printers are not open
+      }
+    },
+  };
+  const history = new PrintHistory(ctx, { ledger: options.history?.ledger ?? null, printers: printerDirectory });
+  return { notifications, printers, native, bridge, remote, history };
 }
