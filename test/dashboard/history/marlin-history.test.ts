@@ -115,7 +115,10 @@ describe('history of a Marlin printer', () => {
     await print('stopped.gcode', sample.gcode, undefined);
     const open = await recordOf(dash, viewer, 'stopped.gcode', (r) => r.state === 'printing', 'the open record');
     assert.deepEqual(open.started_by, { kind: 'printer', user: null, job_id: null, copy: null });
-    await eventually('some progress', async () => (await dash.request('GET', `/api/printers/${id}/status`, { token: viewer })).json.job?.progress > 5);
+    await eventually(
+      'some progress',
+      async () => (await dash.request('GET', `/api/printers/${id}/status`, { token: viewer })).json.job?.progress > 5,
+    );
     assert.equal((await dash.request('POST', `/api/printers/${id}/control`, { token: operator, body: { action: 'stop' } })).status, 204);
     const record = await recordOf(dash, viewer, 'stopped.gcode', (r) => r.state === 'cancelled', 'the cancelled record');
     assert.ok(record.progress > 5 && record.progress < 100, `progress ${record.progress}`);
