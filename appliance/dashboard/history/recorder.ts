@@ -62,6 +62,8 @@ export interface RecorderOptions {
   closed(record: HistoryRecord): void;
   log: Logger;
   now?: () => Date;
+  /** GONE_GRACE_MS unless a test shortens it. */
+  goneGraceMs?: number;
 }
 
 const plannedToFilament = (p: PlannedFilament): FilamentUsed => ({
@@ -234,7 +236,7 @@ export class PrintRecorder {
         const open = track.openId === id ? this.options.store.get(id) : null;
         if (open) await this.finish(open, 'interrupted', 'the printer reported no print');
       });
-    }, GONE_GRACE_MS);
+    }, this.options.goneGraceMs ?? GONE_GRACE_MS);
     this.timers.add(timer);
   }
 
