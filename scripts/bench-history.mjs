@@ -170,7 +170,8 @@ async function main() {
       ]),
       [
         `export ${opts.records} rows`,
-        `${csv.seconds.toFixed(2)} s, ${(csv.bytes / 1048576).toFixed(1)} MB, RSS ${mb(csv.rssBeforeKb)} → peak ${mb(csv.peakRssKb)} MB (VmHWM ${mb(csv.hwmAfterKb)} MB)`,
+        `${csv.seconds.toFixed(2)} s, ${(csv.bytes / 1048576).toFixed(1)} MB, ` +
+          `RSS ${mb(csv.rssBeforeKb)} → peak ${mb(csv.peakRssKb)} MB (VmHWM ${mb(csv.hwmAfterKb)} MB)`,
       ],
     ];
     for (const [name, value] of rows) process.stdout.write(`${name.padEnd(36)} ${value}\n`);

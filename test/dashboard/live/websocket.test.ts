@@ -210,7 +210,8 @@ test('subscribe narrows the feed; null restores it; bad messages get an error an
     payload: {
       code: 'ERR_VALIDATION',
       error:
-        'unknown event types ["printer.temperature"]; known: printer.status, print.progress, ams.update, notification, print.dispatched, print.starting, history.added',
+        'unknown event types ["printer.temperature"]; known: ' +
+        'printer.status, print.progress, ams.update, notification, print.dispatched, print.starting, history.added',
     },
   });
   client.ws.send('not json');
