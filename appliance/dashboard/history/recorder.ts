@@ -28,6 +28,8 @@ export interface PrinterDirectory {
 export const ANNOUNCEMENT_TTL_MS = 30 * 60_000;
 /** A print seen at most this long before its announcement is still claimed by it. */
 export const LATE_CLAIM_MS = 60_000;
+/** An open record's progress is written again each time it has moved on by this many points. */
+export const PROGRESS_CHECKPOINT = 10;
 /** A reason that arrives this soon after a failed print was closed is added to its record. */
 const LATE_REASON_MS = 10_000;
 /**
@@ -219,6 +221,10 @@ export class PrintRecorder {
       if (obs.progress !== null) track.progress = obs.progress;
       if (obs.extruded_mm !== null) track.extruded = obs.extruded_mm;
       if (obs.phase !== 'active') await this.finish(open, obs.phase, obs.error);
+      else if (obs.progress !== null && obs.progress - open.progress >= PROGRESS_CHECKPOINT) {
+        // So that a print interrupted by a restart of the box says how far it got.
+        await this.options.store.put({ ...open, progress: obs.progress });
+      }
       return;
     }
     if (open) {

@@ -130,13 +130,14 @@ describe('history of a Marlin printer', () => {
 
   test('the dashboard restarted in the middle of a print: the one record is closed as interrupted', async () => {
     await print('restart.gcode', squares(40, 8, 3000).gcode, 'bob');
-    await recordOf(dash, viewer, 'restart.gcode', (r) => r.state === 'printing' && r.progress > 0, 'the open record');
+    await recordOf(dash, viewer, 'restart.gcode', (r) => r.state === 'printing' && r.progress >= 10, 'the open record, checkpointed');
     const dataDir = dash.dataDir;
     await dash.stop();
     await startDashboard(dataDir);
     const record = await recordOf(dash, viewer, 'restart.gcode', (r) => r.state === 'interrupted', 'the interrupted record');
     assert.deepEqual(record.started_by, { kind: 'user', user: 'bob', job_id: null, copy: null });
     assert.match(record.error ?? '', /no print/);
+    assert.ok(record.progress >= 10 && record.progress < 100, `progress ${record.progress}`);
     assert.equal((await historyList(dash, viewer, '?q=restart.gcode')).length, 1);
     await eventually('online again', async () => ['idle', 'error'].includes(await state()));
   });
