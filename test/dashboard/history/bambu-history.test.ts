@@ -6,7 +6,7 @@
  * the dashboard restarted while a print runs on (one record, picked up, closed finished).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { HistoryRecord } from '../../../appliance/dashboard/history/record.js';
@@ -127,6 +127,11 @@ describe('history of a Bambu Lab printer', () => {
     await eventually('history.added', () => added.find((r) => r.id === record.id));
     const event = added.find((r) => r.id === record.id);
     assert.deepEqual([event?.started_by.job_id, event?.started_by.copy, event?.state], ['job-7', 2, 'finished']);
+    const kept = path.join(dash.dataDir, 'history-thumbnails', `${record.id}.png`);
+    assert.ok(existsSync(kept));
+    assert.equal((await dash.request('DELETE', `/api/history/${record.id}`, { token: await loginAs(dash, 'admin') })).status, 204);
+    assert.equal(existsSync(kept), false);
+    assert.equal((await dash.request('GET', `/api/history/${record.id}/thumbnail.png`, { token: viewer })).status, 404);
   });
 
   test("a user's print stopped through /control: cancelled, the plan scaled by the progress", async () => {
