@@ -2,10 +2,13 @@
  * The dashboard's live events: what travels on the event bus and, as `{ type, payload }`, over
  * the WebSocket. The payload types live with the features that publish them.
  */
-import type { ClimateEvent } from './inventory/locations/climate.js';
-import type { AmsUpdate, PrinterStatus, PrintProgress } from './printers/status.js';
+import type { HistoryRecord } from './history/record.js';
 import type { SpoolUpdate } from './inventory/inventory.js';
+import type { ClimateEvent } from './inventory/locations/climate.js';
 import type { Notification } from './notifications/notification.js';
+import type { PrintStarting } from './printers/print-starting.js';
+import type { AmsUpdate, PrinterStatus, PrintProgress } from './printers/status.js';
+import type { PrintDispatched } from './queue/print-dispatched.js';
 
 export interface DashboardEvents {
   'printer.status': PrinterStatus;
@@ -16,6 +19,9 @@ export interface DashboardEvents {
   'spool.update': SpoolUpdate;
   /** Every climate reading of a storage location, with its humidity limit and excursion state. */
   'inventory.climate': ClimateEvent;
+  'print.dispatched': PrintDispatched;
+  'print.starting': PrintStarting;
+  'history.added': HistoryRecord;
 }
 
 export type DashboardEventType = keyof DashboardEvents;

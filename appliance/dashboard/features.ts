@@ -7,6 +7,7 @@
  */
 import { createAuthFeature, openAuthenticator } from './auth/feature.js';
 import type { DashboardContext, DashboardFeature } from './feature.js';
+import { createHistoryFeature } from './history/feature.js';
 import type { Authenticator } from './http/route.js';
 import { createInventoryFeature } from './inventory/feature.js';
 import { createInventoryToolsFeature } from './inventory/tools-feature.js';
@@ -27,6 +28,7 @@ export type AuthenticatorFactory = (ctx: AuthenticatorContext) => Authenticator 
 export const authFeature: FeatureFactory = (ctx) => createAuthFeature(ctx);
 export const notificationsFeature: FeatureFactory = (_ctx, { notifications }) => createNotificationsFeature(notifications);
 export const printersFeature: FeatureFactory = (_ctx, { printers }) => createPrintersFeature(printers);
+export const historyFeature: FeatureFactory = (_ctx, { history }) => createHistoryFeature(history);
 export const liveFeature: FeatureFactory = (ctx) => createLiveFeature(ctx);
 export const nativeSlicingFeature: FeatureFactory = (_ctx, { native }) => createNativeSlicingFeature(native);
 export const bridgeFeature: FeatureFactory = (_ctx, { bridge, printers }) => createBridgeFeature(bridge, printers);
@@ -46,12 +48,13 @@ export const FEATURES: readonly FeatureFactory[] = [
   authFeature,
   notificationsFeature,
   printersFeature,
+  inventoryFeature,
+  inventoryToolsFeature,
+  historyFeature,
   liveFeature,
   nativeSlicingFeature,
   bridgeFeature,
   slicerServiceFeature,
-  inventoryFeature,
-  inventoryToolsFeature,
 ];
 
 /** Users, session tokens and API keys (auth/): the AuthService that the auth feature's routes manage. */

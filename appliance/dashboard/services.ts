@@ -3,13 +3,17 @@
  * notification center (raised by the slicer-service probe, listed by the notifications routes),
  * the printers (the printers routes; slice-and-send of the bridge and remote routes), the built-in
  * engine (its routes; the bridge slices with its user profiles; the last link of the fallback
- * chain), the desktop-slicer bridge, the slicer-service integration and the spool inventory. Constructors do no I/O:
- * each service opens what it needs when its feature starts (features.ts says which).
+ * chain), the desktop-slicer bridge, the slicer-service integration, the spool inventory, and the
+ * print history (fed by the printers' reports; it takes used filament off the spools through the
+ * inventory's ledger). Constructors do no I/O: each service opens what it needs when its feature
+ * starts (features.ts says which).
  */
 import type { DashboardContext } from './feature.js';
-import { Inventory } from './inventory/inventory.js';
+import { PrintHistory } from './history/history.js';
+import type { PrinterDirectory } from './history/recorder.js';
 import type { UsageLookup } from './inventory/cost/usage-lookup.js';
-import type { SpoolDirectory } from './inventory/spool.js';
+import { Inventory } from './inventory/inventory.js';
+import type { SpoolDirectory, SpoolLedger } from './inventory/spool.js';
 import { NotificationCenter } from './notifications/center.js';
 import { createPrinters, type Printers, type PrintersOptions } from './printers/feature.js';
 import { DesktopBridge, type BridgeOptions } from './slicing/bridge/desktop-bridge.js';
@@ -25,6 +29,8 @@ export interface ServiceOptions {
   spools?: SpoolDirectory;
   /** History records and queue jobs for cost estimates by reference. */
   usage?: UsageLookup;
+  /** The ledger history books used filament with (tests: an in-memory one); the inventory otherwise. */
+  history?: { ledger?: SpoolLedger };
 }
 
 export interface DashboardServices {
@@ -39,6 +45,7 @@ export interface DashboardServices {
   readonly spoolDirectory: SpoolDirectory;
   /** Read by the cost estimate; null until the history and queue features are wired here. */
   readonly usage: UsageLookup | null;
+  readonly history: PrintHistory;
 }
 
 export function createServices(ctx: DashboardContext, options: ServiceOptions = {}): DashboardServices {
@@ -48,6 +55,17 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
   const bridge = new DesktopBridge(ctx, native, options.bridge);
   const remote = new RemoteSlicing(ctx, notifications, options.remote);
   const inventory = new Inventory({ stores: ctx.stores, bus: ctx.bus, log: ctx.log.child('inventory') });
+  const printerDirectory: PrinterDirectory = {
+    describe: (id) => {
+      try {
+        const view = printers.fleet.view(id);
+        return { name: view.name, type: view.type };
+      } catch {
+        return null; // deleted, or the printers are not open
+      }
+    },
+  };
+  const history = new PrintHistory(ctx, { ledger: options.history?.ledger ?? inventory, printers: printerDirectory });
   return {
     notifications,
     printers,
@@ -56,6 +74,7 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
     remote,
     inventory,
     spoolDirectory: options.spools ?? inventory,
+    history,
     usage: options.usage ?? null,
   };
 }

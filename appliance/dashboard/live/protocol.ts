@@ -13,6 +13,9 @@ const EVENT_TYPE_SET: Record<DashboardEventType, true> = {
   notification: true,
   'spool.update': true,
   'inventory.climate': true,
+  'print.dispatched': true,
+  'print.starting': true,
+  'history.added': true,
 };
 export const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as readonly DashboardEventType[];
 

@@ -16,6 +16,7 @@ import { ChangeThrottle, keyWithoutTimestamp } from './change-throttle.js';
 import { systemClock, type Clock } from './clock.js';
 import { PermanentConnectError, type DisconnectReason, type DriverCapabilities, type DriverEvents, type PrinterDriver } from './driver.js';
 import type { DriverRegistry } from './driver-registry.js';
+import type { PrintStarting } from './print-starting.js';
 import type { PrinterIdentity, PrinterRecord } from './printer.js';
 import { offlineStatus, type AmsUpdate, type PrinterStatus, type PrintProgress } from './status.js';
 
@@ -161,6 +162,11 @@ export class PrinterManager {
   /** What the printer's driver can do, known also while it is offline; null without a driver. */
   capabilities(id: string): DriverCapabilities | null {
     return this.slots.get(id)?.driver?.capabilities ?? null;
+  }
+
+  /** Says on the bus who is about to start a print (`print.starting`), for history to tie it to them. */
+  announceStart(start: PrintStarting): void {
+    this.options.bus.emit('print.starting', start);
   }
 
   /** How many printers are managed, and how many of them are online. */

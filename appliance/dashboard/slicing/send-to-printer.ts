@@ -17,6 +17,7 @@ import { unsupportedAction } from '../printers/actions.js';
 import type { PrinterDriver } from '../printers/driver.js';
 import type { Printers } from '../printers/feature.js';
 import type { PrinterView } from '../printers/printer.js';
+import type { Principal } from '../http/route.js';
 import type { SliceJobResult } from './backend.js';
 import { parseSliceUpload } from './slice-http.js';
 import type { SliceForm } from '../../slicer/index.js';
@@ -143,16 +144,23 @@ function withDetails(err: unknown, extra: Record<string, unknown>): unknown {
   return new AppError(err.code, err.status, err.message, { ...(details as Record<string, unknown> | undefined), ...extra });
 }
 
+/** The user a print is started for, as history records it: a user's name, null for an API key. */
+export function starterOf(principal: Principal | null): string | null {
+  return principal?.kind === 'user' ? principal.name : null;
+}
+
 /**
- * Uploads `file` (of `format`) under a name the printer takes and starts printing it. An AppError
- * on the way gets `details` (merged with what it had) from `details`, plus `uploaded_as`, the
- * file's name on the printer, when the upload went through and the start did not.
+ * Uploads `file` (of `format`) under a name the printer takes and starts printing it, announcing
+ * the start for `user` (history records who started it). An AppError on the way gets `details`
+ * (merged with what it had) from `details`, plus `uploaded_as`, the file's name on the printer,
+ * when the upload went through and the start did not.
  */
 export async function sendToPrinter(
   printers: Printers,
   printerId: string,
   file: string,
   format: PrintFormat,
+  user: string | null,
   details: Record<string, unknown> = {},
 ): Promise<SentFile> {
   let uploadedAs: string | null = null;
@@ -162,6 +170,7 @@ export async function sendToPrinter(
     const remoteName = printerFileName(file);
     await driver.upload({ path: file }, remoteName);
     uploadedAs = remoteName;
+    printers.manager.announceStart({ printer_id: printer.id, file: remoteName, user, at: new Date().toISOString() });
     await driver.start(remoteName);
     return { printer_id: printer.id, printer_name: printer.name, remote_name: remoteName, started: true };
   } catch (err) {

@@ -18,7 +18,7 @@ import {
 import type { BridgeSliceResult } from './backend.js';
 import type { DesktopBridge } from './desktop-bridge.js';
 import { probeQuery, probeSchema, profilesQuery, profilesSchema, sentSchema, sliceAndSendFormSchema, sliceFormSchema } from './schemas.js';
-import { printFormatOf, sendTarget, sendToPrinter, sliceFormFor } from '../send-to-printer.js';
+import { printFormatOf, sendTarget, sendToPrinter, sliceFormFor, starterOf } from '../send-to-printer.js';
 import type { ProfileKind } from '../../../slicer/index.js';
 
 const TAG = 'slicing';
@@ -140,7 +140,7 @@ export function bridgeRoutes(bridge: DesktopBridge, workspace: SliceWorkspace, p
           }
           const form = sliceFormFor(printer, multipart);
           const result = await bridgeSlice(bridge, jobRequest(form, dir, disconnectSignal(req, res), ownerOf(principal)));
-          const sent = await sendToPrinter(access, printerId, result.gcodePath, 'gcode');
+          const sent = await sendToPrinter(access, printerId, result.gcodePath, 'gcode', starterOf(principal));
           return {
             ...sent,
             backend: result.backend,

@@ -19,7 +19,7 @@ import type { UpstreamEvent } from '../../../common/sse-reader.js';
 import type { SlicingBackend } from '../backend.js';
 import { sliceWithFallback } from '../fallback.js';
 import type { Printers } from '../../printers/feature.js';
-import { sendTarget, sendToPrinter, sliceFormFor } from '../send-to-printer.js';
+import { sendTarget, sendToPrinter, sliceFormFor, starterOf } from '../send-to-printer.js';
 import { disconnectSignal, jobRequest, readSliceUpload, receiveSliceUpload, SLICE_BODY_MAX_BYTES, type SliceWorkspace } from '../slice-http.js';
 import { isAdmin, ownerOf, type JobOwner } from '../ownership.js';
 import { RemoteUnavailableError } from './errors.js';
@@ -193,7 +193,7 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
           const result = await sliceToResult(sliceFormFor(printer, multipart), disconnectSignal(req, res), owner);
           // The result is stored: when the printer refuses it now (busy since the first check, a file
           // it cannot print, the driver's own refusal), the error names it, so nothing is sliced in vain.
-          const sent = await sendToPrinter(access, printerId, remote.results.filePath(result), result.format, { result });
+          const sent = await sendToPrinter(access, printerId, remote.results.filePath(result), result.format, starterOf(principal), { result });
           return { result, printer: { id: sent.printer_id, name: sent.printer_name }, remote_name: sent.remote_name, started: true };
         }),
       ),
