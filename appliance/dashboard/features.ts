@@ -11,6 +11,7 @@ import type { Authenticator } from './http/route.js';
 import { createLiveFeature } from './live/feature.js';
 import { createNotificationsFeature } from './notifications/feature.js';
 import { createPrintersFeature } from './printers/feature.js';
+import { createQueueFeature } from './queue/feature.js';
 import type { DashboardServices } from './services.js';
 import { createBridgeFeature } from './slicing/bridge/feature.js';
 import { createNativeSlicingFeature } from './slicing/native/feature.js';
@@ -35,6 +36,7 @@ export const slicerServiceFeature: FeatureFactory = (ctx, { remote, bridge, nati
     userProfiles: () => native.userProfiles(),
     printers,
   });
+export const queueFeature: FeatureFactory = (ctx, { queue }) => createQueueFeature(queue, ctx.dataDir);
 
 export const FEATURES: readonly FeatureFactory[] = [
   authFeature,
@@ -44,6 +46,7 @@ export const FEATURES: readonly FeatureFactory[] = [
   nativeSlicingFeature,
   bridgeFeature,
   slicerServiceFeature,
+  queueFeature,
 ];
 
 /** Users, session tokens and API keys (auth/): the AuthService that the auth feature's routes manage. */

@@ -6,7 +6,15 @@
 import type { DashboardEventType } from '../events.js';
 
 /** Every bus event type once; a type added to DashboardEvents fails to compile until it is listed here. */
-const EVENT_TYPE_SET: Record<DashboardEventType, true> = { 'printer.status': true, 'print.progress': true, 'ams.update': true, notification: true };
+const EVENT_TYPE_SET: Record<DashboardEventType, true> = {
+  'printer.status': true,
+  'print.progress': true,
+  'ams.update': true,
+  notification: true,
+  'queue.update': true,
+  'print.dispatched': true,
+  'printer.plate': true,
+};
 export const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as readonly DashboardEventType[];
 
 /** Client messages are small (auth, subscribe): a larger one closes the connection with 1009. */

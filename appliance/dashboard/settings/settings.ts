@@ -24,6 +24,14 @@ export interface DashboardSettings {
     /** Free space a slice leaves on the data directory's disk, where every state file lives. */
     min_free_mb: number;
   };
+  queue: {
+    /** Upload-and-start attempts of one dispatch before the copy fails. */
+    dispatch_attempts: number;
+    /** Delay before the second attempt; it doubles for each further one (at most a minute). */
+    retry_delay_ms: number;
+    /** A dispatch round runs at least this often, whatever happens. */
+    round_interval_s: number;
+  };
 }
 
 /** Nested partial for updates: only the keys present change. */
