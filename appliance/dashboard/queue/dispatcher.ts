@@ -90,6 +90,11 @@ export class Dispatcher {
       this.deps.log.info(`${this.recovering.size} dispatch(es) were in flight at the last stop; waiting for their printers`);
   }
 
+  /** A send to the printer is in flight, or a claim on it from before the restart is not resolved. */
+  isBusy(printerId: string): boolean {
+    return this.busy.has(printerId);
+  }
+
   isRecovering(printerId: string): boolean {
     return this.recovering.has(printerId);
   }

@@ -221,7 +221,9 @@ export class QueueService {
 
   private onStatus(status: PrinterStatus): void {
     if (!this.opened) return;
-    if (status.online && PRINTING_STATES.has(status.state)) void this.setPlate(status.printer_id, 'occupied', 'printer');
+    if (status.online && PRINTING_STATES.has(status.state)) {
+      void this.setPlate(status.printer_id, 'occupied', this.opened.dispatcher.isBusy(status.printer_id) ? 'queue' : 'printer');
+    }
     if (READY_STATES.has(status.state) || this.opened.dispatcher.isRecovering(status.printer_id)) void this.opened.dispatcher.round();
   }
 

@@ -4,6 +4,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { Reply, type RouteSpec } from '../http/route.js';
+import { validationError } from '../http/validate.js';
 import { JOB_FILE_LIMIT_BYTES, parseJobForm, receiveJobForm } from './job-input.js';
 import type { JobPatch, QueueService } from './queue-service.js';
 import {
@@ -109,7 +110,10 @@ export function queueRoutes(queue: QueueService, dataDir: string): RouteSpec[] {
       params: idParam,
       body: { kind: 'json', schema: jobUpdateSchema },
       responses: { 200: { description: 'The job.', schema: jobSchema }, 400: invalid, 404: notFound, 409: conflict },
-      handler: ({ params, body }) => queue.update(params.id, body as JobPatch),
+      handler: ({ params, body }) => {
+        if (Object.keys(body as JobPatch).length === 0) throw validationError([{ path: 'body', message: 'names nothing to change' }]);
+        return queue.update(params.id, body as JobPatch);
+      },
     },
     {
       method: 'delete',

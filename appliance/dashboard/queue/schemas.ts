@@ -33,7 +33,7 @@ export const requirementsInputSchema: JsonSchema = {
     printer_ids: {
       type: 'array',
       maxItems: 256,
-      uniqueItems: true,
+
       items: printerIdSchema,
       description: 'Empty or absent: any printer; one: pinned.',
     },
@@ -151,7 +151,6 @@ export const jobListSchema: JsonSchema = {
 export const jobUpdateSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  minProperties: 1,
   properties: {
     name: { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH },
     copies: { type: 'integer', minimum: 1, maximum: MAX_COPIES, description: 'Not below the copies already dispatched, printed or failed.' },
@@ -200,7 +199,7 @@ export const jobFormSchema: JsonSchema = {
   type: 'object',
   required: ['file'],
   properties: {
-    file: { type: 'string', format: 'binary', description: 'The print-ready file: `.gcode` (Marlin printers) or `.gcode.3mf` (Bambu Lab printers).' },
+    file: { type: 'string', description: 'The print-ready file: `.gcode` (Marlin printers) or `.gcode.3mf` (Bambu Lab printers).' },
     name: { type: 'string', description: 'Default: the file name without its extension.' },
     copies: { type: 'string', description: `1–${MAX_COPIES}; default 1.` },
     priority: { type: 'string', description: `${-MAX_PRIORITY}–${MAX_PRIORITY}, higher first; default 0.` },
