@@ -42,7 +42,9 @@ function project(filaments: Array<[id: number, material: string, color: string]>
   const tags = filaments.map(([id, type, color]) => `<filament id="${id}" type="${type}" color="${color}" used_m="0.50" used_g="1.50"/>`).join('');
   return zipSync({
     'Metadata/plate_1.gcode': strToU8(bambuGcode(2, 1)),
-    'Metadata/slice_info.config': strToU8(`<config><plate><metadata key="index" value="1"/><metadata key="prediction" value="60"/>${tags}</plate></config>`),
+    'Metadata/slice_info.config': strToU8(
+      `<config><plate><metadata key="index" value="1"/><metadata key="prediction" value="60"/>${tags}</plate></config>`,
+    ),
   });
 }
 
@@ -77,7 +79,8 @@ const clearPlate = async (printerId: string) => {
   const cleared = await dash.request('post', `/api/printers/${printerId}/plate-cleared`, { token: TEST_TOKENS.print });
   assert.equal(cleared.status, 200, cleared.text);
 };
-const dispatchedOf = (jobId: string) => messages.filter((m) => m.type === 'print.dispatched' && m.payload.job_id === jobId).map((m) => m.payload as any);
+const dispatchedOf = (jobId: string) =>
+  messages.filter((m) => m.type === 'print.dispatched' && m.payload.job_id === jobId).map((m) => m.payload as any);
 
 before(async () => {
   [bambuA, bambuB, marlin] = await Promise.all([
@@ -172,7 +175,10 @@ test('five jobs over three printers: plates first, then priority, each on a prin
   assert.deepEqual(marlinDispatch.filaments[0].slot, { kind: 'tool', tool: 0 });
   assert.equal(typeof marlinDispatch.filaments[0].spool_id, 'number');
   const [redDispatch] = dispatchedOf(red);
-  assert.deepEqual([redDispatch.file, redDispatch.filaments[0].slot, redDispatch.filaments[0].grams], ['red', { kind: 'ams', unit: 0, tray: 2 }, 1.5]);
+  assert.deepEqual(
+    [redDispatch.file, redDispatch.filaments[0].slot, redDispatch.filaments[0].grams],
+    ['red', { kind: 'ams', unit: 0, tray: 2 }, 1.5],
+  );
 
   // The prints end; the plates stay occupied: nothing more goes out until they are confirmed.
   for (const id of [red, whiteGcode]) await untilJob(id, 'done', (j) => j.state === 'done');

@@ -199,7 +199,7 @@ export function gcodeFile(
 
 /** POSTs a job: the file under `fileName`, the other fields as form fields (objects as JSON). */
 export async function postJob(
-  dash: DashboardFixture,
+  dash: Pick<DashboardFixture, 'url'>,
   fileName: string,
   content: string | Uint8Array,
   fields: Record<string, unknown> = {},
