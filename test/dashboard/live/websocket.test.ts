@@ -7,6 +7,7 @@ import { packageVersion } from '../../../appliance/common/version.js';
 import type { DashboardEvents } from '../../../appliance/dashboard/events.js';
 import type { Authenticator, Principal } from '../../../appliance/dashboard/http/route.js';
 import { DEFAULT_HUB_OPTIONS, LiveHub, type LiveHubOptions } from '../../../appliance/dashboard/live/hub.js';
+import { EVENT_TYPES } from '../../../appliance/dashboard/live/protocol.js';
 import { installLiveSocket } from '../../../appliance/dashboard/live/websocket.js';
 import type { Notification } from '../../../appliance/dashboard/notifications/notification.js';
 import { startApp } from '../../fixtures/http-app.js';
@@ -101,7 +102,7 @@ test('a token in the query, in Authorization: Bearer or in the API key header op
       payload: {
         version: packageVersion(),
         heartbeat_ms: DEFAULT_HUB_OPTIONS.heartbeatMs,
-        types: ['printer.status', 'print.progress', 'ams.update', 'notification'],
+        types: [...EVENT_TYPES],
         user: 'user-view-token',
         role: 'view',
       },
@@ -209,7 +210,7 @@ test('subscribe narrows the feed; null restores it; bad messages get an error an
     type: 'error',
     payload: {
       code: 'ERR_VALIDATION',
-      error: 'unknown event types ["printer.temperature"]; known: printer.status, print.progress, ams.update, notification',
+      error: `unknown event types ["printer.temperature"]; known: ${EVENT_TYPES.join(', ')}`,
     },
   });
   client.ws.send('not json');
@@ -220,7 +221,7 @@ test('subscribe narrows the feed; null restores it; bad messages get an error an
   client.send({ type: 'subscribe', types: null });
   assert.deepEqual(await client.next(), {
     type: 'subscribed',
-    payload: { types: ['printer.status', 'print.progress', 'ams.update', 'notification'] },
+    payload: { types: [...EVENT_TYPES] },
   });
   live.bus.emit('print.progress', {
     printer_id: 'p1',
@@ -242,7 +243,7 @@ function subscribeOfSize(bytes: number): string {
 }
 
 const LIMIT = 16 * 1024;
-const allTypes = { type: 'subscribed', payload: { types: ['printer.status', 'print.progress', 'ams.update', 'notification'] } };
+const allTypes = { type: 'subscribed', payload: { types: [...EVENT_TYPES] } };
 
 test('a message of exactly 16 KiB is read; one byte more is closed with 1009 and a reason; other clients stay', WAIT, async () => {
   const live = await startLive();
