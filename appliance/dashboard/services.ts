@@ -40,6 +40,6 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
   const native = new NativeSlicing(ctx);
   const bridge = new DesktopBridge(ctx, native, options.bridge);
   const remote = new RemoteSlicing(ctx, notifications, options.remote);
-  const queue = new QueueService(ctx, printers, options.spools ?? null);
+  const queue = new QueueService(ctx, printers, options.spools ?? null, [remote.backend, bridge.backend, native.backend]);
   return { notifications, printers, native, bridge, remote, queue };
 }

@@ -19,6 +19,7 @@
 import type { Logger } from '../../common/logger.js';
 import type { SpoolDirectory } from '../inventory/spool.js';
 import type { Printers } from '../printers/feature.js';
+import type { SlicingBackend } from '../slicing/backend.js';
 import { printerFileName } from '../slicing/send-to-printer.js';
 import { printedStem, type JobCopy, type QueueJob } from './job.js';
 import type { FilamentMatch } from './matching.js';
@@ -37,6 +38,8 @@ export interface DispatchSettings {
 
 export interface DispatcherDeps {
   printers: Printers;
+  /** The slicing backends a model job is sliced with, in order. */
+  slicers: readonly SlicingBackend[];
   spools: SpoolDirectory | null;
   jobs: JobStore;
   plates: Plates;
@@ -74,6 +77,7 @@ export class Dispatcher {
   private chain: Promise<unknown> = Promise.resolve();
   private queued: Promise<Claim[]> | null = null;
   private stopping = false;
+  private readonly aborter = new AbortController();
 
   constructor(private readonly deps: DispatcherDeps) {}
 
@@ -115,6 +119,7 @@ export class Dispatcher {
   /** No new round or attempt starts; resolves once the sends in flight have ended. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.aborter.abort();
     await this.chain;
     await Promise.all([...this.sends]);
   }
@@ -165,6 +170,9 @@ export class Dispatcher {
       retryDelayMs,
       announce: (dispatched) => this.deps.announce(dispatched),
       stopped: () => this.stopping,
+      signal: this.aborter.signal,
+      slicers: this.deps.slicers,
+      named: () => this.deps.changed([claim.job]),
     })
       .then((outcome) => this.record(claim, outcome))
       .catch((err: unknown) =>

@@ -1,8 +1,9 @@
 /**
  * A new job from the POST /api/queue form: the fields checked (every problem named, 400
  * ERR_VALIDATION), the file kept under `<data dir>/queue-files/<job id>.<ext>` (mode 0600, as
- * every state file), what the file says about itself read (file-facts.ts) and its plate picture
- * written beside it as `<job id>.png`. Nothing is kept when anything fails.
+ * every state file), what a print-ready file says about itself read (file-facts.ts) and its plate
+ * picture written beside it as `<job id>.png`. A model (`model` instead of `file`) comes with the
+ * profiles to slice it with at dispatch. Nothing is kept when anything fails.
  */
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
@@ -13,16 +14,20 @@ import { validate, type ValidationIssue } from '../../common/json-schema.js';
 import { discardUploads, readMultipart, type MultipartForm, type UploadLimits } from '../../common/multipart.js';
 import { InflateLimitError, isZip } from '../../common/zip.js';
 import { validationError } from '../http/validate.js';
-import { MODEL_INFLATE_LIMITS } from '../slicing/slice-http.js';
-import { fileFacts } from './file-facts.js';
-import { newCopy, normaliseHex, type JobRequirements, type PrintFormat, type QueueJob } from './job.js';
+import type { JobOwner } from '../slicing/ownership.js';
+import { MODEL_INFLATE_LIMITS, MODEL_LIMIT_BYTES } from '../slicing/slice-http.js';
+import { fileFacts, type FileFacts } from './file-facts.js';
+import { newCopy, normaliseHex, type JobRequirements, type PrintFormat, type QueueJob, type SliceSpec } from './job.js';
 import { MAX_COPIES, MAX_NAME_LENGTH, MAX_PRIORITY, requirementsInputSchema } from './schemas.js';
 
 export const FILES_DIR = 'queue-files';
 /** A print-ready file may be large (long prints, fine layers); the SD card is the limit. */
 export const JOB_FILE_LIMIT_BYTES = 512 * 1024 * 1024;
-const LIMITS: UploadLimits = { maxFileBytes: JOB_FILE_LIMIT_BYTES, maxFieldBytes: 64 * 1024, maxFiles: 1, maxFields: 8 };
+const LIMITS: UploadLimits = { maxFileBytes: JOB_FILE_LIMIT_BYTES, maxFieldBytes: 256 * 1024, maxFiles: 1, maxFields: 12 };
 const FORM_FIELDS = new Set(['name', 'copies', 'priority', 'position', 'held', 'requirements']);
+/** The fields of a model job: the slice form's profile fields. */
+const SLICE_FIELDS = new Set(['printer_profile_id', 'filament_ids', 'process_id', 'overrides']);
+const PROFILE_ID = /^[A-Za-z0-9][A-Za-z0-9._@+ -]{0,127}$/;
 
 export type RequirementsInput = Partial<JobRequirements>;
 
@@ -65,19 +70,69 @@ export interface ParsedForm {
   position: number | null;
   held: boolean;
   requirements: RequirementsInput | null;
-  format: PrintFormat;
+  /** Null for a model. */
+  format: PrintFormat | null;
+  slice: Omit<SliceSpec, 'owner'> | null;
+}
+
+function jsonField(form: MultipartForm, name: string, issues: ValidationIssue[]): unknown {
+  const text = form.fields.get(name);
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    issues.push({ path: `body/${name}`, message: 'is not valid JSON' });
+    return undefined;
+  }
+}
+
+/** The profile fields of a model job, as the slice routes take them. */
+function sliceFields(form: MultipartForm, issues: ValidationIssue[]): Omit<SliceSpec, 'owner'> {
+  const filamentIds = jsonField(form, 'filament_ids', issues);
+  const overrides = jsonField(form, 'overrides', issues) ?? {};
+  const processId = form.fields.get('process_id')?.trim() ?? '';
+  const profileId = form.fields.get('printer_profile_id')?.trim() || null;
+  const validIds =
+    Array.isArray(filamentIds) &&
+    filamentIds.length >= 1 &&
+    filamentIds.length <= 16 &&
+    filamentIds.every((id) => typeof id === 'string' && PROFILE_ID.test(id));
+  if (!validIds && !issues.some((i) => i.path === 'body/filament_ids')) {
+    issues.push({ path: 'body/filament_ids', message: 'is required for a model: a JSON array of 1 to 16 filament profile ids' });
+  }
+  if (!PROFILE_ID.test(processId)) issues.push({ path: 'body/process_id', message: 'is required for a model: a process profile id' });
+  if (profileId !== null && !PROFILE_ID.test(profileId)) issues.push({ path: 'body/printer_profile_id', message: 'is not a profile id' });
+  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides))
+    issues.push({ path: 'body/overrides', message: 'must be a JSON object' });
+  return {
+    printer_profile_id: profileId,
+    filament_ids: validIds ? (filamentIds as string[]) : [],
+    process_id: processId,
+    overrides: overrides as Record<string, unknown>,
+  };
 }
 
 /** The form's fields checked; throws 400 naming each problem. */
 export function parseJobForm(form: MultipartForm): ParsedForm {
   const issues: ValidationIssue[] = [];
-  for (const field of form.fields.keys())
-    if (!FORM_FIELDS.has(field)) issues.push({ path: `body/${field}`, message: 'is not a field of the job form' });
-  const file = form.files.get('file');
-  const format = file ? formatOf(file.fileName) : null;
-  if (!file) issues.push({ path: 'body/file', message: 'is required: the .gcode or .gcode.3mf file to print' });
-  else if (format === null) issues.push({ path: 'body/file', message: `"${file.fileName}" is not a .gcode or .gcode.3mf file` });
-  else if (file.size === 0) issues.push({ path: 'body/file', message: 'is empty' });
+  const model = form.files.get('model');
+  const file = form.files.get('file') ?? model;
+  for (const field of form.fields.keys()) {
+    if (FORM_FIELDS.has(field) || (model && SLICE_FIELDS.has(field))) continue;
+    const message = SLICE_FIELDS.has(field) ? 'is a field of a model job (send the model as `model`)' : 'is not a field of the job form';
+    issues.push({ path: `body/${field}`, message });
+  }
+  const format = file && !model ? formatOf(file.fileName) : null;
+  const part = model ? 'model' : 'file';
+  if (!file) issues.push({ path: 'body/file', message: 'is required: the .gcode or .gcode.3mf file to print (or a `model` to slice)' });
+  else if (model && (!/\.(stl|3mf)$/i.test(model.fileName) || /\.gcode\.3mf$/i.test(model.fileName))) {
+    issues.push({ path: 'body/model', message: `"${model.fileName}" is not an .stl or .3mf model` });
+  } else if (!model && format === null) issues.push({ path: 'body/file', message: `"${file.fileName}" is not a .gcode or .gcode.3mf file` });
+  else if (file.size === 0) issues.push({ path: `body/${part}`, message: 'is empty' });
+  if (model && model.size > MODEL_LIMIT_BYTES) {
+    throw new AppError(ErrorCode.payloadTooLarge, 413, `the model is larger than the limit of ${MODEL_LIMIT_BYTES / (1024 * 1024)} MB`);
+  }
+  const slice = model ? sliceFields(form, issues) : null;
   const name = (form.fields.get('name') ?? file?.fileName.replace(/\.gcode\.3mf$|\.[^.]+$/i, '') ?? '').trim();
   if (name === '' || name.length > MAX_NAME_LENGTH) issues.push({ path: 'body/name', message: `must be 1 to ${MAX_NAME_LENGTH} characters` });
   const copies = integerField(form, 'copies', 1, MAX_COPIES, issues) ?? 1;
@@ -98,7 +153,7 @@ export function parseJobForm(form: MultipartForm): ParsedForm {
     }
   }
   if (issues.length > 0) throw validationError(issues);
-  return { name, copies, priority, position, held: heldText === 'true', requirements, format: format as PrintFormat };
+  return { name, copies, priority, position, held: heldText === 'true', requirements, format, slice };
 }
 
 /** Reads the upload into a folder of its own under the files folder; the caller removes it. */
@@ -106,7 +161,7 @@ export async function receiveJobForm(req: Request, dataDir: string): Promise<{ f
   const dir = path.join(dataDir, FILES_DIR, `incoming-${randomBytes(8).toString('hex')}`);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   try {
-    return { form: await readMultipart(req, dir, LIMITS, ['file']), dir };
+    return { form: await readMultipart(req, dir, LIMITS, ['file', 'model']), dir };
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     if (err instanceof AppError && err.code === ErrorCode.badRequest) throw validationError([{ path: 'body', message: err.message }]);
@@ -115,11 +170,12 @@ export async function receiveJobForm(req: Request, dataDir: string): Promise<{ f
 }
 
 /** Keeps the uploaded file and builds the job (not yet stored). */
-export async function createJob(form: MultipartForm, parsed: ParsedForm, dataDir: string, user: string | null): Promise<QueueJob> {
-  const upload = form.files.get('file');
+export async function createJob(form: MultipartForm, parsed: ParsedForm, dataDir: string, owner: JobOwner): Promise<QueueJob> {
+  const upload = form.files.get('file') ?? form.files.get('model');
   if (!upload) throw new AppError(ErrorCode.internal, 500, 'the job form lost its file');
   const id = randomBytes(8).toString('hex');
-  const relative = path.join(FILES_DIR, `${id}.${parsed.format}`);
+  const extension = parsed.format ?? path.extname(upload.fileName).slice(1).toLowerCase();
+  const relative = path.join(FILES_DIR, `${id}.${extension}`);
   const target = path.join(dataDir, relative);
   try {
     const head = Buffer.alloc(4);
@@ -127,7 +183,7 @@ export async function createJob(form: MultipartForm, parsed: ParsedForm, dataDir
     await handle.read(head, 0, 4, 0).finally(() => handle.close());
     if (parsed.format === 'gcode.3mf' && !isZip(head))
       throw validationError([{ path: 'body/file', message: 'is not a .gcode.3mf project (not a ZIP package)' }]);
-    const facts = await fileFacts(upload.path, parsed.format, MODEL_INFLATE_LIMITS).catch((err: unknown) => {
+    const facts = await printFacts(upload.path, parsed.format).catch((err: unknown) => {
       if (err instanceof InflateLimitError) throw new AppError(ErrorCode.payloadTooLarge, 413, err.message);
       if (err instanceof AppError) throw err;
       throw validationError([{ path: 'body/file', message: `cannot be read: ${err instanceof Error ? err.message : String(err)}` }]);
@@ -148,6 +204,7 @@ export async function createJob(form: MultipartForm, parsed: ParsedForm, dataDir
       id,
       name: parsed.name,
       file: { name: upload.fileName, format: parsed.format, path: relative, size_bytes: upload.size },
+      slice: parsed.slice === null ? null : { ...parsed.slice, owner },
       priority: parsed.priority,
       held: parsed.held,
       cancelled: false,
@@ -155,7 +212,7 @@ export async function createJob(form: MultipartForm, parsed: ParsedForm, dataDir
       filaments_from,
       plan: { estimate_s: facts.estimate_s, amounts: facts.amounts, thumbnail },
       copies: Array.from({ length: parsed.copies }, (_, i) => newCopy(i + 1)),
-      user,
+      user: owner.kind === 'user' ? owner.name : null,
       waiting_reason: null,
       error: null,
       created_at: now,
@@ -165,6 +222,12 @@ export async function createJob(form: MultipartForm, parsed: ParsedForm, dataDir
     await Promise.all([rm(target, { force: true }), rm(path.join(dataDir, FILES_DIR, `${id}.png`), { force: true }), discardUploads(form)]);
     throw err;
   }
+}
+
+/** What a print-ready file says; a model says nothing until it is sliced. */
+function printFacts(file: string, format: PrintFormat | null): Promise<FileFacts> {
+  if (format === null) return Promise.resolve({ filaments: [], amounts: [], estimate_s: null, thumbnail: null });
+  return fileFacts(file, format, MODEL_INFLATE_LIMITS);
 }
 
 /** Removes a job's file and picture. */

@@ -32,10 +32,22 @@ export interface JobRequirements {
 export interface JobFile {
   /** The name the user uploaded, e.g. `bracket.gcode.3mf`. */
   name: string;
-  format: PrintFormat;
+  /** Null for a model, whose format is the one its printer's profile slices to. */
+  format: PrintFormat | null;
   /** Relative to the data directory. */
   path: string;
   size_bytes: number;
+}
+
+/** How a model job is sliced at dispatch: the profiles as the slice routes take them. */
+export interface SliceSpec {
+  /** Printer profile id; null: the chosen printer's own `printer_profile`. */
+  printer_profile_id: string | null;
+  filament_ids: string[];
+  process_id: string;
+  overrides: Record<string, unknown>;
+  /** Who queued it, for the slicer service's job. */
+  owner: { kind: 'user' | 'api_key'; id: string; name: string };
 }
 
 export interface PlannedAmount {
@@ -72,6 +84,8 @@ export interface QueueJob {
   id: string;
   name: string;
   file: JobFile;
+  /** Set for a model (STL/3MF) that is sliced at dispatch; null for a print-ready file. */
+  slice: SliceSpec | null;
   priority: number;
   /** The operator keeps the job from being dispatched (running copies go on). */
   held: boolean;

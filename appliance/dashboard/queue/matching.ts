@@ -12,7 +12,7 @@
 import type { PlannedFilament } from './print-dispatched.js';
 import type { FilamentSlot } from '../printers/filament-slot.js';
 import { colorDistance, computeAmsMapping, EXTERNAL_SPOOL, type LoadedTray } from '../printers/families/bambu-lan/ams-mapping.js';
-import type { FilamentRequirement, JobRequirements, PrintFormat } from './job.js';
+import type { FilamentRequirement, PrintFormat, QueueJob } from './job.js';
 
 /**
  * Largest redmean distance between the colour asked for and the one loaded (0 identical, about 765
@@ -35,6 +35,8 @@ export interface PrinterSnapshot {
   model: string | null;
   nozzle_diameter: number | null;
   format: PrintFormat | null;
+  /** The profile a model is sliced with for this printer, when the job names none. */
+  printer_profile: string | null;
   /** What is loaded; null when the printer has not said yet (a Bambu printer before its first AMS report). */
   loaded: LoadedFilament[] | null;
 }
@@ -76,7 +78,9 @@ function colourFits(wanted: string | null, loaded: string | null): boolean {
 }
 
 /** Why the printer is not one the job may go to, whatever it has loaded; null when it is. */
-export function unfitReason(printer: PrinterSnapshot, requirements: JobRequirements, format: PrintFormat): string | null {
+export function unfitReason(printer: PrinterSnapshot, job: Pick<QueueJob, 'requirements' | 'file' | 'slice'>): string | null {
+  const { requirements } = job;
+  const format = job.file.format;
   if (requirements.printer_ids.length > 0 && !requirements.printer_ids.includes(printer.id)) return 'not one of the printers the job names';
   if (requirements.printer_type !== null && printer.type !== requirements.printer_type) return `not a ${requirements.printer_type} printer`;
   if (requirements.printer_model !== null && (printer.model ?? '').toLowerCase() !== requirements.printer_model.toLowerCase()) {
@@ -85,8 +89,10 @@ export function unfitReason(printer: PrinterSnapshot, requirements: JobRequireme
   if (requirements.nozzle_diameter !== null && printer.nozzle_diameter !== requirements.nozzle_diameter) {
     return `no ${requirements.nozzle_diameter} mm nozzle`;
   }
-  if (printer.format !== null && printer.format !== format)
+  if (format !== null && printer.format !== null && printer.format !== format) {
     return format === 'gcode.3mf' ? 'does not print .gcode.3mf projects' : 'does not print plain G-code';
+  }
+  if (job.slice !== null && job.slice.printer_profile_id === null && printer.printer_profile === null) return 'has no printer profile to slice with';
   return null;
 }
 

@@ -20,7 +20,7 @@ export function pickPrinter(job: QueueJob, printers: readonly RoundPrinter[], ta
   const plateBlocked: string[] = [];
   let fitting = 0;
   for (const printer of ordered) {
-    const why = unfitReason(printer.snapshot, job.requirements, job.file.format);
+    const why = unfitReason(printer.snapshot, job);
     if (why !== null) {
       unfit.push(`${printer.view.name}: ${why}`);
       continue;

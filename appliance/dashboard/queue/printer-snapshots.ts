@@ -100,6 +100,7 @@ export function snapshotPrinters(printers: Printers, spools: SpoolDirectory | nu
           model: view.model ?? view.identity?.model ?? null,
           nozzle_diameter: nozzleOf(view, details),
           format: printFormatOf(view),
+          printer_profile: view.printer_profile,
           loaded: loadedOn(printers, spools, view),
         },
       };

@@ -13,8 +13,10 @@ import { AppError, ErrorCode } from '../../common/errors.js';
 import type { SpoolDirectory } from '../inventory/spool.js';
 import type { Printers } from '../printers/feature.js';
 import type { PrinterStatus } from '../printers/status.js';
+import type { SlicingBackend } from '../slicing/backend.js';
+import type { JobOwner } from '../slicing/ownership.js';
 import { Dispatcher, type Claim } from './dispatcher.js';
-import type { QueueJob } from './job.js';
+import type { QueueJob, SliceSpec } from './job.js';
 import { createJob, normaliseRequirements, removeJobFiles, type ParsedForm, type RequirementsInput } from './job-input.js';
 import { JobStore } from './job-store.js';
 import { Plates, type PlateChange, type PlateView } from './plates.js';
@@ -29,7 +31,8 @@ export interface QueueUpdate {
   job: JobView;
 }
 
-export interface JobView extends Omit<QueueJob, 'held' | 'cancelled' | 'plan' | 'file'> {
+export interface JobView extends Omit<QueueJob, 'held' | 'cancelled' | 'plan' | 'file' | 'slice'> {
+  slice: Omit<SliceSpec, 'owner'> | null;
   state: JobState;
   position: number;
   file: { name: string; format: QueueJob['file']['format']; size_bytes: number };
@@ -68,6 +71,7 @@ export class QueueService {
     private readonly ctx: QueueContext,
     private readonly printers: Printers,
     private readonly spools: SpoolDirectory | null,
+    private readonly slicers: readonly SlicingBackend[],
   ) {}
 
   async start(): Promise<void> {
@@ -76,6 +80,7 @@ export class QueueService {
     const log = this.ctx.log.child('queue');
     const dispatcher = new Dispatcher({
       printers: this.printers,
+      slicers: this.slicers,
       spools: this.spools,
       jobs,
       plates,
@@ -111,9 +116,9 @@ export class QueueService {
     return this.view(this.state.jobs.require(id));
   }
 
-  async add(form: MultipartForm, parsed: ParsedForm, user: string | null): Promise<JobView> {
+  async add(form: MultipartForm, parsed: ParsedForm, owner: JobOwner): Promise<JobView> {
     this.checkPrinters(parsed.requirements?.printer_ids ?? []);
-    const job = await createJob(form, parsed, this.ctx.dataDir, user);
+    const job = await createJob(form, parsed, this.ctx.dataDir, owner);
     await this.state.jobs.add(job, parsed.position);
     this.announce('added', job);
     void this.state.dispatcher.round();
@@ -274,9 +279,18 @@ export class QueueService {
   }
 
   private view(job: QueueJob): JobView {
-    const { held: _held, cancelled: _cancelled, plan, file, ...rest } = job;
+    const { held: _held, cancelled: _cancelled, plan, file, slice, ...rest } = job;
     return {
       ...rest,
+      slice:
+        slice === null
+          ? null
+          : {
+              printer_profile_id: slice.printer_profile_id,
+              filament_ids: slice.filament_ids,
+              process_id: slice.process_id,
+              overrides: slice.overrides,
+            },
       state: jobState(job),
       position: this.state.jobs.position(job.id),
       file: { name: file.name, format: file.format, size_bytes: file.size_bytes },

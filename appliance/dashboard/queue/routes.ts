@@ -5,6 +5,7 @@
 import { rm } from 'node:fs/promises';
 import { Reply, type RouteSpec } from '../http/route.js';
 import { validationError } from '../http/validate.js';
+import { ownerOf } from '../slicing/ownership.js';
 import { JOB_FILE_LIMIT_BYTES, parseJobForm, receiveJobForm } from './job-input.js';
 import type { JobPatch, QueueService } from './queue-service.js';
 import {
@@ -56,8 +57,7 @@ export function queueRoutes(queue: QueueService, dataDir: string): RouteSpec[] {
         const { form, dir } = await receiveJobForm(req, dataDir);
         try {
           const parsed = parseJobForm(form);
-          const user = principal?.kind === 'user' ? principal.name : null;
-          return new Reply(201, await queue.add(form, parsed, user));
+          return new Reply(201, await queue.add(form, parsed, ownerOf(principal)));
         } finally {
           await rm(dir, { recursive: true, force: true });
         }

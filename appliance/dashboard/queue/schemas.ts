@@ -95,6 +95,7 @@ export const jobSchema: JsonSchema = {
     'position',
     'priority',
     'file',
+    'slice',
     'copies',
     'copies_done',
     'copies_failed',
@@ -117,7 +118,23 @@ export const jobSchema: JsonSchema = {
       type: 'object',
       additionalProperties: false,
       required: ['name', 'format', 'size_bytes'],
-      properties: { name: { type: 'string' }, format: { type: 'string', enum: ['gcode', 'gcode.3mf'] }, size_bytes: { type: 'integer' } },
+      properties: {
+        name: { type: 'string' },
+        format: { type: ['string', 'null'], enum: ['gcode', 'gcode.3mf', null], description: 'Null for a model, sliced at dispatch.' },
+        size_bytes: { type: 'integer' },
+      },
+    },
+    slice: {
+      type: ['object', 'null'],
+      description: "A model's profiles (null for a print-ready file); `printer_profile_id` null: the printer's own.",
+      additionalProperties: false,
+      required: ['printer_profile_id', 'filament_ids', 'process_id', 'overrides'],
+      properties: {
+        printer_profile_id: nullableText,
+        filament_ids: { type: 'array', items: { type: 'string' } },
+        process_id: { type: 'string' },
+        overrides: { type: 'object' },
+      },
     },
     copies: { type: 'array', items: copySchema },
     copies_done: { type: 'integer', minimum: 0 },
@@ -197,9 +214,13 @@ export const dispatchResultSchema: JsonSchema = {
 /** The upload form of POST /api/queue, for the OpenAPI description (the handler checks the fields). */
 export const jobFormSchema: JsonSchema = {
   type: 'object',
-  required: ['file'],
   properties: {
     file: { type: 'string', description: 'The print-ready file: `.gcode` (Marlin printers) or `.gcode.3mf` (Bambu Lab printers).' },
+    model: { type: 'string', description: 'Instead of `file`: an STL or 3MF model, sliced at dispatch for the chosen printer (at most 50 MB).' },
+    filament_ids: { type: 'string', description: 'Model jobs: JSON array of filament profile ids, one per filament slot.' },
+    process_id: { type: 'string', description: 'Model jobs: the process profile id.' },
+    printer_profile_id: { type: 'string', description: "Model jobs: the printer profile; default the chosen printer's own." },
+    overrides: { type: 'string', description: "Model jobs: JSON object of settings that replace the profiles' values." },
     name: { type: 'string', description: 'Default: the file name without its extension.' },
     copies: { type: 'string', description: `1–${MAX_COPIES}; default 1.` },
     priority: { type: 'string', description: `${-MAX_PRIORITY}–${MAX_PRIORITY}, higher first; default 0.` },

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { COLOR_TOLERANCE, describeFilament, matchFilaments, unfitReason, type PrinterSnapshot } from '../../../appliance/dashboard/queue/matching.js';
-import type { JobRequirements } from '../../../appliance/dashboard/queue/job.js';
+import type { JobRequirements, PrintFormat } from '../../../appliance/dashboard/queue/job.js';
 
 const any: JobRequirements = { printer_ids: [], printer_type: null, printer_model: null, nozzle_diameter: null, filaments: [] };
 
@@ -13,6 +13,7 @@ const bambu: PrinterSnapshot = {
   model: 'P1S',
   nozzle_diameter: 0.4,
   format: 'gcode.3mf',
+  printer_profile: 'bambu-lab-p1s-0.4',
   loaded: [
     { slot: { kind: 'ams', unit: 0, tray: 0 }, material: 'PLA', color_hex: '#FFFFFF', spool_id: 4 },
     { slot: { kind: 'ams', unit: 0, tray: 1 }, material: 'PLA', color_hex: '#E02020', spool_id: null },
@@ -28,20 +29,37 @@ const marlin: PrinterSnapshot = {
   model: null,
   nozzle_diameter: 0.6,
   format: 'gcode',
+  printer_profile: null,
   loaded: [
     { slot: { kind: 'tool', tool: 0 }, material: 'PLA', color_hex: '#000000', spool_id: 1 },
     { slot: { kind: 'tool', tool: 1 }, material: 'PETG', color_hex: null, spool_id: 2 },
   ],
 };
 
+/** A print-ready job with these requirements, of this format. */
+function fit(requirements: JobRequirements, format: PrintFormat) {
+  return { requirements, file: { name: 'j', format, path: 'j', size_bytes: 1 }, slice: null };
+}
+
 test('fit: pinned printers, type, model, nozzle and format', () => {
-  assert.equal(unfitReason(bambu, any, 'gcode.3mf'), null);
-  assert.equal(unfitReason(bambu, { ...any, printer_ids: ['m1'] }, 'gcode.3mf'), 'not one of the printers the job names');
-  assert.equal(unfitReason(bambu, { ...any, printer_type: 'marlin-serial' }, 'gcode.3mf'), 'not a marlin-serial printer');
-  assert.equal(unfitReason(bambu, { ...any, printer_model: 'p1s' }, 'gcode.3mf'), null);
-  assert.equal(unfitReason(bambu, { ...any, printer_model: 'X1C' }, 'gcode.3mf'), 'not a X1C');
-  assert.equal(unfitReason(marlin, { ...any, nozzle_diameter: 0.4 }, 'gcode'), 'no 0.4 mm nozzle');
-  assert.equal(unfitReason(marlin, any, 'gcode.3mf'), 'does not print .gcode.3mf projects');
+  assert.equal(unfitReason(bambu, fit(any, 'gcode.3mf')), null);
+  assert.equal(unfitReason(bambu, fit({ ...any, printer_ids: ['m1'] }, 'gcode.3mf')), 'not one of the printers the job names');
+  assert.equal(unfitReason(bambu, fit({ ...any, printer_type: 'marlin-serial' }, 'gcode.3mf')), 'not a marlin-serial printer');
+  assert.equal(unfitReason(bambu, fit({ ...any, printer_model: 'p1s' }, 'gcode.3mf')), null);
+  assert.equal(unfitReason(bambu, fit({ ...any, printer_model: 'X1C' }, 'gcode.3mf')), 'not a X1C');
+  assert.equal(unfitReason(marlin, fit({ ...any, nozzle_diameter: 0.4 }, 'gcode')), 'no 0.4 mm nozzle');
+  assert.equal(unfitReason(marlin, fit(any, 'gcode.3mf')), 'does not print .gcode.3mf projects');
+  const model = { ...fit(any, 'gcode'), file: { name: 'm.stl', format: null, path: 'm', size_bytes: 1 } };
+  const spec = {
+    printer_profile_id: null,
+    filament_ids: ['generic-pla'],
+    process_id: 'p',
+    overrides: {},
+    owner: { kind: 'user' as const, id: 'u', name: 'u' },
+  };
+  assert.equal(unfitReason(marlin, { ...model, slice: spec }), 'has no printer profile to slice with');
+  assert.equal(unfitReason(bambu, { ...model, slice: spec }), null);
+  assert.equal(unfitReason(marlin, { ...model, slice: { ...spec, printer_profile_id: 'generic-marlin-0.4' } }), null);
 });
 
 test('Bambu: the AMS mapping of this printer; colours within the tolerance; the external spool', () => {

@@ -19,7 +19,7 @@ import type {
 import { DriverRegistry } from '../../../appliance/dashboard/printers/driver-registry.js';
 import type { PrinterRecord } from '../../../appliance/dashboard/printers/printer.js';
 import type { AmsTray, AmsUpdate, PrinterStatus, PrintProgressState } from '../../../appliance/dashboard/printers/status.js';
-import { liveFeature, printersFeature, queueFeature } from '../../../appliance/dashboard/features.js';
+import { liveFeature, nativeSlicingFeature, printersFeature, queueFeature } from '../../../appliance/dashboard/features.js';
 import { startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture, type TestResponse } from '../../fixtures/dashboard.js';
 import { SpoolShelf } from '../../fixtures/spool-shelf.js';
 import { onlineStatus } from '../printers/fake-driver.js';
@@ -137,7 +137,14 @@ export interface QueueDashboard {
   driver(printerId: string): ScriptedDriver;
 }
 
-export async function startQueueDashboard(options: { dataDir?: string; config?: Record<string, unknown> } = {}): Promise<QueueDashboard> {
+export interface QueueDashboardOptions {
+  dataDir?: string;
+  config?: Record<string, unknown>;
+  /** With the built-in engine's feature, so that model jobs are sliced (no desktop slicer, no slicer service). */
+  slicing?: boolean;
+}
+
+export async function startQueueDashboard(options: QueueDashboardOptions = {}): Promise<QueueDashboard> {
   const registry = new DriverRegistry();
   const drivers = new Map<string, ScriptedDriver>();
   for (const type of ['bambu-lan', 'marlin-serial']) {
@@ -153,8 +160,8 @@ export async function startQueueDashboard(options: { dataDir?: string; config?: 
     createAuthenticator: testAuthenticator,
     logLevel: 'error',
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    features: [printersFeature, liveFeature, queueFeature],
-    services: { printers: { drivers: registry, intervals: { status: 0, progress: 0, ams: 0 } }, spools: shelf },
+    features: options.slicing ? [printersFeature, liveFeature, nativeSlicingFeature, queueFeature] : [printersFeature, liveFeature, queueFeature],
+    services: { printers: { drivers: registry, intervals: { status: 0, progress: 0, ams: 0 } }, spools: shelf, bridge: { searchDirs: [] } },
   });
   return {
     dash,

@@ -19,6 +19,7 @@ function job(states: CopyState[], flags: Partial<Pick<QueueJob, 'held' | 'cancel
     id: '0123456789abcdef',
     name: 'j',
     file: { name: 'j.gcode', format: 'gcode', path: 'queue-files/j.gcode', size_bytes: 1 },
+    slice: null,
     priority: 0,
     held: flags.held ?? false,
     cancelled: flags.cancelled ?? false,
