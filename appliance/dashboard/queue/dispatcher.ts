@@ -22,7 +22,7 @@ import type { Printers } from '../printers/feature.js';
 import type { SlicingBackend } from '../slicing/backend.js';
 import { printerFileName } from '../slicing/send-to-printer.js';
 import { printedStem, type JobCopy, type QueueJob } from './job.js';
-import type { FilamentMatch } from './matching.js';
+import { defaultFeeds, type FilamentMatch } from './matching.js';
 import { pickPrinter } from './pick-printer.js';
 import type { PrintDispatched } from './print-dispatched.js';
 import type { Plates } from './plates.js';
@@ -144,7 +144,11 @@ export class Dispatcher {
           taken.add(printerId);
           moveCopy(copy, 'claim');
           Object.assign(copy, { printer_id: printerId, remote_name: printerFileName(job.file.name), error: null, dispatches: copy.dispatches + 1 });
-          claims.push({ job, copy, printerId, match: pick.match });
+          const match =
+            job.requirements.filaments.length === 0
+              ? { filaments: defaultFeeds(pick.printer.snapshot, job.plan.amounts.length), ams_mapping: null }
+              : pick.match;
+          claims.push({ job, copy, printerId, match });
           touched.add(job);
         }
       }

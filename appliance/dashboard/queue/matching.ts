@@ -138,3 +138,21 @@ function matchAms(loaded: readonly LoadedFilament[], filaments: readonly Filamen
   }
   return missing.length > 0 ? { missing } : { filaments: matched, ams_mapping: mapping };
 }
+
+/**
+ * For a job that names no filament: where the printer feeds filaments 1…count from by default
+ * (Marlin: tool T(n−1); Bambu without a mapping: global tray n−1), where something is loaded, so
+ * that `print.dispatched` can still say which spool the print draws on.
+ */
+export function defaultFeeds(printer: PrinterSnapshot, count: number): FilamentMatch['filaments'] {
+  const feeds: FilamentMatch['filaments'] = [];
+  for (let n = 1; n <= count; n++) {
+    const loaded = printer.loaded?.find((l) =>
+      printer.type === 'bambu-lan'
+        ? l.slot.kind === 'ams' && l.slot.unit * 4 + l.slot.tray === n - 1
+        : l.slot.kind === 'tool' && l.slot.tool === n - 1,
+    );
+    if (loaded) feeds.push({ filament: n, slot: loaded.slot, spool_id: loaded.spool_id, material: loaded.material, color_hex: loaded.color_hex });
+  }
+  return feeds;
+}

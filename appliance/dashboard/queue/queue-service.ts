@@ -66,6 +66,9 @@ export class QueueService {
   private opened: { jobs: JobStore; plates: Plates; dispatcher: Dispatcher } | null = null;
   private readonly unsubscribe: Array<() => void> = [];
   private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  /** Each printer's last state and connection, so that a round runs on a change, not on every report. */
+  private readonly lastSeen = new Map<string, string>();
 
   constructor(
     private readonly ctx: QueueContext,
@@ -97,14 +100,14 @@ export class QueueService {
       this.ctx.bus.on('printer.status', (status) => this.onStatus(status)),
       this.ctx.bus.on('ams.update', () => void dispatcher.round()),
     );
-    this.timer = setInterval(() => void dispatcher.round(), this.ctx.settings.current.queue.round_interval_s * 1000);
-    this.timer.unref();
+    this.schedule();
     void dispatcher.round();
   }
 
   async stop(): Promise<void> {
     for (const off of this.unsubscribe.splice(0)) off();
-    if (this.timer) clearInterval(this.timer);
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
     await this.opened?.dispatcher.stop();
   }
 
@@ -224,8 +227,21 @@ export class QueueService {
     return this.opened;
   }
 
+  /** The safety-net round, every `queue.round_interval_s` as the setting is now. */
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      void this.opened?.dispatcher.round();
+      this.schedule();
+    }, this.ctx.settings.current.queue.round_interval_s * 1000);
+    this.timer.unref();
+  }
+
   private onStatus(status: PrinterStatus): void {
     if (!this.opened) return;
+    const seen = `${status.online}/${status.state}`;
+    if (this.lastSeen.get(status.printer_id) === seen) return;
+    this.lastSeen.set(status.printer_id, seen);
     if (status.online && PRINTING_STATES.has(status.state)) {
       void this.setPlate(status.printer_id, 'occupied', this.opened.dispatcher.isBusy(status.printer_id) ? 'queue' : 'printer');
     }

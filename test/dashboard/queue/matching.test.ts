@@ -1,7 +1,14 @@
 /** Matching a job's requirements against a printer's snapshot, and how a missing filament reads. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { COLOR_TOLERANCE, describeFilament, matchFilaments, unfitReason, type PrinterSnapshot } from '../../../appliance/dashboard/queue/matching.js';
+import {
+  COLOR_TOLERANCE,
+  defaultFeeds,
+  describeFilament,
+  matchFilaments,
+  unfitReason,
+  type PrinterSnapshot,
+} from '../../../appliance/dashboard/queue/matching.js';
 import type { JobRequirements, PrintFormat } from '../../../appliance/dashboard/queue/job.js';
 
 const any: JobRequirements = { printer_ids: [], printer_type: null, printer_model: null, nozzle_diameter: null, filaments: [] };
@@ -114,4 +121,22 @@ test('filaments read as an operator says them', () => {
   assert.equal(describeFilament({ material: 'PLA', color_hex: '#1E3FBF' }), 'PLA blue (#1E3FBF)');
   assert.equal(describeFilament({ material: 'PLA', color_hex: '#7FFFD4' }), 'PLA #7FFFD4');
   assert.equal(describeFilament({ material: 'ASA', color_hex: null }), 'ASA');
+});
+
+test('a job that names no filament: the default feeds, where something is loaded', () => {
+  assert.deepEqual(
+    defaultFeeds(marlin, 3).map((f) => [f.filament, f.slot, f.spool_id]),
+    [
+      [1, { kind: 'tool', tool: 0 }, 1],
+      [2, { kind: 'tool', tool: 1 }, 2],
+    ],
+  );
+  assert.deepEqual(
+    defaultFeeds(bambu, 2).map((f) => [f.filament, f.slot, f.material]),
+    [
+      [1, { kind: 'ams', unit: 0, tray: 0 }, 'PLA'],
+      [2, { kind: 'ams', unit: 0, tray: 1 }, 'PLA'],
+    ],
+  );
+  assert.deepEqual(defaultFeeds({ ...bambu, loaded: null }, 1), []);
 });

@@ -323,6 +323,20 @@ describe('dispatching', () => {
     await settle(marlin);
   });
 
+  test('a file that names no filament goes to any printer of its format; the announcement names the spool it draws on', async () => {
+    await clearPlate(q.dash, marlin);
+    const plain = '; filament used [g] = 2.50\n; filament used [mm] = 830.00\nG28\nG1 X10 E5\n';
+    const added = await postJob(q.dash, 'plain.gcode', plain);
+    assert.deepEqual([added.json.filaments_from, added.json.requirements.filaments], ['none', []]);
+    await untilJob(q.dash, added.json.id, 'printing', (j) => j.state === 'printing');
+    const dispatched = ws('print.dispatched').find((d) => d.job_id === added.json.id);
+    const spool = q.shelf.loadedOn(marlin)[0];
+    assert.deepEqual(dispatched.filaments, [
+      { filament: 1, slot: { kind: 'tool', tool: 0 }, spool_id: spool.id, material: 'PLA', color_hex: '#FFFFFF', grams: 2.5, length_mm: 830 },
+    ]);
+    await settle(marlin);
+  });
+
   test('order: priority first, then position; PUT moves a job; one copy per printer per round', async () => {
     // Held while they are added and the plate occupied while they are released: the order is decided in one round.
     const low = await postJob(q.dash, 'low.gcode', PLA_WHITE, { held: true });
