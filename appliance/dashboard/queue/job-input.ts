@@ -10,6 +10,7 @@ import { chmod, mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Request } from 'hyper-express';
 import { AppError, ErrorCode } from '../../common/errors.js';
+import { nameProblem, normalizeName } from '../../common/names.js';
 import { validate, type ValidationIssue } from '../../common/json-schema.js';
 import { discardUploads, readMultipart, type MultipartForm, type UploadLimits } from '../../common/multipart.js';
 import { InflateLimitError, isZip } from '../../common/zip.js';
@@ -134,7 +135,10 @@ export function parseJobForm(form: MultipartForm): ParsedForm {
   }
   const slice = model ? sliceFields(form, issues) : null;
   const name = (form.fields.get('name') ?? file?.fileName.replace(/\.gcode\.3mf$|\.[^.]+$/i, '') ?? '').trim();
+  const nameIssue = nameProblem(name);
   if (name === '' || name.length > MAX_NAME_LENGTH) issues.push({ path: 'body/name', message: `must be 1 to ${MAX_NAME_LENGTH} characters` });
+  else if (nameIssue !== null)
+    issues.push({ path: 'body/name', message: `${nameIssue}${form.fields.has('name') ? '' : ' (taken from the file name)'}` });
   const copies = integerField(form, 'copies', 1, MAX_COPIES, issues) ?? 1;
   const priority = integerField(form, 'priority', -MAX_PRIORITY, MAX_PRIORITY, issues) ?? 0;
   const position = integerField(form, 'position', 1, Number.MAX_SAFE_INTEGER, issues);
@@ -153,7 +157,7 @@ export function parseJobForm(form: MultipartForm): ParsedForm {
     }
   }
   if (issues.length > 0) throw validationError(issues);
-  return { name, copies, priority, position, held: heldText === 'true', requirements, format, slice };
+  return { name: normalizeName(name), copies, priority, position, held: heldText === 'true', requirements, format, slice };
 }
 
 /** Reads the upload into a folder of its own under the files folder; the caller removes it. */

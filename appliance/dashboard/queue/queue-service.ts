@@ -10,6 +10,7 @@
  */
 import type { DashboardContext } from '../feature.js';
 import { AppError, ErrorCode } from '../../common/errors.js';
+import { normalizeName } from '../../common/names.js';
 import type { SpoolDirectory } from '../inventory/spool.js';
 import type { Printers } from '../printers/feature.js';
 import type { PrinterStatus } from '../printers/status.js';
@@ -144,7 +145,7 @@ export class QueueService {
     const copies = patch.copies === undefined ? null : this.checkCopies(job, patch.copies);
     // Every check is done: from here on the job changes.
     if (command !== null) applyCommand(job, command);
-    if (patch.name !== undefined) job.name = patch.name;
+    if (patch.name !== undefined) job.name = normalizeName(patch.name);
     if (patch.priority !== undefined) job.priority = patch.priority;
     if (patch.requirements !== undefined) {
       job.requirements = normaliseRequirements(patch.requirements, job.requirements);

@@ -1,4 +1,5 @@
 /** JSON Schemas of the queue API: what requests are checked against and the OpenAPI description shows. */
+import { NAME_FORMAT, NAME_RULE } from '../../common/names.js';
 import type { JsonSchema } from '../http/route.js';
 import { COPY_STATES, JOB_STATES } from './states.js';
 
@@ -169,7 +170,7 @@ export const jobUpdateSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH },
+    name: { type: 'string', format: NAME_FORMAT, minLength: 1, maxLength: MAX_NAME_LENGTH, description: NAME_RULE },
     copies: { type: 'integer', minimum: 1, maximum: MAX_COPIES, description: 'Not below the copies already dispatched, printed or failed.' },
     priority: { type: 'integer', minimum: -MAX_PRIORITY, maximum: MAX_PRIORITY },
     position: { type: 'integer', minimum: 1, description: 'Moves the job to this place (past the end: last).' },

@@ -125,6 +125,8 @@ describe('the job form, bad input and roles', () => {
       ['a.gcode', PLA_WHITE, { position: -1 }, /body\/position/],
       ['a.gcode', PLA_WHITE, { held: 'maybe' }, /body\/held must be true or false/],
       ['a.gcode', PLA_WHITE, { colour: 'red' }, /body\/colour is not a field of the job form/],
+      ['a.gcode', PLA_WHITE, { name: 'evil\u202Egcode' }, /body\/name contains U\+202E/],
+      ['a\u200B.gcode', PLA_WHITE, {}, /body\/name contains U\+200B .*\(taken from the file name\)/],
       ['a.gcode', PLA_WHITE, { requirements: '{not json' }, /body\/requirements must be a JSON object/],
       ['a.gcode', PLA_WHITE, { requirements: { filaments: [{ filament: 0, material: 'PLA' }] } }, /body\/requirements\/filaments\/0\/filament/],
       ['a.gcode', PLA_WHITE, { requirements: { filaments: [{ filament: 1, material: 'PLA', color_hex: 'red' }] } }, /color_hex/],
@@ -160,6 +162,7 @@ describe('the job form, bad input and roles', () => {
       [{ state: 'printing' }, /body\/state/],
       [{ requirements: { nozzle_diameter: -1 } }, /nozzle_diameter/],
       [{ surprise: 1 }, /body\/surprise/],
+      [{ name: 'bad\u202Ename' }, /body\/name/],
     ] as const) {
       expectError(await q.dash.request('put', `/api/queue/${id}`, { token: TEST_TOKENS.print, body }), 400, 'ERR_VALIDATION', pattern);
     }
