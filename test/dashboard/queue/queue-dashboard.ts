@@ -21,6 +21,7 @@ import type { PrinterRecord } from '../../../appliance/dashboard/printers/printe
 import type { AmsTray, AmsUpdate, PrinterStatus, PrintProgressState } from '../../../appliance/dashboard/printers/status.js';
 import { liveFeature, nativeSlicingFeature, printersFeature, queueFeature } from '../../../appliance/dashboard/features.js';
 import { startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture, type TestResponse } from '../../fixtures/dashboard.js';
+import { eventually } from '../../fixtures/eventually.js';
 import { SpoolShelf } from '../../fixtures/spool-shelf.js';
 import { onlineStatus } from '../printers/fake-driver.js';
 
@@ -225,3 +226,29 @@ export async function postJob(
   }
   return { status: response.status, headers: response.headers, json, text };
 }
+
+export const PLA_WHITE = gcodeFile([['PLA', '#FFFFFF', 12.5]]);
+
+/** GET /api/queue's items. */
+export async function jobs(dash: DashboardFixture): Promise<any[]> {
+  const list = await dash.request('get', '/api/queue', { token: TEST_TOKENS.view });
+  assert.equal(list.status, 200, list.text);
+  return list.json.items;
+}
+
+export async function job(dash: DashboardFixture, id: string): Promise<any> {
+  const got = await dash.request('get', `/api/queue/${id}`, { token: TEST_TOKENS.view });
+  assert.equal(got.status, 200, got.text);
+  return got.json;
+}
+
+/** Polls the job until `check` holds; returns it then. */
+export function untilJob(dash: DashboardFixture, id: string, what: string, check: (job: any) => boolean): Promise<any> {
+  return eventually(what, async () => {
+    const current = await job(dash, id);
+    return check(current) ? current : null;
+  });
+}
+
+export const clearPlate = (dash: DashboardFixture, printerId: string, token = TEST_TOKENS.print) =>
+  dash.request('post', `/api/printers/${printerId}/plate-cleared`, { token });
