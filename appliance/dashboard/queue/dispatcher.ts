@@ -13,7 +13,7 @@
  * died before it knew how the send ended. Its printer is kept out of rounds until its driver is
  * online again; then, if the printer reports printing (or preparing, or paused) that file, the
  * copy is `printing`, otherwise the claim is undone and the copy is pending again. A printer that
- * no longer exists undoes the claim at once. So a copy is never printed twice by the queue, and
+ * no longer exists, or was disabled, undoes the claim at once. So a copy is never printed twice by the queue, and
  * never lost.
  */
 import type { Logger } from '../../common/logger.js';
@@ -66,6 +66,9 @@ interface PendingClaim {
   match: FilamentMatch;
 }
 
+/** How long a stop waits for the sends in flight. */
+const STOP_WAIT_MS = 10_000;
+
 /** Printer states in which a recovered claim's file counts as started. */
 const RUNNING_STATES = new Set(['preparing', 'printing', 'paused']);
 
@@ -116,12 +119,18 @@ export class Dispatcher {
     return next;
   }
 
-  /** No new round or attempt starts; resolves once the sends in flight have ended. */
+  /**
+   * No new round or attempt starts; resolves once the sends in flight have ended, or after
+   * STOP_WAIT_MS (an upload of a large file, a start the printer does not answer): a send cut
+   * short leaves its claim, which the next start resolves by the restart rule.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
     this.aborter.abort();
     await this.chain;
-    await Promise.all([...this.sends]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all([...this.sends]), new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   private async runRound(): Promise<Claim[]> {
@@ -217,7 +226,8 @@ export class Dispatcher {
       } catch {
         view = null;
       }
-      if (view !== null && !view.online) continue;
+      // Wait for the printer to answer again, unless it was disabled (then it will not).
+      if (view !== null && !view.online && view.enabled) continue;
       const file = view?.status.job?.file ?? null;
       const expected = copy.remote_name === null || view === null ? null : printedStem(printedName(view.type, copy.remote_name));
       if (view !== null && RUNNING_STATES.has(view.state) && file !== null && printedStem(file) === expected) {
