@@ -6,13 +6,13 @@
  * profiles to slice it with at dispatch. Nothing is kept when anything fails.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Request } from 'hyper-express';
 import { AppError, ErrorCode } from '../../common/errors.js';
 import { nameProblem, normalizeName } from '../../common/names.js';
 import { validate, type ValidationIssue } from '../../common/json-schema.js';
-import { discardUploads, readMultipart, type MultipartForm, type UploadLimits } from '../../common/multipart.js';
+import { discardUploads, maxBodyBytes, readMultipart, type MultipartForm, type UploadLimits } from '../../common/multipart.js';
 import { InflateLimitError, isZip } from '../../common/zip.js';
 import { validationError } from '../http/validate.js';
 import type { JobOwner } from '../slicing/ownership.js';
@@ -28,6 +28,8 @@ const LIMITS: UploadLimits = { maxFileBytes: JOB_FILE_LIMIT_BYTES, maxFieldBytes
 const FORM_FIELDS = new Set(['name', 'copies', 'priority', 'position', 'held', 'requirements']);
 /** The fields of a model job: the slice form's profile fields. */
 const SLICE_FIELDS = new Set(['printer_profile_id', 'filament_ids', 'process_id', 'overrides']);
+/** What the router lets through before the form reader counts. */
+export const JOB_BODY_MAX_BYTES = maxBodyBytes(LIMITS);
 const PROFILE_ID = /^[A-Za-z0-9][A-Za-z0-9._@+ -]{0,127}$/;
 
 export type RequirementsInput = Partial<JobRequirements>;
@@ -238,4 +240,21 @@ function printFacts(file: string, format: PrintFormat | null): Promise<FileFacts
 export async function removeJobFiles(job: QueueJob, dataDir: string): Promise<void> {
   await rm(path.join(dataDir, job.file.path), { force: true });
   if (job.plan.thumbnail) await rm(path.join(dataDir, job.plan.thumbnail), { force: true });
+}
+
+/**
+ * Removes what a crash can leave in the files folder: uploads being received (`incoming-*`),
+ * slices being made (`slice-*`), and files of jobs that never reached `queue.json`.
+ */
+export async function sweepFiles(dataDir: string, jobIds: ReadonlySet<string>): Promise<string[]> {
+  const dir = path.join(dataDir, FILES_DIR);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const removed: string[] = [];
+  for (const name of await readdir(dir)) {
+    const owner = /^([0-9a-f]{16})\./.exec(name)?.[1];
+    if (owner !== undefined && jobIds.has(owner)) continue;
+    await rm(path.join(dir, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
 }

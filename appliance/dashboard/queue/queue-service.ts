@@ -18,7 +18,7 @@ import type { SlicingBackend } from '../slicing/backend.js';
 import type { JobOwner } from '../slicing/ownership.js';
 import { Dispatcher, type Claim } from './dispatcher.js';
 import type { QueueJob, SliceSpec } from './job.js';
-import { createJob, normaliseRequirements, removeJobFiles, type ParsedForm, type RequirementsInput } from './job-input.js';
+import { createJob, normaliseRequirements, removeJobFiles, sweepFiles, type ParsedForm, type RequirementsInput } from './job-input.js';
 import { JobStore } from './job-store.js';
 import { Plates, type PlateChange, type PlateView } from './plates.js';
 import { applyCommand, canMoveCopy, checkDeletable, commandFor, hasActiveCopy, jobState, moveCopy, type JobState } from './states.js';
@@ -82,6 +82,8 @@ export class QueueService {
     const jobs = await JobStore.open(this.ctx.stores);
     const plates = await Plates.open(this.ctx.stores);
     const log = this.ctx.log.child('queue');
+    const swept = await sweepFiles(this.ctx.dataDir, new Set(jobs.list().map((job) => job.id)));
+    if (swept.length > 0) log.info(`removed ${swept.length} leftover file(s) of unfinished uploads and slices: ${swept.join(', ')}`);
     const dispatcher = new Dispatcher({
       printers: this.printers,
       slicers: this.slicers,

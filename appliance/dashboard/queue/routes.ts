@@ -6,7 +6,7 @@ import { rm } from 'node:fs/promises';
 import { Reply, type RouteSpec } from '../http/route.js';
 import { validationError } from '../http/validate.js';
 import { ownerOf } from '../slicing/ownership.js';
-import { JOB_FILE_LIMIT_BYTES, parseJobForm, receiveJobForm } from './job-input.js';
+import { JOB_BODY_MAX_BYTES, JOB_FILE_LIMIT_BYTES, parseJobForm, receiveJobForm } from './job-input.js';
 import type { JobPatch, QueueService } from './queue-service.js';
 import {
   dispatchResultSchema,
@@ -47,7 +47,7 @@ export function queueRoutes(queue: QueueService, dataDir: string): RouteSpec[] {
       description:
         'A multipart form with the print-ready `file` (`.gcode` for Marlin printers, `.gcode.3mf` for Bambu Lab printers, at most ' +
         `${JOB_FILE_LIMIT_BYTES / (1024 * 1024)} MB) and the job's fields. Filament requirements not given are read from the file.`,
-      body: { kind: 'raw', contentType: 'multipart/form-data', maxBytes: JOB_FILE_LIMIT_BYTES + 128 * 1024, schema: jobFormSchema },
+      body: { kind: 'raw', contentType: 'multipart/form-data', maxBytes: JOB_BODY_MAX_BYTES, schema: jobFormSchema },
       responses: {
         201: { description: 'The new job.', schema: jobSchema },
         400: invalid,

@@ -3,7 +3,7 @@
  * about themselves, the files kept, bad input named and nothing stored, and the roles.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { expectError } from '../../fixtures/dashboard.js';
@@ -176,4 +176,24 @@ describe('the job form, bad input and roles', () => {
     assert.deepEqual([cleared.status, cleared.json.state, cleared.json.by], [200, 'clear', 'admin']);
     assert.equal((await q.dash.request('delete', `/api/queue/${id}`, { token: TEST_TOKENS.admin })).status, 204);
   });
+});
+
+test('a restart keeps the jobs and their files, and removes what unfinished uploads and slices left', async () => {
+  const first = await startQueueDashboard();
+  const added = await postJob(first.dash, 'kept.gcode', PLA_WHITE, { copies: 2, priority: 4 });
+  assert.equal(added.status, 201, added.text);
+  await first.dash.stop();
+  const files = path.join(first.dash.dataDir, 'queue-files');
+  mkdirSync(path.join(files, 'incoming-0123456789abcdef'));
+  writeFileSync(path.join(files, 'incoming-0123456789abcdef', 'half.gcode'), 'G28\n');
+  mkdirSync(path.join(files, `slice-${added.json.id}-1`));
+  writeFileSync(path.join(files, 'fedcba9876543210.gcode'), 'G28\n');
+  const again = await startQueueDashboard({ dataDir: first.dash.dataDir });
+  try {
+    const strip = ({ updated_at: _u, waiting_reason: _w, ...rest }: any) => rest;
+    assert.deepEqual((await jobs(again.dash)).map(strip), [strip(added.json)]);
+    assert.deepEqual(readdirSync(files), [`${added.json.id}.gcode`]);
+  } finally {
+    await again.dash.cleanup();
+  }
 });
