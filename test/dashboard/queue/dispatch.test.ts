@@ -53,6 +53,8 @@ describe('dispatching', () => {
   });
 
   const ws = (type: string) => messages.filter((m) => m.type === type).map((m) => m.payload as any);
+  /** The first message of this type that matches, once the WebSocket has delivered it. */
+  const wsFind = (type: string, match: (payload: any) => boolean) => eventually(`${type} on the WebSocket`, () => ws(type).find(match));
 
   /** Ends whatever a printer prints and confirms its plate clear, so the next test starts from idle printers. */
   async function settle(...printerIds: string[]): Promise<void> {
@@ -80,7 +82,7 @@ describe('dispatching', () => {
     assert.deepEqual([printing.copies[0].printer_id, printing.copies[0].remote_name, printing.waiting_reason], [bambu, 'petg.gcode.3mf', null]);
     // Filament 1 (PETG black) goes to tray 1, which holds PETG #101010, within the tolerance.
     assert.deepEqual(q.driver(bambu).starts[0].options, { ams_mapping: [1] });
-    const dispatched = ws('print.dispatched').find((d) => d.job_id === id);
+    const dispatched = await wsFind('print.dispatched', (d) => d.job_id === id);
     assert.deepEqual(
       [dispatched.printer_id, dispatched.copy, dispatched.file, dispatched.user, dispatched.filaments],
       [
@@ -111,7 +113,7 @@ describe('dispatching', () => {
         ['occupied', 'queue'],
       ],
     );
-    assert.ok(ws('queue.update').some((u) => u.job.id === id && u.job.state === 'printing'));
+    await wsFind('queue.update', (u) => u.job.id === id && u.job.state === 'printing');
     expectError(await clearPlate(q.dash, bambu), 409, 'ERR_CONFLICT', /printing/);
 
     q.driver(bambu).end('finished');
@@ -133,7 +135,7 @@ describe('dispatching', () => {
     await q.dash.request('post', '/api/queue/dispatch', { token: TEST_TOKENS.print });
     const printing = await untilJob(q.dash, id, 'the job printing on M1', (j) => j.state === 'printing');
     assert.equal(printing.copies[0].printer_id, marlin);
-    const dispatched = ws('print.dispatched').find((d) => d.job_id === id);
+    const dispatched = await wsFind('print.dispatched', (d) => d.job_id === id);
     assert.deepEqual(dispatched.filaments, [
       { filament: 1, slot: { kind: 'tool', tool: 0 }, spool_id: green.id, material: 'PLA', color_hex: '#22AA22', grams: 5, length_mm: 1650 },
     ]);
@@ -148,7 +150,7 @@ describe('dispatching', () => {
     const added = await postJob(q.dash, 'plain.gcode', plain);
     assert.deepEqual([added.json.filaments_from, added.json.requirements.filaments], ['none', []]);
     await untilJob(q.dash, added.json.id, 'printing', (j) => j.state === 'printing');
-    const dispatched = ws('print.dispatched').find((d) => d.job_id === added.json.id);
+    const dispatched = await wsFind('print.dispatched', (d) => d.job_id === added.json.id);
     const spool = q.shelf.loadedOn(marlin)[0];
     assert.deepEqual(dispatched.filaments, [
       { filament: 1, slot: { kind: 'tool', tool: 0 }, spool_id: spool.id, material: 'PLA', color_hex: '#FFFFFF', grams: 2.5, length_mm: 830 },
@@ -281,6 +283,6 @@ describe('dispatching', () => {
     assert.equal((await put({ position: 1 })).json.position, 1);
     assert.equal((await q.dash.request('delete', `/api/queue/${id}`, { token: TEST_TOKENS.print })).status, 204);
     expectError(await q.dash.request('get', `/api/queue/${id}`, { token: TEST_TOKENS.view }), 404, 'ERR_NOT_FOUND');
-    assert.ok(ws('queue.update').some((u) => u.action === 'removed' && u.job.id === id));
+    await wsFind('queue.update', (u) => u.action === 'removed' && u.job.id === id);
   });
 });

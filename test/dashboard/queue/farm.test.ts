@@ -166,7 +166,8 @@ test('five jobs over three printers: plates first, then priority, each on a prin
   const onMarlin = await untilJob(whiteGcode, 'the G-code printing', (j) => j.state === 'printing' || j.state === 'done');
   assert.deepEqual([onRed.copies[0].printer_id, onWhite.copies[0].printer_id, onMarlin.copies[0].printer_id], [ids.B, ids.A, ids.M]);
   assert.equal(onWhite.copies[1].state, 'pending');
-  assert.match((await job(petg)).waiting_reason ?? '', /^waiting for A /);
+  // A prints white (or, on a slow machine, has already finished it and waits for its plate).
+  assert.match((await job(petg)).waiting_reason ?? '', /^waiting for A |^plate not cleared on A$/);
   // Each printer's own mapping: red is tray 2 on B, white tray 0 on A.
   await eventually('the starts on both printers', () => starts.get(bambuA.serial)?.length === 1 && starts.get(bambuB.serial)?.length === 1, WAIT_MS);
   assert.deepEqual(starts.get(bambuB.serial)?.[0].ams_mapping, [2]);
