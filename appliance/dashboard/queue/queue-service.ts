@@ -8,6 +8,8 @@
  * every `queue.round_interval_s` as a safety net. A printer seen printing (whoever started it)
  * has its plate marked occupied; a print that ends leaves it so until someone confirms it clear.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { DashboardContext } from '../feature.js';
 import { AppError, ErrorCode } from '../../common/errors.js';
 import { normalizeName } from '../../common/names.js';
@@ -158,6 +160,13 @@ export class QueueService {
     await this.changed([job]);
     void this.state.dispatcher.round();
     return this.view(job);
+  }
+
+  /** The job's plate picture; 404 when its file has none. */
+  async thumbnail(id: string): Promise<Buffer> {
+    const job = this.state.jobs.require(id);
+    if (job.plan.thumbnail === null) throw new AppError(ErrorCode.notFound, 404, `job ${id} has no plate picture`);
+    return readFile(path.join(this.ctx.dataDir, job.plan.thumbnail));
   }
 
   async remove(id: string): Promise<void> {

@@ -98,6 +98,20 @@ export function queueRoutes(queue: QueueService, dataDir: string): RouteSpec[] {
       handler: ({ params }) => queue.get(params.id),
     },
     {
+      method: 'get',
+      path: '/api/queue/:id/thumbnail.png',
+      level: 'view',
+      tag: TAG,
+      summary: "The job's plate picture",
+      description: "The PNG taken from the file (G-code `; thumbnail begin`, a project's `Metadata/plate_1.png`, a model's slice).",
+      params: idParam,
+      responses: {
+        200: { description: 'The picture.', contentType: 'image/png' },
+        404: { description: 'No such job, or its file has no picture (ERR_NOT_FOUND).', schema: errorSchemaRef },
+      },
+      handler: async ({ params }) => new Reply(200, await queue.thumbnail(params.id), { 'content-type': 'image/png', 'cache-control': 'no-cache' }),
+    },
+    {
       method: 'put',
       path: '/api/queue/:id',
       level: 'print',

@@ -63,6 +63,9 @@ describe('the job form, bad input and roles', () => {
     assert.deepEqual(files, [`${j.id}.gcode`, `${j.id}.png`]);
     for (const name of files) assert.equal(statSync(path.join(q.dash.dataDir, 'queue-files', name)).mode & 0o777, 0o600);
     assert.deepEqual(readFileSync(path.join(q.dash.dataDir, 'queue-files', `${j.id}.png`)), png);
+    const picture = await fetch(`${q.dash.url}/api/queue/${j.id}/thumbnail.png`, { headers: { authorization: `Bearer ${TEST_TOKENS.view}` } });
+    assert.deepEqual([picture.status, picture.headers.get('content-type')], [200, 'image/png']);
+    assert.deepEqual(Buffer.from(await picture.arrayBuffer()), png);
     assert.equal((await q.dash.request('delete', `/api/queue/${j.id}`, { token: TEST_TOKENS.print })).status, 204);
     assert.deepEqual(readdirSync(path.join(q.dash.dataDir, 'queue-files')), []);
   });
@@ -138,6 +141,7 @@ describe('the job form, bad input and roles', () => {
       expectError(await q.dash.request('put', `/api/queue/${id}`, { token: TEST_TOKENS.print, body }), 400, 'ERR_VALIDATION', pattern);
     }
     expectError(await q.dash.request('get', '/api/queue/0123456789abcdef', { token: TEST_TOKENS.view }), 404, 'ERR_NOT_FOUND');
+    expectError(await q.dash.request('get', `/api/queue/${id}/thumbnail.png`, { token: TEST_TOKENS.view }), 404, 'ERR_NOT_FOUND', /no plate picture/);
     expectError(await q.dash.request('get', '/api/queue/NOT-AN-ID', { token: TEST_TOKENS.view }), 400, 'ERR_VALIDATION');
     expectError(
       await q.dash.request('put', '/api/queue/0123456789abcdef', { token: TEST_TOKENS.print, body: { priority: 1 } }),
