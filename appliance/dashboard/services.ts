@@ -3,9 +3,10 @@
  * notification center (raised by the slicer-service probe, listed by the notifications routes),
  * the printers (the printers routes; slice-and-send of the bridge and remote routes), the built-in
  * engine (its routes; the bridge slices with its user profiles; the last link of the fallback
- * chain), the desktop-slicer bridge, the slicer-service integration and the print queue (its
- * dispatcher sends to the printers, matching against the spools of a SpoolDirectory). Constructors do no I/O:
- * each service opens what it needs when its feature starts (features.ts says which).
+ * chain), the desktop-slicer bridge, the slicer-service integration and the print queue (it sends
+ * to the printers, slices models through the same chain, and matches against the spools of a
+ * SpoolDirectory). Constructors do no I/O: each service opens what it needs when its feature
+ * starts (features.ts says which).
  */
 import type { DashboardContext } from './feature.js';
 import type { SpoolDirectory } from './inventory/spool.js';
