@@ -9,12 +9,12 @@
  *   `; total estimated time:`; a project's `prediction`);
  * - the plate's picture: the largest `; thumbnail begin` PNG of G-code, a project's
  *   `Metadata/plate_1.png`.
- * G-code is read line by line (files run to hundreds of MB); only comment lines are looked at.
+ * G-code is read line by line and projects as a stream (files run to hundreds of MB); only
+ * comment lines and the three small parts are kept.
  */
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { unzip, type InflateLimits } from '../../common/zip.js';
+import { Unzip, UnzipInflate } from 'fflate';
 import { filamentsForPlate, parseProjectSettings, parseSliceInfo } from '../printers/families/bambu-lan/project-filaments.js';
 import { normaliseHex, type FilamentRequirement, type PlannedAmount, type PrintFormat } from './job.js';
 
@@ -103,13 +103,46 @@ function isPng(bytes: Buffer | null): bytes is Buffer {
   return bytes !== null && bytes.length > 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
 }
 
+/* The parts read are a few kB to a few MB; anything far larger is not what is looked for. */
+const MAX_PART_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The wanted parts of a ZIP package, read as the file streams past (a project may be hundreds of
+ * MB; only the small parts are kept). A part that does not inflate, or is too large, is left out;
+ * a file that is not a ZIP package rejects.
+ */
+export async function readParts(file: string, wanted: ReadonlySet<string>): Promise<Map<string, Buffer>> {
+  const parts = new Map<string, Buffer>();
+  const unzip = new Unzip((entry) => {
+    if (!wanted.has(entry.name)) return;
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    entry.ondata = (err, data, final) => {
+      if (err) return;
+      size += data.length;
+      if (size > MAX_PART_BYTES) {
+        entry.terminate();
+        return;
+      }
+      chunks.push(data);
+      if (final) parts.set(entry.name, Buffer.concat(chunks));
+    };
+    try {
+      entry.start();
+    } catch {
+      // A compression method fflate cannot inflate: the part stays unread.
+    }
+  });
+  unzip.register(UnzipInflate);
+  for await (const chunk of createReadStream(file)) unzip.push(chunk as Buffer);
+  unzip.push(new Uint8Array(0), true);
+  return parts;
+}
+
 /** Reads a Bambu project's slice info, project settings and plate picture. */
-export async function projectFacts(file: string, limits: InflateLimits): Promise<FileFacts> {
-  const parts = unzip(await readFile(file), (name) => name === SLICE_INFO || name === PROJECT_SETTINGS || name === PLATE_PNG, limits);
-  const text = (name: string): string | null => {
-    const bytes = parts.get(name);
-    return bytes ? Buffer.from(bytes).toString('utf8') : null;
-  };
+export async function projectFacts(file: string): Promise<FileFacts> {
+  const parts = await readParts(file, new Set([SLICE_INFO, PROJECT_SETTINGS, PLATE_PNG]));
+  const text = (name: string): string | null => parts.get(name)?.toString('utf8') ?? null;
   const sliceInfo = text(SLICE_INFO);
   const settings = text(PROJECT_SETTINGS);
   const project =
@@ -120,7 +153,7 @@ export async function projectFacts(file: string, limits: InflateLimits): Promise
           configured: settings === null ? [] : parseProjectSettings(settings),
         };
   const filaments = (filamentsForPlate(project, 1) ?? []).map((f) => ({ filament: f.id, material: f.type, color_hex: f.color }));
-  const png = parts.has(PLATE_PNG) ? Buffer.from(parts.get(PLATE_PNG) as Uint8Array) : null;
+  const png = parts.get(PLATE_PNG) ?? null;
   return { filaments, ...plateUse(sliceInfo), thumbnail: isPng(png) ? png : null };
 }
 
@@ -145,6 +178,6 @@ function plateUse(xml: string | null): Pick<FileFacts, 'amounts' | 'estimate_s'>
   return { amounts, estimate_s: prediction ? Math.round(Number(prediction[1])) : null };
 }
 
-export function fileFacts(file: string, format: PrintFormat, limits: InflateLimits): Promise<FileFacts> {
-  return format === 'gcode' ? gcodeFacts(file) : projectFacts(file, limits);
+export function fileFacts(file: string, format: PrintFormat): Promise<FileFacts> {
+  return format === 'gcode' ? gcodeFacts(file) : projectFacts(file);
 }

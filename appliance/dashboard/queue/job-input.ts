@@ -13,10 +13,10 @@ import { AppError, ErrorCode } from '../../common/errors.js';
 import { nameProblem, normalizeName } from '../../common/names.js';
 import { validate, type ValidationIssue } from '../../common/json-schema.js';
 import { discardUploads, maxBodyBytes, readMultipart, type MultipartForm, type UploadLimits } from '../../common/multipart.js';
-import { InflateLimitError, isZip } from '../../common/zip.js';
+import { isZip } from '../../common/zip.js';
 import { validationError } from '../http/validate.js';
 import type { JobOwner } from '../slicing/ownership.js';
-import { MODEL_INFLATE_LIMITS, MODEL_LIMIT_BYTES } from '../slicing/slice-http.js';
+import { MODEL_LIMIT_BYTES } from '../slicing/slice-http.js';
 import { fileFacts, type FileFacts } from './file-facts.js';
 import { newCopy, normaliseHex, type JobRequirements, type PrintFormat, type QueueJob, type SliceSpec } from './job.js';
 import { MAX_COPIES, MAX_NAME_LENGTH, MAX_PRIORITY, requirementsInputSchema } from './schemas.js';
@@ -190,7 +190,6 @@ export async function createJob(form: MultipartForm, parsed: ParsedForm, dataDir
     if (parsed.format === 'gcode.3mf' && !isZip(head))
       throw validationError([{ path: 'body/file', message: 'is not a .gcode.3mf project (not a ZIP package)' }]);
     const facts = await printFacts(upload.path, parsed.format).catch((err: unknown) => {
-      if (err instanceof InflateLimitError) throw new AppError(ErrorCode.payloadTooLarge, 413, err.message);
       if (err instanceof AppError) throw err;
       throw validationError([{ path: 'body/file', message: `cannot be read: ${err instanceof Error ? err.message : String(err)}` }]);
     });
@@ -233,7 +232,7 @@ export async function createJob(form: MultipartForm, parsed: ParsedForm, dataDir
 /** What a print-ready file says; a model says nothing until it is sliced. */
 function printFacts(file: string, format: PrintFormat | null): Promise<FileFacts> {
   if (format === null) return Promise.resolve({ filaments: [], amounts: [], estimate_s: null, thumbnail: null });
-  return fileFacts(file, format, MODEL_INFLATE_LIMITS);
+  return fileFacts(file, format);
 }
 
 /** Removes a job's file and picture. */

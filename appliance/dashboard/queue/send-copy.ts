@@ -17,7 +17,6 @@ import type { Logger } from '../../common/logger.js';
 import type { Printers } from '../printers/feature.js';
 import type { SlicingBackend } from '../slicing/backend.js';
 import { sliceWithFallback } from '../slicing/fallback.js';
-import { MODEL_INFLATE_LIMITS } from '../slicing/slice-http.js';
 import { checkPrintFormat, printerFileName, readyPrinter } from '../slicing/send-to-printer.js';
 import { fileFacts } from './file-facts.js';
 import type { JobCopy, PrintFormat, QueueJob } from './job.js';
@@ -78,7 +77,7 @@ async function prepare(job: QueueJob, copy: JobCopy, printerId: string, options:
       owner: spec.owner,
       signal: options.signal,
     });
-    const facts = await fileFacts(result.gcodePath, result.format, MODEL_INFLATE_LIMITS);
+    const facts = await fileFacts(result.gcodePath, result.format);
     let thumbnail = job.plan.thumbnail;
     if (facts.thumbnail) {
       thumbnail = path.join(path.dirname(job.file.path), `${job.id}.png`);
