@@ -62,10 +62,4 @@ export class Plates {
     await this.store.write();
     return change;
   }
-
-  async forget(printerId: string): Promise<void> {
-    if (!(printerId in this.store.data.printers)) return;
-    delete this.store.data.printers[printerId];
-    await this.store.write();
-  }
 }
