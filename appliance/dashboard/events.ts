@@ -8,7 +8,9 @@ import type { ClimateEvent } from './inventory/locations/climate.js';
 import type { Notification } from './notifications/notification.js';
 import type { PrintStarting } from './printers/print-starting.js';
 import type { AmsUpdate, PrinterStatus, PrintProgress } from './printers/status.js';
+import type { PlateChange } from './queue/plates.js';
 import type { PrintDispatched } from './queue/print-dispatched.js';
+import type { QueueUpdate } from './queue/queue-service.js';
 
 export interface DashboardEvents {
   'printer.status': PrinterStatus;
@@ -19,9 +21,14 @@ export interface DashboardEvents {
   'spool.update': SpoolUpdate;
   /** Every climate reading of a storage location, with its humidity limit and excursion state. */
   'inventory.climate': ClimateEvent;
-  'print.dispatched': PrintDispatched;
   'print.starting': PrintStarting;
   'history.added': HistoryRecord;
+  /** A queue job was added, changed (state, copies, waiting reason…) or removed. */
+  'queue.update': QueueUpdate;
+  /** The queue is about to start a print of a job's copy on a printer. */
+  'print.dispatched': PrintDispatched;
+  /** A printer's plate was confirmed clear, or a print occupied it. */
+  'printer.plate': PlateChange;
 }
 
 export type DashboardEventType = keyof DashboardEvents;

@@ -14,6 +14,7 @@ import { createInventoryToolsFeature } from './inventory/tools-feature.js';
 import { createLiveFeature } from './live/feature.js';
 import { createNotificationsFeature } from './notifications/feature.js';
 import { createPrintersFeature } from './printers/feature.js';
+import { createQueueFeature } from './queue/feature.js';
 import type { DashboardServices } from './services.js';
 import { createBridgeFeature } from './slicing/bridge/feature.js';
 import { createNativeSlicingFeature } from './slicing/native/feature.js';
@@ -39,6 +40,7 @@ export const slicerServiceFeature: FeatureFactory = (ctx, { remote, bridge, nati
     userProfiles: () => native.userProfiles(),
     printers,
   });
+export const queueFeature: FeatureFactory = (ctx, { queue }) => createQueueFeature(ctx, queue);
 
 export const inventoryFeature: FeatureFactory = (ctx, { inventory }) => createInventoryFeature(ctx, inventory);
 export const inventoryToolsFeature: FeatureFactory = (ctx, { notifications, spoolDirectory, usage }) =>
@@ -55,6 +57,7 @@ export const FEATURES: readonly FeatureFactory[] = [
   nativeSlicingFeature,
   bridgeFeature,
   slicerServiceFeature,
+  queueFeature,
 ];
 
 /** Users, session tokens and API keys (auth/): the AuthService that the auth feature's routes manage. */

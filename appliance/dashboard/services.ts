@@ -3,19 +3,22 @@
  * notification center (raised by the slicer-service probe, listed by the notifications routes),
  * the printers (the printers routes; slice-and-send of the bridge and remote routes), the built-in
  * engine (its routes; the bridge slices with its user profiles; the last link of the fallback
- * chain), the desktop-slicer bridge, the slicer-service integration, the spool inventory, and the
- * print history (fed by the printers' reports; it takes used filament off the spools through the
- * inventory's ledger). Constructors do no I/O: each service opens what it needs when its feature
- * starts (features.ts says which).
+ * chain), the desktop-slicer bridge, the slicer-service integration, the spool inventory, the print
+ * history (fed by the printers' reports; it takes used filament off the spools through the
+ * inventory's ledger) and the print queue (it sends to the printers, slices models through the
+ * same chain, and matches jobs against the loaded spools). Constructors do no I/O: each service
+ * opens what it needs when its feature starts (features.ts says which).
  */
 import type { DashboardContext } from './feature.js';
 import { PrintHistory } from './history/history.js';
 import type { PrinterDirectory } from './history/recorder.js';
+import { printUsage } from './inventory/cost/print-usage.js';
 import type { UsageLookup } from './inventory/cost/usage-lookup.js';
 import { Inventory } from './inventory/inventory.js';
 import type { SpoolDirectory, SpoolLedger } from './inventory/spool.js';
 import { NotificationCenter } from './notifications/center.js';
 import { createPrinters, type Printers, type PrintersOptions } from './printers/feature.js';
+import { QueueService } from './queue/queue-service.js';
 import { DesktopBridge, type BridgeOptions } from './slicing/bridge/desktop-bridge.js';
 import { NativeSlicing } from './slicing/native/native-slicing.js';
 import { RemoteSlicing, type RemoteSlicingOptions } from './slicing/remote/remote-slicing.js';
@@ -25,9 +28,9 @@ export interface ServiceOptions {
   printers?: PrintersOptions;
   bridge?: BridgeOptions;
   remote?: RemoteSlicingOptions;
-  /** The spools the inventory tools read (tests: an in-memory directory). */
+  /** The spools the inventory tools and the queue read (tests: an in-memory directory); the inventory otherwise. */
   spools?: SpoolDirectory;
-  /** History records and queue jobs for cost estimates by reference. */
+  /** What the cost estimate reads for history records and queue jobs (tests: fixed answers). */
   usage?: UsageLookup;
   /** The ledger history books used filament with (tests: an in-memory one); the inventory otherwise. */
   history?: { ledger?: SpoolLedger };
@@ -41,11 +44,12 @@ export interface DashboardServices {
   readonly remote: RemoteSlicing;
   /** The spools: the SpoolDirectory and SpoolLedger of history and the queue. */
   readonly inventory: Inventory;
-  /** What the inventory tools read: the inventory itself, unless a test hands in its own spools. */
+  /** What the inventory tools and the queue read: the inventory itself, unless a test hands in its own spools. */
   readonly spoolDirectory: SpoolDirectory;
-  /** Read by the cost estimate; null until the history and queue features are wired here. */
-  readonly usage: UsageLookup | null;
+  /** What the cost estimate reads for a history record or a queue job. */
+  readonly usage: UsageLookup;
   readonly history: PrintHistory;
+  readonly queue: QueueService;
 }
 
 export function createServices(ctx: DashboardContext, options: ServiceOptions = {}): DashboardServices {
@@ -65,7 +69,9 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
       }
     },
   };
+  const spoolDirectory = options.spools ?? inventory;
   const history = new PrintHistory(ctx, { ledger: options.history?.ledger ?? inventory, printers: printerDirectory });
+  const queue = new QueueService(ctx, printers, spoolDirectory, [remote.backend, bridge.backend, native.backend]);
   return {
     notifications,
     printers,
@@ -73,8 +79,9 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
     bridge,
     remote,
     inventory,
-    spoolDirectory: options.spools ?? inventory,
+    spoolDirectory,
     history,
-    usage: options.usage ?? null,
+    queue,
+    usage: options.usage ?? printUsage(history, queue),
   };
 }

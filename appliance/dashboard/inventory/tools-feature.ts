@@ -23,8 +23,8 @@ export const INVENTORY_TAG = 'inventory';
 export interface InventoryToolsDeps {
   spools: SpoolDirectory;
   notifications: Pick<NotificationCenter, 'notify'>;
-  /** History records and queue jobs for estimates by reference; null when neither feature is wired. */
-  usage: UsageLookup | null;
+  /** History records and queue jobs for estimates by reference (inventory/cost/print-usage.ts). */
+  usage: UsageLookup;
   now?: () => Date;
 }
 
@@ -56,7 +56,7 @@ export function createInventoryToolsFeature(ctx: DashboardContext, deps: Invento
       await storage.close();
     },
     info() {
-      return { storage: storage.info(), usage_lookup: deps.usage !== null };
+      return { storage: storage.info() };
     },
   };
 }

@@ -16,6 +16,8 @@ const EVENT_TYPE_SET: Record<DashboardEventType, true> = {
   'print.dispatched': true,
   'print.starting': true,
   'history.added': true,
+  'queue.update': true,
+  'printer.plate': true,
 };
 export const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as readonly DashboardEventType[];
 

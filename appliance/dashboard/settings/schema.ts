@@ -148,6 +148,34 @@ export const SETTINGS_SCHEMA = {
         },
       },
     },
+    queue: {
+      type: 'object',
+      description: 'the print queue and its dispatcher',
+      additionalProperties: false,
+      properties: {
+        dispatch_attempts: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 10,
+          default: 3,
+          description: 'upload-and-start attempts of one dispatch before the copy fails',
+        },
+        retry_delay_ms: {
+          type: 'integer',
+          minimum: 10,
+          maximum: 60_000,
+          default: 5000,
+          description: 'delay before the second attempt of a dispatch in ms; it doubles for each further one, at most 60000',
+        },
+        round_interval_s: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 3600,
+          default: 15,
+          description: 'seconds between dispatch rounds when nothing else starts one',
+        },
+      },
+    },
   },
 } as const satisfies ConfigSchema;
 

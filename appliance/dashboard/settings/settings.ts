@@ -39,6 +39,14 @@ export interface DashboardSettings {
     /** Base URL of the web UI for links printed on labels; empty: the request's host. */
     public_url: string;
   };
+  queue: {
+    /** Upload-and-start attempts of one dispatch before the copy fails. */
+    dispatch_attempts: number;
+    /** Delay before the second attempt; it doubles for each further one (at most a minute). */
+    retry_delay_ms: number;
+    /** A dispatch round runs at least this often, whatever happens. */
+    round_interval_s: number;
+  };
 }
 
 /** Nested partial for updates: only the keys present change. */

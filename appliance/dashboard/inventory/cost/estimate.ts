@@ -58,7 +58,7 @@ export interface Estimate {
 
 export interface EstimateDeps {
   spools: SpoolDirectory;
-  usage: UsageLookup | null;
+  usage: UsageLookup;
   settings: () => DashboardSettings['inventory'];
   /** Per-printer power overrides (printer-watts.ts). */
   printerWatts: (printerId: string) => number | null;
@@ -143,10 +143,6 @@ export class CostEstimator {
     }
     const lookup = this.deps.usage;
     const kind = input.history_id !== undefined ? 'history' : 'queue';
-    const what = kind === 'history' ? 'print history' : 'print queue';
-    if (lookup === null) {
-      throw badRequest(`estimates by ${kind}_id need the ${what}, which is not available here; give grams and print_time_s`, `${where}/${kind}_id`);
-    }
     const id = (input.history_id ?? input.queue_id) as string;
     const usage = kind === 'history' ? lookup.history(id) : lookup.queueJob(id);
     if (usage === null) throw new AppError(ErrorCode.notFound, 404, kind === 'history' ? `no history record ${id}` : `no queue job ${id}`);

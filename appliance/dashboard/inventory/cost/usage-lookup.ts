@@ -1,7 +1,7 @@
 /**
  * How the cost estimate reads what a print used when it is given a history record or a queue job
  * instead of grams and a time: a port, implemented by the history and queue features and wired in
- * services.ts. Without it, estimates by reference answer 400 saying that the lookup is missing.
+ * services.ts (print-usage.ts).
  */
 
 /** What a finished print used, or what a queued job is expected to use (the slicer's estimate). */

@@ -1,0 +1,47 @@
+/**
+ * The printer a job's next copy goes to in a round, or the reason it waits, said the way an
+ * operator looks for it: `no printer has PETG black (#000000) loaded`, `plate not cleared on P1`,
+ * `waiting for P1 (printer "P1" is busy (printing))`. Among printers that fit and have the
+ * filament, the first ready one with a clear plate and no other copy this round wins (pinned
+ * printers in the order the job lists them, the others by name).
+ */
+import type { QueueJob } from './job.js';
+import { describeFilament, matchFilaments, unfitReason, type FilamentMatch } from './matching.js';
+import type { RoundPrinter } from './printer-snapshots.js';
+
+export type Pick = { printer: RoundPrinter; match: FilamentMatch } | { reason: string };
+
+export function pickPrinter(job: QueueJob, printers: readonly RoundPrinter[], taken: ReadonlySet<string>): Pick {
+  const pinned = job.requirements.printer_ids;
+  const ordered = pinned.length > 0 ? pinned.flatMap((id) => printers.filter((p) => p.view.id === id)) : printers;
+  const unfit: string[] = [];
+  const lacking = new Set<string>();
+  const blocked: string[] = [];
+  const plateBlocked: string[] = [];
+  let fitting = 0;
+  for (const printer of ordered) {
+    const why = unfitReason(printer.snapshot, job);
+    if (why !== null) {
+      unfit.push(`${printer.view.name}: ${why}`);
+      continue;
+    }
+    fitting++;
+    const match = matchFilaments(printer.snapshot, job.requirements.filaments);
+    if ('missing' in match) {
+      for (const f of match.missing) lacking.add(describeFilament(f));
+      continue;
+    }
+    if (taken.has(printer.view.id)) blocked.push(`${printer.view.name} (taken by another job)`);
+    else if (printer.notReady !== null) blocked.push(`${printer.view.name} (${printer.notReady})`);
+    else if (!printer.plateClear) plateBlocked.push(printer.view.name);
+    else return { printer, match };
+  }
+  if (pinned.length > 0 && ordered.length === 0) return { reason: `the printers the job names do not exist (${pinned.join(', ')})` };
+  if (fitting === 0) return { reason: ordered.length === 0 ? 'no printers are configured' : `no printer fits the job (${unfit.join('; ')})` };
+  if (plateBlocked.length > 0 && blocked.length === 0) return { reason: `plate not cleared on ${plateBlocked.join(', ')}` };
+  if (blocked.length > 0 || plateBlocked.length > 0) {
+    const plates = plateBlocked.length > 0 ? `; plate not cleared on ${plateBlocked.join(', ')}` : '';
+    return { reason: `waiting for ${blocked.join(', ')}${plates}` };
+  }
+  return { reason: `no printer has ${[...lacking].join(' and ')} loaded` };
+}
