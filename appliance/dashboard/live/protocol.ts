@@ -5,21 +5,24 @@
  */
 import type { DashboardEventType } from '../events.js';
 
-/** Every bus event type once; a type added to DashboardEvents fails to compile until it is listed here. */
-const EVENT_TYPE_SET: Record<DashboardEventType, true> = {
-  'printer.status': true,
-  'print.progress': true,
-  'ams.update': true,
-  notification: true,
-  'spool.update': true,
-  'inventory.climate': true,
-  'print.dispatched': true,
-  'print.starting': true,
-  'history.added': true,
-  'queue.update': true,
-  'printer.plate': true,
+/**
+ * Every bus event type once, with what it tells (the OpenAPI description lists them); a type added
+ * to DashboardEvents fails to compile until it is described here.
+ */
+export const EVENT_DESCRIPTIONS: Readonly<Record<DashboardEventType, string>> = {
+  'printer.status': "a printer's state, temperatures, fans and current job changed",
+  'print.progress': 'progress of the print on a printer (layers, times; per-tool extrusion for host prints)',
+  'ams.update': "a Bambu Lab printer's AMS trays: material, colour, remaining",
+  notification: 'a notification was raised (also in the inbox)',
+  'spool.update': 'a spool was added, changed (used, loaded, edited) or deleted',
+  'inventory.climate': 'a temperature and humidity reading of a storage location, with its humidity limit',
+  'print.dispatched': "the queue is about to start a job's copy on a printer",
+  'print.starting': 'a user is about to start a print through slice-and-send',
+  'history.added': 'a print ended and its history record was closed',
+  'queue.update': 'a queue job was added, changed or removed',
+  'printer.plate': "a printer's plate was confirmed clear, or a print occupied it",
 };
-export const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as readonly DashboardEventType[];
+export const EVENT_TYPES = Object.keys(EVENT_DESCRIPTIONS) as readonly DashboardEventType[];
 
 /** Client messages are small (auth, subscribe): a larger one closes the connection with 1009. */
 export const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;

@@ -9,6 +9,8 @@ import { NAME_FORMAT, NAME_RULE } from '../../common/names.js';
 import { packageVersion } from '../../common/version.js';
 import { pathParameterNames, queryValueSchema } from '../http/router.js';
 import type { JsonSchema, ResponseSpec, RouteSpec } from '../http/route.js';
+import { EVENT_DESCRIPTIONS, EVENT_TYPES } from '../live/protocol.js';
+import { WS_PATH } from '../live/websocket.js';
 
 export const API_KEY_HEADER = 'X-API-Key';
 
@@ -123,6 +125,16 @@ function operation(route: RouteSpec): Json {
   return op;
 }
 
+/** The WebSocket's events, listed in the description's text (OpenAPI 3.1 has no place for them). */
+function liveEventsText(): string {
+  const events = EVENT_TYPES.map((type) => `- \`${type}\`: ${EVENT_DESCRIPTIONS[type]}`).join('\n');
+  return (
+    `Live events: a WebSocket at \`${WS_PATH}\` (the same credentials, as \`?token=\` or a header) sends \`{ type, payload }\` ` +
+    'messages, the payload being the event as the server publishes it on its event bus; a client narrows the feed with ' +
+    `\`{ "type": "subscribe", "types": [...] }\`.\n\n${events}`
+  );
+}
+
 /** The whole description of `routes`. */
 export function buildOpenApi(routes: readonly RouteSpec[]): Json {
   const paths: Record<string, Json> = {};
@@ -142,7 +154,7 @@ export function buildOpenApi(routes: readonly RouteSpec[]): Json {
         'Each endpoint states the level it needs (view < print < admin); send a session token from ' +
         `POST /api/auth/login as \`Authorization: Bearer <token>\`, or an API key in \`${API_KEY_HEADER}\`. ` +
         'Requests are rate limited per client (429 with Retry-After). ' +
-        `Strings of format \`${NAME_FORMAT}\` are names: ${NAME_RULE}.`,
+        `Strings of format \`${NAME_FORMAT}\` are names: ${NAME_RULE}.\n\n${liveEventsText()}`,
     },
     tags,
     security: [{ bearerAuth: [] }, { apiKey: [] }],

@@ -109,3 +109,11 @@ test('operation ids are unique', () => {
   const ids = Object.values(doc.paths).flatMap((item: any) => Object.values(item).map((op: any) => op.operationId));
   assert.equal(new Set(ids).size, ids.length);
 });
+
+test("the description's text lists every WebSocket event of the bus, with what it tells", () => {
+  const text = buildOpenApi(routes).info.description as string;
+  assert.match(text, /a WebSocket at `\/ws`/);
+  for (const type of ['printer.status', 'queue.update', 'print.dispatched', 'history.added', 'spool.update', 'inventory.climate', 'printer.plate']) {
+    assert.match(text, new RegExp(`^- \`${type.replace('.', '\\.')}\`: \\S`, 'm'), type);
+  }
+});
