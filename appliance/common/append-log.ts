@@ -130,12 +130,13 @@ export class AppendLog<S, R> {
     if (bad.length > 0) await log.setAside(bad);
     // Appends go after the last whole line; an incomplete one is cut off before the first.
     const wholeLines = content.lastIndexOf(0x0a) + 1;
+    const fileBytes = content.length;
+    content = null; // a large log is garbage from here on, before a compaction needs as much again
     await log.useFile(wholeLines);
-    log.dirty = wholeLines < content.length;
-    const snapshot = log.encode(options.snapshot(log.current));
-    log.liveBytes = snapshot.length;
-    log.compactAt = log.threshold(snapshot.length);
-    if (bad.length > 0 || content.length > log.compactAt) await log.compactOrWarn(snapshot);
+    log.dirty = wholeLines < fileBytes;
+    log.liveBytes = log.measure(options.snapshot(log.current));
+    log.compactAt = log.threshold(log.liveBytes);
+    if (bad.length > 0 || fileBytes > log.compactAt) await log.compactOrWarn();
     return log;
   }
 
@@ -198,6 +199,13 @@ export class AppendLog<S, R> {
 
   private threshold(liveBytes: number): number {
     return Math.max(this.minBytes, this.ratio * liveBytes);
+  }
+
+  /** The bytes `encode` would give, without building them: a large state is measured at every open. */
+  private measure(records: Iterable<R>): number {
+    let bytes = 0;
+    for (const record of records) bytes += Buffer.byteLength(JSON.stringify(record)) + 1;
+    return bytes;
   }
 
   private encode(records: Iterable<R>): Buffer {
@@ -288,9 +296,9 @@ export class AppendLog<S, R> {
     }
   }
 
-  private async compactOrWarn(snapshot?: Buffer): Promise<void> {
+  private async compactOrWarn(): Promise<void> {
     try {
-      await this.rewrite(snapshot);
+      await this.rewrite();
     } catch (err) {
       // The log stays correct, only longer; try again once it has grown by as much again.
       this.compactAt = this.threshold(this.size);
@@ -366,7 +374,8 @@ export class AppendLog<S, R> {
   }
 
   /** Writes the live state as a new file in place of the log (atomically); appends go there from then on. */
-  private async rewrite(snapshot = this.encode(this.options.snapshot(this.current))): Promise<void> {
+  private async rewrite(): Promise<void> {
+    const snapshot = this.encode(this.options.snapshot(this.current));
     await writeFileAtomic(this.options.file, snapshot);
     this.counters.bytes_written += snapshot.length;
     this.counters.compactions++;

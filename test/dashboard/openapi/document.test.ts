@@ -111,7 +111,7 @@ test('operation ids are unique', () => {
 });
 
 test("the description's text lists every WebSocket event of the bus, with what it tells", () => {
-  const text = buildOpenApi(routes).info.description as string;
+  const text = (buildOpenApi(routes) as { info: { description: string } }).info.description;
   assert.match(text, /a WebSocket at `\/ws`/);
   for (const type of ['printer.status', 'queue.update', 'print.dispatched', 'history.added', 'spool.update', 'inventory.climate', 'printer.plate']) {
     assert.match(text, new RegExp(`^- \`${type.replace('.', '\\.')}\`: \\S`, 'm'), type);
