@@ -38,7 +38,9 @@ describe('runMeasured', () => {
     assert.equal(run.exitCode, 0);
     assert.ok(run.wallS >= 0.29 && run.wallS < 2, `wall ${run.wallS}`);
     assert.ok(run.cpuS < 0.1, `a sleeping process used ${run.cpuS} s of CPU`);
-    const busy = runner.runMeasured(process.execPath, ['-e', 'const end = Date.now() + 400; while (Date.now() < end);'], { workDir: dir });
+    // Spins until it has used 0.4 s of CPU, however long a loaded machine takes to give it that.
+    const spin = 'const start = process.cpuUsage(); while (process.cpuUsage(start).user < 400_000);';
+    const busy = runner.runMeasured(process.execPath, ['-e', spin], { workDir: dir });
     assert.ok(busy.cpuS >= 0.3, `a spinning process used ${busy.cpuS} s of CPU`);
   });
 
