@@ -189,7 +189,14 @@ async function main() {
     const base = await dashboard.url;
     log(`dashboard at ${base} (pid ${dashboard.pid})`);
     const usage = new UsageRecorder(dashboard.pid, nowMs);
-    usage.phase('printers added, online');
+    // WebSocket messages by phase and type: what each phase makes the dashboard announce.
+    const wsByPhase = {};
+    let current = null;
+    const phase = (name) => {
+      usage.phase(name);
+      current = wsByPhase[name] = {};
+    };
+    phase('printers added, online');
     const credentials = await signIn(base, { apiKey: null });
     if (!credentials) throw new Error('this build has no /api/auth/setup: cannot add printers');
     const headers = { authorization: `Bearer ${credentials.token}` };
@@ -200,15 +207,18 @@ async function main() {
     await loadMarlinSpools(base, headers, printers);
 
     cycles = new PlateCycles({ base, headers, printers, nowMs, operatorDelayMs: opts.operatorDelayMs, log });
-    const client = openClient(base, credentials.token, (message, at) => cycles.onMessage(message, at));
+    const client = openClient(base, credentials.token, (message, at) => {
+      current[message.type] = (current[message.type] ?? 0) + 1;
+      cycles.onMessage(message, at);
+    });
     cleanup.add(() => client.ws.terminate());
     await client.ready;
 
-    usage.phase(`${opts.jobs} jobs queued`);
+    phase(`${opts.jobs} jobs queued`);
     log(`queueing ${opts.jobs} jobs`);
     const adds = await queueJobs(base, headers, opts);
 
-    usage.phase('rounds, no plate clear');
+    phase('rounds, no plate clear');
     log(`${opts.rounds} dispatch rounds with no plate clear`);
     const idleRounds = [];
     for (let i = 0; i < opts.rounds; i++) {
@@ -219,18 +229,18 @@ async function main() {
     const queueFile = join(dataDir, 'queue.json');
     const queueBytes = existsSync(queueFile) ? statSync(queueFile).size : 0;
 
-    usage.phase(`history, ${opts.records} records`);
+    phase(`history, ${opts.records} records`);
     log('GET /api/history and the CSV export');
     const history = await measureHistory(base, headers, dashboard.pid, { records: opts.records, requests: opts.requests });
 
-    usage.phase('plates: all at once, then as prints end');
+    phase('plates: all at once, then as prints end');
     log(`every plate confirmed clear at once, then ${opts.seconds} s of plates confirmed as prints end`);
     cycles.startCycling();
     await cycles.clearAll();
     const burstRound = await dispatchRound(base, headers);
     await sleep(opts.seconds * 1000);
     cycles.stopCycling();
-    usage.phase('prints under way end');
+    phase('prints under way end');
     const drainUntil = Date.now() + DRAIN_MS;
     while (Date.now() < drainUntil && (await listPrinters(base, headers)).some((p) => ['preparing', 'printing'].includes(p.state))) await sleep(500);
     const resources = usage.finish();
@@ -254,6 +264,7 @@ async function main() {
       plates,
       history,
       dashboard: { pid: dashboard.pid, ...resources },
+      ws: wsByPhase,
       problems,
     };
     if (opts.json === '-') process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -4,7 +4,7 @@
 //   - Bambu printer i: AMS trays 0–3 hold the palette entries i, i+1, i+2, i+3 (mod 8), so each
 //     entry sits on half of the Bambu printers, at a tray that depends on the printer.
 //   - Marlin printer j: one spool of entry j mod 4 on tool T0, loaded through the inventory.
-//   - Job n: a Marlin G-code file (every 11th, when there are Marlin printers) or a Bambu project
+//   - Job n: a Marlin G-code file (in the Marlin printers' share: every 11th of 50 + 5) or a Bambu project
 //     (.gcode.3mf) asking for palette entry n mod 8 — and every 5th Bambu project also for the
 //     next entry as its second filament (the AMS mapping has two to place).
 // The prints are short (a few seconds of moves, no heating waits) so that plates come free again
@@ -24,7 +24,6 @@ export const PALETTE = [
 
 /** Every Marlin printer's spool: palette entries 0–3. */
 const MARLIN_ENTRIES = 4;
-const MARLIN_EVERY = 11;
 const TWO_FILAMENTS_EVERY = 5;
 
 /** The AMS trays of Bambu printer `i`, as the simulator's AmsOptions take them. */
@@ -99,7 +98,8 @@ function marlinGcode(name, filament, seconds) {
  */
 export function benchJob(n, { bambuCount, marlinCount, printSeconds }) {
   const name = `bench-${String(n).padStart(4, '0')}`;
-  if (marlinCount > 0 && (bambuCount === 0 || n % MARLIN_EVERY === MARLIN_EVERY - 1)) {
+  const marlinEvery = marlinCount > 0 ? Math.round((bambuCount + marlinCount) / marlinCount) : 0;
+  if (marlinCount > 0 && n % marlinEvery === marlinEvery - 1) {
     const filament = marlinSpool(n % Math.min(marlinCount, MARLIN_ENTRIES));
     return { name, kind: 'marlin', fileName: `${name}.gcode`, content: marlinGcode(name, filament, printSeconds) };
   }

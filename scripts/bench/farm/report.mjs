@@ -65,6 +65,15 @@ export function formatFarmReport(r) {
   lines.push(
     `  ${'whole run'.padEnd(40)} ${t.seconds.toFixed(1).padStart(6)} s  CPU ${f1(t.cpuPercent).padStart(6)} %  peak RSS (VmHWM) ${f1(r.dashboard.peakMb)} MB`,
   );
+  lines.push('', 'WebSocket messages per phase (by type)');
+  for (const [name, byType] of Object.entries(r.ws)) {
+    const total = Object.values(byType).reduce((a, b) => a + b, 0);
+    const types = Object.entries(byType)
+      .sort((a, b) => b[1] - a[1])
+      .map(([type, n]) => `${type} ${n}`)
+      .join(', ');
+    lines.push(`  ${name.padEnd(40)} ${String(total).padStart(6)}${types ? `: ${types}` : ''}`);
+  }
   if (r.problems.length > 0) lines.push('', ...r.problems.map((p) => `PROBLEM: ${p}`));
   return `${lines.join('\n')}\n`;
 }
