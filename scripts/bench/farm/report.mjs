@@ -63,7 +63,8 @@ export function formatFarmReport(r) {
   }
   const t = r.dashboard.total;
   lines.push(
-    `  ${'whole run'.padEnd(40)} ${t.seconds.toFixed(1).padStart(6)} s  CPU ${f1(t.cpuPercent).padStart(6)} %  peak RSS (VmHWM) ${f1(r.dashboard.peakMb)} MB`,
+    `  ${'whole run'.padEnd(40)} ${t.seconds.toFixed(1).padStart(6)} s  CPU ${f1(t.cpuPercent).padStart(6)} %  ` +
+      `peak RSS (VmHWM) ${f1(r.dashboard.peakMb)} MB`,
   );
   lines.push('', 'WebSocket messages per phase (by type)');
   for (const [name, byType] of Object.entries(r.ws)) {

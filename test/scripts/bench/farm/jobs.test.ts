@@ -38,7 +38,7 @@ for (const [bambuCount, marlinCount] of [
   [0, 3],
   [4, 0],
 ]) {
-  test(`with ${bambuCount} Bambu and ${marlinCount} Marlin printers every job fits some printer of its kind (on a full farm, about half of them)`, () => {
+  test(`with ${bambuCount} Bambu and ${marlinCount} Marlin printers each job fits some printer (a full farm: about half)`, () => {
     const loads = [
       ...Array.from({ length: bambuCount }, (_, i) => ({ kind: 'bambu', has: bambuTrays(i).map((t) => `${t.type} #${t.color.slice(0, 6)}`) })),
       ...Array.from({ length: marlinCount }, (_, j) => ({ kind: 'marlin', has: [`${marlinSpool(j).material} ${marlinSpool(j).color}`] })),
