@@ -17,28 +17,29 @@
 // measured; every child process and temp folder is removed, also on Ctrl-C.
 //   node scripts/bench-fleet.mjs [--dist dist] [--bambu 50] [--marlin 5] [--warmup 10] [--seconds 60]
 //        [--push-interval 1000] [--in-step] [--online-timeout 90] [--noise 0.25] [--json FILE|-]
-import { fork } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import WebSocket from 'ws';
-import { call, signIn, startDashboard } from './bench/dashboard-process.mjs';
+import { cleanUpOnSignals, cleanupStack } from './bench/cleanup.mjs';
+import { signIn, startDashboard } from './bench/dashboard-process.mjs';
 import { correlate, messageKey, PublishLog } from './bench/fleet/correlate.mjs';
-import { cpuSeconds, memory, processTree, treeCpu, treeCpuDelta } from './bench/fleet/proc-stats.mjs';
+import { cpuSeconds, memory, treeCpu, treeCpuDelta } from './bench/fleet/proc-stats.mjs';
 import { formatReport, LATENCY_NOTE } from './bench/fleet/report.mjs';
+import {
+  addPrinters,
+  listPrinters,
+  NO_DRIVER,
+  nowMs,
+  onlineSummary,
+  openClient,
+  sleep,
+  startSimulators,
+  waitOnline,
+} from './bench/virtual-fleet.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const SIMULATORS = join(root, 'scripts', 'bench', 'fleet', 'simulators.mjs');
-const TYPES = { bambu: 'bambu-lan', marlin: 'marlin-serial' };
-const NO_DRIVER = /^no driver for type /;
-const SIM_START_TIMEOUT_MS = 120_000;
-const ADD_CONCURRENCY = 8;
-const POLL_MS = 500;
-
-const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function log(message) {
   process.stderr.write(`[bench-fleet] ${message}\n`);
@@ -90,174 +91,6 @@ export function parseOptions(argv) {
   return opts;
 }
 
-/** Runs registered steps once, newest first; used at the end and on SIGINT/SIGTERM. */
-function cleanupStack() {
-  const steps = [];
-  let running = null;
-  return {
-    add(step) {
-      steps.push(step);
-    },
-    run() {
-      running ??= (async () => {
-        while (steps.length > 0) {
-          try {
-            await steps.pop()();
-          } catch (err) {
-            log(`cleanup: ${err.message}`);
-          }
-        }
-      })();
-      return running;
-    },
-  };
-}
-
-/** The simulator process; resolves with its `ready` answer. `onReports(batch)` gets every report batch. */
-function startSimulators(opts, dir, onReports) {
-  const child = fork(SIMULATORS, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'json' });
-  const exited = new Promise((r) => child.once('exit', r));
-  // The channel breaks when the child is gone first (Ctrl-C reaches it too): never fatal here.
-  child.on('error', (err) => log(`simulator process: ${err.message}`));
-  const ready = new Promise((resolveReady, reject) => {
-    const timer = setTimeout(() => reject(new Error('the simulators did not start in time')), SIM_START_TIMEOUT_MS);
-    child.on('message', (message) => {
-      if (message.type === 'reports') onReports(message.reports);
-      else if (message.type === 'ready') {
-        clearTimeout(timer);
-        resolveReady(message);
-      } else if (message.type === 'error') {
-        clearTimeout(timer);
-        reject(new Error(`the simulators could not start: ${message.message}`));
-      }
-    });
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`the simulator process exited (${code ?? signal})`));
-    });
-  });
-  ready.catch(() => {});
-  child.send({
-    type: 'start',
-    options: {
-      dist: opts.dist,
-      dir,
-      bambu: opts.bambu,
-      marlin: opts.marlin,
-      pushIntervalMs: opts.pushIntervalMs,
-      stagger: opts.stagger,
-      temperatureNoise: opts.temperatureNoise,
-      logLevel: opts.simLogLevel,
-    },
-  });
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    if (child.connected) child.send({ type: 'stop' }, (err) => err && child.kill('SIGTERM'));
-    else child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    await exited;
-    clearTimeout(timer);
-  };
-  return { child, ready, stop };
-}
-
-/** Runs `work` over `items`, `limit` at a time, in order of completion. */
-async function pool(items, limit, work) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]);
-    }),
-  );
-}
-
-/** Adds every simulated printer; returns id → { kind, printer, model, name }. */
-async function addPrinters(base, headers, sims) {
-  const specs = [
-    ...sims.bambu.map((p, i) => ({
-      kind: 'bambu',
-      printer: p.serial,
-      model: p.model,
-      body: {
-        name: `bench-bambu-${String(i).padStart(3, '0')}`,
-        type: TYPES.bambu,
-        model: p.model,
-        connection: { host: '127.0.0.1', serial: p.serial, access_code: p.accessCode, ca: sims.caPem, mqtt_port: p.mqttPort, ftps_port: p.ftpsPort },
-      },
-    })),
-    ...sims.marlin.map((p) => ({
-      kind: 'marlin',
-      printer: p.name,
-      model: null,
-      body: { name: `bench-${p.name}`, type: TYPES.marlin, connection: { port: p.port, baud: 115200 } },
-    })),
-  ];
-  const byId = new Map();
-  await pool(specs, ADD_CONCURRENCY, async (spec) => {
-    const r = await call(base, 'POST', '/api/printers', { body: spec.body, headers });
-    if (r.status !== 201) throw new Error(`POST /api/printers (${spec.body.name}): HTTP ${r.status} ${r.text}`);
-    byId.set(r.json.id, { kind: spec.kind, printer: spec.printer, model: spec.model, name: spec.body.name });
-  });
-  return byId;
-}
-
-async function listPrinters(base, headers) {
-  const r = await call(base, 'GET', '/api/printers', { headers });
-  if (r.status !== 200) throw new Error(`GET /api/printers: HTTP ${r.status} ${r.text}`);
-  return r.json.items;
-}
-
-/** Per type: configured, online, and the offline ones by reason; `waiting` counts printers that may still come online. */
-function onlineSummary(items) {
-  const out = {};
-  for (const type of Object.values(TYPES)) out[type] = { configured: 0, online: 0, offlineReasons: {}, waiting: 0 };
-  for (const item of items) {
-    out[item.type] ??= { configured: 0, online: 0, offlineReasons: {}, waiting: 0 };
-    const t = out[item.type];
-    t.configured++;
-    if (item.online) {
-      t.online++;
-      continue;
-    }
-    const reason = item.status?.error ?? `not online yet (${item.state})`;
-    t.offlineReasons[reason] = (t.offlineReasons[reason] ?? 0) + 1;
-    if (!NO_DRIVER.test(reason)) t.waiting++;
-  }
-  return out;
-}
-
-/** Polls until every printer whose type has a driver is online, or the timeout. */
-async function waitOnline(base, headers, timeoutS) {
-  const deadline = Date.now() + timeoutS * 1000;
-  let summary;
-  for (;;) {
-    summary = onlineSummary(await listPrinters(base, headers));
-    const waiting = Object.values(summary).reduce((n, t) => n + t.waiting, 0);
-    if (waiting === 0 || Date.now() > deadline) return summary;
-    await sleep(POLL_MS);
-  }
-}
-
-/** A WebSocket client on /ws; resolves once the hello arrived. `onMessage(message, at)` gets every event. */
-function openClient(base, token, onMessage) {
-  const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(token)}`);
-  const ready = new Promise((resolveReady, reject) => {
-    const timer = setTimeout(() => reject(new Error('/ws: no hello within 15 s')), 15_000);
-    ws.once('unexpected-response', (_req, res) => reject(new Error(`/ws refused the upgrade: HTTP ${res.statusCode}`)));
-    ws.once('error', reject);
-    ws.on('message', (data) => {
-      const at = nowMs();
-      const message = JSON.parse(String(data));
-      if (message.type === 'hello') {
-        clearTimeout(timer);
-        resolveReady();
-      } else onMessage(message, at);
-    });
-  });
-  ready.catch(() => {});
-  return { ws, ready };
-}
-
 async function main() {
   const opts = parseOptions(process.argv.slice(2));
   const entry = join(opts.dist, 'appliance', 'dashboard', 'main.js');
@@ -271,35 +104,29 @@ async function main() {
   }
   const command = `node ${relative(process.cwd(), fileURLToPath(import.meta.url))} ${process.argv.slice(2).join(' ')}`.trim();
 
-  const cleanup = cleanupStack();
-  let interrupted = false;
-  const onSignal = (signal) => {
-    if (interrupted) return;
-    interrupted = true;
-    log(`${signal}: cleaning up`);
-    cleanup.run().finally(() => process.exit(130));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-
+  const cleanup = cleanupStack(log);
   const dir = mkdtempSync(join(tmpdir(), 'printyard-bench-fleet-'));
   cleanup.add(() => rmSync(dir, { recursive: true, force: true }));
-  // Last resort, after the orderly stops: anything still running that this process started.
-  cleanup.add(() => {
-    for (const pid of processTree(process.pid).slice(1)) {
-      try {
-        process.kill(pid, 'SIGTERM');
-      } catch {
-        // gone
-      }
-    }
-  });
+  cleanUpOnSignals(cleanup, log);
 
   try {
     const reports = new PublishLog();
-    const sims = startSimulators(opts, join(dir, 'simulators'), (batch) => {
-      for (const r of batch) reports.add(r.printer, r.key, r.at, { kind: r.kind, full: r.full });
-    });
+    const simOptions = {
+      mode: 'fleet',
+      dist: opts.dist,
+      dir: join(dir, 'simulators'),
+      bambu: opts.bambu,
+      marlin: opts.marlin,
+      pushIntervalMs: opts.pushIntervalMs,
+      stagger: opts.stagger,
+      temperatureNoise: opts.temperatureNoise,
+      logLevel: opts.simLogLevel,
+    };
+    const onMessage = (message) => {
+      if (message.type !== 'reports') return;
+      for (const r of message.reports) reports.add(r.printer, r.key, r.at, { kind: r.kind, full: r.full });
+    };
+    const sims = startSimulators(simOptions, onMessage, log);
     cleanup.add(() => sims.stop());
     log(`starting ${opts.bambu} virtual Bambu and ${opts.marlin} virtual Marlin printers`);
     const ready = await sims.ready;

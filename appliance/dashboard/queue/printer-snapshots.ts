@@ -16,7 +16,8 @@ import type { PrinterView } from '../printers/printer.js';
 import type { AmsUpdate } from '../printers/status.js';
 import { printFormatOf, readyPrinter } from '../slicing/send-to-printer.js';
 import { normaliseHex } from './job.js';
-import type { LoadedFilament, PrinterSnapshot } from './matching.js';
+import type { FilamentRequirement } from './job.js';
+import type { FilamentMatch, LoadedFilament, PrinterSnapshot } from './matching.js';
 import type { Plates } from './plates.js';
 
 export interface RoundPrinter {
@@ -25,6 +26,8 @@ export interface RoundPrinter {
   /** Why it takes no job now (offline, busy…); null when it does. */
   notReady: string | null;
   plateClear: boolean;
+  /** The round's filament matches on this printer by requirement list (pick-printer.ts fills it). */
+  matches: Map<string, FilamentMatch | { missing: FilamentRequirement[] }>;
 }
 
 function nozzleOf(view: PrinterView, details: Record<string, unknown>): number | null {
@@ -93,6 +96,7 @@ export function snapshotPrinters(printers: Printers, spools: SpoolDirectory | nu
         view,
         notReady,
         plateClear: plates.isClear(view.id),
+        matches: new Map(),
         snapshot: {
           id: view.id,
           name: view.name,

@@ -1,16 +1,21 @@
-// The simulated printers of the fleet bench, in a child process of bench-fleet.mjs (so their
-// work does not share an event loop with the WebSocket client that takes the timestamps):
-// a farm of virtual Bambu printers (scripts/simulators/bambu, one mosquitto for all, half P1S
-// pushing deltas, half X1C pushing full reports, each running the bench print) and virtual Marlin
-// printers on socat pty pairs (scripts/simulators/marlin, with thermistor noise so each
-// temperature report differs), both from the build under test.
+// The simulated printers of the fleet and farm benches, in a child process of bench-fleet.mjs or
+// bench-farm.mjs (so their work does not share an event loop with the client that takes the
+// timestamps): a farm of virtual Bambu printers (scripts/simulators/bambu, one mosquitto for all,
+// half P1S pushing deltas, half X1C pushing full reports) and virtual Marlin printers on socat pty
+// pairs (scripts/simulators/marlin), both from the build under test.
+//   - mode `fleet` (bench-fleet): every Bambu printer runs the bench print, the Marlin printers
+//     have thermistor noise so each temperature report differs; every report is timestamped.
+//   - mode `farm` (bench-farm): the printers stand idle with the AMS trays of `bambuAms[i]` and
+//     print what the dashboard sends them; every print start is timestamped.
 //
 // Protocol (IPC, JSON): the parent sends `{type:'start', options}`; this process answers
 // `{type:'ready', ...}` with what the dashboard needs to reach each printer, or `{type:'error'}`.
-// Then it sends `{type:'reports', reports:[{printer, kind, key, at, full}]}` batches: every
-// Bambu push_status and every Marlin temperature line, `at` in ms of process.hrtime (the
-// monotonic clock every process of the machine shares). `{type:'stop'}`, SIGINT, SIGTERM or the
-// parent going away stop every simulator and end the process.
+// Then it sends batches, `at` in ms of process.hrtime (the monotonic clock every process of the
+// machine shares): fleet `{type:'reports', reports:[{printer, kind, key, at, full}]}`, every
+// Bambu push_status and every Marlin temperature line; farm `{type:'prints', prints:[{printer,
+// kind, at, file}]}`, every print a printer began (a Bambu `project_file` it accepted, the
+// `M117 bench-job <name>` line that opens each bench-farm G-code file reaching a Marlin printer).
+// `{type:'stop'}`, SIGINT, SIGTERM or the parent going away stop every simulator and end the process.
 import { randomInt } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -27,6 +32,7 @@ const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 let farm = null;
 const marlins = [];
 let pending = [];
+let prints = [];
 let flushTimer = null;
 let restartTimer = null;
 let starting = null;
@@ -37,10 +43,14 @@ function send(message) {
 }
 
 function flush() {
-  if (pending.length === 0) return;
-  send({ type: 'reports', reports: pending });
+  if (pending.length > 0) send({ type: 'reports', reports: pending });
+  if (prints.length > 0) send({ type: 'prints', prints });
   pending = [];
+  prints = [];
 }
+
+/** The first line of each bench-farm G-code file (scripts/bench/farm/jobs.mjs). */
+const MARLIN_JOB_LINE = /M117 bench-job (\S+)/;
 
 async function load(dist, relative) {
   return import(pathToFileURL(resolve(dist, relative)).href);
@@ -56,7 +66,8 @@ function accessCode() {
 }
 
 async function start(options) {
-  const { dist, dir, bambu, marlin, pushIntervalMs, stagger, temperatureNoise, logLevel } = options;
+  const { mode = 'fleet', dist, dir, bambu, marlin, pushIntervalMs, stagger, temperatureNoise, logLevel } = options;
+  const farmMode = mode === 'farm';
   const { createLogger } = await load(dist, 'appliance/common/logger.js');
   const log = createLogger({ name: 'bench-fleet-sim', level: logLevel });
   flushTimer = setInterval(flush, FLUSH_MS);
@@ -67,7 +78,8 @@ async function start(options) {
     const { planFromGcode } = await load(dist, 'scripts/simulators/bambu/gcode-plan.js');
     const printers = Array.from({ length: bambu }, (_, i) => {
       const model = i % 2 === 0 ? 'P1S' : 'X1C';
-      return { serial: serialFor(model, i), accessCode: accessCode(), model, mqttPort: 0, ftpsPort: 0 };
+      const ams = farmMode ? { units: 1, trays: options.bambuAms[i] } : undefined;
+      return { serial: serialFor(model, i), accessCode: accessCode(), model, mqttPort: 0, ftpsPort: 0, ams };
     });
     const farmDir = join(dir, 'bambu');
     mkdirSync(farmDir, { recursive: true });
@@ -75,7 +87,7 @@ async function start(options) {
       printers,
       dir: farmDir,
       bindHost: '127.0.0.1',
-      timeScale: 1,
+      timeScale: options.timeScale ?? 1,
       pushIntervalMs,
       staggerPushes: stagger,
       prepareSeconds: 0,
@@ -95,6 +107,14 @@ async function start(options) {
         now: Date.now(),
       });
     for (const p of farm.printers) {
+      if (farmMode) {
+        p.printer.on('request', (handled) => {
+          const print = handled.message?.print;
+          if (print?.command !== 'project_file' || !p.printer.state.active) return;
+          prints.push({ printer: p.serial, kind: 'bambu', at: nowMs(), file: String(print.subtask_name ?? print.url ?? '') });
+        });
+        continue;
+      }
       begin(p);
       p.printer.on('publish', (message) => {
         const print = message.print;
@@ -104,9 +124,10 @@ async function start(options) {
       });
     }
     // A finished print starts over, so the printers keep reporting changes however long the bench runs.
-    restartTimer = setInterval(() => {
-      for (const p of farm.printers) if (p.printer.state.gcodeState === 'FINISH') begin(p);
-    }, 1000);
+    if (!farmMode)
+      restartTimer = setInterval(() => {
+        for (const p of farm.printers) if (p.printer.state.gcodeState === 'FINISH') begin(p);
+      }, 1000);
     out.caPem = farm.caPem;
     out.bambu = farm.printers.map((p) => ({
       serial: p.serial,
@@ -123,17 +144,24 @@ async function start(options) {
       const name = `marlin-${i}`;
       const printer = await VirtualMarlin.start({
         dir: join(dir, name),
-        speed: 1,
+        speed: options.marlinSpeed ?? 1,
         seed: i + 1,
         firmware: { temperatureNoise, machineName: `Bench Marlin ${i}` },
         log: log.child(name),
       });
       marlins.push(printer);
       printer.on('error', () => {});
-      printer.on('sent', (line) => {
-        const key = marlinLineKey(line);
-        if (key !== null) pending.push({ printer: name, kind: 'marlin', key, at: nowMs(), full: true });
-      });
+      if (farmMode) {
+        printer.on('received', (text) => {
+          const job = MARLIN_JOB_LINE.exec(text);
+          if (job) prints.push({ printer: name, kind: 'marlin', at: nowMs(), file: job[1] });
+        });
+      } else {
+        printer.on('sent', (line) => {
+          const key = marlinLineKey(line);
+          if (key !== null) pending.push({ printer: name, kind: 'marlin', key, at: nowMs(), full: true });
+        });
+      }
       out.marlin.push({ name, port: printer.hostPath });
     }
   }
