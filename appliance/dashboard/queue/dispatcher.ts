@@ -48,6 +48,8 @@ export interface DispatcherDeps {
   settings(): DispatchSettings;
   /** Saves the jobs and announces them (`queue.update`). */
   changed(jobs: readonly QueueJob[]): Promise<void>;
+  /** Announces jobs whose waiting reason alone changed, without saving them. */
+  reasonsChanged(jobs: readonly QueueJob[]): void;
   /** Marks a printer's plate occupied (a print started on it). */
   occupy(printerId: string, by: string): Promise<void>;
   announce(dispatched: PrintDispatched): void;
@@ -139,6 +141,7 @@ export class Dispatcher {
     const taken = new Set(this.busy);
     const claims: PendingClaim[] = [];
     const touched = new Set<QueueJob>();
+    const reasoned = new Set<QueueJob>();
     for (const job of this.deps.jobs.byPriority()) {
       let reason: string | null = null;
       if (isDispatchable(job)) {
@@ -163,11 +166,14 @@ export class Dispatcher {
       }
       if (job.waiting_reason !== reason) {
         job.waiting_reason = reason;
-        touched.add(job);
+        reasoned.add(job);
       }
     }
     // The claims are on disk before any upload: a crash from here on is the restart rule's case.
     if (touched.size > 0) await this.deps.changed([...touched]);
+    // A reason is worked out again by every round, after a restart too: it is announced, not saved.
+    const onlyReasons = [...reasoned].filter((job) => !touched.has(job));
+    if (onlyReasons.length > 0) this.deps.reasonsChanged(onlyReasons);
     for (const claim of claims) this.launch(claim);
     return claims.map(({ job, copy, printerId }) => ({ job_id: job.id, copy: copy.copy, printer_id: printerId }));
   }

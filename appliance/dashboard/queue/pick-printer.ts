@@ -56,11 +56,22 @@ export function pickPrinter(job: QueueJob, printers: readonly RoundPrinter[], ta
   }
   if (pinned.length > 0 && ordered.length === 0) return { reason: `the printers the job names do not exist (${pinned.join(', ')})` };
   if (fitting === 0) return { reason: ordered.length === 0 ? 'no printers are configured' : `no printer fits the job (${unfit.join('; ')})` };
-  if (plateBlocked.length > 0 && blocked.length === 0) return { reason: `plate not cleared on ${plateBlocked.join(', ')}` };
+  if (plateBlocked.length > 0 && blocked.length === 0) return { reason: platesReason(plateBlocked) };
   if (blocked.length > 0 || plateBlocked.length > 0) {
-    const plates = plateBlocked.length > 0 ? `; plate not cleared on ${plateBlocked.join(', ')}` : '';
-    return { reason: `waiting for ${blocked.join(', ')}${plates}` };
+    const busy = blocked.length <= NAMED ? `waiting for ${blocked.join(', ')}` : 'waiting for one of the printers that fit it (busy or not ready)';
+    return { reason: plateBlocked.length > 0 ? `${busy}; ${platesReason(plateBlocked)}` : busy };
   }
   const described = new Set([...lacking.values()].map(describeFilament));
   return { reason: `no printer has ${[...described].join(' and ')} loaded` };
+}
+
+/**
+ * Up to this many printers are named in a reason. Beyond, the reason says what the job waits for
+ * without names or counts: in a large farm they would change with every plate and every print,
+ * and each change of a reason is a message to every browser.
+ */
+const NAMED = 3;
+
+function platesReason(printers: readonly string[]): string {
+  return printers.length <= NAMED ? `plate not cleared on ${printers.join(', ')}` : 'plate not cleared on any of the printers that fit it';
 }

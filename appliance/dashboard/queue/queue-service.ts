@@ -96,6 +96,9 @@ export class QueueService {
       log,
       settings: () => ({ attempts: this.ctx.settings.current.queue.dispatch_attempts, retryDelayMs: this.ctx.settings.current.queue.retry_delay_ms }),
       changed: (changed) => this.changed(changed),
+      reasonsChanged: (jobs) => {
+        for (const job of jobs) this.announce('changed', job);
+      },
       occupy: (printerId, by) => this.setPlate(printerId, 'occupied', by),
       announce: (dispatched) => this.ctx.bus.emit('print.dispatched', dispatched),
     });

@@ -90,3 +90,22 @@ test('the plate and readiness are read for every job, not kept with the match', 
   const pick = pickPrinter(white, printers, new Set());
   assert.ok('printer' in pick && pick.printer.view.id === 'A');
 });
+
+test('a reason names up to three printers; beyond, it says what the job waits for without names, so it stays the same', () => {
+  const white = job([['PLA', '#FFFFFF']]);
+  const farm = (count: number, overrides: Partial<RoundPrinter>) =>
+    Array.from({ length: count }, (_, i) => printer(`P${i + 1}`, [['PLA', '#FFFFFF']], overrides));
+  const reason = (printers: RoundPrinter[], taken = new Set<string>()) => {
+    const pick = pickPrinter(white, printers, taken);
+    return 'reason' in pick ? pick.reason : null;
+  };
+  assert.equal(reason(farm(3, { plateClear: false })), 'plate not cleared on P1, P2, P3');
+  assert.equal(reason(farm(4, { plateClear: false })), 'plate not cleared on any of the printers that fit it');
+  assert.equal(reason(farm(50, { plateClear: false })), reason(farm(49, { plateClear: false })));
+  assert.equal(reason(farm(2, {}), new Set(['P1', 'P2'])), 'waiting for P1 (taken by another job), P2 (taken by another job)');
+  const many = [
+    ...farm(5, { notReady: 'printing' }),
+    ...farm(6, { plateClear: false }).map((p) => ({ ...p, view: { ...p.view, name: `Q${p.view.name}` } })),
+  ];
+  assert.equal(reason(many), 'waiting for one of the printers that fit it (busy or not ready); plate not cleared on any of the printers that fit it');
+});
