@@ -185,6 +185,10 @@ test('twelve jobs, five printers: plates first, priority then position, each whe
     else assert.equal(reason, `plate not cleared on ${PRINTER_NAMES.filter((p) => fits(spec, p)).join(', ')}`, spec.key);
   }
   assert.equal(watch.of('print.dispatched').length, 0);
+  for (const name of PRINTER_NAMES) {
+    const plate = await dashApi.call('get', `/api/printers/${printers.ids[name]}/plate`, undefined, TEST_TOKENS.view);
+    assert.equal(plate.json.state, 'unknown', `${name}: a printer the queue has never seen counts as occupied`);
+  }
   assert.deepEqual([farm.starts.B1.length, farm.starts.B2.length, farm.starts.B3.length], [0, 0, 0]);
 
   // The operator: confirms one plate at a time, each after its printer's print ended, and checks the claim each confirmation gets.
@@ -217,7 +221,13 @@ test('twelve jobs, five printers: plates first, priority then position, each whe
       continue;
     }
     // Wait for the next print to end (history.added); its printer's plate is then confirmed.
-    const ended = await watch.next('history.added', () => true, 'the next print to end', endsSeen, 60_000);
+    const ended = await watch.next(
+      'history.added',
+      () => true,
+      `the next print to end (out: ${[...running].map(([p, c]) => `${c.spec.key}#${c.copy}@${p}`).join(' ')})`,
+      endsSeen,
+      60_000,
+    );
     endsSeen = ended.at + 1;
     const name = printers.names[ended.payload.printer_id] as PrinterName;
     const copy = running.get(name);
@@ -308,6 +318,8 @@ test('twelve jobs, five printers: plates first, priority then position, each whe
         grams = f.grams * share;
       }
       assert.ok(Math.abs(used.grams - grams) < 0.01, `${spec.key}: ${used.grams} g, expected ${grams}`);
+      const spool = LOADS[printers.names[record.printer_id] as PrinterName][labelOf(used.slot)];
+      assert.ok(Math.abs(used.cost - (grams * spool.price) / spool.initial_weight_g) < 0.001, `${spec.key}: cost ${used.cost}`);
       expectedUse.set(used.spool_id, (expectedUse.get(used.spool_id) ?? 0) + grams);
     }
   }
