@@ -84,6 +84,7 @@ export async function restartPart(farm: Farm): Promise<void> {
     JSON.stringify({ queue: { retry_delay_ms: 60_000, round_interval_s: 1 }, rate_limit: { enabled: false } }),
   );
   const startsBefore = { B1: farm.starts.B1.length, B2: farm.starts.B2.length, B3: farm.starts.B3.length };
+  const pushedBefore = { M1: pushed(farm, 'M1'), M2: pushed(farm, 'M2') };
   const watches: FarmWatch[] = [];
   let second: Child | undefined;
   const first = await startChild(dataDir);
@@ -140,6 +141,8 @@ export async function restartPart(farm: Farm): Promise<void> {
     }
     await eventually('r-after done', async () => (await copyStates(again))['r-after'].every((s) => s === 'done'), WAIT_MS);
     await checkNothingLostOrDoubled(again, farm, printers, startsBefore, watches, bookedBefore);
+    // The Marlin printers printed their file once each: one file's worth of filament pushed.
+    for (const name of ['M1', 'M2'] as const) assert.ok(Math.abs(pushed(farm, name) - pushedBefore[name] - MARLIN_EXTRUDED_MM) < 0.5, name);
     assert.deepEqual((await usedWeights(again)).get(printers.spools.M1.T0), bookedBefore.get(printers.spools.M1.T0), 'M1 booked once');
     assert.deepEqual((await usedWeights(again)).get(printers.spools.M2.T0), bookedBefore.get(printers.spools.M2.T0), 'M2 booked once');
   } finally {
@@ -148,6 +151,11 @@ export async function restartPart(farm: Farm): Promise<void> {
     await second?.kill();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Millimetres of filament the virtual Marlin pushed through its tool since it started: its own record of what it printed. */
+function pushed(farm: Farm, name: 'M1' | 'M2'): number {
+  return farm.marlin[name].printer.state().extruded[0];
 }
 
 async function usedWeights(dash: Api): Promise<Map<number, number>> {

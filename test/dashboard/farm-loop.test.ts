@@ -267,6 +267,11 @@ test('twelve jobs, five printers: plates first, priority then position, each whe
     }
   }
   assert.deepEqual([farm.starts.B1.length, farm.starts.B2.length, farm.starts.B3.length], [startsSeen.B1, startsSeen.B2, startsSeen.B3]);
+  // The Marlin printers' own count: the filament they pushed, one file's worth per print sent to them.
+  for (const name of ['M1', 'M2'] as const) {
+    const prints = dispatched.filter((d) => d.printer_id === printers.ids[name]).length;
+    assert.ok(Math.abs(farm.marlin[name].printer.state().extruded[0] - prints * MARLIN_EXTRUDED_MM) < 0.5, `${name}: ${prints} prints`);
+  }
 
   // One record per print, with its end state.
   const records = await historyOf(dashApi);
