@@ -12,7 +12,7 @@
 import type { EventBus } from '../../common/event-bus.js';
 import type { Logger } from '../../common/logger.js';
 import type { DashboardEvents } from '../events.js';
-import { ChangeThrottle, keyWithoutTimestamp } from './change-throttle.js';
+import { ChangeThrottle, keyWithoutTimestamp, progressPhase, statusPhase } from './change-throttle.js';
 import { systemClock, type Clock } from './clock.js';
 import { PermanentConnectError, type DisconnectReason, type DriverCapabilities, type DriverEvents, type PrinterDriver } from './driver.js';
 import type { DriverRegistry } from './driver-registry.js';
@@ -201,8 +201,20 @@ export class PrinterManager {
       retryTimer: null,
       status: offlineStatus(id, 'not started', new Date()),
       identity: null,
-      statusOut: new ChangeThrottle<PrinterStatus>(this.intervals.status, keyWithoutTimestamp, (s) => bus.emit('printer.status', s), this.clock),
-      progressOut: new ChangeThrottle<PrintProgress>(this.intervals.progress, keyWithoutTimestamp, (p) => bus.emit('print.progress', p), this.clock),
+      statusOut: new ChangeThrottle<PrinterStatus>(
+        this.intervals.status,
+        keyWithoutTimestamp,
+        (s) => bus.emit('printer.status', s),
+        this.clock,
+        statusPhase,
+      ),
+      progressOut: new ChangeThrottle<PrintProgress>(
+        this.intervals.progress,
+        keyWithoutTimestamp,
+        (p) => bus.emit('print.progress', p),
+        this.clock,
+        progressPhase,
+      ),
       amsOut: new ChangeThrottle<AmsUpdate>(this.intervals.ams, keyWithoutTimestamp, (a) => bus.emit('ams.update', a), this.clock),
     };
     this.slots.set(id, slot);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ChangeThrottle, keyWithoutTimestamp } from '../../../appliance/dashboard/printers/change-throttle.js';
+import { ChangeThrottle, keyWithoutTimestamp, progressPhase } from '../../../appliance/dashboard/printers/change-throttle.js';
 import { ManualClock } from './manual-clock.js';
 
 interface Reading {
@@ -74,4 +74,22 @@ test('cancel drops the held value and keeps deduplicating against what was sent'
   assert.deepEqual(sent, [1]);
   push(2);
   assert.deepEqual(sent, [1, 2]);
+});
+
+test("a held value is sent at once when the next leaves its phase: no step of a print's story is lost", () => {
+  const clock = new ManualClock();
+  const sent: string[] = [];
+  type Step = { state: string; file: string; progress: number; updated_at: string };
+  const throttle = new ChangeThrottle<Step>(500, keyWithoutTimestamp, (s) => sent.push(`${s.file} ${s.state} ${s.progress}`), clock, progressPhase);
+  const push = (file: string, state: string, progress: number) => throttle.push({ file, state, progress, updated_at: String(clock.now()) });
+  push('a.gcode', 'printing', 90);
+  push('a.gcode', 'finished', 100);
+  // The next print starts and ends within the interval: each state still goes out, in order.
+  push('b.gcode', 'printing', 0);
+  push('b.gcode', 'printing', 40);
+  push('b.gcode', 'printing', 80);
+  push('b.gcode', 'finished', 100);
+  assert.deepEqual(sent, ['a.gcode printing 90', 'a.gcode finished 100', 'b.gcode printing 80']);
+  clock.advance(500);
+  assert.deepEqual(sent, ['a.gcode printing 90', 'a.gcode finished 100', 'b.gcode printing 80', 'b.gcode finished 100']);
 });
