@@ -209,6 +209,12 @@ export class Dispatcher {
     // Stopping mid-send: the claim stays, and the next start resolves it by the restart rule.
     if (!outcome.started && this.stopping) return;
     const now = new Date().toISOString();
+    if (copy.state !== 'dispatching') {
+      // A short print ended, and history said so, before the printer answered the start.
+      copy.started_at ??= now;
+      await this.deps.changed([job]);
+      return;
+    }
     if (outcome.started) {
       moveCopy(copy, 'started');
       copy.started_at = now;
