@@ -4,8 +4,10 @@
  * that the app's own paths (`/login`, `/fleet?state=error`) survive a reload. It is not a set of
  * RouteSpecs: these are not API operations, and the OpenAPI description stays the API's.
  *
- * Hashed assets are cached for a year; index.html is revalidated every time (ETag), so a new build
- * is picked up at the next load. Each answer is the precompressed form the browser accepts.
+ * Hashed assets are cached for a year; index.html (300 bytes compressed) is fetched again at every
+ * load, so a new build is picked up at once. No ETag/304: hyper-express sends a bodiless 304 with a
+ * broken Content-Length that kills the kept-alive connection, and revalidating 300 bytes saves
+ * nothing. Each answer is the precompressed form the browser accepts.
  */
 import { fileURLToPath } from 'node:url';
 import type { Request, Response, Server } from 'hyper-express';
@@ -35,22 +37,11 @@ function looksLikeFile(urlPath: string): boolean {
 function send(request: Request, response: Response, file: StaticFile): void {
   response.header('content-type', file.contentType);
   response.header('cache-control', file.immutable ? `public, max-age=${YEAR_S}, immutable` : 'no-cache');
-  response.header('etag', file.etag);
   response.header('vary', 'accept-encoding');
   if (file.contentType.startsWith('text/html')) response.header('content-security-policy', APP_CSP, true);
-  if (request.headers['if-none-match'] === file.etag) {
-    response.status(304).send();
-    return;
-  }
   const encoding = chooseEncoding(file, request.headers['accept-encoding']);
   if (encoding !== 'identity') response.header('content-encoding', encoding);
-  const body = file.bodies[encoding] ?? file.bodies.identity;
-  if (request.method === 'HEAD') {
-    response.header('content-length', String(body.length));
-    response.send();
-    return;
-  }
-  response.send(body);
+  response.send(file.bodies[encoding] ?? file.bodies.identity);
 }
 
 export interface WebFeatureOptions {
@@ -87,9 +78,9 @@ export function createWebFeature(options: WebFeatureOptions): DashboardFeature {
     routes: [],
     install(app: Server) {
       // uWS tries static and parameter routes before wildcards, so the API's routes and the
-      // WebSocket upgrade keep their paths; this catches the rest of GET and HEAD.
+      // WebSocket upgrade keep their paths; this catches the rest of GET. (No HEAD: uWS closes a
+      // kept-alive connection after a HEAD answer that states a length; browsers never send one.)
       app.get('/*', handle);
-      app.head('/*', handle);
     },
     async start() {
       try {

@@ -1,11 +1,10 @@
 /**
  * The built web app held in memory: every file of the output folder with its gzip and brotli
  * forms (written beside it at build time, so a Raspberry Pi never compresses per request), its
- * content type, an ETag, and whether its name carries a content hash (then it never changes and
+ * content type, and whether its name carries a content hash (then it never changes and
  * is cached for a year). The app is ~100 KB compressed, so reading it once at start costs less than
  * a file system round trip per request would.
  */
-import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -13,7 +12,6 @@ export type Encoding = 'br' | 'gzip' | 'identity';
 
 export interface StaticFile {
   readonly contentType: string;
-  readonly etag: string;
   /** The name has a content hash (`main-3F2A9C1D.js`): cache forever. */
   readonly immutable: boolean;
   readonly bodies: Readonly<Partial<Record<Encoding, Buffer>>> & { readonly identity: Buffer };
@@ -65,7 +63,6 @@ export async function loadStaticFiles(dir: string): Promise<Map<string, StaticFi
     }
     files.set(name, {
       contentType: CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream',
-      etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 22)}"`,
       immutable: HASHED_NAME.test(name),
       bodies,
     });

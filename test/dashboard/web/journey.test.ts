@@ -183,7 +183,8 @@ test('a Bambu Lab and a Marlin printer added through the API show live temperatu
 test('a view user sees the fleet without controls, and the server still refuses them', async () => {
   const created = await dash.request('post', '/api/users', { token: adminToken, body: { ...VIEWER, role: 'view' } });
   assert.equal(created.status, 201, created.text);
-  const context = await browser.newContext({ viewport: PHONE });
+  // This person's phone is set to dark: the page follows it.
+  const context = await browser.newContext({ viewport: PHONE, colorScheme: 'dark' });
   const page = await context.newPage();
   const viewProblems = watchProblems(page);
   await page.goto(`${dash.url}/?state=idle`);
@@ -193,7 +194,9 @@ test('a view user sees the fleet without controls, and the server still refuses 
   await page.locator(`[data-printer="${ids.marlin}"] .temps`).waitFor({ timeout: WAIT_MS });
   await page.getByText('watcher (view)').waitFor({ state: 'attached' });
   assert.equal(await page.locator('.controls button').count(), 0);
-  await screenshot(page, 'fleet-view-role-390x844');
+  assert.equal(await page.evaluate(() => (globalThis as any).getComputedStyle((globalThis as any).document.body).colorScheme), 'dark');
+  assert.deepEqual(await axeViolations(page), []);
+  await screenshot(page, 'fleet-view-role-dark-390x844');
   await context.close();
 
   const viewLogin = await dash.request('post', '/api/auth/login', { body: VIEWER });

@@ -37,7 +37,7 @@ export const en = {
     doneTitle: 'Ready',
     doneIntro: (name: string) => `You are logged in as ${name}. Next steps:`,
     stepPrinters: 'Add your printers: Bambu Lab printers with their access code, Marlin printers on USB (API: POST /api/printers).',
-    stepSlicer: 'Check the slicer: the built-in engine works offline; a slicer service is configured in the settings.',
+    stepSlicer: 'Check the slicer: the built-in engine works offline; a slicer service shows its state at GET /api/slicer/remote/status.',
     apiDocs: 'API documentation',
     toFleet: 'Go to the fleet',
   },
@@ -69,6 +69,8 @@ export const en = {
       finished: 'Finished',
       error: 'Error',
     } as Record<string, string>,
+    /** Printer types by their API name; an unknown type shows as it is. */
+    types: { 'bambu-lan': 'Bambu Lab, LAN', 'marlin-serial': 'Marlin, USB' } as Record<string, string>,
     nozzle: 'Nozzle',
     bed: 'Bed',
     chamber: 'Chamber',

@@ -67,7 +67,7 @@ export function PrinterCard({ entry }: { entry: PrinterEntry }) {
   const status = entry.status.value;
   const ams = entry.ams.value;
   const headingId = `printer-${entry.id}`;
-  const kind = [view.vendor, view.model ?? view.type].filter(Boolean).join(' ');
+  const kind = [[view.vendor, view.model].filter(Boolean).join(' '), t.printer.types[view.type] ?? view.type].filter(Boolean).join(' · ');
   return (
     <article class="card" data-state={status.state} data-group={groupOf(status.state)} data-printer={entry.id} aria-labelledby={headingId}>
       <header class="card-head">
