@@ -67,7 +67,10 @@ export function PrinterCard({ entry }: { entry: PrinterEntry }) {
   const status = entry.status.value;
   const ams = entry.ams.value;
   const headingId = `printer-${entry.id}`;
-  const kind = [[view.vendor, view.model].filter(Boolean).join(' '), t.printer.types[view.type] ?? view.type].filter(Boolean).join(' · ');
+  const maker = [view.vendor, view.model].filter(Boolean).join(' ');
+  const type = t.printer.types[view.type] ?? view.type;
+  // "Bambu Lab, LAN" already names the maker; a model adds to it ("Bambu Lab P1S · Bambu Lab, LAN").
+  const kind = maker === '' || type.startsWith(maker) ? type : `${maker} · ${type}`;
   return (
     <article class="card" data-state={status.state} data-group={groupOf(status.state)} data-printer={entry.id} aria-labelledby={headingId}>
       <header class="card-head">
