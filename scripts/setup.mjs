@@ -68,6 +68,7 @@ export function build() {
   const r = spawnSync(tsc, ['-p', join(root, 'tsconfig.json')], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) throw new Error('TypeScript build failed');
   bundleCommandLine();
+  buildWebApp();
   // The commands run through their first line (the command line's runtime settings live there).
   const { bin } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   for (const path of Object.values(bin ?? {})) chmodSync(join(root, path), 0o755);
@@ -103,6 +104,18 @@ function bundleCommandLine() {
     { cwd: root, stdio: 'inherit' },
   );
   if (r.status !== 0) throw new Error('bundling the command line failed');
+}
+
+/**
+ * The browser app (appliance/dashboard/web/): its API types from the dashboard's OpenAPI
+ * description, its type check, and its bundle beside the compiled server module that serves it.
+ */
+function buildWebApp() {
+  const r = spawnSync(process.execPath, [join(root, 'dist', 'appliance', 'dashboard', 'web', 'build', 'build-web.js')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (r.status !== 0) throw new Error('building the web app failed');
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -30,7 +30,7 @@ function findFiles(dir, wanted, skip = []) {
 /** Lines of the TypeScript and script sources over MAX_LINE_LENGTH characters (a `#!` first line may be longer). */
 function longLines() {
   const sources = ['appliance', 'test', 'scripts'].flatMap((dir) =>
-    findFiles(join(root, dir), (name) => name.endsWith('.ts') || name.endsWith('.mjs'), ['node_modules', 'dist']),
+    findFiles(join(root, dir), (name) => name.endsWith('.ts') || name.endsWith('.tsx') || name.endsWith('.mjs'), ['node_modules', 'dist']),
   );
   const found = [];
   for (const file of sources) {

@@ -1,9 +1,9 @@
 /**
  * Headers every response of both services carries, so that a browser never sniffs an answer into
  * something executable, never frames a page of the box (clickjacking) and never leaks the box's
- * URLs to other sites. API answers may not load or run anything; pages (the API docs, the web
- * app) get PAGE_CSP, which allows only what the box serves itself: the box is often offline, so
- * nothing comes from elsewhere anyway.
+ * URLs to other sites. API answers may not load or run anything; the API docs get PAGE_CSP and the
+ * web app the stricter APP_CSP, which allow only what the box serves itself: the box is often
+ * offline, so nothing comes from elsewhere anyway.
  */
 import type { MiddlewareHandler } from 'hyper-express';
 
@@ -25,6 +25,13 @@ export const PAGE_CSP = [
   "form-action 'self'",
   "frame-ancestors 'none'",
 ].join('; ');
+
+/**
+ * The web app's pages: everything from the box, nothing inline, not even style attributes (the
+ * app sets styles through the CSSOM, which CSP does not govern). `connect-src 'self'` covers the
+ * WebSocket at /ws on the same host and port.
+ */
+export const APP_CSP = PAGE_CSP.replace("style-src 'self' 'unsafe-inline'", "style-src 'self'");
 
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',

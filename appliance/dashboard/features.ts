@@ -19,6 +19,7 @@ import type { DashboardServices } from './services.js';
 import { createBridgeFeature } from './slicing/bridge/feature.js';
 import { createNativeSlicingFeature } from './slicing/native/feature.js';
 import { createSlicerServiceFeature } from './slicing/remote/feature.js';
+import { createWebFeature } from './web/feature.js';
 
 export type FeatureFactory = (ctx: DashboardContext, services: DashboardServices) => DashboardFeature;
 
@@ -46,6 +47,9 @@ export const inventoryFeature: FeatureFactory = (ctx, { inventory }) => createIn
 export const inventoryToolsFeature: FeatureFactory = (ctx, { notifications, spoolDirectory, usage }) =>
   createInventoryToolsFeature(ctx, { spools: spoolDirectory, notifications, usage });
 
+/** The browser app at `/` (web/): its files and the fallback to index.html for the app's own paths. */
+export const webFeature: FeatureFactory = (ctx) => createWebFeature({ log: ctx.log.child('web') });
+
 export const FEATURES: readonly FeatureFactory[] = [
   authFeature,
   notificationsFeature,
@@ -58,6 +62,7 @@ export const FEATURES: readonly FeatureFactory[] = [
   bridgeFeature,
   slicerServiceFeature,
   queueFeature,
+  webFeature,
 ];
 
 /** Users, session tokens and API keys (auth/): the AuthService that the auth feature's routes manage. */

@@ -1,0 +1,137 @@
+/**
+ * The shell: the header (brand, navigation, live state, account, theme), the page for the current
+ * path, and the gate in front of it: a box without an admin shows the first-run page, a person
+ * without a session the login page (coming back to the page they asked for).
+ */
+import { useSignal } from '@preact/signals';
+import { useEffect, useRef } from 'preact/hooks';
+import { api, ApiError, reason } from './api/client';
+import { logout, refreshSession, session, toLogin } from './api/session';
+import { live } from './app-live';
+import { FleetPage } from './pages/fleet';
+import { LoginPage } from './pages/login';
+import { SetupPage } from './pages/setup';
+import { followLink, location, navigate } from './router';
+import { t } from './texts';
+import { nextTheme, theme } from './theme';
+
+const THEME_ICONS = { system: '◐', light: '☀', dark: '☾' } as const;
+
+/** Pages that need no session. */
+const OPEN_PAGES = new Set(['/login', '/setup']);
+
+function NotFound() {
+  return (
+    <section class="narrow">
+      <h1 tabIndex={-1}>{t.notFound.title}</h1>
+      <p>
+        <a href="/" onClick={followLink}>
+          {t.notFound.back}
+        </a>
+      </p>
+    </section>
+  );
+}
+
+function page(path: string) {
+  switch (path) {
+    case '/':
+      return <FleetPage />;
+    case '/login':
+      return <LoginPage />;
+    case '/setup':
+      return <SetupPage />;
+    default:
+      return <NotFound />;
+  }
+}
+
+function Header() {
+  const current = session.value;
+  const path = location.value.path;
+  return (
+    <header class="top">
+      <a class="brand" href="/" onClick={followLink}>
+        {t.appName}
+      </a>
+      {current !== null && (
+        <nav aria-label={t.nav.label} class="nav">
+          <a href="/" onClick={followLink} aria-current={path === '/' ? 'page' : undefined}>
+            {t.nav.fleet}
+          </a>
+        </nav>
+      )}
+      <div class="top-end">
+        {current !== null && (
+          <span class="live" data-live={live.state.value} role="status">
+            {t.live[live.state.value]}
+          </span>
+        )}
+        <button type="button" class="ghost" onClick={nextTheme} aria-label={t.theme.label(t.theme[theme.value])}>
+          <span aria-hidden="true">{THEME_ICONS[theme.value]}</span>
+        </button>
+        {current !== null && (
+          <>
+            <span class="who">{t.account.signedInAs(current.username, t.roles[current.role] ?? current.role)}</span>
+            <button type="button" class="ghost" onClick={() => void logout()}>
+              {t.account.logout}
+            </button>
+          </>
+        )}
+      </div>
+    </header>
+  );
+}
+
+export function App() {
+  const ready = useSignal(false);
+  const problem = useSignal<string | null>(null);
+  const main = useRef<HTMLElement>(null);
+  const path = location.value.path;
+
+  useEffect(() => {
+    (async () => {
+      const setup = await api('GET /api/auth/setup');
+      if (setup.needed) navigate('/setup', true);
+      else if (session.value === null) {
+        if (!OPEN_PAGES.has(location.value.path)) toLogin(null);
+      } else await refreshSession();
+      ready.value = true;
+    })().catch((err: unknown) => {
+      // A 401 has already sent the person to the login page.
+      if (!(err instanceof ApiError && err.status === 401)) problem.value = reason(err, t.errors.network);
+      ready.value = true;
+    });
+  }, []);
+
+  // A page that needs a session, without one (logged out in another tab, or just now).
+  useEffect(() => {
+    if (ready.value && session.value === null && !OPEN_PAGES.has(path)) toLogin(null);
+  }, [ready.value, session.value, path]);
+
+  // After a move inside the app, keyboard and screen-reader users land on the new page's heading
+  // (not at the first load: a form's own first field keeps its focus then).
+  const moved = useRef(false);
+  useEffect(() => {
+    if (!ready.value) return;
+    if (moved.current) main.current?.querySelector<HTMLElement>('h1')?.focus({ preventScroll: true });
+    moved.current = true;
+  }, [path, ready.value]);
+
+  return (
+    <>
+      <a class="skip" href="#main">
+        {t.skipToContent}
+      </a>
+      <Header />
+      <main id="main" ref={main} tabIndex={-1}>
+        {problem.value !== null && (
+          <p class="error-text" role="alert">
+            {problem.value}
+          </p>
+        )}
+        {ready.value ? page(path) : <p>{t.loading}</p>}
+      </main>
+    </>
+  );
+}

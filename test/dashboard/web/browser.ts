@@ -1,0 +1,84 @@
+/**
+ * Chromium for the web app's tests: Debian's browser through playwright-core (DESIGN.md's flags),
+ * an axe-core check that runs inside the page, screenshots saved under test-artifacts/web/, and a
+ * record of what the page reported (console errors, failed requests, CSP refusals).
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/** Gitignored; the screenshots are the test's artefacts, for people to look at. */
+export const ARTIFACTS = fileURLToPath(new URL('../../../../test-artifacts/web/', import.meta.url));
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+}
+
+/** What a page said that a working page never says. */
+export function watchProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    // A refused API call (a wrong password) is the page working; failed files are caught below.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400 && !new URL(response.url()).pathname.startsWith('/api/')) problems.push(`${response.status()} ${response.url()}`);
+  });
+  return problems;
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/**
+ * axe-core's serious and critical violations on the page as it is now. The script is evaluated
+ * through the DevTools protocol, which the page's CSP does not govern (an inline <script> would be
+ * refused, as it should be).
+ */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<any> } }).axe;
+    const result = await axe.run((globalThis as any).document, { resultTypes: ['violations'] });
+    return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => n.html) }));
+  });
+  return (violations as AxeViolation[]).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Waits until the page's address matches (the app moves with the History API, which is no page load). */
+export async function waitForPath(page: Page, expected: RegExp, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!expected.test(new URL(page.url()).pathname + new URL(page.url()).search)) {
+    if (Date.now() > deadline) throw new Error(`the page stayed at ${page.url()}, not ${expected}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
