@@ -22,6 +22,10 @@
  *   storing it: closing it instead made Node's fetch report a broken connection (EPIPE, "other
  *   side closed") in place of the answer, while curl and browsers stop sending once they read it.
  *   uWS itself answers `Expect: 100-continue` before any handler runs; the refusal follows at once.
+ * - An answer without a body (204, and HEAD without a known length) went out with
+ *   `Content-Length: 9223372036854775808`: hyper-express hands uWS an explicit `undefined` length,
+ *   which uWS reads as a number. The client then waited for a body that never came, or dropped the
+ *   kept-alive connection. An undefined length is now left out, as uWS means it to be.
  */
 import { createRequire } from 'node:module';
 import type { MiddlewareHandler, Response, Server } from 'hyper-express';
@@ -98,12 +102,36 @@ function isResponseGone(err: unknown): boolean {
   return err instanceof Error && /must not be accessed after/.test(err.message);
 }
 
-/** Patches hyper-express's Request once per process (see the header). */
+type EndWithoutBody = (reportedLength?: number, closeConnection?: boolean) => void;
+const lengthFixed = new WeakSet<object>();
+
+/** Wraps uWS's endWithoutBody, once per prototype, so that an undefined length is not passed on. */
+function omitUndefinedLength(raw: RawResponse): void {
+  const rawPrototype = Object.getPrototypeOf(raw) as { endWithoutBody: EndWithoutBody };
+  if (lengthFixed.has(rawPrototype)) return;
+  lengthFixed.add(rawPrototype);
+  const endWithoutBody = rawPrototype.endWithoutBody;
+  rawPrototype.endWithoutBody = function withoutFakeLength(this: unknown, reportedLength?: number, closeConnection?: boolean) {
+    if (reportedLength !== undefined) return endWithoutBody.call(this, reportedLength, closeConnection);
+    // uWS omits the header only when no length is passed at all; closing needs both arguments.
+    return closeConnection ? endWithoutBody.call(this, 0, true) : endWithoutBody.call(this);
+  };
+}
+
+/** Patches hyper-express's Request and Response once per process (see the header). */
 function guardLibrary(log: Logger): void {
   if (libraryGuarded) return;
   libraryGuarded = true;
-  const { Request: RequestClass } = createRequire(import.meta.url)('hyper-express') as { Request: { prototype: RequestInternals } };
-  const prototype = RequestClass.prototype;
+  const library = createRequire(import.meta.url)('hyper-express') as {
+    Request: { prototype: RequestInternals };
+    Response: { prototype: { send(this: ResponseInternals, ...args: unknown[]): unknown } };
+  };
+  const send = library.Response.prototype.send;
+  library.Response.prototype.send = function sendWithoutFakeLength(this: ResponseInternals, ...args: unknown[]) {
+    omitUndefinedLength(this._raw_response);
+    return send.apply(this, args);
+  };
+  const prototype = library.Request.prototype;
   const handleChunk = prototype._body_parser_on_chunk;
   prototype._body_parser_on_chunk = function guarded(this: RequestInternals, response, chunk, isLast) {
     try {

@@ -22,6 +22,7 @@ before(async () => {
     (app) => {
       app.set_error_handler((_req, res, err) => sendError(res, err, log));
       app.get('/ping', (_req, res) => void res.send('pong'));
+      app.post('/nothing', (_req, res) => void res.status(204).send());
       app.post('/echo', async (req, res) => {
         res.json({ length: (await req.buffer()).length });
       });
@@ -228,4 +229,22 @@ test('after a refusal before its body, the rest of the body is read and dropped 
     assert.match(received, /^HTTP\/1\.1 413 /, `round ${round}`);
     assert.match(received, /HTTP\/1\.1 200 OK[\s\S]*pong$/, `round ${round}: the next request on the connection is answered`);
   }
+});
+
+test('a 204 goes out without a Content-Length, and the kept-alive connection serves the next request', async () => {
+  const socket = net.connect(Number(new URL(t.url).port), '127.0.0.1');
+  let text = '';
+  socket.setEncoding('latin1').on('data', (chunk: string) => {
+    text += chunk;
+  });
+  socket.write('POST /nothing HTTP/1.1\r\nHost: test\r\nContent-Length: 0\r\n\r\n');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  socket.write('GET /ping HTTP/1.1\r\nHost: test\r\n\r\n');
+  const deadline = Date.now() + 5000;
+  while (!text.includes('pong') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  socket.destroy();
+  const [first] = text.split('\r\n\r\n');
+  assert.match(first, /^HTTP\/1\.1 204 /);
+  assert.doesNotMatch(first, /content-length/i, first);
+  assert.match(text, /pong$/, text);
 });
