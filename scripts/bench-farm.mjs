@@ -32,7 +32,17 @@ import { formatFarmReport } from './bench/farm/report.mjs';
 import { UsageRecorder } from './bench/farm/usage.mjs';
 import { measureHistory, seedHistory } from './bench/history-load.mjs';
 import { latencySummary } from './bench/stats.mjs';
-import { addPrinters, listPrinters, nowMs, onlineSummary, openClient, sleep, startSimulators, waitOnline } from './bench/virtual-fleet.mjs';
+import {
+  addPrinters,
+  builtFleet,
+  listPrinters,
+  nowMs,
+  onlineSummary,
+  openClient,
+  sleep,
+  startSimulators,
+  waitOnline,
+} from './bench/virtual-fleet.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** After the window: how long the prints under way get to end, so the figures count them. */
@@ -139,15 +149,7 @@ async function queueCounts(base, headers) {
 
 async function main() {
   const opts = parseOptions(process.argv.slice(2));
-  const entry = join(opts.dist, 'appliance', 'dashboard', 'main.js');
-  for (const file of [
-    entry,
-    join(opts.dist, 'scripts', 'simulators', 'bambu', 'farm.js'),
-    join(opts.dist, 'scripts', 'simulators', 'marlin', 'virtual-marlin.js'),
-  ]) {
-    if (!existsSync(file))
-      throw new Error(`${file} is missing: build first (npx tsc -p tsconfig.json --outDir ${relative(root, opts.dist) || 'dist'})`);
-  }
+  const entry = builtFleet(opts.dist);
   const command = `node ${relative(process.cwd(), fileURLToPath(import.meta.url))} ${process.argv.slice(2).join(' ')}`.trim();
 
   const cleanup = cleanupStack(log);

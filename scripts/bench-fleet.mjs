@@ -17,7 +17,7 @@
 // measured; every child process and temp folder is removed, also on Ctrl-C.
 //   node scripts/bench-fleet.mjs [--dist dist] [--bambu 50] [--marlin 5] [--warmup 10] [--seconds 60]
 //        [--push-interval 1000] [--in-step] [--online-timeout 90] [--noise 0.25] [--json FILE|-]
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +29,7 @@ import { cpuSeconds, memory, treeCpu, treeCpuDelta } from './bench/fleet/proc-st
 import { formatReport, LATENCY_NOTE } from './bench/fleet/report.mjs';
 import {
   addPrinters,
+  builtFleet,
   listPrinters,
   NO_DRIVER,
   nowMs,
@@ -93,15 +94,7 @@ export function parseOptions(argv) {
 
 async function main() {
   const opts = parseOptions(process.argv.slice(2));
-  const entry = join(opts.dist, 'appliance', 'dashboard', 'main.js');
-  for (const file of [
-    entry,
-    join(opts.dist, 'scripts', 'simulators', 'bambu', 'farm.js'),
-    join(opts.dist, 'scripts', 'simulators', 'marlin', 'virtual-marlin.js'),
-  ]) {
-    if (!existsSync(file))
-      throw new Error(`${file} is missing: build first (npx tsc -p tsconfig.json --outDir ${relative(root, opts.dist) || 'dist'})`);
-  }
+  const entry = builtFleet(opts.dist);
   const command = `node ${relative(process.cwd(), fileURLToPath(import.meta.url))} ${process.argv.slice(2).join(' ')}`.trim();
 
   const cleanup = cleanupStack(log);

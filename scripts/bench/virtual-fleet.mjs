@@ -3,7 +3,8 @@
 // takes the timestamps), every printer added through the REST API, the wait until they are online,
 // and a WebSocket client on /ws. Used by bench-fleet.mjs and bench-farm.mjs.
 import { fork } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { call } from './dashboard-process.mjs';
@@ -14,6 +15,20 @@ export const NO_DRIVER = /^no driver for type /;
 const SIM_START_TIMEOUT_MS = 120_000;
 const ADD_CONCURRENCY = 8;
 const POLL_MS = 500;
+
+/** The dashboard's entry in the build `dist`, once it and both simulators are known to be there. */
+export function builtFleet(dist) {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const entry = join(dist, 'appliance', 'dashboard', 'main.js');
+  for (const file of [
+    entry,
+    join(dist, 'scripts', 'simulators', 'bambu', 'farm.js'),
+    join(dist, 'scripts', 'simulators', 'marlin', 'virtual-marlin.js'),
+  ]) {
+    if (!existsSync(file)) throw new Error(`${file} is missing: build first (npx tsc -p tsconfig.json --outDir ${relative(root, dist) || 'dist'})`);
+  }
+  return entry;
+}
 
 export const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
