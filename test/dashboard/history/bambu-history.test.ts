@@ -19,7 +19,7 @@ import { loginAs } from '../../fixtures/dashboard-auth.js';
 import { startDashboardFixture, type DashboardFixture } from '../../fixtures/dashboard.js';
 import { eventually } from '../../fixtures/eventually.js';
 import { solidPng } from '../../fixtures/solid-png.js';
-import { MemorySpoolLedger } from '../../fixtures/spool-ledger.js';
+import { MemorySpools } from '../../fixtures/memory-spools.js';
 import { bambuGcode, gcode3mf, startVirtualBambu, type VirtualBambu } from '../../fixtures/virtual-bambu.js';
 import { TEST_TIMINGS } from '../printers/families/bambu-lan/driver-harness.js';
 import { historyList, recordOf } from './harness.js';
@@ -29,7 +29,7 @@ let dash: DashboardFixture;
 let viewer: string;
 let operator: string;
 let id: string;
-const ledger = new MemorySpoolLedger([
+const ledger = new MemorySpools([
   { id: 10, material: 'PLA', color_hex: '#00ff00', price: 20, initial_weight_g: 1000 },
   { id: 11, material: 'PETG', color_hex: '#000000', price: 30, initial_weight_g: 1000 },
 ]);

@@ -17,7 +17,7 @@ import { sendToPrinter } from '../../../appliance/dashboard/slicing/send-to-prin
 import { loginAs } from '../../fixtures/dashboard-auth.js';
 import { startDashboardFixture, type DashboardFixture } from '../../fixtures/dashboard.js';
 import { eventually } from '../../fixtures/eventually.js';
-import { MemorySpoolLedger } from '../../fixtures/spool-ledger.js';
+import { MemorySpools } from '../../fixtures/memory-spools.js';
 import { startVirtualMarlin, type VirtualMarlinFixture } from '../../fixtures/virtual-marlin.js';
 import { TEST_TIMINGS } from '../printers/families/marlin-serial/driver-harness.js';
 import { squares } from '../printers/families/marlin-serial/gcode-samples.js';
@@ -28,7 +28,7 @@ let dash: DashboardFixture;
 let viewer: string;
 let operator: string;
 let id: string;
-const ledger = new MemorySpoolLedger([{ id: 1, material: 'PLA', color_hex: '#ff0000', price: 25, initial_weight_g: 1000 }]);
+const ledger = new MemorySpools([{ id: 1, material: 'PLA', color_hex: '#ff0000', price: 25, initial_weight_g: 1000 }]);
 const added: HistoryRecord[] = [];
 
 function services(): ServiceOptions {

@@ -17,14 +17,14 @@ import { HistoryStore } from '../../../appliance/dashboard/history/store.js';
 import { ThumbnailStore } from '../../../appliance/dashboard/history/thumbnails.js';
 import type { PrinterStatus, PrintProgress } from '../../../appliance/dashboard/printers/status.js';
 import type { PrintDispatched } from '../../../appliance/dashboard/queue/print-dispatched.js';
-import { MemorySpoolLedger } from '../../fixtures/spool-ledger.js';
+import { MemorySpools } from '../../fixtures/memory-spools.js';
 
 const quiet = createLogger({ name: 'test', level: 'error', write: () => {} });
 let dir: string;
 let store: HistoryStore;
 let closed: HistoryRecord[];
 
-function recorder(ledger: MemorySpoolLedger | null = null): PrintRecorder {
+function recorder(ledger: MemorySpools | null = null): PrintRecorder {
   return new PrintRecorder({
     store,
     thumbnails: new ThumbnailStore(dir, quiet),
@@ -166,7 +166,7 @@ test('an open record deleted: the rest of that print is not recorded again', asy
 });
 
 test('a ledger that is down when the print ends: booked at the next start, once; open records of removed printers are closed', async () => {
-  const ledger = new MemorySpoolLedger([{ id: 1, material: 'PLA' }]);
+  const ledger = new MemorySpools([{ id: 1, material: 'PLA' }]);
   ledger.load(1, 'p1', { kind: 'tool', tool: 0 });
   ledger.failWith = new Error('inventory down');
   const r = recorder(ledger);

@@ -1,7 +1,7 @@
 /**
  * The queue with the real drivers and the virtual printers, over HTTP and the WebSocket: two
  * virtual Bambu Lab printers with different AMS loads (their own mosquitto over TLS and implicit
- * FTPS) and a virtual Marlin on a socat pty pair whose tool 0 holds a spool of the SpoolShelf.
+ * FTPS) and a virtual Marlin on a socat pty pair whose tool 0 holds a spool of the MemorySpools.
  * Five jobs with material and colour requirements and priorities: nothing goes out before the
  * plates are confirmed clear; then every job lands on a printer that has its filament, in
  * priority order, with the AMS mapping of that printer; the prints run to their end (followed
@@ -17,7 +17,7 @@ import { marlinSerialDriverFactory } from '../../../appliance/dashboard/printers
 import { historyFeature, inventoryFeature, liveFeature, printersFeature, queueFeature } from '../../../appliance/dashboard/features.js';
 import { startDashboardFixture, testAuthenticator, type DashboardFixture } from '../../fixtures/dashboard.js';
 import { eventually } from '../../fixtures/eventually.js';
-import { SpoolShelf } from '../../fixtures/spool-shelf.js';
+import { MemorySpools } from '../../fixtures/memory-spools.js';
 import { bambuGcode, startVirtualBambu, type VirtualBambu } from '../../fixtures/virtual-bambu.js';
 import { startVirtualMarlin, type VirtualMarlinFixture } from '../../fixtures/virtual-marlin.js';
 import { connect, wsUrl, type Received, type TestClient } from '../live/ws-client.js';
@@ -103,7 +103,7 @@ before(async () => {
   const registry = new DriverRegistry();
   registry.register('bambu-lan', bambuLanDriverFactory({ startTimeoutMs: 30_000 }));
   registry.register('marlin-serial', marlinSerialDriverFactory({ helloIntervalMs: 300 }));
-  const shelf = new SpoolShelf();
+  const shelf = new MemorySpools();
   dash = await startDashboardFixture({
     config: { queue: { retry_delay_ms: 200, round_interval_s: 1 }, rate_limit: { enabled: false } },
     createAuthenticator: testAuthenticator,

@@ -1,7 +1,7 @@
 /**
  * A dashboard for the queue's route tests: the printers, the WebSocket and the queue, the test
  * authenticator, quick dispatch retries, and printers driven by a scripted driver of either type
- * (`bambu-lan` with an AMS the test loads, `marlin-serial` with the spools of a SpoolShelf) that
+ * (`bambu-lan` with an AMS the test loads, `marlin-serial` with the spools of a MemorySpools) that
  * takes files, starts them, fails uploads when told and ends prints when the test says so.
  * The tests with the virtual printers and the real drivers are farm.test.ts and restart.test.ts.
  */
@@ -29,7 +29,7 @@ import {
 } from '../../../appliance/dashboard/features.js';
 import { startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture, type TestResponse } from '../../fixtures/dashboard.js';
 import { eventually } from '../../fixtures/eventually.js';
-import { SpoolShelf } from '../../fixtures/spool-shelf.js';
+import { MemorySpools } from '../../fixtures/memory-spools.js';
 import { onlineStatus } from '../printers/fake-driver.js';
 
 export { TEST_TOKENS };
@@ -143,7 +143,7 @@ export class ScriptedDriver implements PrinterDriver {
 
 export interface QueueDashboard {
   dash: DashboardFixture;
-  shelf: SpoolShelf;
+  shelf: MemorySpools;
   drivers: Map<string, ScriptedDriver>;
   /** Adds a printer through the API; resolves with its id once its driver runs. */
   addPrinter(name: string, type: 'bambu-lan' | 'marlin-serial', extra?: Record<string, unknown>): Promise<string>;
@@ -167,7 +167,7 @@ export async function startQueueDashboard(options: QueueDashboardOptions = {}): 
       return driver;
     });
   }
-  const shelf = new SpoolShelf();
+  const shelf = new MemorySpools();
   const dash = await startDashboardFixture({
     config: { queue: { retry_delay_ms: 20, round_interval_s: 1 }, rate_limit: { enabled: false }, ...options.config },
     createAuthenticator: testAuthenticator,

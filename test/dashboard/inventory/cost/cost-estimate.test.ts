@@ -3,14 +3,14 @@ import { after, before, test } from 'node:test';
 import { inventoryToolsFeature } from '../../../../appliance/dashboard/features.js';
 import type { PrintUsage, UsageLookup } from '../../../../appliance/dashboard/inventory/cost/usage-lookup.js';
 import { expectError, startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture } from '../../../fixtures/dashboard.js';
-import { MemorySpoolDirectory, spoolView } from '../../../fixtures/spool-directory.js';
+import { MemorySpools, stockedSpool } from '../../../fixtures/memory-spools.js';
 
-const spools = new MemorySpoolDirectory([
-  spoolView({ id: 1, material: 'PETG', price: 25, initial_weight_g: 1000 }),
-  spoolView({ id: 2, material: 'PETG', price: 45, initial_weight_g: 1000 }),
-  spoolView({ id: 3, material: 'petg', price: 10, initial_weight_g: 500 }),
-  spoolView({ id: 4, material: 'PETG', price: 1000, initial_weight_g: 1000, archived: true }),
-  spoolView({ id: 5, material: 'PLA', price: null }),
+const spools = new MemorySpools([
+  stockedSpool({ id: 1, material: 'PETG', price: 25, initial_weight_g: 1000 }),
+  stockedSpool({ id: 2, material: 'PETG', price: 45, initial_weight_g: 1000 }),
+  stockedSpool({ id: 3, material: 'petg', price: 10, initial_weight_g: 500 }),
+  stockedSpool({ id: 4, material: 'PETG', price: 1000, initial_weight_g: 1000, archived: true }),
+  stockedSpool({ id: 5, material: 'PLA', price: null }),
 ]);
 const usage: UsageLookup = {
   history: (id) => (id === 'h1' ? ({ grams: 50, duration_s: 7200, printer_id: 'bambu-1', spool_id: 1 } satisfies PrintUsage) : null),

@@ -2,17 +2,17 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { inventoryToolsFeature } from '../../../../appliance/dashboard/features.js';
 import { expectError, startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture } from '../../../fixtures/dashboard.js';
-import { MemorySpoolDirectory, spoolView } from '../../../fixtures/spool-directory.js';
+import { MemorySpools, stockedSpool } from '../../../fixtures/memory-spools.js';
 
 const day = (offset: number) => new Date(Date.now() + offset * 24 * 3600_000).toISOString().slice(0, 10);
-const spools = new MemorySpoolDirectory([
-  spoolView({ id: 1, expiry_date: day(10) }),
-  spoolView({ id: 2, expiry_date: day(-3) }),
-  spoolView({ id: 3, expiry_date: day(45) }),
-  spoolView({ id: 4, expiry_date: day(-1), archived: true }),
-  spoolView({ id: 5, expiry_date: null }),
-  spoolView({ id: 6, expiry_date: day(0) }),
-  spoolView({ id: 7, expiry_date: day(400) }),
+const spools = new MemorySpools([
+  stockedSpool({ id: 1, expiry_date: day(10) }),
+  stockedSpool({ id: 2, expiry_date: day(-3) }),
+  stockedSpool({ id: 3, expiry_date: day(45) }),
+  stockedSpool({ id: 4, expiry_date: day(-1), archived: true }),
+  stockedSpool({ id: 5, expiry_date: null }),
+  stockedSpool({ id: 6, expiry_date: day(0) }),
+  stockedSpool({ id: 7, expiry_date: day(400) }),
 ]);
 let dash: DashboardFixture;
 before(async () => {

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import { inventoryToolsFeature } from '../../../../appliance/dashboard/features.js';
 import { expectError, startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture } from '../../../fixtures/dashboard.js';
-import { MemorySpoolDirectory, spoolView } from '../../../fixtures/spool-directory.js';
+import { MemorySpools, stockedSpool } from '../../../fixtures/memory-spools.js';
 
 const CHROMIUM_FLAGS = [
   '--headless',
@@ -17,10 +17,10 @@ const CHROMIUM_FLAGS = [
 const MM_IN_PT = 72 / 25.4;
 
 const hostile = '<img src=x onerror="alert(1)">&"\'';
-const spools = new MemorySpoolDirectory([
-  spoolView({ id: 3, short_id: 'K7Q2', material: 'PETG', color_hex: '#ff8800', vendor: 'Prusament', name: 'Galaxy Black', used_weight_g: 250.4 }),
-  spoolView({ id: 4, short_id: 'X<1>', material: hostile, color_hex: 'red;background:url(http://evil)', vendor: hostile, name: null }),
-  spoolView({ id: 5, material: 'PLA', color_hex: '#ff0000', multi_color_hexes: ['#ff0000', '#00ff00', '#0000ff'], expiry_date: '2027-03-01' }),
+const spools = new MemorySpools([
+  stockedSpool({ id: 3, short_id: 'K7Q2', material: 'PETG', color_hex: '#ff8800', vendor: 'Prusament', name: 'Galaxy Black', used_weight_g: 250.4 }),
+  stockedSpool({ id: 4, short_id: 'X<1>', material: hostile, color_hex: 'red;background:url(http://evil)', vendor: hostile, name: null }),
+  stockedSpool({ id: 5, material: 'PLA', color_hex: '#ff0000', multi_color_hexes: ['#ff0000', '#00ff00', '#0000ff'], expiry_date: '2027-03-01' }),
 ]);
 
 let dash: DashboardFixture;

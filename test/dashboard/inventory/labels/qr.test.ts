@@ -9,10 +9,10 @@ import QRCode from 'qrcode';
 import { PNG } from 'pngjs';
 import { inventoryToolsFeature } from '../../../../appliance/dashboard/features.js';
 import { expectError, startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture } from '../../../fixtures/dashboard.js';
-import { MemorySpoolDirectory, spoolView } from '../../../fixtures/spool-directory.js';
+import { MemorySpools, stockedSpool } from '../../../fixtures/memory-spools.js';
 import { formatCodewords, readQrFormat } from './qr-format.js';
 
-const spools = new MemorySpoolDirectory([spoolView({ id: 7, material: 'PETG' }), spoolView({ id: 123456, material: 'PLA' })]);
+const spools = new MemorySpools([stockedSpool({ id: 7, material: 'PETG' }), stockedSpool({ id: 123456, material: 'PLA' })]);
 let dash: DashboardFixture;
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'printyard-qr-test-'));
 before(async () => {

@@ -3,9 +3,9 @@ import { after, before, test } from 'node:test';
 import { inventoryToolsFeature, notificationsFeature } from '../../../../appliance/dashboard/features.js';
 import type { ClimateEvent } from '../../../../appliance/dashboard/inventory/locations/climate.js';
 import { expectError, startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture } from '../../../fixtures/dashboard.js';
-import { MemorySpoolDirectory, spoolView } from '../../../fixtures/spool-directory.js';
+import { MemorySpools, stockedSpool } from '../../../fixtures/memory-spools.js';
 
-const spools = new MemorySpoolDirectory();
+const spools = new MemorySpools();
 let dash: DashboardFixture;
 const start = (dataDir?: string) =>
   startDashboardFixture({
@@ -120,8 +120,8 @@ test('readings out of range, in the future or too old are refused with 400 and n
 
 test('humidity above the strictest material notifies once per excursion; hysteresis ends it; the next one notifies again', async () => {
   const id = await location('Dry box');
-  spools.put(spoolView({ id: 11, material: 'PLA', location_id: id }));
-  spools.put(spoolView({ id: 12, material: 'PETG', location_id: id }));
+  spools.put(stockedSpool({ id: 11, material: 'PLA', location_id: id }));
+  spools.put(stockedSpool({ id: 12, material: 'PETG', location_id: id }));
   assert.equal((await post(id, 40)).excursion, false, 'PETG allows 40 %');
   const opened = await post(id, 41);
   assert.deepEqual([opened.humidity_limit_pct, opened.excursion], [40, true]);
@@ -144,7 +144,7 @@ test('humidity above the strictest material notifies once per excursion; hystere
 
 test('a late reading fills the series but does not move the excursion; an override replaces the table', async () => {
   const id = await location('Nylon cabinet', { humidity_limit_pct: 25 });
-  spools.put(spoolView({ id: 21, material: 'PLA', location_id: id }));
+  spools.put(stockedSpool({ id: 21, material: 'PLA', location_id: id }));
   await post(id, 20);
   const late = await post(id, 90, minutesAgo(120));
   assert.deepEqual([late.excursion, late.humidity_limit_pct], [false, 25]);
@@ -171,7 +171,7 @@ test('a location without a limit (no spools, no override) never notifies; deleti
 
 test('an open excursion survives a restart: the next high reading does not notify again', async () => {
   const id = await location('Garage');
-  spools.put(spoolView({ id: 31, material: 'TPU', location_id: id }));
+  spools.put(stockedSpool({ id: 31, material: 'TPU', location_id: id }));
   await post(id, 45);
   assert.equal((await excursionNotices(id)).length, 1);
   await dash.stop();

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { inventoryToolsFeature } from '../../../../appliance/dashboard/features.js';
 import { expectError, startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture } from '../../../fixtures/dashboard.js';
-import { MemorySpoolDirectory, spoolView } from '../../../fixtures/spool-directory.js';
+import { MemorySpools, stockedSpool } from '../../../fixtures/memory-spools.js';
 
-const spools = new MemorySpoolDirectory();
+const spools = new MemorySpools();
 let dash: DashboardFixture;
 before(async () => {
   dash = await startDashboardFixture({
@@ -95,9 +95,9 @@ test('ids are never reused; names are unique whatever their case (409) and check
 
 test('a location that spools name cannot be deleted (409); the spools and materials show on it', async () => {
   const loc = (await dash.request('post', '/api/inventory/locations', { ...admin, body: { name: 'Cabinet' } })).json;
-  spools.put(spoolView({ id: 1, material: 'PLA', location_id: loc.id }));
-  spools.put(spoolView({ id: 2, material: 'PA6-CF', location_id: loc.id }));
-  spools.put(spoolView({ id: 3, material: 'PVA', location_id: loc.id, archived: true }));
+  spools.put(stockedSpool({ id: 1, material: 'PLA', location_id: loc.id }));
+  spools.put(stockedSpool({ id: 2, material: 'PA6-CF', location_id: loc.id }));
+  spools.put(stockedSpool({ id: 3, material: 'PVA', location_id: loc.id, archived: true }));
   const shown = (await dash.request('get', `/api/inventory/locations/${loc.id}`, admin)).json;
   assert.equal(shown.spool_count, 2);
   assert.deepEqual(shown.effective_limit, { limit_pct: 20, source: 'material', material: 'PA6-CF' });
