@@ -6,7 +6,7 @@
  */
 import { AppError, ErrorCode } from '../../common/errors.js';
 import { sameSlot, type FilamentSlot } from '../printers/filament-slot.js';
-import { DEFAULT_DIAMETER_MM, defaultDensity, storedColor, viewColor } from './materials.js';
+import { DEFAULT_DIAMETER_MM, DEFAULT_INITIAL_WEIGHT_G, defaultDensity, storedColor, viewColor } from './materials.js';
 import type { FilamentRecord, InventoryData, SpoolRecord, VendorRecord } from './records.js';
 import { capUsed } from './records.js';
 import { newShortId } from './short-id.js';
@@ -183,6 +183,33 @@ export function findOrCreateFilament(data: InventoryData, identity: FilamentIden
 }
 
 export type NewSpool = Omit<SpoolRecord, 'id' | 'short_id' | 'registered' | 'updated' | 'last_use_seq'>;
+
+/**
+ * A new spool of `filament` with nothing known about it yet: unused, on no shelf or printer. Without
+ * an initial weight it takes the filament's, else 1000 g, so that the cap on used weight always holds.
+ */
+export function blankSpool(filament: FilamentRecord, initialWeight: number | null | undefined): NewSpool {
+  return {
+    filament_id: filament.id,
+    first_used: null,
+    last_used: null,
+    price: null,
+    initial_weight: initialWeight ?? filament.weight ?? DEFAULT_INITIAL_WEIGHT_G,
+    spool_weight: null,
+    used_weight: 0,
+    location: null,
+    location_id: null,
+    lot_nr: null,
+    expiry_date: null,
+    opened_at: null,
+    comment: null,
+    archived: false,
+    printer_id: null,
+    slot: null,
+    extra: {},
+    import_ref: null,
+  };
+}
 
 export function createSpoolRecord(data: InventoryData, fields: NewSpool, now: string): SpoolRecord {
   filamentOf(data, fields.filament_id);

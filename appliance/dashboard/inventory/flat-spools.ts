@@ -8,6 +8,7 @@ import { validationError } from '../http/validate.js';
 import type { FilamentSlot } from '../printers/filament-slot.js';
 import {
   completeIdentity,
+  blankSpool,
   createSpoolRecord,
   findOrCreateFilament,
   identityOf,
@@ -17,7 +18,6 @@ import {
   type FilamentIdentity,
 } from './catalog.js';
 import type { Edit, Inventory } from './inventory.js';
-import { DEFAULT_INITIAL_WEIGHT_G } from './materials.js';
 import { capUsed, type InventoryData, type SpoolRecord } from './records.js';
 import type { SpoolView } from './spool.js';
 
@@ -86,30 +86,7 @@ export function createFlatSpool(inventory: Inventory, input: FlatSpoolInput & { 
   checkInput(input, null);
   return inventory.edit((draft, now) => {
     const filament = findOrCreateFilament(draft, completeIdentity(input), now);
-    const spool = createSpoolRecord(
-      draft,
-      {
-        filament_id: filament.id,
-        first_used: null,
-        last_used: null,
-        price: null,
-        initial_weight: input.initial_weight_g ?? filament.weight ?? DEFAULT_INITIAL_WEIGHT_G,
-        spool_weight: null,
-        used_weight: 0,
-        location: null,
-        location_id: null,
-        lot_nr: null,
-        expiry_date: null,
-        opened_at: null,
-        comment: null,
-        archived: false,
-        printer_id: null,
-        slot: null,
-        extra: {},
-        import_ref: null,
-      },
-      now,
-    );
+    const spool = createSpoolRecord(draft, blankSpool(filament, input.initial_weight_g), now);
     const moved = applySpoolFields(draft, spool, input, now);
     return spoolEdit(draft, spool, 'added', moved);
   });

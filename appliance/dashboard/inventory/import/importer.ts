@@ -4,9 +4,9 @@
  * and filaments are found or made exactly as a flat spool's are (catalog.ts); a spool imported
  * before (its `import_ref`) is skipped, so importing the same export twice adds nothing.
  */
-import { createSpoolRecord, findOrCreateFilament, findOrCreateVendor } from '../catalog.js';
+import { blankSpool, createSpoolRecord, findOrCreateFilament, findOrCreateVendor } from '../catalog.js';
 import type { Edit, Inventory, InventoryChange } from '../inventory.js';
-import { DEFAULT_DIAMETER_MM, DEFAULT_INITIAL_WEIGHT_G, defaultDensity } from '../materials.js';
+import { DEFAULT_DIAMETER_MM, defaultDensity } from '../materials.js';
 import type { FilamentRecord, InventoryData, VendorRecord } from '../records.js';
 import { exportKind, mapRow, type FilamentFields, type MappedRow, type RowFailure, type SpoolFields, type VendorFields } from './mapping.js';
 import { malformed, type ExportTable } from './table.js';
@@ -122,22 +122,16 @@ class Run {
     const spool = createSpoolRecord(
       this.draft,
       {
-        filament_id: filament.id,
+        ...blankSpool(filament, fields.initial_weight),
         first_used: fields.first_used,
         last_used: fields.last_used,
         price: fields.price,
-        initial_weight: fields.initial_weight ?? filament.weight ?? DEFAULT_INITIAL_WEIGHT_G,
         spool_weight: fields.spool_weight,
         used_weight: fields.used_weight,
         location: fields.location,
-        location_id: null,
         lot_nr: fields.lot_nr,
-        expiry_date: null,
-        opened_at: null,
         comment: fields.comment,
         archived: fields.archived,
-        printer_id: null,
-        slot: null,
         extra: fields.extra,
         import_ref: ref,
       },

@@ -4,9 +4,8 @@
  */
 import type { Logger } from '../../../common/logger.js';
 import { Reply, type RouteSpec } from '../../http/route.js';
-import { createSpoolRecord } from '../catalog.js';
+import { blankSpool, createSpoolRecord } from '../catalog.js';
 import type { Inventory } from '../inventory.js';
-import { DEFAULT_INITIAL_WEIGHT_G } from '../materials.js';
 import { capUsed, gramsOfLength, type InventoryData, type SpoolRecord } from '../records.js';
 import type { SpoolmanAccess } from './access.js';
 import { badRequest, intParam, notFound } from './errors.js';
@@ -109,30 +108,7 @@ export function spoolRoutes(inventory: Inventory, access: SpoolmanAccess, log: L
         return inventory.edit((draft, now) => {
           const filament = draft.filaments.find((f) => f.id === body.filament_id);
           if (!filament) throw notFound('filament', body.filament_id as number);
-          const spool = createSpoolRecord(
-            draft,
-            {
-              filament_id: filament.id,
-              first_used: null,
-              last_used: null,
-              price: null,
-              initial_weight: (body.initial_weight as number | null) ?? filament.weight ?? DEFAULT_INITIAL_WEIGHT_G,
-              spool_weight: null,
-              used_weight: 0,
-              location: null,
-              location_id: null,
-              lot_nr: null,
-              expiry_date: null,
-              opened_at: null,
-              comment: null,
-              archived: false,
-              printer_id: null,
-              slot: null,
-              extra: {},
-              import_ref: null,
-            },
-            now,
-          );
+          const spool = createSpoolRecord(draft, blankSpool(filament, body.initial_weight as number | null), now);
           applySpoolFields(draft, spool, body, now);
           return { result: spoolJson(draft, spool), changes: [{ resource: 'spool', type: 'added', id: spool.id }] };
         });
