@@ -19,6 +19,7 @@ const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 const CLIENT = path.join(ROOT, 'appliance', 'dashboard', 'web', 'client');
 /** Beside the compiled feature.js, which serves it (feature.ts DEFAULT_WEB_DIR). */
 const OUT = path.join(ROOT, 'dist', 'appliance', 'dashboard', 'web', 'public');
+const ENTRY = path.join(CLIENT, 'main.tsx');
 const GENERATED_TYPES = path.join(CLIENT, 'api', 'openapi.gen.ts');
 const COMPRESSIBLE = /\.(html|js|css|svg|json|map)$/;
 /** Files copied as they are, at the root: names browsers ask for by convention. */
@@ -42,10 +43,18 @@ function typeCheck(): void {
   if (r.status !== 0) throw new Error('the web app does not type-check (an API change shows here as an error in client/)');
 }
 
-/** Bundles the client; returns the files index.html loads (URL paths). */
-async function bundle(): Promise<{ scripts: string[]; styles: string[] }> {
+/** The files the page loads: index.html names them, and the first page's size counts them. */
+interface Bundle {
+  scripts: string[];
+  styles: string[];
+  /** The entry's static imports, loaded with it (pages opened later are chunks of their own). */
+  preloads: string[];
+}
+
+/** Bundles the client; returns the files the first page loads (URL paths). */
+async function bundle(): Promise<Bundle> {
   const result = await build({
-    entryPoints: [path.join(CLIENT, 'main.tsx')],
+    entryPoints: [ENTRY],
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -62,21 +71,33 @@ async function bundle(): Promise<{ scripts: string[]; styles: string[] }> {
     legalComments: 'eof',
     logLevel: 'warning',
   });
+  const outputs = result.metafile.outputs;
+  const url = (file: string) => `/${path.relative(OUT, path.join(ROOT, file)).split(path.sep).join('/')}`;
   const scripts: string[] = [];
   const styles: string[] = [];
-  for (const [file, output] of Object.entries(result.metafile.outputs)) {
-    if (output.entryPoint === undefined) continue;
-    const url = `/${path.relative(OUT, path.join(ROOT, file)).split(path.sep).join('/')}`;
-    scripts.push(url);
-    if (output.cssBundle) styles.push(`/${path.relative(OUT, path.join(ROOT, output.cssBundle)).split(path.sep).join('/')}`);
+  const preloads = new Set<string>();
+  const addStaticImports = (file: string) => {
+    for (const imported of outputs[file].imports) {
+      if (imported.kind !== 'import-statement' || preloads.has(url(imported.path))) continue;
+      preloads.add(url(imported.path));
+      addStaticImports(imported.path);
+    }
+  };
+  for (const [file, output] of Object.entries(outputs)) {
+    // Dynamically imported pages are entry points to esbuild too; only main.tsx is the page's.
+    if (output.entryPoint === undefined || path.resolve(ROOT, output.entryPoint) !== ENTRY) continue;
+    scripts.push(url(file));
+    if (output.cssBundle) styles.push(url(output.cssBundle));
+    addStaticImports(file);
   }
-  return { scripts, styles };
+  return { scripts, styles, preloads: [...preloads] };
 }
 
-async function writeIndex(scripts: string[], styles: string[]): Promise<void> {
+async function writeIndex({ scripts, styles, preloads }: Bundle): Promise<void> {
   const template = await readFile(path.join(CLIENT, 'index.html'), 'utf8');
   const tags = [
     ...styles.map((href) => `<link rel="stylesheet" href="${href}">`),
+    ...preloads.map((href) => `<link rel="modulepreload" href="${href}">`),
     ...scripts.map((src) => `<script type="module" src="${src}"></script>`),
   ].join('\n    ');
   if (!template.includes('<!-- assets -->')) throw new Error('client/index.html has no <!-- assets --> marker');
@@ -97,12 +118,12 @@ export async function buildWeb(): Promise<PageSize[]> {
   typeCheck();
   await rm(OUT, { recursive: true, force: true });
   await mkdir(OUT, { recursive: true });
-  const { scripts, styles } = await bundle();
-  await writeIndex(scripts, styles);
+  const files = await bundle();
+  await writeIndex(files);
   for (const name of STATIC_FILES) await copyFile(path.join(CLIENT, name), path.join(OUT, name));
   const assets = (await readdir(path.join(OUT, 'assets'))).map((f) => path.join(OUT, 'assets', f));
   await compress([path.join(OUT, 'index.html'), ...STATIC_FILES.map((name) => path.join(OUT, name)), ...assets]);
-  const firstPage = ['/index.html', ...styles, ...scripts];
+  const firstPage = ['/index.html', ...files.styles, ...files.scripts, ...files.preloads];
   const sizes: PageSize[] = [];
   for (const url of firstPage) {
     const file = path.join(OUT, url);

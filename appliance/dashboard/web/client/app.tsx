@@ -8,17 +8,13 @@ import { useEffect, useRef } from 'preact/hooks';
 import { api, ApiError, reason } from './api/client';
 import { logout, refreshSession, session, toLogin } from './api/session';
 import { live } from './app-live';
-import { FleetPage } from './pages/fleet';
-import { LoginPage } from './pages/login';
-import { SetupPage } from './pages/setup';
+import { RoutePage } from './page-loader';
 import { followLink, location, navigate } from './router';
+import { isOpenPage, matchRoute, ROUTES } from './routes';
 import { t } from './texts';
 import { nextTheme, theme } from './theme';
 
 const THEME_ICONS = { system: '◐', light: '☀', dark: '☾' } as const;
-
-/** Pages that need no session. */
-const OPEN_PAGES = new Set(['/login', '/setup']);
 
 function NotFound() {
   return (
@@ -33,17 +29,15 @@ function NotFound() {
   );
 }
 
-function page(path: string) {
-  switch (path) {
-    case '/':
-      return <FleetPage />;
-    case '/login':
-      return <LoginPage />;
-    case '/setup':
-      return <SetupPage />;
-    default:
-      return <NotFound />;
-  }
+function Page({ path, onShown }: { path: string; onShown: () => void }) {
+  const match = matchRoute(path);
+  if (match === null) return <NotFound />;
+  return <RoutePage key={path} route={match.route} params={match.params} onShown={onShown} />;
+}
+
+/** A navigation entry is current on its own page and on the pages under it (`/printers` on `/printers/7`). */
+function isCurrent(pattern: string, path: string): boolean {
+  return pattern === '/' ? path === '/' : path === pattern || path.startsWith(`${pattern}/`);
 }
 
 function Header() {
@@ -56,9 +50,14 @@ function Header() {
       </a>
       {current !== null && (
         <nav aria-label={t.nav.label} class="nav">
-          <a href="/" onClick={followLink} aria-current={path === '/' ? 'page' : undefined}>
-            {t.nav.fleet}
-          </a>
+          {ROUTES.map(
+            (route) =>
+              route.nav !== undefined && (
+                <a key={route.pattern} href={route.pattern} onClick={followLink} aria-current={isCurrent(route.pattern, path) ? 'page' : undefined}>
+                  {t.nav[route.nav]}
+                </a>
+              ),
+          )}
         </nav>
       )}
       <div class="top-end">
@@ -94,7 +93,7 @@ export function App() {
       const setup = await api('GET /api/auth/setup');
       if (setup.needed) navigate('/setup', true);
       else if (session.value === null) {
-        if (!OPEN_PAGES.has(location.value.path)) toLogin(null);
+        if (!isOpenPage(location.value.path)) toLogin(null);
       } else await refreshSession();
       ready.value = true;
     })().catch((err: unknown) => {
@@ -106,17 +105,16 @@ export function App() {
 
   // A page that needs a session, without one (logged out in another tab, or just now).
   useEffect(() => {
-    if (ready.value && session.value === null && !OPEN_PAGES.has(path)) toLogin(null);
+    if (ready.value && session.value === null && !isOpenPage(path)) toLogin(null);
   }, [ready.value, session.value, path]);
 
   // After a move inside the app, keyboard and screen-reader users land on the new page's heading
-  // (not at the first load: a form's own first field keeps its focus then).
+  // once it is shown (not at the first load: a form's own first field keeps its focus then).
   const moved = useRef(false);
-  useEffect(() => {
-    if (!ready.value) return;
+  const onShown = () => {
     if (moved.current) main.current?.querySelector<HTMLElement>('h1')?.focus({ preventScroll: true });
     moved.current = true;
-  }, [path, ready.value]);
+  };
 
   return (
     <>
@@ -130,7 +128,7 @@ export function App() {
             {problem.value}
           </p>
         )}
-        {ready.value ? page(path) : <p>{t.loading}</p>}
+        {ready.value ? <Page path={path} onShown={onShown} /> : <p>{t.loading}</p>}
       </main>
     </>
   );

@@ -1,7 +1,11 @@
 /**
  * Every text the app shows, in one place: a translation is another object of the same type,
- * chosen at start. Texts with values are functions, so word order stays the translator's.
+ * chosen at start. Texts with values are functions, so word order stays the translator's. Each
+ * page's texts are a module of texts/, under one key here.
  */
+import { fleetTexts } from './texts/fleet';
+import { printerTexts } from './texts/printer';
+
 export const en = {
   appName: 'Printyard',
   skipToContent: 'Skip to content',
@@ -49,53 +53,14 @@ export const en = {
     expired: 'Your session has ended. Log in again to go back to where you were.',
     loggedOut: 'You have logged out.',
   },
-  fleet: {
-    title: 'Fleet',
-    summaryLabel: 'Printers by state; choose one to filter',
-    all: 'All',
-    groups: { printing: 'Printing', idle: 'Idle', error: 'Error', offline: 'Offline' } as Record<string, string>,
-    empty: 'No printers yet. An administrator adds them (API: POST /api/printers).',
-    emptyFilter: 'No printer is in this state.',
-    loadFailed: (why: string) => `The printers could not be loaded: ${why}`,
-  },
-  printer: {
-    states: {
-      offline: 'Offline',
-      connecting: 'Connecting',
-      idle: 'Idle',
-      preparing: 'Preparing',
-      printing: 'Printing',
-      paused: 'Paused',
-      finished: 'Finished',
-      error: 'Error',
-    } as Record<string, string>,
-    /** Printer types by their API name; an unknown type shows as it is. */
-    types: { 'bambu-lan': 'Bambu Lab, LAN', 'marlin-serial': 'Marlin, USB' } as Record<string, string>,
-    nozzle: 'Nozzle',
-    bed: 'Bed',
-    chamber: 'Chamber',
-    tool: (n: number) => `Tool ${n}`,
-    noJob: 'No job',
-    progress: 'Progress',
-    timeLeft: (time: string) => `${time} left`,
-    layer: (layer: number, total: number | null) => (total === null ? `Layer ${layer}` : `Layer ${layer} of ${total}`),
-    ams: (unit: number) => `AMS ${unit + 1}`,
-    external: 'External spool',
-    tray: (slot: number, material: string, color: string) => `Tray ${slot + 1}: ${material}${color === '' ? '' : `, colour ${color}`}`,
-    emptyTray: (slot: number) => `Tray ${slot + 1}: empty`,
-    unknownMaterial: '?',
-    pause: 'Pause',
-    resume: 'Resume',
-    stop: 'Stop',
-    confirmStop: (name: string) => `Stop the print on ${name}? It cannot be resumed.`,
-    plateCleared: 'Plate cleared',
-    actionFailed: (why: string) => `Not done: ${why}`,
-  },
+  fleet: fleetTexts,
+  printer: printerTexts,
   duration: (hours: number, minutes: number) => (hours > 0 ? `${hours} h ${minutes} min` : `${minutes} min`),
   temperature: (actual: number, target: number) => (target > 0 ? `${actual.toFixed(0)} / ${target.toFixed(0)} °C` : `${actual.toFixed(0)} °C`),
   notFound: { title: 'Page not found', back: 'Back to the fleet' },
   errors: {
     network: 'The box did not answer. Check the connection.',
+    pageLoad: 'This page could not be loaded. Check the connection and open it again.',
   },
 };
 
