@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 const CHROMIUM_FLAGS = [
@@ -81,4 +82,59 @@ export async function waitForPath(page: Page, expected: RegExp, timeoutMs = 10_0
     if (Date.now() > deadline) throw new Error(`the page stayed at ${page.url()}, not ${expected}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** The page's serious and critical accessibility problems at both widths (none allowed), and its screenshots. */
+export async function checkPage(page: Page, name: string): Promise<void> {
+  const violations = await axeViolations(page);
+  assert.deepEqual(violations, [], `${name}: ${JSON.stringify(violations, null, 2)}`);
+  await screenshot(page, `${name}-1280x800`);
+  await page.setViewportSize(PHONE);
+  await screenshot(page, `${name}-390x844`);
+  assert.deepEqual(await axeViolations(page), [], `${name} at phone width`);
+  await page.setViewportSize(DESKTOP);
+}
+
+export interface SignedInPage {
+  page: Page;
+  /** Console errors, page errors and failed file loads so far (a working page has none). */
+  problems: string[];
+  token: string;
+}
+
+/**
+ * A new page logged in as `who` (an account that exists; the login goes through the API, as the
+ * login page's own test covers the form) and opened at `path`. `options` sets the colour scheme and
+ * the size.
+ */
+export async function openSignedIn(
+  browser: Browser,
+  baseUrl: string,
+  who: { username: string; password: string },
+  path: string,
+  options: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number } } = {},
+): Promise<SignedInPage> {
+  const response = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(who),
+  });
+  const body = await response.text();
+  assert.equal(response.status, 200, `login of ${who.username}: ${body}`);
+  const { token } = JSON.parse(body) as { token: string };
+  const me = (await (await fetch(`${baseUrl}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })).json()) as { role: string };
+  const context = await browser.newContext({ viewport: options.viewport ?? DESKTOP, colorScheme: options.colorScheme ?? 'light' });
+  await context.addInitScript(
+    ([key, value]) => {
+      // Runs in the page: a later logout or login of the test is kept across reloads.
+      const storage = (globalThis as unknown as { localStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void } })
+        .localStorage;
+      if (storage.getItem(key) === null) storage.setItem(key, value);
+    },
+    ['printyard.session', JSON.stringify({ token, username: who.username, role: me.role })],
+  );
+  const page = await context.newPage();
+  const problems = watchProblems(page);
+  await page.goto(`${baseUrl}${path}`);
+  return { page, problems, token };
 }

@@ -16,7 +16,7 @@ import { authFeature, liveFeature, printersFeature, queueFeature, webFeature } f
 import { startDashboardFixture, type DashboardFixture } from '../../fixtures/dashboard.js';
 import { startVirtualBambu, type VirtualBambu } from '../../fixtures/virtual-bambu.js';
 import { startVirtualMarlin, type VirtualMarlinFixture } from '../../fixtures/virtual-marlin.js';
-import { axeViolations, DESKTOP, launchChromium, PHONE, screenshot, waitForPath, watchProblems } from './browser.js';
+import { axeViolations, checkPage, DESKTOP, launchChromium, PHONE, screenshot, waitForPath, watchProblems } from './browser.js';
 
 const ADMIN = { username: 'owner', password: 'Spool-Yard-4711' };
 const VIEWER = { username: 'watcher', password: 'Glass-Bed-0815' };
@@ -50,17 +50,6 @@ after(async () => {
   await dash?.cleanup();
   await Promise.all([bambu?.stop(), marlin?.stop()]);
 });
-
-/** The page's serious and critical accessibility problems, and screenshots at both widths. */
-async function checkPage(page: Page, name: string): Promise<void> {
-  const violations = await axeViolations(page);
-  assert.deepEqual(violations, [], `${name}: ${JSON.stringify(violations, null, 2)}`);
-  await screenshot(page, `${name}-1280x800`);
-  await page.setViewportSize(PHONE);
-  await screenshot(page, `${name}-390x844`);
-  assert.deepEqual(await axeViolations(page), [], `${name} at phone width`);
-  await page.setViewportSize(DESKTOP);
-}
 
 async function logIn(page: Page, who: { username: string; password: string }): Promise<void> {
   await page.getByLabel('User name').fill(who.username);
