@@ -40,6 +40,8 @@ export type KeySchema = {
   readonly minimum?: number;
   readonly exclusiveMinimum?: number;
   readonly maximum?: number;
+  readonly minLength?: number;
+  readonly maxLength?: number;
   readonly format?: string;
   readonly 'x-env'?: string | false;
   readonly 'x-secret'?: boolean;
@@ -138,8 +140,11 @@ export function expectation(spec: KeySchema): string {
       return rangeRule(spec, spec.type);
     case 'boolean':
       return 'true or false';
-    case 'string':
-      return (spec.format === undefined ? undefined : FORMAT_RULES[spec.format]) ?? 'a string';
+    case 'string': {
+      const rule = (spec.format === undefined ? undefined : FORMAT_RULES[spec.format]) ?? 'a string';
+      if (spec.maxLength === undefined) return rule;
+      return `${rule} of ${spec.minLength ?? 0} to ${spec.maxLength} characters`;
+    }
   }
 }
 

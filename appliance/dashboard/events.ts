@@ -9,6 +9,7 @@ import type { Notification } from './notifications/notification.js';
 import type { PrintStarting } from './printers/print-starting.js';
 import type { AmsUpdate, PrinterStatus, PrintProgress } from './printers/status.js';
 import type { PlateChange } from './queue/plates.js';
+import type { RemoteStatus } from './slicing/remote/probe.js';
 import type { PrintDispatched } from './queue/print-dispatched.js';
 import type { QueueUpdate } from './queue/queue-service.js';
 
@@ -29,6 +30,8 @@ export interface DashboardEvents {
   'print.dispatched': PrintDispatched;
   /** A printer's plate was confirmed clear, or a print occupied it. */
   'printer.plate': PlateChange;
+  /** What the slicer service's status indicator shows changed: enabled, configured, reachable or not (spec section 3). */
+  'slicer.status': RemoteStatus;
 }
 
 export type DashboardEventType = keyof DashboardEvents;

@@ -16,6 +16,7 @@ import { createNotificationsFeature } from './notifications/feature.js';
 import { createPrintersFeature } from './printers/feature.js';
 import { createQueueFeature } from './queue/feature.js';
 import type { DashboardServices } from './services.js';
+import { createSettingsFeature } from './settings/feature.js';
 import { createBridgeFeature } from './slicing/bridge/feature.js';
 import { createNativeSlicingFeature } from './slicing/native/feature.js';
 import { createSlicerServiceFeature } from './slicing/remote/feature.js';
@@ -32,6 +33,7 @@ export const notificationsFeature: FeatureFactory = (_ctx, { notifications }) =>
 export const printersFeature: FeatureFactory = (_ctx, { printers }) => createPrintersFeature(printers);
 export const historyFeature: FeatureFactory = (_ctx, { history }) => createHistoryFeature(history);
 export const liveFeature: FeatureFactory = (ctx) => createLiveFeature(ctx);
+export const settingsFeature: FeatureFactory = (ctx) => createSettingsFeature(ctx);
 export const nativeSlicingFeature: FeatureFactory = (_ctx, { native }) => createNativeSlicingFeature(native);
 export const bridgeFeature: FeatureFactory = (_ctx, { bridge, printers }) => createBridgeFeature(bridge, printers);
 export const slicerServiceFeature: FeatureFactory = (ctx, { remote, bridge, native, printers }) =>
@@ -52,6 +54,7 @@ export const webFeature: FeatureFactory = (ctx) => createWebFeature({ log: ctx.l
 
 export const FEATURES: readonly FeatureFactory[] = [
   authFeature,
+  settingsFeature,
   notificationsFeature,
   printersFeature,
   inventoryFeature,

@@ -24,6 +24,7 @@ import {
   type ConfigSchema,
   type DocumentIssue,
 } from '../../common/config.js';
+import { NAME_FORMAT } from '../../common/names.js';
 import type { DashboardSettings, SettingsPatch } from './settings.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -34,6 +35,21 @@ export const SETTINGS_SCHEMA = {
   'x-env-prefix': 'PRINTYARD_DASHBOARD_',
   additionalProperties: false,
   properties: {
+    box: {
+      type: 'object',
+      description: 'the box itself',
+      additionalProperties: false,
+      properties: {
+        name: {
+          type: 'string',
+          format: NAME_FORMAT,
+          minLength: 1,
+          maxLength: 40,
+          default: 'Printyard',
+          description: 'the name people know the box by: shown in the web UI and announced on the network',
+        },
+      },
+    },
     auth: {
       type: 'object',
       description: 'sessions of the web UI and the API',

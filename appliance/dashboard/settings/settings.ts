@@ -4,6 +4,10 @@
  * (`<data-dir>/config.json`) and its schema live beside this in settings/.
  */
 export interface DashboardSettings {
+  box: {
+    /** What people call the box: the web UI's title, the mDNS announcement. */
+    name: string;
+  };
   auth: {
     /** Lifetime of a session token, jose/vercel-ms style: `24h`, `30m`, `7d`. */
     token_expiry: string;

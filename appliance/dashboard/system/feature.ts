@@ -19,7 +19,7 @@ import { HEALTH_SCHEMA, SYSTEM_INFO_SCHEMA } from './schemas.js';
 export const SERVICE_NAME = 'printyard-dashboard';
 const TAG = 'system';
 /** Keys of the info body that a feature's block may not take. */
-const CORE_KEYS = ['service', 'version', 'versions', 'started_at', 'uptime_s', 'data_dir', 'storage', 'hardware', 'features'];
+const CORE_KEYS = ['service', 'box', 'version', 'versions', 'started_at', 'uptime_s', 'data_dir', 'storage', 'hardware', 'features'];
 
 export interface SystemParts {
   /** config.json as found unreadable at start, if it was. */
@@ -73,6 +73,7 @@ export function createSystemFeature(ctx: DashboardContext, parts: SystemParts): 
     const slicer = ctx.settings.current.slicer_service;
     const body: Record<string, unknown> = {
       service: SERVICE_NAME,
+      box: { name: ctx.settings.current.box.name },
       version,
       versions,
       started_at: ctx.startedAt.toISOString(),

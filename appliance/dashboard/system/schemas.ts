@@ -46,9 +46,15 @@ export const SLICER_STATUS_SCHEMA: JsonSchema = {
 export const SYSTEM_INFO_SCHEMA: JsonSchema = {
   type: 'object',
   description: 'Besides the keys below, every running feature that reports a state has a block under its name.',
-  required: ['service', 'version', 'versions', 'started_at', 'uptime_s', 'data_dir', 'storage', 'hardware', 'features', 'slicer_service'],
+  required: ['service', 'box', 'version', 'versions', 'started_at', 'uptime_s', 'data_dir', 'storage', 'hardware', 'features', 'slicer_service'],
   properties: {
     service: { type: 'string' },
+    box: {
+      type: 'object',
+      description: 'The box: its name (setting box.name, changed through PATCH /api/settings).',
+      required: ['name'],
+      properties: { name: { type: 'string' } },
+    },
     version: { type: 'string', description: 'Product version, shared with the slicer service.' },
     versions: {
       type: 'object',

@@ -71,6 +71,8 @@ export interface ProbeOptions {
   client: RemoteSlicerClient;
   settings: () => ServiceSettings;
   notify: (input: NotificationInput) => Promise<unknown>;
+  /** Called when what the indicator shows changes (enabled, configured, state, ok, error, version). */
+  onStatus?: (status: RemoteStatus) => void;
   log: Logger;
   intervalMs?: number;
   cacheMs?: number;
@@ -98,6 +100,8 @@ export class RemoteProbe {
   private timer: NodeJS.Timeout | null = null;
   private seen: ServiceSettings;
   private readonly now: () => Date;
+  /** What `onStatus` was last given, as a key of the fields the indicator shows. */
+  private announced = '';
 
   constructor(private readonly options: ProbeOptions) {
     this.now = options.now ?? (() => new Date());
@@ -129,6 +133,17 @@ export class RemoteProbe {
     this.inflight = null;
     if (!current.enabled) this.state = 'unknown';
     else if (this.timer) void this.refresh(true);
+    this.announce();
+  }
+
+  /** Tells `onStatus` of a change of what the indicator shows (repeated probes with the same result are not news). */
+  private announce(): void {
+    if (!this.options.onStatus) return;
+    const status = this.snapshot();
+    const key = JSON.stringify([status.enabled, status.configured, status.url, status.state, status.ok, status.error, status.version]);
+    if (key === this.announced) return;
+    this.announced = key;
+    this.options.onStatus(status);
   }
 
   /**
@@ -258,6 +273,7 @@ export class RemoteProbe {
     this.last = outcome;
     const before = this.state;
     this.state = outcome.ok ? 'reachable' : 'unreachable';
+    this.announce();
     const url = displayUrl(this.options.settings().url);
     if (outcome.ok && before === 'unreachable') {
       this.options.log.info(`slicer service at ${url} is reachable again`, { version: outcome.version });

@@ -42,7 +42,7 @@ export class RemoteSlicing {
   private unwatch: (() => void) | null = null;
 
   constructor(
-    private readonly ctx: Pick<DashboardContext, 'log' | 'settings' | 'dataDir' | 'stores'>,
+    private readonly ctx: Pick<DashboardContext, 'log' | 'settings' | 'dataDir' | 'stores' | 'bus'>,
     notifications: Pick<NotificationCenter, 'notify'>,
     options: RemoteSlicingOptions = {},
   ) {
@@ -53,6 +53,7 @@ export class RemoteSlicing {
       client: this.client,
       settings,
       notify: (input) => notifications.notify(input),
+      onStatus: (status) => ctx.bus.emit('slicer.status', status),
       log,
       ...(options.probeIntervalMs === undefined ? {} : { intervalMs: options.probeIntervalMs }),
       ...(options.probeCacheMs === undefined ? {} : { cacheMs: options.probeCacheMs }),

@@ -5,6 +5,7 @@ import { after, test } from 'node:test';
 import { DISCONNECTED, RECONNECTED } from '../../../../appliance/dashboard/slicing/remote/probe.js';
 import type { DashboardFixture } from '../../../fixtures/dashboard.js';
 import { startFakeUpstream, type FakeUpstream } from '../../../fixtures/fake-slicer-upstream.js';
+import { connect, wsUrl } from '../../live/ws-client.js';
 import { eventually, startRemoteDashboard, TEST_TOKENS } from './remote-dashboard.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -158,4 +159,40 @@ test('view users cannot tell a closed port from a silent one or another HTTP ser
   assert.doesNotMatch(texts, /ECONNREFUSED|did not answer|HTTP 404/);
   assert.match(dash.logs(), /ECONNREFUSED/, 'the log keeps what happened');
   assert.equal((await dash.request('get', '/api/health')).status, 200);
+});
+
+test('the indicator follows live: slicer.status on the WebSocket when it is disabled, enabled, lost and found, not for every probe', async () => {
+  let upstream: FakeUpstream = await startFakeUpstream({ token: 'sekret' });
+  cleanups.push(() => upstream.close());
+  const dash = await startRemoteDashboard({ url: upstream.url, token: 'sekret' });
+  cleanups.push(() => dash.cleanup());
+  await status(dash);
+  const client = connect(wsUrl(dash.url));
+  cleanups.push(async () => client.ws.close());
+  await client.opened;
+  client.send({ type: 'auth', token: TEST_TOKENS.view });
+  await client.nextOfType('hello');
+  const next = (what: string, match: (payload: Record<string, any>) => boolean) => client.nextMatching('slicer.status', match, what, 10_000);
+
+  await dash.request('post', '/api/slicer/remote/configure', { token: TEST_TOKENS.admin, body: { enabled: false } });
+  await next('disabled', (s) => s.enabled === false && s.configured === false && s.state === 'unknown');
+  await dash.request('post', '/api/slicer/remote/configure', { token: TEST_TOKENS.admin, body: { enabled: true } });
+  await next('reachable again', (s) => s.enabled === true && s.state === 'reachable' && s.ok === true);
+  await status(dash);
+  await status(dash);
+  assert.deepEqual(
+    client.pending().filter((m) => m.type === 'slicer.status'),
+    [],
+    'probes with the same result are not news',
+  );
+  const port = upstream.port;
+  await upstream.close();
+  await status(dash);
+  const lost = await next('unreachable', (s) => s.state === 'unreachable');
+  assert.equal(lost.payload.error, 'the slicer service cannot be reached');
+  assert.equal(JSON.stringify(lost.payload).includes('sekret'), false);
+  upstream = await startFakeUpstream({ token: 'sekret' }, port);
+  cleanups.push(() => upstream.close());
+  await status(dash);
+  await next('found', (s) => s.state === 'reachable');
 });
