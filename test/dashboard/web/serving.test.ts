@@ -71,7 +71,9 @@ test('hashed assets are cached for a year and sent brotli, gzip or plain as acce
     const br = await raw(asset, { 'accept-encoding': 'gzip, deflate, br' });
     assert.equal(br.response.headers.get('content-encoding'), 'br');
     assert.deepEqual(brotliDecompressSync(br.body), plain.body);
-    assert.ok(br.body.length < plain.body.length / 2, `${asset}: ${br.body.length} of ${plain.body.length}`);
+    // Text compresses to well under half once there is some of it (a page's small shared chunk need not).
+    if (plain.body.length > 4096) assert.ok(br.body.length < plain.body.length / 2, `${asset}: ${br.body.length} of ${plain.body.length}`);
+    else assert.ok(br.body.length < plain.body.length, `${asset}: ${br.body.length} of ${plain.body.length}`);
     const gzip = await raw(asset, { 'accept-encoding': 'gzip;q=1, br;q=0' });
     assert.equal(gzip.response.headers.get('content-encoding'), 'gzip');
     assert.deepEqual(gunzipSync(gzip.body), plain.body);

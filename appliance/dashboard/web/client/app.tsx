@@ -11,6 +11,10 @@ import { live } from './app-live';
 import { RoutePage } from './page-loader';
 import { followLink, location, navigate } from './router';
 import { isOpenPage, matchRoute, ROUTES } from './routes';
+import { boxName } from './shell/box';
+import { NotificationBell } from './shell/notification-bell';
+import { SlicerPill } from './shell/slicer-pill';
+import { Toasts } from './shell/toasts';
 import { t } from './texts';
 import { nextTheme, theme } from './theme';
 
@@ -46,7 +50,7 @@ function Header() {
   return (
     <header class="top">
       <a class="brand" href="/" onClick={followLink}>
-        {t.appName}
+        {current === null ? t.appName : (boxName.value ?? t.appName)}
       </a>
       {current !== null && (
         <nav aria-label={t.nav.label} class="nav">
@@ -62,9 +66,13 @@ function Header() {
       )}
       <div class="top-end">
         {current !== null && (
-          <span class="live" data-live={live.state.value} role="status">
-            {t.live[live.state.value]}
-          </span>
+          <>
+            <SlicerPill />
+            <span class="live" data-live={live.state.value} role="status">
+              {t.live[live.state.value]}
+            </span>
+            <NotificationBell />
+          </>
         )}
         <button type="button" class="ghost" onClick={nextTheme} aria-label={t.theme.label(t.theme[theme.value])}>
           <span aria-hidden="true">{THEME_ICONS[theme.value]}</span>
@@ -130,6 +138,7 @@ export function App() {
         )}
         {ready.value ? <Page path={path} onShown={onShown} /> : <p>{t.loading}</p>}
       </main>
+      {session.value !== null && <Toasts />}
     </>
   );
 }

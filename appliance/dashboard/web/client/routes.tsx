@@ -30,6 +30,8 @@ export const ROUTES: PageRoute[] = [
   { pattern: '/', nav: 'fleet', page: FleetPage },
   { pattern: '/login', open: true, page: LoginPage },
   { pattern: '/setup', open: true, page: SetupPage },
+  { pattern: '/notifications', load: () => import('./pages/notifications').then((m) => m.NotificationsPage) },
+  { pattern: '/settings', nav: 'settings', load: () => import('./pages/settings').then((m) => m.SettingsPage) },
 ];
 
 export interface RouteMatch {

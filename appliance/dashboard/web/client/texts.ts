@@ -4,12 +4,15 @@
  * page's texts are a module of texts/, under one key here.
  */
 import { fleetTexts } from './texts/fleet';
+import { notificationsTexts } from './texts/notifications';
 import { printerTexts } from './texts/printer';
+import { settingsTexts } from './texts/settings';
+import { shellTexts } from './texts/shell';
 
 export const en = {
   appName: 'Printyard',
   skipToContent: 'Skip to content',
-  nav: { label: 'Main', fleet: 'Fleet' },
+  nav: { label: 'Main', fleet: 'Fleet', settings: 'Settings' },
   loading: 'Loading…',
   theme: {
     label: (mode: string) => `Colour scheme: ${mode}. Change`,
@@ -37,7 +40,10 @@ export const en = {
     setupCode: 'Setup code',
     submit: 'Create administrator',
     mismatch: 'The two passwords differ.',
-    boxName: 'Naming the box comes with the settings page: the dashboard has no setting for a name yet. It announces itself as Printyard.',
+    boxName: 'Name of this box',
+    boxNameHint: 'Shown in the browser and announced on the network, e.g. "Workshop" or "Farm 2".',
+    boxNameLength: (max: number) => `Give the box a name of 1 to ${max} characters.`,
+    nameNotSet: (why: string) => `The box keeps the name Printyard: ${why}. You can name it in`,
     doneTitle: 'Ready',
     doneIntro: (name: string) => `You are logged in as ${name}. Next steps:`,
     stepPrinters: 'Add your printers: Bambu Lab printers with their access code, Marlin printers on USB (API: POST /api/printers).',
@@ -53,7 +59,10 @@ export const en = {
     expired: 'Your session has ended. Log in again to go back to where you were.',
     loggedOut: 'You have logged out.',
   },
+  shell: shellTexts,
   fleet: fleetTexts,
+  notifications: notificationsTexts,
+  settings: settingsTexts,
   printer: printerTexts,
   duration: (hours: number, minutes: number) => (hours > 0 ? `${hours} h ${minutes} min` : `${minutes} min`),
   temperature: (actual: number, target: number) => (target > 0 ? `${actual.toFixed(0)} / ${target.toFixed(0)} °C` : `${actual.toFixed(0)} °C`),

@@ -103,3 +103,10 @@ export function reason(err: unknown, networkText: string): string {
   }
   return err instanceof TypeError ? networkText : String(err);
 }
+
+/** The API's field errors by field (`body/password` → password), for forms that show them beside their fields. */
+export function fieldErrors(err: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (err instanceof ApiError) for (const d of err.details) out[d.path.replace(/^body\//, '')] = d.message;
+  return out;
+}

@@ -1,28 +1,34 @@
 /**
  * First run: while the box has no admin, create one (POST /api/auth/setup, with the setup code
- * when the box lost its users), log in as them, then a short guide to the next steps. The box's
- * name is not asked for: the API has no setting for it yet (the page says so).
+ * when the box lost its users), log in as them, name the box (PATCH /api/settings), then a short
+ * guide to the next steps. A name the server refuses after the admin exists is reported on the
+ * guide, with the settings page as the place to fix it.
  */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
-import { api, ApiError, reason } from '../api/client';
+import { api, fieldErrors, reason } from '../api/client';
 import { login, session } from '../api/session';
+import { boxName } from '../shell/box';
 import { Field } from '../form-field';
 import { followLink, navigate } from '../router';
 import { t } from '../texts';
 
-/** The API's field errors by field (`body/password` → password). */
-function fieldErrors(err: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (err instanceof ApiError) for (const d of err.details) out[d.path.replace(/^body\//, '')] = d.message;
-  return out;
-}
+/** The setting's limit (settings/schema.ts box.name), checked here before the admin is created. */
+const BOX_NAME_MAX = 40;
 
-function Guide() {
+function Guide({ nameProblem }: { nameProblem: string | null }) {
   return (
     <section class="narrow">
       <h1 tabIndex={-1}>{t.setup.doneTitle}</h1>
       <p>{t.setup.doneIntro(session.value?.username ?? '')}</p>
+      {nameProblem !== null && (
+        <p class="error-text" role="alert">
+          {t.setup.nameNotSet(nameProblem)}{' '}
+          <a href="/settings" onClick={followLink}>
+            {t.nav.settings}
+          </a>
+        </p>
+      )}
       <ol class="guide">
         <li>{t.setup.stepPrinters}</li>
         <li>{t.setup.stepSlicer}</li>
@@ -45,6 +51,8 @@ export function SetupPage() {
   const password = useSignal('');
   const repeat = useSignal('');
   const setupCode = useSignal('');
+  const name = useSignal(t.appName);
+  const nameProblem = useSignal<string | null>(null);
   const errors = useSignal<Record<string, string>>({});
   const error = useSignal<string | null>(null);
   const busy = useSignal(false);
@@ -70,13 +78,24 @@ export function SetupPage() {
       errors.value = { repeat: t.setup.mismatch };
       return;
     }
+    const box = name.value.trim();
+    if (box.length === 0 || box.length > BOX_NAME_MAX) {
+      errors.value = { box_name: t.setup.boxNameLength(BOX_NAME_MAX) };
+      return;
+    }
     busy.value = true;
     try {
-      const name = username.value.trim();
+      const admin = username.value.trim();
       await api('POST /api/auth/setup', {
-        body: { username: name, password: password.value, setup_code: codeRequired.value ? setupCode.value : undefined },
+        body: { username: admin, password: password.value, setup_code: codeRequired.value ? setupCode.value : undefined },
       });
-      await login(name, password.value);
+      await login(admin, password.value);
+      try {
+        const saved = await api('PATCH /api/settings', { body: { box: { name: box } } });
+        boxName.value = (saved.values as { box: { name: string } }).box.name;
+      } catch (err) {
+        nameProblem.value = reason(err, t.errors.network);
+      }
       done.value = true;
     } catch (err) {
       errors.value = fieldErrors(err);
@@ -86,12 +105,13 @@ export function SetupPage() {
     }
   };
 
-  if (done.value) return <Guide />;
+  if (done.value) return <Guide nameProblem={nameProblem.value} />;
   return (
     <section class="narrow">
       <h1 tabIndex={-1}>{t.setup.title}</h1>
       <p>{codeRequired.value ? t.setup.codeIntro : t.setup.intro}</p>
       <form onSubmit={submit} class="form">
+        <Field id="box_name" label={t.setup.boxName} value={name} autocomplete="off" hint={t.setup.boxNameHint} error={errors.value.box_name} />
         <Field
           id="username"
           label={t.setup.username}
@@ -123,7 +143,6 @@ export function SetupPage() {
           {t.setup.submit}
         </button>
       </form>
-      <p class="hint">{t.setup.boxName}</p>
     </section>
   );
 }
