@@ -8,7 +8,17 @@ import uPlot from 'uplot';
 
 export type ChartData = uPlot.AlignedData;
 
-export function Chart({ options, data, label, height = 220 }: { options: Omit<uPlot.Options, 'width' | 'height'>; data: ChartData; label: string; height?: number }) {
+export function Chart({
+  options,
+  data,
+  label,
+  height = 220,
+}: {
+  options: Omit<uPlot.Options, 'width' | 'height'>;
+  data: ChartData;
+  label: string;
+  height?: number;
+}) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = box.current;

@@ -54,7 +54,10 @@ export function HistoryDetail({ record, onClose, onRemove }: { record: HistoryRe
         <dt>{d.estimate}</dt>
         <dd>
           {record.estimate_s === null ? d.none : duration(record.estimate_s)}
-          {record.estimate_s !== null && record.duration_s !== null && record.estimate_s > 0 && ` (${d.accuracy(record.duration_s / record.estimate_s)})`}
+          {record.estimate_s !== null &&
+            record.duration_s !== null &&
+            record.estimate_s > 0 &&
+            ` (${d.accuracy(record.duration_s / record.estimate_s)})`}
         </dd>
         <dt>{d.progress}</dt>
         <dd>{`${Math.round(record.progress)} %`}</dd>

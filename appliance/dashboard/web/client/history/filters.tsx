@@ -4,7 +4,15 @@ import { type PageQuery, SORTS, STATES } from './query';
 
 const h = t.history;
 
-export function HistoryFilters({ current, printers, onApply }: { current: PageQuery; printers: Array<{ id: string; name: string }>; onApply: (next: PageQuery) => void }) {
+export function HistoryFilters({
+  current,
+  printers,
+  onApply,
+}: {
+  current: PageQuery;
+  printers: Array<{ id: string; name: string }>;
+  onApply: (next: PageQuery) => void;
+}) {
   const f = current.filters;
   const submit = (event: Event) => {
     event.preventDefault();

@@ -31,25 +31,34 @@ export function HistoryStatsView({ stats }: { stats: HistoryStats }) {
         legend: { show: true },
         cursor: { show: false },
         scales: { x: { time: false, range: [-0.5, months.length - 0.5] as [number, number] }, pct: { range: [0, 100] as [number, number] } },
-        axes: [categoryAxis(months), { stroke: axisColour(), label: s.prints }, { stroke: axisColour(), scale: 'pct', side: 1, label: s.successRate, grid: { show: false } }],
+        axes: [
+          categoryAxis(months),
+          { stroke: axisColour(), label: s.prints },
+          { stroke: axisColour(), scale: 'pct', side: 1, label: s.successRate, grid: { show: false } },
+        ],
         series: [
           {},
           { label: s.prints, fill: accentColour(), stroke: accentColour(), paths: bars, points: { show: false } },
           { label: s.successRate, scale: 'pct', stroke: accentColour('--ok'), width: 2 },
         ],
       },
-      data: [months.map((_m, i) => i), months.map((m) => stats.by_month[m].prints), months.map((m) => (stats.by_month[m].success_rate ?? 0) * 100)] as [
-        number[],
-        number[],
-        number[],
-      ],
+      data: [
+        months.map((_m, i) => i),
+        months.map((m) => stats.by_month[m].prints),
+        months.map((m) => (stats.by_month[m].success_rate ?? 0) * 100),
+      ] as [number[], number[], number[]],
     };
     const materials = Object.keys(stats.by_material).sort();
     const printers = Object.keys(stats.by_printer).sort();
     return {
       months,
       monthly,
-      materials: barChart(materials, materials.map((m) => stats.by_material[m].filament_g), s.grams, accentColour('--warn')),
+      materials: barChart(
+        materials,
+        materials.map((m) => stats.by_material[m].filament_g),
+        s.grams,
+        accentColour('--warn'),
+      ),
       printerNames: printers.map((id) => stats.by_printer[id].printer_name ?? id),
       printers: barChart(
         printers.map((id) => stats.by_printer[id].printer_name ?? id),

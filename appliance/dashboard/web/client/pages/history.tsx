@@ -42,7 +42,10 @@ export function HistoryPage() {
 
   const load = async (query: PageQuery) => {
     try {
-      const [list, figures] = await Promise.all([api('GET /api/history', { query: listQuery(query) }), api('GET /api/history/stats', { query: query.filters })]);
+      const [list, figures] = await Promise.all([
+        api('GET /api/history', { query: listQuery(query) }),
+        api('GET /api/history/stats', { query: query.filters }),
+      ]);
       page.value = list;
       stats.value = figures;
       problem.value = null;
@@ -53,7 +56,10 @@ export function HistoryPage() {
 
   useEffect(() => {
     void load(current);
-    const offs = [live.on('history.added', () => void load(fromUrl(location.value.query))), live.onOpen(() => void load(fromUrl(location.value.query)))];
+    const offs = [
+      live.on('history.added', () => void load(fromUrl(location.value.query))),
+      live.onOpen(() => void load(fromUrl(location.value.query))),
+    ];
     return () => {
       for (const off of offs) off();
     };

@@ -150,10 +150,7 @@ export function QueuePage() {
       {store.loaded.value && (
         <div class="farm-columns">
           <div>
-            <Plates
-              store={store}
-              onClear={(printer) => void run(() => api('POST /api/printers/{id}/plate-cleared', { path: { id: printer.id } }))}
-            />
+            <Plates store={store} onClear={(printer) => void run(() => api('POST /api/printers/{id}/plate-cleared', { path: { id: printer.id } }))} />
             <section class="panel" aria-labelledby="jobs-heading">
               <h2 id="jobs-heading">{q.jobsHeading}</h2>
               {jobs.length === 0 ? (

@@ -73,8 +73,14 @@ export function JobRow(props: {
       {job.waiting_reason !== null && !ended && <p class="job-wait">{q.waiting(job.waiting_reason)}</p>}
       {job.error !== null && <p class="error-text">{job.error}</p>}
       {print && (
-        <div class="job-actions" role="group" aria-label={q.actionsOf(job.name)}>
-          <button type="button" class="icon" aria-label={q.moveUp(job.name)} disabled={index === 0} onClick={() => actions.move(job, job.position - 1)}>
+        <div class="job-actions">
+          <button
+            type="button"
+            class="icon"
+            aria-label={q.moveUp(job.name)}
+            disabled={index === 0}
+            onClick={() => actions.move(job, job.position - 1)}
+          >
             <span aria-hidden="true">↑</span>
           </button>
           <button

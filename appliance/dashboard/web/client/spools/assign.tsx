@@ -12,21 +12,28 @@ export function slotText(slot: Slot): string {
   return t.spools.slots.external;
 }
 
+/** Marlin printers have tools; Bambu Lab printers AMS trays and the external spool. */
+function kindFor(bambu: boolean, chosen: 'tool' | 'ams' | 'external'): 'tool' | 'ams' | 'external' {
+  if (!bambu) return 'tool';
+  return chosen === 'tool' ? 'ams' : chosen;
+}
+
 export function AssignSlot({ spool, printers, onDone }: { spool: Spool; printers: Printer[]; onDone: (message: string) => void }) {
   const printerId = useSignal(spool.printer_id ?? printers[0]?.id ?? '');
   const problem = useSignal<string | null>(null);
   const printer = printers.find((p) => p.id === printerId.value);
   const bambu = printer?.type.startsWith('bambu') ?? false;
   const kind = useSignal<'tool' | 'ams' | 'external'>(spool.slot?.kind ?? (bambu ? 'ams' : 'tool'));
-  const effectiveKind = bambu ? (kind.value === 'tool' ? 'ams' : kind.value) : 'tool';
+  const effectiveKind = kindFor(bambu, kind.value);
   const id = `assign-${spool.id}`;
 
   const submit = async (event: Event) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget as HTMLFormElement);
     const n = (name: string) => Number(data.get(name) ?? 0);
-    const slot: Slot =
-      effectiveKind === 'tool' ? { kind: 'tool', tool: n('tool') } : effectiveKind === 'ams' ? { kind: 'ams', unit: n('unit') - 1, tray: n('tray') - 1 } : { kind: 'external' };
+    let slot: Slot = { kind: 'external' };
+    if (effectiveKind === 'tool') slot = { kind: 'tool', tool: n('tool') };
+    else if (effectiveKind === 'ams') slot = { kind: 'ams', unit: n('unit') - 1, tray: n('tray') - 1 };
     try {
       await api('PUT /api/filaments/{id}', { path: { id: spool.id }, body: { printer_id: printerId.value, slot } });
       onDone(a.done(spool.short_id, t.spools.loadedOn(printer?.name ?? printerId.value, slotText(slot))));

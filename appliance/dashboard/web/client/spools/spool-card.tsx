@@ -28,7 +28,6 @@ export function spoolWhere(spool: Spool, printerName: (id: string) => string, lo
 
 export function SpoolCard({ spool, low, where, selected, onEdit, onAssign, onLabel, onRemove }: SpoolCardProps) {
   const loadQr = useCallback(() => api('GET /api/inventory/spools/{id}/qr.png', { path: { id: spool.id } }), [spool.id]);
-  const left = Math.max(0, Math.min(100, (spool.remaining_weight_g / spool.initial_weight_g) * 100));
   const colour = cssColor(spool.color_hex);
   return (
     <li class="spool card" data-spool={spool.id} data-selected={selected ? 'true' : undefined}>
@@ -37,20 +36,22 @@ export function SpoolCard({ spool, low, where, selected, onEdit, onAssign, onLab
         <h3>
           <span class="short-id">{spool.short_id}</span> {spool.material}
         </h3>
-        {low && <span class="badge" data-state="low">{s.low}</span>}
+        {low && (
+          <span class="badge" data-state="low">
+            {s.low}
+          </span>
+        )}
       </div>
       <p class="muted">{[spool.vendor, spool.name, spool.color_hex?.toUpperCase()].filter(Boolean).join(' · ')}</p>
       <div class="weight">
-        <div
+        <meter
           class="bar"
-          role="meter"
-          aria-valuemin={0}
-          aria-valuemax={Math.round(spool.initial_weight_g)}
-          aria-valuenow={Math.round(spool.remaining_weight_g)}
+          min={0}
+          max={spool.initial_weight_g}
+          value={spool.remaining_weight_g}
           aria-label={s.remaining(spool.remaining_weight_g, spool.initial_weight_g)}
-        >
-          <span class="bar-fill" data-low={low ? 'true' : undefined} style={{ width: `${left}%` }} />
-        </div>
+          data-low={low ? 'true' : undefined}
+        />
         <span>{s.remaining(spool.remaining_weight_g, spool.initial_weight_g)}</span>
       </div>
       <p>{where}</p>

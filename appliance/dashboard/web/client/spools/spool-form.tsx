@@ -6,7 +6,17 @@ import type { Location, Spool } from './store';
 
 const f = t.spools.form;
 
-export function SpoolForm({ spool, locations, onDone, onClose }: { spool: Spool | null; locations: Location[]; onDone: (s: Spool) => void; onClose: () => void }) {
+export function SpoolForm({
+  spool,
+  locations,
+  onDone,
+  onClose,
+}: {
+  spool: Spool | null;
+  locations: Location[];
+  onDone: (s: Spool) => void;
+  onClose: () => void;
+}) {
   const problem = useSignal<string | null>(null);
   const noColour = useSignal(spool !== null && spool.color_hex === null);
   const submit = async (event: Event) => {

@@ -51,7 +51,9 @@ export class SpoolsStore {
 
   applyClimate(reading: ClimateEvent): void {
     this.locations.value = this.locations.value.map((l) =>
-      l.id === reading.location_id ? { ...l, latest_reading: { at: reading.at, temperature_c: reading.temperature_c, humidity_pct: reading.humidity_pct } } : l,
+      l.id === reading.location_id
+        ? { ...l, latest_reading: { at: reading.at, temperature_c: reading.temperature_c, humidity_pct: reading.humidity_pct } }
+        : l,
     );
     this.climateVersion.value++;
   }

@@ -37,12 +37,11 @@ export const queueTexts = {
   confirmRemove: (name: string) => `Delete the job ${name} and its file?`,
   priority: 'Priority',
   priorityOf: (name: string) => `Priority of ${name}`,
-  actionsOf: (name: string) => `Actions for ${name}`,
   platesHeading: 'Plates to clear',
   platesEmpty: 'Every printer’s plate is confirmed clear.',
   plateState: { occupied: 'plate occupied', unknown: 'plate not confirmed yet', clear: 'plate clear' } as Record<string, string>,
   plateCleared: 'Plate cleared',
-  plateClearedOf: (name: string) => `Plate of ${name} cleared`,
+  plateClearedOf: (name: string) => `Plate cleared: ${name}`,
   add: {
     heading: 'Add a job',
     file: 'Print-ready file',
