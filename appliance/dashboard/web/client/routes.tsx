@@ -30,6 +30,10 @@ export const ROUTES: PageRoute[] = [
   { pattern: '/', nav: 'fleet', page: FleetPage },
   { pattern: '/login', open: true, page: LoginPage },
   { pattern: '/setup', open: true, page: SetupPage },
+  { pattern: '/queue', nav: 'queue', load: () => import('./pages/queue').then((m) => m.QueuePage) },
+  { pattern: '/spools', nav: 'spools', load: () => import('./pages/spools').then((m) => m.SpoolsPage) },
+  { pattern: '/spools/:id', load: () => import('./pages/spools').then((m) => m.SpoolsPage) },
+  { pattern: '/history', nav: 'history', load: () => import('./pages/history').then((m) => m.HistoryPage) },
   { pattern: '/notifications', load: () => import('./pages/notifications').then((m) => m.NotificationsPage) },
   { pattern: '/settings', nav: 'settings', load: () => import('./pages/settings').then((m) => m.SettingsPage) },
 ];

@@ -4,15 +4,18 @@
  * page's texts are a module of texts/, under one key here.
  */
 import { fleetTexts } from './texts/fleet';
+import { historyTexts } from './texts/history';
 import { notificationsTexts } from './texts/notifications';
 import { printerTexts } from './texts/printer';
+import { queueTexts } from './texts/queue';
 import { settingsTexts } from './texts/settings';
 import { shellTexts } from './texts/shell';
+import { spoolsTexts } from './texts/spools';
 
 export const en = {
   appName: 'Printyard',
   skipToContent: 'Skip to content',
-  nav: { label: 'Main', fleet: 'Fleet', settings: 'Settings' },
+  nav: { label: 'Main', fleet: 'Fleet', queue: 'Queue', spools: 'Spools', history: 'History', settings: 'Settings' },
   loading: 'Loading…',
   theme: {
     label: (mode: string) => `Colour scheme: ${mode}. Change`,
@@ -64,6 +67,9 @@ export const en = {
   notifications: notificationsTexts,
   settings: settingsTexts,
   printer: printerTexts,
+  queue: queueTexts,
+  spools: spoolsTexts,
+  history: historyTexts,
   duration: (hours: number, minutes: number) => (hours > 0 ? `${hours} h ${minutes} min` : `${minutes} min`),
   temperature: (actual: number, target: number) => (target > 0 ? `${actual.toFixed(0)} / ${target.toFixed(0)} °C` : `${actual.toFixed(0)} °C`),
   notFound: { title: 'Page not found', back: 'Back to the fleet' },

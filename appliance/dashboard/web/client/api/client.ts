@@ -77,7 +77,10 @@ export async function api<K extends OperationKey>(key: K, ...[fields]: CallArgs<
   const token = hooks.token();
   if (token !== null) headers.authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
-  if (f.body !== undefined) {
+  if (f.body instanceof FormData || f.body instanceof Blob || f.body instanceof ArrayBuffer || f.body instanceof Uint8Array) {
+    // Sent as it is: a form's content type (with its boundary) is the browser's to write.
+    body = f.body as BodyInit;
+  } else if (f.body !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(f.body);
   }

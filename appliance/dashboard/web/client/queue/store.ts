@@ -1,0 +1,68 @@
+/**
+ * The queue as the page shows it: the jobs in the API's order, the plates, and the printers' names,
+ * kept current by the live feed (`queue.update` {action, job}, `printer.plate`). A job's reason to
+ * wait is worked out by every dispatch round and only announced, so the events carry the newest.
+ */
+import { signal } from '@preact/signals';
+import { api, type Ok } from '../api/client';
+
+export type Job = Ok<'GET /api/queue'>['items'][number];
+export type Plate = Ok<'GET /api/queue/plates'>['items'][number];
+export type Printer = Ok<'GET /api/printers'>['items'][number];
+export interface QueueUpdate {
+  action: 'added' | 'changed' | 'removed';
+  job: Job;
+}
+
+/** States whose jobs are still in play (done and cancelled ones sort last in the API's list too). */
+export const ACTIVE_STATES: readonly Job['state'][] = ['queued', 'held', 'dispatching', 'printing', 'failed'];
+
+export class QueueStore {
+  readonly jobs = signal<Job[]>([]);
+  readonly plates = signal<Plate[]>([]);
+  readonly printers = signal<Printer[]>([]);
+  readonly loaded = signal(false);
+
+  async load(): Promise<void> {
+    const [queue, plates, printers] = await Promise.all([api('GET /api/queue'), api('GET /api/queue/plates'), api('GET /api/printers')]);
+    this.jobs.value = queue.items;
+    this.plates.value = plates.items;
+    this.printers.value = printers.items;
+    this.loaded.value = true;
+  }
+
+  /** A change of one job: positions of the others may have moved too, so a move reloads the list. */
+  apply(update: QueueUpdate): boolean {
+    const list = this.jobs.value;
+    const index = list.findIndex((j) => j.id === update.job.id);
+    if (update.action === 'removed') {
+      this.jobs.value = list.filter((j) => j.id !== update.job.id);
+      return true;
+    }
+    if (index === -1 || list[index].position !== update.job.position || list[index].priority !== update.job.priority) return false;
+    this.jobs.value = list.map((j, i) => (i === index ? update.job : j));
+    return true;
+  }
+
+  applyPlate(plate: Plate): void {
+    const others = this.plates.value.filter((p) => p.printer_id !== plate.printer_id);
+    this.plates.value = [...others, plate];
+  }
+
+  applyPrinter(status: Printer['status']): void {
+    this.printers.value = this.printers.value.map((p) => (p.id === status.printer_id ? { ...p, status } : p));
+  }
+
+  printerName(id: string): string {
+    return this.printers.value.find((p) => p.id === id)?.name ?? id;
+  }
+
+  /** The printers whose plate waits for somebody to confirm it clear, and that are not printing. */
+  platesToClear(): Array<{ printer: Printer; plate: Plate }> {
+    return this.printers.value
+      .map((printer) => ({ printer, plate: this.plates.value.find((p) => p.printer_id === printer.id) }))
+      .filter((e): e is { printer: Printer; plate: Plate } => e.plate !== undefined && e.plate.state !== 'clear')
+      .filter((e) => !['printing', 'preparing', 'paused'].includes(e.printer.status.state))
+      .sort((a, b) => a.printer.name.localeCompare(b.printer.name, undefined, { numeric: true }));
+  }
+}
