@@ -144,6 +144,11 @@ test('spools: create one, its QR code loads at 256×256, assign it to a tool; lo
   await qr.waitFor();
   await eventually('the QR code decoded', () => qr.evaluate((img: any) => img.complete && img.naturalWidth > 0));
   assert.deepEqual(await qr.evaluate((img: any) => [img.naturalWidth, img.naturalHeight]), [256, 256]);
+  const [label] = await Promise.all([page.context().waitForEvent('page'), card.getByRole('button', { name: 'Print label' }).click()]);
+  await label.waitForURL(/\/api\/inventory\/labels\//);
+  await label.locator('.short-id').waitFor();
+  assert.notEqual(await label.evaluate(`getComputedStyle(document.body).display`), 'block', "the label's own style applies");
+  await label.close();
 
   await card.getByRole('button', { name: `Assign spool ${created.short_id} to a printer` }).click();
   await page.getByLabel('Tool number (T0 = 0)').fill('1');

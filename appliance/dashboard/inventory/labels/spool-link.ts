@@ -1,6 +1,7 @@
 /**
  * The link a spool's QR code and label carry: the page of the web UI that opens that spool,
- * `<base>/#/spools/<id>`. The base is the `dashboard.public_url` setting when it is set (the name
+ * `<base>/spools/<id>` (labels printed before the web app carry `/#/spools/<id>`, which the app
+ * still opens). The base is the `dashboard.public_url` setting when it is set (the name
  * people reach the box by, behind a proxy or with a DNS name), otherwise the host the request came
  * to, over plain http (the box serves http itself; a TLS proxy in front sets the setting).
  */
@@ -34,5 +35,5 @@ export function publicBaseUrl(settings: Pick<Settings, 'current'>, hostHeader: s
 
 /** The web UI's route of one spool. */
 export function spoolLink(baseUrl: string, spoolId: number): string {
-  return `${baseUrl}/#/spools/${spoolId}`;
+  return `${baseUrl}/spools/${spoolId}`;
 }

@@ -13,12 +13,6 @@ function read(): AppLocation {
   return { path: window.location.pathname, query: new URLSearchParams(window.location.search) };
 }
 
-// A spool's QR code and label carry `/#/spools/<id>` (inventory/labels/spool-link.ts), a link that
-// opens on any server; the app's own paths have no `#`.
-if (window.location.pathname === '/' && window.location.hash.startsWith('#/')) {
-  window.history.replaceState(null, '', window.location.hash.slice(1));
-}
-
 export const location = signal<AppLocation>(read());
 
 window.addEventListener('popstate', () => {

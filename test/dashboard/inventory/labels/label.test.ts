@@ -138,3 +138,30 @@ test('the label: an unknown spool is 404, a bad id 400, no credential 401', asyn
   expectError(await dash.request('get', '/api/inventory/spools/x/label', { token: TEST_TOKENS.view }), 400, 'ERR_VALIDATION');
   expectError(await dash.request('get', '/api/inventory/spools/3/label'), 401, 'ERR_UNAUTHORIZED');
 });
+
+test('a label link opens the label without credentials, with its own style, for that one spool only', async () => {
+  const issued = await dash.request('POST', '/api/inventory/spools/3/label-link', { token: TEST_TOKENS.view });
+  assert.equal(issued.status, 200, issued.text);
+  assert.match(issued.json.url, /^\/api\/inventory\/labels\/3\.\d+\.[\w-]+$/);
+  assert.ok(Date.parse(issued.json.expires_at) - Date.now() > 60_000);
+  const context = await browser.newContext();
+  await context.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }));
+  try {
+    const page = await context.newPage();
+    const complaints: string[] = [];
+    page.on('console', (message) => complaints.push(message.text()));
+    const response = await page.goto(`${dash.url}${issued.json.url}`);
+    assert.equal(response?.status(), 200);
+    const swatch = await page.evaluate(`getComputedStyle(document.querySelector('.swatch')).backgroundColor`);
+    assert.equal(swatch, 'rgb(255, 136, 0)', 'the inline style applies');
+    assert.deepEqual(complaints, []);
+  } finally {
+    await context.close();
+  }
+  const [, expires, signature] = issued.json.url.split('/').pop().split('.');
+  for (const forged of [`4.${expires}.${signature}`, `3.${Number(expires) + 1}.${signature}`, '3', 'x.y.z']) {
+    expectError(await dash.request('GET', `/api/inventory/labels/${forged}`), 404, 'ERR_NOT_FOUND', /not valid or has expired/);
+  }
+  expectError(await dash.request('POST', '/api/inventory/spools/3/label-link'), 401, 'ERR_UNAUTHORIZED');
+  expectError(await dash.request('POST', '/api/inventory/spools/999/label-link', { token: TEST_TOKENS.view }), 404, 'ERR_NOT_FOUND');
+});

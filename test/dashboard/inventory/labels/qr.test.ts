@@ -73,15 +73,15 @@ test('the QR code is a 256×256 PNG at level M whose content opens the spool on 
   const image = PNG.sync.read(png);
   assert.deepEqual([image.width, image.height], [256, 256]);
   assert.equal(readQrFormat(png).level, 'M');
-  assert.equal(zbar(png), `http://127.0.0.1:${dash.port}/#/spools/7`);
-  assert.equal(zbar(await qr(123456, 'printfarm.local:8080')), 'http://printfarm.local:8080/#/spools/123456');
+  assert.equal(zbar(png), `http://127.0.0.1:${dash.port}/spools/7`);
+  assert.equal(zbar(await qr(123456, 'printfarm.local:8080')), 'http://printfarm.local:8080/spools/123456');
 });
 
 test('with dashboard.public_url set, the link uses it whatever the Host header says', async () => {
   await dash.server.context.settings.update({ dashboard: { public_url: 'https://farm.example.org/printyard/' } });
   try {
     const png = await qr(7, 'elsewhere.example');
-    assert.equal(zbar(png), 'https://farm.example.org/printyard/#/spools/7');
+    assert.equal(zbar(png), 'https://farm.example.org/printyard/spools/7');
     assert.equal(readQrFormat(png).level, 'M');
   } finally {
     await dash.server.context.settings.update({ dashboard: { public_url: '' } });

@@ -21,14 +21,21 @@ const s = t.spools;
 
 type Panel = { kind: 'create' } | { kind: 'edit'; spool: Spool } | { kind: 'assign'; spool: Spool } | null;
 
-/** The label page needs the session's Authorization header: fetched, then shown from a blob: URL in a new window. */
+/**
+ * The label opens in a new window through a short-lived link (a window cannot send the session's
+ * header, and a blob: copy would inherit the app's CSP, which refuses the label's own style). The
+ * window is opened at the click, before the link is fetched, so a popup blocker lets it through.
+ */
 async function openLabel(spool: Spool): Promise<void> {
   const win = window.open('', '_blank');
-  const html = await api('GET /api/inventory/spools/{id}/label', { path: { id: spool.id } });
-  const url = URL.createObjectURL(new Blob([html], { type: 'text/html;charset=utf-8' }));
-  if (win === null) window.location.assign(url);
-  else win.location.href = url;
-  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  try {
+    const { url } = await api('POST /api/inventory/spools/{id}/label-link', { path: { id: spool.id } });
+    if (win === null) window.location.assign(url);
+    else win.location.href = url;
+  } catch (err) {
+    win?.close();
+    throw err;
+  }
 }
 
 export function SpoolsPage({ params }: { params: RouteParams }) {
