@@ -133,6 +133,8 @@ function bodyType(requestBody: unknown): string {
   const [mediaType, media] = Object.entries(requestBody.content)[0] ?? [];
   if (mediaType === undefined) return 'never';
   if (mediaType.includes('json')) return schemaType(isObject(media) ? media.schema : undefined, '  ');
+  // The browser writes a form's multipart body and its boundary itself.
+  if (mediaType === 'multipart/form-data') return 'FormData';
   return 'Blob | ArrayBuffer | Uint8Array | string';
 }
 

@@ -30,6 +30,7 @@ export const ROUTES: PageRoute[] = [
   { pattern: '/', nav: 'fleet', page: FleetPage },
   { pattern: '/login', open: true, page: LoginPage },
   { pattern: '/setup', open: true, page: SetupPage },
+  { pattern: '/slice', nav: 'slice', load: () => import('./pages/slice').then((m) => m.SlicePage) },
 ];
 
 export interface RouteMatch {

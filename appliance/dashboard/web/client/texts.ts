@@ -5,11 +5,12 @@
  */
 import { fleetTexts } from './texts/fleet';
 import { printerTexts } from './texts/printer';
+import { sliceTexts } from './texts/slice';
 
 export const en = {
   appName: 'Printyard',
   skipToContent: 'Skip to content',
-  nav: { label: 'Main', fleet: 'Fleet' },
+  nav: { label: 'Main', fleet: 'Fleet', slice: 'Slice' },
   loading: 'Loading…',
   theme: {
     label: (mode: string) => `Colour scheme: ${mode}. Change`,
@@ -55,6 +56,7 @@ export const en = {
   },
   fleet: fleetTexts,
   printer: printerTexts,
+  slice: sliceTexts,
   duration: (hours: number, minutes: number) => (hours > 0 ? `${hours} h ${minutes} min` : `${minutes} min`),
   temperature: (actual: number, target: number) => (target > 0 ? `${actual.toFixed(0)} / ${target.toFixed(0)} °C` : `${actual.toFixed(0)} °C`),
   notFound: { title: 'Page not found', back: 'Back to the fleet' },
