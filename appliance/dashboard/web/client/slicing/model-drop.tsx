@@ -22,10 +22,8 @@ export function ModelDrop({ store }: { store: SliceStore }) {
   return (
     <section class="slice-step" aria-labelledby="slice-model-title">
       <h2 id="slice-model-title">{t.slice.model}</h2>
-      <div
+      <fieldset
         class="drop"
-        role="group"
-        aria-label={t.slice.drop}
         data-over={over.value ? 'true' : undefined}
         onDragOver={(e) => {
           e.preventDefault();
@@ -40,7 +38,7 @@ export function ModelDrop({ store }: { store: SliceStore }) {
           take(e.dataTransfer?.files);
         }}
       >
-        <p class="drop-text">{t.slice.drop}</p>
+        <legend class="drop-text">{t.slice.drop}</legend>
         <input
           id="slice-model"
           class="visually-hidden"
@@ -54,7 +52,7 @@ export function ModelDrop({ store }: { store: SliceStore }) {
         <p class="drop-file" aria-live="polite">
           {model === null ? t.slice.noModel : t.slice.chosen(model.name, sizeText(model.size))}
         </p>
-      </div>
+      </fieldset>
     </section>
   );
 }

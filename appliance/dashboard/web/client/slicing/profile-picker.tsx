@@ -53,7 +53,7 @@ export function ProfilePicker({ store, onSource }: { store: SliceStore; onSource
       {empty && <p class="error-text">{t.slice.noProfiles}</p>}
       <div class="profile-fields">
         {fields.map(([kind, label, value]) => (
-          <ProfileSelect key={kind} id={`slice-${kind}`} label={label} options={lists[kind]} value={value} />
+          <ProfileSelect key={kind} id={`slice-profile-${kind}`} label={label} options={lists[kind]} value={value} />
         ))}
       </div>
     </section>

@@ -61,9 +61,9 @@ export function SendPanel({ store, result }: { store: SliceStore; result: SliceR
       <div class="send-forms">
         <form class="form" onSubmit={send}>
           <div class="field">
-            <label for="slice-printer">{t.slice.printer}</label>
+            <label for="slice-target">{t.slice.printer}</label>
             <select
-              id="slice-printer"
+              id="slice-target"
               value={target}
               disabled={ready.length === 0}
               onChange={(e) => {

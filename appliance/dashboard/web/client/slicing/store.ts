@@ -6,7 +6,7 @@
  * the queue (the sliced file, POST /api/queue).
  */
 import { computed, signal } from '@preact/signals';
-import { api, ApiError, type Ok } from '../api/client';
+import { api, ApiError, type Ok, send } from '../api/client';
 import { followEvents } from '../api/events';
 
 export type SliceResult = Ok<'POST /api/slicer/remote/slice'>;
@@ -165,9 +165,8 @@ export class SliceStore {
   /** The first layer as an SVG picture (drawn by the dashboard from the stored G-code). */
   private async loadPreview(resultId: string): Promise<void> {
     try {
-      const picture = (await api('GET /api/slicer/remote/preview', { query: { result: resultId, format: 'svg' } })) as unknown;
-      const blob = picture instanceof Blob ? picture : new Blob([String(picture)], { type: 'image/svg+xml' });
-      this.preview.value = URL.createObjectURL(blob.type === 'image/svg+xml' ? blob : new Blob([blob], { type: 'image/svg+xml' }));
+      const picture = await (await send('GET /api/slicer/remote/preview', { query: { result: resultId, format: 'svg' } }, 'image/svg+xml')).blob();
+      this.preview.value = URL.createObjectURL(picture.type === 'image/svg+xml' ? picture : new Blob([picture], { type: 'image/svg+xml' }));
     } catch {
       // The estimate stands without its picture.
       this.preview.value = null;
@@ -185,7 +184,8 @@ export class SliceStore {
   async addToQueue(copies: number): Promise<Ok<'POST /api/queue'>> {
     const result = this.result.value;
     if (result === null) throw new Error('nothing sliced yet');
-    const file = (await api('GET /api/slicer/results/{id}/gcode', { path: { id: result.id } })) as unknown as Blob;
+    // The file as bytes (api() would read a text/ answer as a string).
+    const file = await (await send('GET /api/slicer/results/{id}/gcode', { path: { id: result.id } }, '*/*')).blob();
     const form = new FormData();
     form.set('name', result.file_name.replace(/\.gcode(\.3mf)?$/i, ''));
     form.set('copies', String(copies));
