@@ -219,3 +219,25 @@ test('a view user sees what would slice but no slice or send controls; the serve
   assert.equal(refused.status, 403, await refused.text());
   assert.deepEqual(viewer.problems, []);
 });
+
+test('with the slicer service turned off, the page says so and the built-in engine slices, naming what it passed over', async () => {
+  const off = await dash.request('post', '/api/slicer/remote/configure', { token: adminToken, body: { enabled: false } });
+  assert.equal(off.status, 200, off.text);
+  await page.goto(`${dash.url}/slice`);
+  await page.locator('.service-line[data-service="off"]').waitFor({ timeout: WAIT_MS });
+  assert.match((await page.locator('.service-line').textContent()) ?? '', /Not configured: the built-in engine slices/);
+  assert.equal(await page.getByLabel('Profiles from').count(), 0, 'only the built-in catalogue is offered');
+  await page.locator(`#slice-profile-printer option[value="${PROFILES.printer}"]`).waitFor({ state: 'attached' });
+  await chooseModel(page, 'sponge-8mm.stl', Buffer.from(modelBytes('sponge-8mm.stl')));
+  await chooseProfiles(page);
+  await page.getByRole('button', { name: 'Slice', exact: true }).click();
+  await page.locator('.slice-result').waitFor({ timeout: WAIT_MS });
+  assert.equal(await page.locator('[data-backend]').textContent(), 'the built-in engine');
+  const skipped = await page.locator('.skipped li').allTextContents();
+  assert.equal(skipped.length, 2, skipped.join('\n'));
+  assert.match(skipped[0], /^Passed over the slicer service: .*disabled/);
+  assert.match(skipped[1], /^Passed over the desktop slicer: no desktop slicer/);
+  await page.getByRole('img', { name: 'First layer of sponge-8mm.gcode, seen from above' }).waitFor();
+  await checkPage(page, 'slice-fallback');
+  assert.deepEqual(problems, []);
+});

@@ -38,7 +38,7 @@ export const sliceTexts = {
   unknown: 'unknown',
   backend: 'Sliced by',
   backends: { remote: 'the slicer service', bridge: 'the desktop slicer', native: 'the built-in engine' } as Record<string, string>,
-  skipped: (backend: string, reason: string) => `${backend} was passed over: ${reason}`,
+  skipped: (backend: string, reason: string) => `Passed over ${backend}: ${reason}`,
   warnings: 'Warnings',
   send: 'Print it',
   printer: 'Printer',
