@@ -103,8 +103,17 @@ test('log in and open the slice page: the service is reachable, its profiles are
   await checkPage(page, 'slice-empty');
 });
 
-test('a file that is not a model is refused in words', async () => {
-  await chooseModel(page, 'notes.stl', Buffer.from('these are not triangles\n'.repeat(20)));
+test('a file dropped on the page that is not a model is refused in words', async () => {
+  // A drop as the browser delivers it: a DragEvent whose DataTransfer holds the file.
+  await page.evaluate(() => {
+    const g = globalThis as any;
+    const data = new g.DataTransfer();
+    data.items.add(new g.File(['these are not triangles\n'.repeat(20)], 'notes.stl'));
+    const zone = g.document.querySelector('.drop');
+    zone.dispatchEvent(new g.DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+    zone.dispatchEvent(new g.DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  });
+  await page.getByText('notes.stl (1 KB)').waitFor();
   await chooseProfiles(page);
   await page.getByRole('button', { name: 'Slice', exact: true }).click();
   const alert = page.locator('.slice-go [role="alert"]');
@@ -112,8 +121,26 @@ test('a file that is not a model is refused in words', async () => {
   assert.match((await alert.textContent()) ?? '', /^The model could not be sliced: /);
 });
 
-test('slicing shows its progress live, then the first layer, the estimate and the backend', async () => {
+test('a slice can be cancelled: the page is ready again and the job on the service is cancelled', async () => {
   await chooseModel(page, 'box.stl', Buffer.from(modelBytes('box.stl')));
+  await page.getByRole('button', { name: 'Slice', exact: true }).click();
+  await page.waitForFunction(() => ((globalThis as any).document.querySelector('#slice-progress-bar')?.value ?? 0) > 0);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await page.locator('#slice-progress-bar').waitFor({ state: 'detached' });
+  assert.equal(await page.getByRole('button', { name: 'Slice', exact: true }).isEnabled(), true);
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const jobs = await dash.request('get', '/api/slicer/remote/jobs', { token: adminToken });
+    assert.equal(jobs.status, 200, jobs.text);
+    const states = (jobs.json.finished ?? []).map((j: { state: string }) => j.state);
+    if ((jobs.json.running ?? []).length === 0 && states.includes('cancelled')) break;
+    assert.ok(Date.now() < deadline, `the service's job was not cancelled: ${jobs.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  assert.equal(await page.locator('.slice-result').count(), 0);
+});
+
+test('slicing shows its progress live, then the first layer, the estimate and the backend', async () => {
   assert.equal(await page.locator('.slice-go [role="alert"]').count(), 0, 'a new model clears the last problem');
   // Every value the progress bar takes, read in the page as it changes.
   await page.evaluate(() => {

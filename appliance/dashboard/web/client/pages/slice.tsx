@@ -73,6 +73,11 @@ export function SlicePage() {
               <button type="button" class="primary" disabled={!store.ready.value || phase === 'slicing'} onClick={() => void store.slice()}>
                 {phase === 'slicing' ? t.slice.slicing : t.slice.slice}
               </button>
+              {phase === 'slicing' && (
+                <button type="button" onClick={() => store.cancel()}>
+                  {t.slice.cancel}
+                </button>
+              )}
               <SliceProgress store={store} />
               {problem !== null && (
                 <p class="error-text" role="alert">

@@ -119,6 +119,11 @@ export class SliceStore {
     this.preview.value = null;
   }
 
+  /** Stops the slice being followed: the stream closes, and the dashboard cancels the slice. */
+  cancel(): void {
+    this.reset();
+  }
+
   /** The slice form of the chosen model and profiles; `extra` adds the printer of slice-and-send. */
   private form(extra: Record<string, string> = {}): FormData {
     const model = this.model.value;

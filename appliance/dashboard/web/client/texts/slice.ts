@@ -19,6 +19,7 @@ export const sliceTexts = {
   profilesFailed: (why: string) => `The profiles could not be loaded: ${why}`,
   slice: 'Slice',
   slicing: 'Slicing…',
+  cancel: 'Cancel',
   progressLabel: 'Slicing progress',
   stage: (stage: string, pct: number) => `${stages[stage] ?? stage}: ${Math.round(pct)} %`,
   service: {
