@@ -4,6 +4,7 @@
  * started on an idle printer or added to the queue. People without the print role see what would
  * slice but none of the controls (the server refuses them anyway).
  */
+import { signal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { reason } from '../api/client';
 import { canPrint } from '../api/session';
@@ -15,7 +16,6 @@ import { problemText, ServiceLine, SliceProgress } from '../slicing/slice-status
 import { SliceResultView } from '../slicing/slice-result';
 import { type PrinterView, type ProfileSource, SliceStore } from '../slicing/store';
 import { t } from '../texts';
-import { signal } from '@preact/signals';
 
 /** Kept while the app runs: a return to the page shows the last model and result. */
 const store = new SliceStore();

@@ -28,6 +28,8 @@ export interface SliceProblem {
   /** The API's code (`ERR_BAD_MODEL`…), which picks the words shown. */
   code: string;
   message: string;
+  /** The HTTP status the error would have had (error events carry it). */
+  status?: number;
 }
 
 export interface Progress {
@@ -133,7 +135,6 @@ export class SliceStore {
     form.set('filament_ids', JSON.stringify([this.filamentProfile.value]));
     form.set('process_id', this.processProfile.value);
     for (const [name, value] of Object.entries(extra)) form.set(name, value);
-    // The file last: the server reads the fields before the upload.
     form.set('model', model, model.name);
     return form;
   }
@@ -155,7 +156,7 @@ export class SliceStore {
       if (running.signal.aborted) return;
       const final = outcome as SliceResult | SliceProblem | null;
       if (final === null) throw new ApiError(503, 'ERR_UNAVAILABLE', 'the slice stream ended without a result');
-      if ('code' in final) throw new ApiError(500, final.code, final.message);
+      if ('code' in final) throw new ApiError(final.status ?? 500, final.code, final.message);
       this.result.value = final;
       this.progress.value = { stage: 'done', pct: 100 };
       this.phase.value = 'done';
