@@ -47,7 +47,7 @@ export function createSlicerServiceFeature(ctx: Pick<DashboardContext, 'log' | '
     name: SLICER_SERVICE_FEATURE,
     routes: [
       ...remoteRoutes(ctx, remote, log),
-      ...sliceRoutes({ remote, workspace, backends: () => deps.fallback, printers: deps.printers }),
+      ...sliceRoutes({ remote, workspace, backends: () => deps.fallback, printers: deps.printers, log }),
       ...mirrorRoutes(remote.sync, push, () => remote.mirror()),
     ],
     async start() {

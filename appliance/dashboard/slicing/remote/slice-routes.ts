@@ -16,13 +16,14 @@ import { AppError, ErrorCode } from '../../../common/errors.js';
 import { EventStream } from '../../../common/sse.js';
 import type { Principal, RouteSpec } from '../../http/route.js';
 import type { UpstreamEvent } from '../../../common/sse-reader.js';
-import type { SlicingBackend } from '../backend.js';
+import type { SliceJobRequest, SlicingBackend } from '../backend.js';
+import type { Logger } from '../../../common/logger.js';
 import { sliceWithFallback } from '../fallback.js';
 import type { Printers } from '../../printers/feature.js';
 import { sendTarget, sendToPrinter, sliceFormFor, starterOf } from '../send-to-printer.js';
 import { disconnectSignal, jobRequest, readSliceUpload, receiveSliceUpload, SLICE_BODY_MAX_BYTES, type SliceWorkspace } from '../slice-http.js';
 import { isAdmin, ownerOf, type JobOwner } from '../ownership.js';
-import { RemoteUnavailableError } from './errors.js';
+import { asHttpError, RemoteUnavailableError } from './errors.js';
 import { resultView } from './job-view.js';
 import { hidePaths } from './redact.js';
 import type { RemoteSlicing } from './remote-slicing.js';
@@ -49,16 +50,20 @@ export interface SliceRouteDeps {
   backends(): readonly SlicingBackend[];
   /** The printers, for slice-and-send. */
   printers: Printers;
+  log: Logger;
 }
+
+type ProgressListener = NonNullable<SliceJobRequest['onProgress']>;
 
 export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
   const { remote, workspace } = deps;
 
   /** Slices through the fallback chain into a new stored result. */
-  const sliceToResult = async (form: SliceForm, signal: AbortSignal, owner: JobOwner): Promise<StoredResult> => {
+  const sliceToResult = async (form: SliceForm, signal: AbortSignal, owner: JobOwner, onProgress?: ProgressListener): Promise<StoredResult> => {
     const { id, dir } = await remote.results.create();
     try {
-      return await remote.results.save(id, await sliceWithFallback(deps.backends(), jobRequest(form, dir, signal, owner)), owner);
+      const request = { ...jobRequest(form, dir, signal, owner), ...(onProgress ? { onProgress } : {}) };
+      return await remote.results.save(id, await sliceWithFallback(deps.backends(), request), owner);
     } catch (err) {
       await remote.results.discard(id);
       throw err;
@@ -87,6 +92,41 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
         workspace.use(async (dir) => {
           const form = await receiveSliceUpload(req, dir);
           return sliceToResult(form, disconnectSignal(req, res), ownerOf(principal));
+        }),
+      ),
+    },
+    {
+      method: 'post',
+      path: '/api/slicer/remote/slice/events',
+      level: 'print',
+      tag: TAG,
+      summary: 'Slice (with fallback) and follow its progress as an event stream',
+      description:
+        'The buffered slice (same form, same fallback chain remote → bridge → native, same stored result) with its progress as ' +
+        '`text/event-stream`: `progress` {stage, pct} from whichever backend is slicing (the desktop-slicer bridge reports none), then ' +
+        '`done` (the stored result, as POST /api/slicer/remote/slice answers it) or `error` {message, code, status, details}. ' +
+        '`: keep-alive` comments every 15 s. Errors in the upload (before the stream starts) are JSON. Closing the stream cancels the slice.',
+      body: { kind: 'raw', contentType: 'multipart/form-data', maxBytes: SLICE_BODY_MAX_BYTES, schema: SLICE_FORM_SCHEMA },
+      responses: {
+        200: { description: 'The event stream.', contentType: 'text/event-stream' },
+        400: sliceErrors[400],
+        413: { description: 'The upload is too large (ERR_PAYLOAD_TOO_LARGE).' },
+      },
+      handler: proxied(({ req, res, principal }) =>
+        workspace.use(async (dir) => {
+          const form = await receiveSliceUpload(req, dir);
+          const gone = new AbortController();
+          res.once('abort', () => gone.abort());
+          const stream = new EventStream(req, res, { keepAliveMs: RELAY_KEEPALIVE_MS });
+          stream.open('slicing');
+          stream.onClose(() => gone.abort());
+          try {
+            const result = await sliceToResult(form, gone.signal, ownerOf(principal), (progress) => stream.send('progress', progress));
+            stream.send('done', result);
+          } catch (err) {
+            if (!gone.signal.aborted) stream.send('error', streamedError(asHttpError(err), deps.log));
+          }
+          stream.end();
         }),
       ),
     },
@@ -199,6 +239,14 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
       ),
     },
   ];
+}
+
+/** An error as the event stream carries it: the API's error shape plus its status; unexpected errors are logged, not shown. */
+function streamedError(err: unknown, log: Logger): { message: string; code: string; status: number; details?: unknown } {
+  if (err instanceof AppError)
+    return { message: err.message, code: err.code, status: err.status, ...(err.details === undefined ? {} : { details: err.details }) };
+  log.error(`slice with progress: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  return { message: 'internal error', code: ErrorCode.internal, status: 500 };
 }
 
 /**

@@ -30,6 +30,7 @@ export const ROUTES: PageRoute[] = [
   { pattern: '/', nav: 'fleet', page: FleetPage },
   { pattern: '/login', open: true, page: LoginPage },
   { pattern: '/setup', open: true, page: SetupPage },
+  { pattern: '/slice', nav: 'slice', load: () => import('./pages/slice').then((m) => m.SlicePage) },
   { pattern: '/queue', nav: 'queue', load: () => import('./pages/queue').then((m) => m.QueuePage) },
   { pattern: '/spools', nav: 'spools', load: () => import('./pages/spools').then((m) => m.SpoolsPage) },
   { pattern: '/spools/:id', load: () => import('./pages/spools').then((m) => m.SpoolsPage) },

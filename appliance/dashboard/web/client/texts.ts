@@ -10,12 +10,13 @@ import { printerTexts } from './texts/printer';
 import { queueTexts } from './texts/queue';
 import { settingsTexts } from './texts/settings';
 import { shellTexts } from './texts/shell';
+import { sliceTexts } from './texts/slice';
 import { spoolsTexts } from './texts/spools';
 
 export const en = {
   appName: 'Printyard',
   skipToContent: 'Skip to content',
-  nav: { label: 'Main', fleet: 'Fleet', queue: 'Queue', spools: 'Spools', history: 'History', settings: 'Settings' },
+  nav: { label: 'Main', fleet: 'Fleet', slice: 'Slice', queue: 'Queue', spools: 'Spools', history: 'History', settings: 'Settings' },
   loading: 'Loading…',
   theme: {
     label: (mode: string) => `Colour scheme: ${mode}. Change`,
@@ -67,6 +68,7 @@ export const en = {
   notifications: notificationsTexts,
   settings: settingsTexts,
   printer: printerTexts,
+  slice: sliceTexts,
   queue: queueTexts,
   spools: spoolsTexts,
   history: historyTexts,

@@ -70,10 +70,15 @@ async function errorOf(response: Response): Promise<ApiError> {
   }
 }
 
-export async function api<K extends OperationKey>(key: K, ...[fields]: CallArgs<K>): Promise<Ok<K>> {
+/**
+ * Sends a call and returns its answer once it is known to be a success (2xx); anything else is
+ * thrown as ApiError. `accept` is what the caller reads: JSON by default, `text/event-stream` for
+ * a stream (api/events.ts).
+ */
+export async function send<K extends OperationKey>(key: K, fields: CallFields<K> | undefined, accept = 'application/json'): Promise<Response> {
   const [method, template] = (key as string).split(' ');
   const f = (fields ?? {}) as { path?: Record<string, string>; query?: Record<string, unknown>; body?: unknown; signal?: AbortSignal };
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept };
   const token = hooks.token();
   if (token !== null) headers.authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
@@ -91,6 +96,11 @@ export async function api<K extends OperationKey>(key: K, ...[fields]: CallArgs<
     if (response.status === 401 && token !== null && hooks.token() === token) hooks.unauthorized();
     throw err;
   }
+  return response;
+}
+
+export async function api<K extends OperationKey>(key: K, ...[fields]: CallArgs<K>): Promise<Ok<K>> {
+  const response = await send(key, fields);
   if (response.status === 204) return undefined as Ok<K>;
   const type = response.headers.get('content-type') ?? '';
   if (type.includes('json')) return (await response.json()) as Ok<K>;
