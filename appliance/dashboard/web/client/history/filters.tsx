@@ -1,6 +1,7 @@
 /** The history's filter form: printer, state, user, dates, material, file name, sort and order. */
 import { t } from '../texts';
 import { type PageQuery, SORTS, STATES } from './query';
+import { Options } from '../options';
 
 const h = t.history;
 
@@ -33,11 +34,7 @@ export function HistoryFilters({
         <label for="h-printer">{h.printer}</label>
         <select id="h-printer" name="printer_id" value={f.printer_id ?? ''}>
           <option value="">{h.any}</option>
-          {printers.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
+          <Options items={printers} />
         </select>
       </div>
       <div class="field">

@@ -6,6 +6,7 @@ import { useSignal } from '@preact/signals';
 import { api, reason } from '../api/client';
 import { t } from '../texts';
 import type { Printer } from './store';
+import { Options } from '../options';
 
 const a = t.queue.add;
 
@@ -83,11 +84,7 @@ export function AddJob({ printers, onAdded }: { printers: Printer[]; onAdded: (n
           <label for="job-printer">{a.printer}</label>
           <select id="job-printer" name="printer">
             <option value="">{a.anyPrinter}</option>
-            {printers.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
+            <Options items={printers} />
           </select>
         </div>
         <div class="field">

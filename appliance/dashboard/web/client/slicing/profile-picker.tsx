@@ -2,6 +2,7 @@
 import type { Signal } from '@preact/signals';
 import { t } from '../texts';
 import type { ProfileKind, ProfileOption, ProfileSource, SliceStore } from './store';
+import { Options } from '../options';
 
 function ProfileSelect({ id, label, options, value }: { id: string; label: string; options: ProfileOption[]; value: Signal<string> }) {
   return (
@@ -16,11 +17,7 @@ function ProfileSelect({ id, label, options, value }: { id: string; label: strin
         }}
       >
         <option value="">{t.slice.pick}</option>
-        {options.map((p) => (
-          <option key={p.id} value={p.id}>
-            {p.name}
-          </option>
-        ))}
+        <Options items={options} />
       </select>
     </div>
   );

@@ -3,6 +3,7 @@ import { useSignal } from '@preact/signals';
 import { api, reason } from '../api/client';
 import { t } from '../texts';
 import type { Printer, Slot, Spool } from './store';
+import { Options } from '../options';
 
 const a = t.spools.slotForm;
 
@@ -60,11 +61,7 @@ export function AssignSlot({ spool, printers, onDone }: { spool: Spool; printers
             printerId.value = (e.currentTarget as HTMLSelectElement).value;
           }}
         >
-          {printers.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
+          <Options items={printers} />
         </select>
       </div>
       {bambu && (
