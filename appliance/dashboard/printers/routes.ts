@@ -2,14 +2,7 @@
 import { Reply, type RouteSpec } from '../http/route.js';
 import type { PrinterFleet } from './fleet.js';
 import { printerFamilies } from './families/index.js';
-import {
-  printerCreateSchema,
-  printerIdParams,
-  printerListSchema,
-  printerPatchSchema,
-  printerTypeListSchema,
-  printerViewSchema,
-} from './schemas.js';
+import { printerCreateSchema, printerIdParams, printerListSchema, printerPatchSchema, printerTypeListSchema, printerViewSchema } from './schemas.js';
 import { printerStatusSchema } from './status.js';
 
 const TAG = 'printers';

@@ -30,6 +30,9 @@ export const ROUTES: PageRoute[] = [
   { pattern: '/', nav: 'fleet', page: FleetPage },
   { pattern: '/login', open: true, page: LoginPage },
   { pattern: '/setup', open: true, page: SetupPage },
+  { pattern: '/printers/new', load: () => import('./pages/printer-form').then((m) => m.PrinterFormPage) },
+  { pattern: '/printers/:id', load: () => import('./pages/printer').then((m) => m.PrinterPage) },
+  { pattern: '/printers/:id/edit', load: () => import('./pages/printer-form').then((m) => m.PrinterFormPage) },
 ];
 
 export interface RouteMatch {

@@ -5,6 +5,7 @@
  */
 import { fleetTexts } from './texts/fleet';
 import { printerTexts } from './texts/printer';
+import { printerFormTexts, printerPageTexts } from './texts/printer-page';
 
 export const en = {
   appName: 'Printyard',
@@ -55,6 +56,8 @@ export const en = {
   },
   fleet: fleetTexts,
   printer: printerTexts,
+  printerPage: printerPageTexts,
+  printerForm: printerFormTexts,
   duration: (hours: number, minutes: number) => (hours > 0 ? `${hours} h ${minutes} min` : `${minutes} min`),
   temperature: (actual: number, target: number) => (target > 0 ? `${actual.toFixed(0)} / ${target.toFixed(0)} °C` : `${actual.toFixed(0)} °C`),
   notFound: { title: 'Page not found', back: 'Back to the fleet' },

@@ -15,3 +15,18 @@ export function cssColor(color: string | null): string | null {
 export function colorName(color: string | null): string {
   return cssColor(color)?.slice(0, 7).toUpperCase() ?? '';
 }
+
+/** Tools first (by number), then the bed, then the chamber. */
+export function heaterOrder(name: string): number {
+  if (name.startsWith('tool')) return Number(name.slice(4)) || 0;
+  return name === 'bed' ? 100 : 200;
+}
+
+/** `tool0` is the nozzle; more tools are numbered. */
+export function heaterLabel(name: string): string {
+  if (name === 'bed') return t.printer.bed;
+  if (name === 'chamber') return t.printer.chamber;
+  if (name === 'tool0') return t.printer.nozzle;
+  const tool = /^tool(\d+)$/.exec(name);
+  return tool ? t.printer.tool(Number(tool[1])) : name;
+}

@@ -9,7 +9,7 @@ import { useEffect } from 'preact/hooks';
 import { reason } from '../api/client';
 import { live } from '../app-live';
 import { PrinterCard } from '../fleet/printer-card';
-import { FleetStore, STATE_GROUPS, type AmsUpdate, type PrinterStatus, type PrintProgress, type StateGroup } from '../fleet/store';
+import { FleetStore, STATE_GROUPS, type AmsUpdate, type Plate, type PrinterStatus, type PrintProgress, type StateGroup } from '../fleet/store';
 import { SummaryBar } from '../fleet/summary-bar';
 import { location, navigate } from '../router';
 import { t } from '../texts';
@@ -46,6 +46,7 @@ export function FleetPage() {
       }),
       live.on('print.progress', (p) => fleet.applyProgress(p as PrintProgress)),
       live.on('ams.update', (p) => fleet.applyAms(p as AmsUpdate)),
+      live.on('printer.plate', (p) => fleet.applyPlate(p as Plate)),
     ];
     reload();
     return () => {
