@@ -30,3 +30,10 @@ export function heaterLabel(name: string): string {
   const tool = /^tool(\d+)$/.exec(name);
   return tool ? t.printer.tool(Number(tool[1])) : name;
 }
+
+/** "Bambu Lab, LAN" already names the maker; a model adds to it ("Bambu Lab P1S · Bambu Lab, LAN"). */
+export function kindOf(vendor: string | null, model: string | null, type: string): string {
+  const maker = [vendor, model].filter(Boolean).join(' ');
+  const typeName = t.printer.types[type] ?? type;
+  return maker === '' || typeName.startsWith(maker) ? typeName : `${maker} · ${typeName}`;
+}

@@ -7,7 +7,7 @@ import { followLink } from '../router';
 import { t } from '../texts';
 import { AmsSwatches } from './ams-swatches';
 import { PrinterControls } from './printer-controls';
-import { duration, heaterLabel, heaterOrder } from './format';
+import { duration, heaterLabel, heaterOrder, kindOf } from './format';
 import { groupOf, type PrinterEntry, type PrinterStatus } from './store';
 
 function Temperatures({ status }: { status: PrinterStatus }) {
@@ -57,10 +57,6 @@ export function PrinterCard({ entry }: { entry: PrinterEntry }) {
   const plate = entry.plate.value;
   const picture = entry.picture.value;
   const headingId = `printer-${entry.id}`;
-  const maker = [view.vendor, view.model].filter(Boolean).join(' ');
-  const type = t.printer.types[view.type] ?? view.type;
-  // "Bambu Lab, LAN" already names the maker; a model adds to it ("Bambu Lab P1S · Bambu Lab, LAN").
-  const kind = maker === '' || type.startsWith(maker) ? type : `${maker} · ${type}`;
   return (
     <article class="card" data-state={status.state} data-group={groupOf(status.state)} data-printer={entry.id} aria-labelledby={headingId}>
       <header class="card-head">
@@ -71,7 +67,7 @@ export function PrinterCard({ entry }: { entry: PrinterEntry }) {
         </h2>
         <span class="state">{t.printer.states[status.state] ?? status.state}</span>
       </header>
-      <p class="kind">{kind}</p>
+      <p class="kind">{kindOf(view.vendor, view.model, view.type)}</p>
       {status.error !== null && <p class="error-text">{status.error}</p>}
       <Temperatures status={status} />
       {picture !== null && <img class="card-thumb" src={picture} alt={t.printer.jobPicture} />}

@@ -10,7 +10,7 @@ import { ApiError, reason } from '../api/client';
 import { can, canPrint } from '../api/session';
 import { live } from '../app-live';
 import { PrinterControls } from '../fleet/printer-controls';
-import { duration, heaterLabel, heaterOrder } from '../fleet/format';
+import { duration, heaterLabel, heaterOrder, kindOf } from '../fleet/format';
 import type { AmsUpdate, PrinterStatus, PrintProgress } from '../fleet/store';
 import { AmsView } from '../printer/ams-view';
 import { GcodeConsole } from '../printer/gcode-console';
@@ -126,7 +126,7 @@ export function PrinterPage({ params }: { params: RouteParams }) {
           </a>
         )}
       </div>
-      <p class="kind">{[view.vendor, view.model, t.printer.types[view.type] ?? view.type].filter(Boolean).join(' · ')}</p>
+      <p class="kind">{kindOf(view.vendor, view.model, view.type)}</p>
       {problem.value !== null && (
         <p class="error-text" role="alert">
           {problem.value}

@@ -53,7 +53,6 @@ export function AmsView({ ams }: { ams: AmsUpdate }) {
       ))}
       {ams.external !== null && (
         <table class="ams-table">
-          <caption>{t.printer.external}</caption>
           <tbody>
             <TrayRow tray={ams.external} name={t.printer.external} active={ams.active_tray === 'external'} />
           </tbody>

@@ -65,7 +65,7 @@ export function editBody(type: PrinterType, values: FormValues, view: PrinterVie
     const text = values.connection[field.name]?.trim() ?? '';
     if (field.secret) {
       if (text !== '') connection[field.name] = text;
-    } else if (text !== before.connection[field.name]) {
+    } else if (text !== before.connection[field.name].trim()) {
       connection[field.name] = text === '' ? null : typed(text, isInteger(field));
     }
   }

@@ -25,8 +25,8 @@ function options(heaters: string[], width: number): uPlot.Options {
   const series: uPlot.Series[] = [{}];
   heaters.forEach((heater, i) => {
     const color = COLORS[i % COLORS.length];
-    series.push({ label: heaterLabel(heater), stroke: color, width: 2, spanGaps: true });
-    series.push({ label: t.printerPage.target(heaterLabel(heater)), stroke: color, width: 1, dash: [6, 4], spanGaps: true });
+    series.push({ label: heaterLabel(heater), stroke: color, width: 2, spanGaps: true, points: { show: false } });
+    series.push({ label: t.printerPage.target(heaterLabel(heater)), stroke: color, width: 1, dash: [6, 4], spanGaps: true, points: { show: false } });
   });
   return {
     width,
@@ -34,7 +34,8 @@ function options(heaters: string[], width: number): uPlot.Options {
     series,
     scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(50, Math.ceil((max + 10) / 50) * 50)] } },
     axes: [axis, { ...axis, label: '°C', labelSize: 16 }],
-    legend: { show: true },
+    // The legend names the lines; the values are in the list beside the chart.
+    legend: { show: true, live: false },
     cursor: { drag: { x: false, y: false } },
   };
 }
