@@ -12,11 +12,21 @@ import type { Browser, Page } from 'playwright-core';
 import { bambuLanDriverFactory } from '../../../appliance/dashboard/printers/families/bambu-lan/bambu-driver.js';
 import { DriverRegistry } from '../../../appliance/dashboard/printers/driver-registry.js';
 import { marlinSerialDriverFactory } from '../../../appliance/dashboard/printers/families/marlin-serial/marlin-driver.js';
-import { authFeature, historyFeature, liveFeature, printersFeature, queueFeature, webFeature } from '../../../appliance/dashboard/features.js';
+import {
+  authFeature,
+  historyFeature,
+  inventoryFeature,
+  liveFeature,
+  printersFeature,
+  queueFeature,
+  webFeature,
+} from '../../../appliance/dashboard/features.js';
 import { startDashboardFixture, type DashboardFixture } from '../../fixtures/dashboard.js';
 import { startVirtualBambu, type VirtualBambu } from '../../fixtures/virtual-bambu.js';
 import { startVirtualMarlin, type VirtualMarlinFixture } from '../../fixtures/virtual-marlin.js';
-import { checkPage, launchChromium, openSignedIn, waitForPath } from './browser.js';
+import { solidPng } from '../../fixtures/solid-png.js';
+import { postJob } from '../queue/queue-dashboard.js';
+import { checkPage, launchChromium, openSignedIn, screenshot, waitForPath } from './browser.js';
 
 const ADMIN = { username: 'owner', password: 'Spool-Yard-4711' };
 const VIEWER = { username: 'watcher', password: 'Glass-Bed-0815' };
@@ -46,7 +56,8 @@ before(async () => {
   drivers.register('bambu-lan', bambuLanDriverFactory({ startTimeoutMs: 30_000 }));
   drivers.register('marlin-serial', marlinSerialDriverFactory({ helloIntervalMs: 300 }));
   dash = await startDashboardFixture({
-    features: [authFeature, printersFeature, liveFeature, queueFeature, historyFeature, webFeature],
+    // The queue's dispatch rounds read the spools loaded on each printer from the inventory.
+    features: [authFeature, printersFeature, liveFeature, inventoryFeature, queueFeature, historyFeature, webFeature],
     services: { printers: { drivers } },
     config: { rate_limit: { enabled: false } },
     logLevel: 'warn',
@@ -219,6 +230,44 @@ test('a view user sees no controls, no Edit, no Add printer and no form; the ser
   assert.equal(edit.status, 403, edit.text);
   assert.deepEqual(problems, []);
   await page.context().close();
+});
+
+/** Print-ready G-code with a 16×16 plate picture and no filament named, long enough to watch. */
+function gcodeWithPicture(): string {
+  const picture = Buffer.from(solidPng(16, 16, [20, 160, 60, 255])).toString('base64');
+  const lines = [`; thumbnail begin 16x16 ${picture.length}`, ...picture.match(/.{1,78}/g)!.map((l) => `; ${l}`), '; thumbnail end', 'G28', 'G90'];
+  for (let i = 0; i < 400; i++) lines.push(`G1 X${(i % 2) * 100} Y${i % 100} F600`);
+  return `${lines.join('\n')}\n`;
+}
+
+test("Plate cleared on the fleet card starts the queued job; the card shows the job's picture and the plate", async () => {
+  const queued = await postJob(dash, 'picture.gcode', gcodeWithPicture(), { requirements: { printer_ids: [ids.marlin] } }, adminToken);
+  assert.equal(queued.status, 201, queued.text);
+  await admin.goto(`${dash.url}/`);
+  const card = admin.locator(`[data-printer="${ids.marlin}"]`);
+  await card.locator('[data-plate="unknown"]').waitFor({ timeout: WAIT_MS });
+  await card.getByRole('button', { name: 'Plate cleared' }).click();
+  await card
+    .locator('.job-file', { hasText: 'picture.gcode' })
+    .waitFor({ timeout: WAIT_MS })
+    .catch(async (err: Error) => {
+      const queue = await dash.request('get', '/api/queue', { token: adminToken });
+      const plates = await dash.request('get', '/api/queue/plates', { token: adminToken });
+      throw new Error(`${err.message}\nthe card: ${await card.textContent()}\nthe queue: ${queue.text}\nplates: ${plates.text}`);
+    });
+  const picture = card.locator('img.card-thumb');
+  await picture.waitFor({ timeout: WAIT_MS });
+  assert.equal(await picture.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), 16, 'the PNG of the running print');
+  assert.match((await picture.getAttribute('src')) ?? '', /^blob:/);
+  await card.locator('[data-plate="occupied"]').waitFor({ timeout: WAIT_MS });
+  await screenshot(admin, 'fleet-printing-with-picture-1280x800');
+
+  await card.getByRole('button', { name: 'Pause' }).click();
+  await admin.locator(`[data-printer="${ids.marlin}"][data-state="paused"]`).waitFor({ timeout: WAIT_MS });
+  admin.once('dialog', (dialog) => void dialog.accept());
+  await card.getByRole('button', { name: 'Stop' }).click();
+  await admin.locator(`[data-printer="${ids.marlin}"][data-state="idle"]`).waitFor({ timeout: WAIT_MS });
+  await picture.waitFor({ state: 'detached', timeout: WAIT_MS });
 });
 
 test('delete asks first: dismissed it keeps the printer, accepted it removes it', async () => {

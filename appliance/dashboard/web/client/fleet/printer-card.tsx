@@ -70,8 +70,14 @@ export function PrinterCard({ entry }: { entry: PrinterEntry }) {
       <p class="kind">{kindOf(view.vendor, view.model, view.type)}</p>
       {status.error !== null && <p class="error-text">{status.error}</p>}
       <Temperatures status={status} />
-      {picture !== null && <img class="card-thumb" src={picture} alt={t.printer.jobPicture} />}
-      <Job status={status} />
+      {picture === null ? (
+        <Job status={status} />
+      ) : (
+        <div class="job-with-picture">
+          <img class="card-thumb" src={picture} alt={t.printer.jobPicture} />
+          <Job status={status} />
+        </div>
+      )}
       {plate !== null && (
         <p class="plate" data-plate={plate.state}>
           {t.printer.plate(t.printer.plateStates[plate.state] ?? plate.state)}
