@@ -20,8 +20,11 @@ interface FieldSchema {
   default?: unknown;
 }
 
-/** Longer text than this is a text area. */
-const MULTILINE_FROM = 1000;
+/**
+ * Text that may be longer than a path (4096, PATH_MAX) is a text area: a PEM certificate is,
+ * a serial device path or a host name is not.
+ */
+const MULTILINE_FROM = 4096;
 
 export interface ConnectionField {
   name: string;
