@@ -205,14 +205,14 @@ test('editing keeps the access code when its field is left empty and never shows
   await admin.locator(`.printer-page[data-printer="${ids.bambu}"][data-state="idle"]`).waitFor({ timeout: WAIT_MS });
 });
 
-test('a view user sees no controls, no Edit, no Add printer and no form; the server refuses them anyway', async () => {
-  const { page, problems } = await openSignedIn(browser, dash.url, VIEWER, `/printers/${ids.marlin}`);
+test('a view user (in dark mode) sees no controls, no Edit, no Add printer and no form; the server refuses them anyway', async () => {
+  const { page, problems } = await openSignedIn(browser, dash.url, VIEWER, `/printers/${ids.marlin}`, { colorScheme: 'dark' });
   await page.locator(`.printer-page[data-printer="${ids.marlin}"]`).waitFor({ timeout: WAIT_MS });
   await page.getByRole('heading', { name: 'Last prints' }).waitFor();
   for (const name of ['Home all', 'Send', 'Set', 'Plate cleared', 'Pause']) assert.equal(await page.getByRole('button', { name }).count(), 0, name);
   assert.equal(await page.getByRole('link', { name: 'Edit' }).count(), 0);
   assert.equal(await page.getByLabel('G-code command').count(), 0);
-  await checkPage(page, 'printer-view-role');
+  await checkPage(page, 'printer-view-role-dark');
 
   await page.goto(`${dash.url}/printers/new`);
   await page.getByText('Only an administrator').waitFor();

@@ -1,13 +1,14 @@
 /**
  * The live temperature chart (uPlot on a canvas): each heater's actual temperature as a solid
  * line and its target as a dashed one of the same colour, over the last ten minutes. The chart
- * is made once per set of heaters and fed with setData; it follows its box's width. For screen
+ * is made once per set of heaters (and theme) and fed with setData; it follows its box's width. For screen
  * readers it is an image whose label reads the current values (the list beside it says the same).
  */
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import { heaterLabel, heaterOrder } from '../fleet/format';
 import { t } from '../texts';
+import { theme } from '../theme';
 import type { TemperatureSeries } from './temperature-series';
 
 /** One colour per heater, readable on light and dark backgrounds. */
@@ -44,17 +45,19 @@ export function TemperatureChart({ series }: { series: TemperatureSeries }) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<{ plot: uPlot; key: string } | null>(null);
   const version = series.version.value;
+  // The axes take their colours from the theme when the chart is made: a new theme makes it again.
+  const mode = theme.value;
 
   useEffect(() => {
     const element = box.current;
     if (element === null) return;
     const data = series.data();
-    const key = data.heaters.join(',');
+    const key = `${mode}:${data.heaters.join(',')}`;
     if (chart.current === null || chart.current.key !== key) {
       chart.current?.plot.destroy();
       chart.current = { plot: new uPlot(options(data.heaters, element.clientWidth), data.columns as uPlot.AlignedData, element), key };
     } else chart.current.plot.setData(data.columns as uPlot.AlignedData);
-  }, [version]);
+  }, [version, mode]);
 
   useEffect(() => {
     const element = box.current;
