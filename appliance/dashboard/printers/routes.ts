@@ -1,7 +1,8 @@
 /** The REST endpoints of the printer registry: thin, over PrinterFleet. */
 import { Reply, type RouteSpec } from '../http/route.js';
 import type { PrinterFleet } from './fleet.js';
-import { printerCreateSchema, printerIdParams, printerListSchema, printerPatchSchema, printerViewSchema } from './schemas.js';
+import { printerFamilies } from './families/index.js';
+import { printerCreateSchema, printerIdParams, printerListSchema, printerPatchSchema, printerTypeListSchema, printerViewSchema } from './schemas.js';
 import { printerStatusSchema } from './status.js';
 
 const TAG = 'printers';
@@ -20,6 +21,27 @@ export function printerRoutes(fleet: PrinterFleet): RouteSpec[] {
       description: 'Every configured printer with its vendor, online/offline state and live status.',
       responses: { 200: { description: 'The printers.', schema: printerListSchema } },
       handler: () => ({ items: fleet.list() }),
+    },
+    {
+      method: 'get',
+      path: '/api/printer-types',
+      level: 'view',
+      tag: TAG,
+      summary: 'List printer types',
+      description:
+        'Each `type` a printer can have, with the JSON schema of its `connection` block, its defaults and its secret fields: ' +
+        'what a client needs to build the form that adds or changes a printer of that type.',
+      responses: { 200: { description: 'The types.', schema: printerTypeListSchema } },
+      handler: () => ({
+        items: printerFamilies().map((family) => ({
+          type: family.type,
+          label: family.label,
+          fixed_vendor: family.fixedVendor,
+          connection: family.connectionSchema,
+          defaults: family.defaults,
+          secrets: [...family.secrets],
+        })),
+      }),
     },
     {
       method: 'post',

@@ -183,3 +183,28 @@ export const printerListSchema: JsonSchema = {
 export const printerIdParams: Record<string, JsonSchema> = {
   id: { type: 'string', description: 'Printer id (16 hex digits).' },
 };
+
+/** `GET /api/printer-types`: each family's connection block as a JSON schema, for clients that build forms from it. */
+export const printerTypeListSchema: JsonSchema = {
+  type: 'object',
+  required: ['items'],
+  additionalProperties: false,
+  properties: {
+    items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['type', 'label', 'fixed_vendor', 'connection', 'defaults', 'secrets'],
+        additionalProperties: false,
+        properties: {
+          type: { type: 'string' },
+          label: { type: 'string' },
+          fixed_vendor: { ...nullableText, description: 'The maker of every printer of this type; null when the record or firmware says.' },
+          connection: { type: 'object', description: 'JSON schema of the complete `connection` block, as POST takes it.' },
+          defaults: { type: 'object', description: 'Values used for the fields left out.' },
+          secrets: { type: 'array', items: { type: 'string' }, description: 'Fields never returned in clear (`***` and `<field>_set`).' },
+        },
+      },
+    },
+  },
+};

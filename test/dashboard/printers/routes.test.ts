@@ -365,3 +365,19 @@ test('a name stored before names were checked is logged escaped: no forged line,
     await earlier.cleanup();
   }
 });
+
+test('GET /api/printer-types describes each type: its connection schema, defaults and secrets, for every role', async () => {
+  assert.equal((await dash.request('GET', '/api/printer-types')).status, 401);
+  const listed = await dash.request('GET', '/api/printer-types', { token: viewer });
+  assert.equal(listed.status, 200, listed.text);
+  const types = listed.json.items as { type: string; fixed_vendor: string | null; connection: any; defaults: any; secrets: string[] }[];
+  assert.deepEqual(types.map((t) => t.type).sort(), ['bambu-lan', 'marlin-serial']);
+  const bambu = types.find((t) => t.type === 'bambu-lan')!;
+  assert.equal(bambu.fixed_vendor, 'Bambu Lab');
+  assert.deepEqual(bambu.secrets, ['access_code']);
+  assert.deepEqual(bambu.connection.required, ['host', 'serial', 'access_code']);
+  const marlin = types.find((t) => t.type === 'marlin-serial')!;
+  assert.equal(marlin.fixed_vendor, null);
+  assert.equal(marlin.defaults.baud, 115200);
+  assert.ok(marlin.connection.properties.baud.enum.includes(250000));
+});

@@ -12,6 +12,7 @@ import { settingsTexts } from './texts/settings';
 import { shellTexts } from './texts/shell';
 import { sliceTexts } from './texts/slice';
 import { spoolsTexts } from './texts/spools';
+import { printerFormTexts, printerPageTexts } from './texts/printer-page';
 
 export const en = {
   appName: 'Printyard',
@@ -72,6 +73,8 @@ export const en = {
   queue: queueTexts,
   spools: spoolsTexts,
   history: historyTexts,
+  printerPage: printerPageTexts,
+  printerForm: printerFormTexts,
   duration: (hours: number, minutes: number) => (hours > 0 ? `${hours} h ${minutes} min` : `${minutes} min`),
   temperature: (actual: number, target: number) => (target > 0 ? `${actual.toFixed(0)} / ${target.toFixed(0)} °C` : `${actual.toFixed(0)} °C`),
   notFound: { title: 'Page not found', back: 'Back to the fleet' },

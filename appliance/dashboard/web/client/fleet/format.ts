@@ -15,3 +15,25 @@ export function cssColor(color: string | null): string | null {
 export function colorName(color: string | null): string {
   return cssColor(color)?.slice(0, 7).toUpperCase() ?? '';
 }
+
+/** Tools first (by number), then the bed, then the chamber. */
+export function heaterOrder(name: string): number {
+  if (name.startsWith('tool')) return Number(name.slice(4)) || 0;
+  return name === 'bed' ? 100 : 200;
+}
+
+/** `tool0` is the nozzle; more tools are numbered. */
+export function heaterLabel(name: string): string {
+  if (name === 'bed') return t.printer.bed;
+  if (name === 'chamber') return t.printer.chamber;
+  if (name === 'tool0') return t.printer.nozzle;
+  const tool = /^tool(\d+)$/.exec(name);
+  return tool ? t.printer.tool(Number(tool[1])) : name;
+}
+
+/** "Bambu Lab, LAN" already names the maker; a model adds to it ("Bambu Lab P1S · Bambu Lab, LAN"). */
+export function kindOf(vendor: string | null, model: string | null, type: string): string {
+  const maker = [vendor, model].filter(Boolean).join(' ');
+  const typeName = t.printer.types[type] ?? type;
+  return maker === '' || typeName.startsWith(maker) ? typeName : `${maker} · ${typeName}`;
+}

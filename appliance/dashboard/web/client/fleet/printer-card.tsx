@@ -3,10 +3,11 @@
  * re-renders this card only; the page passes the entry once and never re-renders it.
  */
 import { canPrint } from '../api/session';
+import { followLink } from '../router';
 import { t } from '../texts';
 import { AmsSwatches } from './ams-swatches';
 import { PrinterControls } from './printer-controls';
-import { duration } from './format';
+import { duration, heaterLabel, heaterOrder, kindOf } from './format';
 import { groupOf, type PrinterEntry, type PrinterStatus } from './store';
 
 function Temperatures({ status }: { status: PrinterStatus }) {
@@ -22,19 +23,6 @@ function Temperatures({ status }: { status: PrinterStatus }) {
       ))}
     </dl>
   );
-}
-
-function heaterOrder(name: string): number {
-  if (name.startsWith('tool')) return Number(name.slice(4)) || 0;
-  return name === 'bed' ? 100 : 200;
-}
-
-function heaterLabel(name: string): string {
-  if (name === 'bed') return t.printer.bed;
-  if (name === 'chamber') return t.printer.chamber;
-  if (name === 'tool0') return t.printer.nozzle;
-  const tool = /^tool(\d+)$/.exec(name);
-  return tool ? t.printer.tool(Number(tool[1])) : name;
 }
 
 function Job({ status }: { status: PrinterStatus }) {
@@ -66,21 +54,35 @@ export function PrinterCard({ entry }: { entry: PrinterEntry }) {
   const view = entry.view.value;
   const status = entry.status.value;
   const ams = entry.ams.value;
+  const plate = entry.plate.value;
+  const picture = entry.picture.value;
   const headingId = `printer-${entry.id}`;
-  const maker = [view.vendor, view.model].filter(Boolean).join(' ');
-  const type = t.printer.types[view.type] ?? view.type;
-  // "Bambu Lab, LAN" already names the maker; a model adds to it ("Bambu Lab P1S · Bambu Lab, LAN").
-  const kind = maker === '' || type.startsWith(maker) ? type : `${maker} · ${type}`;
   return (
     <article class="card" data-state={status.state} data-group={groupOf(status.state)} data-printer={entry.id} aria-labelledby={headingId}>
       <header class="card-head">
-        <h2 id={headingId}>{view.name}</h2>
+        <h2 id={headingId}>
+          <a href={`/printers/${encodeURIComponent(entry.id)}`} onClick={followLink}>
+            {view.name}
+          </a>
+        </h2>
         <span class="state">{t.printer.states[status.state] ?? status.state}</span>
       </header>
-      <p class="kind">{kind}</p>
+      <p class="kind">{kindOf(view.vendor, view.model, view.type)}</p>
       {status.error !== null && <p class="error-text">{status.error}</p>}
       <Temperatures status={status} />
-      <Job status={status} />
+      {picture === null ? (
+        <Job status={status} />
+      ) : (
+        <div class="job-with-picture">
+          <img class="card-thumb" src={picture} alt={t.printer.jobPicture} />
+          <Job status={status} />
+        </div>
+      )}
+      {plate !== null && (
+        <p class="plate" data-plate={plate.state}>
+          {t.printer.plate(t.printer.plateStates[plate.state] ?? plate.state)}
+        </p>
+      )}
       {ams !== null && <AmsSwatches ams={ams} />}
       {canPrint.value && <PrinterControls entry={entry} />}
     </article>

@@ -10,6 +10,7 @@
  */
 import { computed, signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import { api, type Ok } from '../api/client';
+import { JobPictures } from './job-pictures';
 
 export type PrinterView = Ok<'GET /api/printers'>['items'][number];
 export type PrinterStatus = PrinterView['status'];
@@ -19,6 +20,7 @@ export type AmsUpdate = NonNullable<Ok<'GET /api/printers/{id}/state'>['ams']>;
 export type AmsTray = AmsUpdate['units'][number]['trays'][number];
 /** The `print.progress` event: the job's fields with the printer's id (printers/status.ts PrintProgress). */
 export type PrintProgress = PrintJob & { printer_id: string };
+export type Plate = Ok<'GET /api/printers/{id}/plate'>;
 
 export const STATE_GROUPS = ['printing', 'idle', 'error', 'offline'] as const;
 export type StateGroup = (typeof STATE_GROUPS)[number];
@@ -45,12 +47,22 @@ export interface PrinterEntry {
   readonly view: Signal<PrinterView>;
   readonly status: Signal<PrinterStatus>;
   readonly ams: Signal<AmsUpdate | null>;
+  /** The plate as the queue knows it; null without the queue. */
+  readonly plate: Signal<Plate | null>;
+  /** A blob: URL of the current job's picture (job-pictures.ts), or null. */
+  readonly picture: Signal<string | null>;
+}
+
+export function newEntry(view: PrinterView): PrinterEntry {
+  return { id: view.id, view: signal(view), status: signal(view.status), ams: signal(null), plate: signal(null), picture: signal(null) };
 }
 
 /** Bambu printers report an AMS; the others have none to ask for. */
 const HAS_AMS = (view: PrinterView) => view.type.startsWith('bambu');
 /** Parallel /state requests at load: the API's rate limit allows a burst of 20 per second. */
 const STATE_CONCURRENCY = 4;
+
+function ignore(): void {}
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i]);
@@ -70,6 +82,7 @@ export class FleetStore {
   private readonly entries = new Map<string, PrinterEntry>();
   private readonly ids = signal<string[]>([]);
   readonly loaded = signal(false);
+  private readonly pictures = new JobPictures((id) => this.entries.get(id));
 
   /** `filter` says which group the page shows (null: all); the page keeps it in its URL. */
   constructor(readonly filter: ReadonlySignal<StateGroup | null>) {}
@@ -111,7 +124,7 @@ export class FleetStore {
         existing.view.value = view;
         existing.status.value = view.status;
       } else {
-        this.entries.set(view.id, { id: view.id, view: signal(view), status: signal(view.status), ams: signal(null) });
+        this.entries.set(view.id, newEntry(view));
       }
     }
     for (const id of [...this.entries.keys()]) if (!seen.has(id)) this.entries.delete(id);
@@ -135,7 +148,14 @@ export class FleetStore {
         }
       }
     };
-    await Promise.all(Array.from({ length: STATE_CONCURRENCY }, worker));
+    // The plates are the queue's and the pictures the history's: without them the cards show neither.
+    await Promise.all([
+      ...Array.from({ length: STATE_CONCURRENCY }, worker),
+      api('GET /api/queue/plates').then((plates) => {
+        for (const plate of plates.items) this.applyPlate(plate);
+      }, ignore),
+      this.pictures.loadAll().catch(ignore),
+    ]);
   }
 
   /** True when the status belongs to a known printer; false asks the caller to reload the list. */
@@ -143,6 +163,7 @@ export class FleetStore {
     const entry = this.entries.get(status.printer_id);
     if (entry === undefined) return false;
     entry.status.value = status;
+    this.pictures.follow(entry);
     return true;
   }
 
@@ -151,6 +172,11 @@ export class FleetStore {
     if (entry === undefined) return;
     const { printer_id: _id, file, progress: percent, layer, total_layers, elapsed_s, remaining_s } = progress;
     entry.status.value = { ...entry.status.value, job: { file, progress: percent, layer, total_layers, elapsed_s, remaining_s } };
+  }
+
+  applyPlate(plate: Plate): void {
+    const entry = this.entries.get(plate.printer_id);
+    if (entry !== undefined) entry.plate.value = plate;
   }
 
   applyAms(update: AmsUpdate): void {

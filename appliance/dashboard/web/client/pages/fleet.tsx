@@ -9,9 +9,10 @@ import { useEffect } from 'preact/hooks';
 import { reason } from '../api/client';
 import { live } from '../app-live';
 import { PrinterCard } from '../fleet/printer-card';
-import { FleetStore, STATE_GROUPS, type AmsUpdate, type PrinterStatus, type PrintProgress, type StateGroup } from '../fleet/store';
+import { FleetStore, STATE_GROUPS, type AmsUpdate, type Plate, type PrinterStatus, type PrintProgress, type StateGroup } from '../fleet/store';
 import { SummaryBar } from '../fleet/summary-bar';
-import { location, navigate } from '../router';
+import { followLink, location, navigate } from '../router';
+import { can } from '../api/session';
 import { t } from '../texts';
 
 function groupFromQuery(query: URLSearchParams): StateGroup | null {
@@ -46,6 +47,7 @@ export function FleetPage() {
       }),
       live.on('print.progress', (p) => fleet.applyProgress(p as PrintProgress)),
       live.on('ams.update', (p) => fleet.applyAms(p as AmsUpdate)),
+      live.on('printer.plate', (p) => fleet.applyPlate(p as Plate)),
     ];
     reload();
     return () => {
@@ -58,7 +60,14 @@ export function FleetPage() {
   const ids = fleet.visible.value;
   return (
     <>
-      <h1 tabIndex={-1}>{t.fleet.title}</h1>
+      <div class="page-head">
+        <h1 tabIndex={-1}>{t.fleet.title}</h1>
+        {can('admin') && (
+          <a class="button" href="/printers/new" onClick={followLink}>
+            {t.fleet.addPrinter}
+          </a>
+        )}
+      </div>
       <SummaryBar store={fleet} onPick={pick} />
       {problem.value !== null && (
         <p class="error-text" role="alert">

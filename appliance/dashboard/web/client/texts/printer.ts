@@ -30,5 +30,8 @@ export const printerTexts = {
   stop: 'Stop',
   confirmStop: (name: string) => `Stop the print on ${name}? It cannot be resumed.`,
   plateCleared: 'Plate cleared',
+  plate: (state: string) => `Plate: ${state}`,
+  plateStates: { clear: 'clear', occupied: 'occupied', unknown: 'not confirmed clear' } as Record<string, string>,
+  jobPicture: 'Picture of the plate being printed',
   actionFailed: (why: string) => `Not done: ${why}`,
 };
