@@ -18,6 +18,9 @@ import type { LabelledObject, WriterStats } from '../gcode/writer.js';
 import type { PlacedModel } from '../mesh/types.js';
 import { renderMeshPngs } from '../preview/mesh-render.js';
 
+/** The progress mark the writer puts at the start of layer 0. */
+const FIRST_LAYER_TAG = '0';
+
 export interface FinalFileJob {
   /** The temporary file the finished G-code goes to. */
   path: string;
@@ -71,7 +74,19 @@ function writeHeader(out: FileSink, job: FinalFileJob, thumbs: ThumbnailImage[])
   const { config: c, version, date, filament, stats } = job;
   const totalS = job.estimate.totalS;
   if (job.flavour.bambu) {
-    out.write(bambuHeaderBlock({ version, date, config: c, printTimeS: totalS, layers: job.layers, filament, maxZ: job.maxZ }));
+    out.write(
+      bambuHeaderBlock({
+        version,
+        date,
+        config: c,
+        printTimeS: totalS - preparationS(job.estimate),
+        totalTimeS: totalS,
+        layers: job.layers,
+        filament,
+        maxZ: job.maxZ,
+        labelIds: c.gcode_label_objects ? job.objects.map((o) => o.id) : undefined,
+      }),
+    );
     out.write(thumbnailBlock(thumbs, { bambuMarkers: true }));
     out.write(bambuConfigBlock(c));
     out.write('; EXECUTABLE_BLOCK_START\n');
@@ -82,6 +97,11 @@ function writeHeader(out: FileSink, job: FinalFileJob, thumbs: ThumbnailImage[])
   out.write(thumbnailBlock(thumbs));
   out.write(headerSummary(c, totalS, filament.mm, job.layers, stats.bounds));
   if (job.flavour.klipper && c.gcode_label_objects && c.exclude_object) out.write(excludeObjectDefinitions(job.placed, job.objects));
+}
+
+/** Time before the first layer starts: the start G-code's homing, levelling and purging. */
+export function preparationS(estimate: PlannerResult): number {
+  return estimate.markers.find((m) => m.tag === FIRST_LAYER_TAG)?.timeS ?? 0;
 }
 
 function writeFooter(out: FileSink, job: FinalFileJob): void {
