@@ -197,7 +197,11 @@ export function projectSettingsJson(config: PrintConfig, presets: BambuPresetNam
   out.filament_settings_id = config.filament_type.map((_, k) => presets.filaments?.[k] ?? '');
   out.print_settings_id = presets.print ?? '';
   out.printer_settings_id = presets.printer ?? '';
-  const sorted = Object.fromEntries(Object.keys(out).sort().map((key) => [key, out[key]]));
+  const sorted = Object.fromEntries(
+    Object.keys(out)
+      .sort()
+      .map((key) => [key, out[key]]),
+  );
   return `${JSON.stringify(sorted, null, 4)}\n`;
 }
 
