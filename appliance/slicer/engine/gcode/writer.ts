@@ -70,8 +70,8 @@ export class GcodeWriter {
     this.labels = new ObjectLabels(d.config, d.flavour, d.objects);
   }
 
-  /** Heating (unless the start G-code does it), machine limits, the start G-code, modes. */
-  start(): void {
+  /** Heating (unless the start G-code does it), machine limits, the start G-code, modes; answers the text written. */
+  start(): string {
     const c = this.c;
     const out: string[] = [];
     const start = this.d.render(c.machine_start_gcode, 'machine_start_gcode', null);
@@ -106,7 +106,9 @@ export class GcodeWriter {
     if (this.f.klipper) out.push(`SET_PRINT_STATS_INFO TOTAL_LAYER=${this.d.totalLayers}`);
     if (c.gcode_label_objects && this.f.name !== 'klipper' && !this.f.bambu) out.push(`M486 T${this.d.objects.length}`);
     out.push(this.f.fan(0));
-    this.d.out(`${out.join('\n')}\n`);
+    const text = `${out.join('\n')}\n`;
+    this.d.out(text);
+    return text;
   }
 
   layer(layer: LayerPaths): void {

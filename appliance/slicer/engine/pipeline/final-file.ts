@@ -18,9 +18,6 @@ import type { LabelledObject, WriterStats } from '../gcode/writer.js';
 import type { PlacedModel } from '../mesh/types.js';
 import { renderMeshPngs } from '../preview/mesh-render.js';
 
-/** The progress mark the writer puts at the start of layer 0. */
-const FIRST_LAYER_TAG = '0';
-
 export interface FinalFileJob {
   /** The temporary file the finished G-code goes to. */
   path: string;
@@ -34,6 +31,8 @@ export interface FinalFileJob {
   maxZ: number;
   stats: WriterStats;
   estimate: PlannerResult;
+  /** Time of the start G-code, before the model: Bambu headers give it apart. */
+  preparationS: number;
   filament: FilamentUsage;
   version: string;
   date: Date;
@@ -79,8 +78,8 @@ function writeHeader(out: FileSink, job: FinalFileJob, thumbs: ThumbnailImage[])
         version,
         date,
         config: c,
-        printTimeS: totalS - preparationS(job.estimate),
-        totalTimeS: totalS,
+        printTimeS: totalS,
+        totalTimeS: totalS + job.preparationS,
         layers: job.layers,
         filament,
         maxZ: job.maxZ,
@@ -97,11 +96,6 @@ function writeHeader(out: FileSink, job: FinalFileJob, thumbs: ThumbnailImage[])
   out.write(thumbnailBlock(thumbs));
   out.write(headerSummary(c, totalS, filament.mm, job.layers, stats.bounds));
   if (job.flavour.klipper && c.gcode_label_objects && c.exclude_object) out.write(excludeObjectDefinitions(job.placed, job.objects));
-}
-
-/** Time before the first layer starts: the start G-code's homing, levelling and purging. */
-export function preparationS(estimate: PlannerResult): number {
-  return estimate.markers.find((m) => m.tag === FIRST_LAYER_TAG)?.timeS ?? 0;
 }
 
 function writeFooter(out: FileSink, job: FinalFileJob): void {

@@ -83,7 +83,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
   // The body is the most of the final file: both stop at the same size.
   const limits = { maxBytes: req.maxOutputBytes, minFreeBytes: req.minFreeBytes };
   try {
-    const { stats, estimate, preview } = await writeBody({
+    const { stats, estimate, preparationS, preview } = await writeBody({
       path: bodyPath,
       limits,
       config: c,
@@ -113,6 +113,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
       maxZ,
       stats,
       estimate,
+      preparationS,
       filament,
       version,
       date,
@@ -127,7 +128,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
       objects,
       usedFilaments,
       stats,
-      totalS: estimate.totalS,
+      totalS: estimate.totalS + preparationS,
       filament,
       version,
       metadata: req.metadata,
@@ -137,7 +138,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
       format: flavour.bambu ? 'gcode.3mf' : 'gcode',
       sizeBytes,
       layers,
-      estimatedTimeS: Math.round(estimate.totalS),
+      estimatedTimeS: Math.round(estimate.totalS + preparationS),
       filament,
       bounds: stats.bounds,
       repair: i.repair,
