@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { PNG } from 'pngjs';
+import { ProjectFilamentReader } from '../../../../appliance/dashboard/printers/families/bambu-lan/project-filaments.js';
 import { projectFacts } from '../../../../appliance/dashboard/queue/file-facts.js';
 import { headerTimes, modelLabelIds, pickPixels, readBambuProject, skipBlocks, withSkipped } from '../../../fixtures/bambu-project-reader.js';
 import { box, cube, to3mf } from '../../../fixtures/meshes.js';
@@ -146,8 +147,12 @@ test('pick_1.png: each object filled in its identify_id colour where top_1.png s
   for (const [x, y] of pick.byId.get(2) ?? []) assert.ok(top.data[(y * top.width + x) * 4 + 3] > 0, `top_1.png shows the block at ${x}, ${y}`);
 });
 
-test("the dashboard's own reader still reads the package", async () => {
+test("the dashboard's own readers still read the package, from disk and streamed on its way to the printer", async () => {
   const s = await sliceOnce();
+  const bytes = readFileSync(s.result.outputPath);
+  const streamed = new ProjectFilamentReader();
+  for (let at = 0; at < bytes.length; at += 65536) streamed.push(bytes.subarray(at, at + 65536));
+  assert.deepEqual(streamed.result()?.plates.get(1), [{ id: 1, type: 'PLA', color: '#F2F2F2' }]);
   const facts = await projectFacts(s.result.outputPath);
   assert.deepEqual(
     facts.filaments.map((f) => [f.filament, f.material]),
