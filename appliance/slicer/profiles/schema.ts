@@ -219,6 +219,7 @@ export const SETTINGS = {
     ),
   ),
   filament_vendor: ext(s('filament', 'Filament vendor', 'Generic')),
+  filament_id: ext(s('filament', 'Bambu filament id (AMS tray_info_idx, e.g. GFA00)')),
   filament_colour: ext(s('filament', 'Filament colour', '#F2F2F2')),
   filament_diameter: ext(f('filament', 'Filament diameter', 1.75, 0.5, 5)),
   filament_density: ext(f('filament', 'Filament density', 1.24, 0.1, 10, 'g/cm³')),

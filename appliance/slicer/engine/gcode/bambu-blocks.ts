@@ -21,6 +21,8 @@ export interface BambuHeaderInput {
   filament: FilamentUsage;
   /** Top of the highest layer, mm. */
   maxZ: number;
+  /** The objects' ids (`identify_id`) when objects are labelled: the printer's skip list. */
+  labelIds?: readonly number[];
 }
 
 function total(values: readonly number[]): number {
@@ -28,6 +30,9 @@ function total(values: readonly number[]): number {
 }
 
 /**
+ * `model printing time` is the model's alone, `total estimated time` adds the preparation before it
+ * (homing, levelling, purging), as Bambu Studio writes them. The `model label id` list, in
+ * ascending order, is what the bits of each `M624` mask refer to.
  * Bambu Studio labels the volume "[cm^3]" but writes mm³; we write true cm³, which is what the
  * label says and what OrcaSlicer writes.
  */
@@ -41,6 +46,7 @@ export function bambuHeaderBlock(input: BambuHeaderInput): string {
     `; total filament length [mm] : ${total(filament.mm).toFixed(2)}`,
     `; total filament volume [cm^3] : ${total(filament.cm3).toFixed(2)}`,
     `; total filament weight [g] : ${total(filament.g).toFixed(2)}`,
+    ...(input.labelIds && input.labelIds.length > 0 ? [`; model label id: ${[...input.labelIds].sort((a, b) => a - b).join(',')}`] : []),
     `; filament_density: ${config.filament_density.join(',')}`,
     `; filament_diameter: ${config.filament_diameter.join(',')}`,
     `; max_z_height: ${input.maxZ.toFixed(2)}`,

@@ -11,6 +11,8 @@ export interface BambuFilament {
   type: string;
   /** "#RRGGBB" */
   color: string;
+  /** Bambu filament id (`GFA00` for Bambu PLA Basic): what the printer matches AMS trays with. */
+  tray_info_idx: string;
   used_m: number;
   used_g: number;
 }
@@ -24,15 +26,31 @@ export interface BambuPlate {
 }
 
 export interface BambuObject {
-  /** The object's label id (M486/EXCLUDE_OBJECT id), which the printer's "skip object" uses. */
+  /** The object's `identify_id`: its label id in the G-code, which the printer's "skip object" uses. Never 0. */
   id: number;
   name: string;
+  /** Footprint on the bed: [minX, minY, maxX, maxY], mm. */
+  bbox: [number, number, number, number];
+  /** Footprint area (convex hull), mm². */
+  area: number;
+}
+
+/** Names of the presets the plate was sliced with, as Bambu Studio records them. */
+export interface BambuPresetNames {
+  printer?: string;
+  print?: string;
+  /** One per filament slot. */
+  filaments?: readonly string[];
 }
 
 export const GCODE_PART = 'Metadata/plate_1.gcode';
 export const THUMBNAIL_PART = 'Metadata/plate_1.png';
 export const SMALL_THUMBNAIL_PART = 'Metadata/plate_1_small.png';
 export const PLATE_JSON_PART = 'Metadata/plate_1.json';
+/** The plate seen from above, lit, framed on the whole bed. */
+export const TOP_PART = 'Metadata/top_1.png';
+/** The same view with each object filled flat in the colour that encodes its identify_id. */
+export const PICK_PART = 'Metadata/pick_1.png';
 
 /**
  * The slice_info header's client version: the Bambu Studio file format we follow, not our own
@@ -106,6 +124,8 @@ export function modelSettingsXml(): string {
     `    ${metadata('locked', false)}`,
     `    ${metadata('gcode_file', GCODE_PART)}`,
     `    ${metadata('thumbnail_file', THUMBNAIL_PART)}`,
+    `    ${metadata('top_file', TOP_PART)}`,
+    `    ${metadata('pick_file', PICK_PART)}`,
     `    ${metadata('pattern_bbox_file', PLATE_JSON_PART)}`,
     '  </plate>',
     '</config>',
@@ -127,7 +147,7 @@ export function modelSettingsRelsXml(): string {
 export function sliceInfoXml(config: PrintConfig, plate: BambuPlate, objects: readonly BambuObject[]): string {
   const filaments = plate.filaments.map(
     (f) =>
-      `    <filament id="${f.id}" tray_info_idx="" type="${escapeXml(f.type)}" color="${escapeXml(f.color)}"` +
+      `    <filament id="${f.id}" tray_info_idx="${escapeXml(f.tray_info_idx)}" type="${escapeXml(f.type)}" color="${escapeXml(f.color)}"` +
       ` used_m="${f.used_m.toFixed(2)}" used_g="${f.used_g.toFixed(2)}"/>`,
   );
   return [
@@ -166,17 +186,38 @@ function orcaJsonValue(key: SettingKey, value: unknown): string | string[] {
   return raw ? String(value) : formatSetting(key, value);
 }
 
-export function projectSettingsJson(config: PrintConfig): string {
+/**
+ * Every setting, plus the keys Bambu Studio adds to a sliced project: `filament_ids` (each slot's
+ * Bambu filament id, from our `filament_id`) and the preset names, `*_settings_id`.
+ */
+export function projectSettingsJson(config: PrintConfig, presets: BambuPresetNames = {}): string {
   const out: Record<string, string | string[]> = {};
-  for (const key of (Object.keys(SETTINGS) as SettingKey[]).sort()) out[key] = orcaJsonValue(key, config[key]);
-  return `${JSON.stringify(out, null, 4)}\n`;
+  for (const key of Object.keys(SETTINGS) as SettingKey[]) out[key] = orcaJsonValue(key, config[key]);
+  out.filament_ids = [...config.filament_id];
+  out.filament_settings_id = config.filament_type.map((_, k) => presets.filaments?.[k] ?? '');
+  out.print_settings_id = presets.print ?? '';
+  out.printer_settings_id = presets.printer ?? '';
+  const sorted = Object.fromEntries(
+    Object.keys(out)
+      .sort()
+      .map((key) => [key, out[key]]),
+  );
+  return `${JSON.stringify(sorted, null, 4)}\n`;
 }
 
-export function plateJson(config: PrintConfig, plate: BambuPlate): string {
+const round3 = (v: number): number => Math.round(v * 1000) / 1000;
+
+export function plateJson(config: PrintConfig, plate: BambuPlate, objects: readonly BambuObject[]): string {
   const used = [...plate.filaments].sort((a, b) => a.id - b.id);
   return `${JSON.stringify({
     bbox_all: plate.bbox,
-    bbox_objects: [],
+    bbox_objects: objects.map((o) => ({
+      area: round3(o.area),
+      bbox: o.bbox.map(round3),
+      id: o.id,
+      layer_height: config.layer_height,
+      name: o.name,
+    })),
     bed_type: bambuBedType(config),
     filament_colors: used.map((f) => f.color),
     filament_ids: used.map((f) => f.id - 1),

@@ -12,9 +12,11 @@ import { AppError, ErrorCode } from '../../../common/errors.js';
 import type { PrintConfig } from '../../profiles/schema.js';
 import {
   GCODE_PART,
+  PICK_PART,
   PLATE_JSON_PART,
   SMALL_THUMBNAIL_PART,
   THUMBNAIL_PART,
+  TOP_PART,
   contentTypesXml,
   modelSettingsRelsXml,
   modelSettingsXml,
@@ -25,9 +27,22 @@ import {
   sliceInfoXml,
   type BambuObject,
   type BambuPlate,
+  type BambuPresetNames,
 } from './bambu-package-parts.js';
 
-export type { BambuFilament, BambuObject, BambuPlate } from './bambu-package-parts.js';
+export type { BambuFilament, BambuObject, BambuPlate, BambuPresetNames } from './bambu-package-parts.js';
+
+/** The plate's pictures: Bambu Studio's sizes are 512 x 512, and 128 x 128 for the list icon. */
+export interface PlatePictures {
+  /** The plate from the front, lit (plate_1.png). */
+  png: Uint8Array;
+  /** The same, small (plate_1_small.png). */
+  small_png: Uint8Array;
+  /** The whole bed from above, lit (top_1.png). */
+  top_png: Uint8Array;
+  /** The whole bed from above, each object flat in its identify_id colour (pick_1.png). */
+  pick_png: Uint8Array;
+}
 
 export interface Gcode3mfInput {
   gcodePath: string;
@@ -36,9 +51,9 @@ export interface Gcode3mfInput {
   /** Printyard version, recorded as the package's Application. */
   version: string;
   plate: BambuPlate;
-  /** `png` is the plate picture (Bambu uses 512x512), `small_png` the list icon (128x128). */
-  thumbnails: { png: Uint8Array; small_png: Uint8Array };
+  thumbnails: PlatePictures;
   objects: BambuObject[];
+  presets?: BambuPresetNames;
 }
 
 export interface Gcode3mfResult {
@@ -59,6 +74,11 @@ export async function writeGcode3mf(input: Gcode3mfInput): Promise<Gcode3mfResul
       'invalid value for setting "printer_model_id": a Bambu package needs the printer model id (e.g. C12 for the P1S)',
       { key: 'printer_model_id' },
     );
+  }
+  const ids = input.objects.map((o) => o.id);
+  if (ids.some((id) => !Number.isInteger(id) || id <= 0) || new Set(ids).size !== ids.length) {
+    // Bambu Studio reads 0 as "no id", and the printer skips by id: a bad id skips the wrong object.
+    throw new AppError(ErrorCode.internal, 500, `object identify_ids must be unique and above 0, got ${ids.join(',')}`);
   }
   const out = createWriteStream(input.outputPath);
   let zipError: Error | null = null;
@@ -124,8 +144,10 @@ function addSmallParts(zip: Zip, input: Gcode3mfInput, gcodeMd5: string): void {
   addText(zip, 'Metadata/model_settings.config', modelSettingsXml());
   addText(zip, 'Metadata/_rels/model_settings.config.rels', modelSettingsRelsXml());
   addText(zip, 'Metadata/slice_info.config', sliceInfoXml(input.config, input.plate, input.objects));
-  addText(zip, 'Metadata/project_settings.config', projectSettingsJson(input.config));
-  addText(zip, PLATE_JSON_PART, plateJson(input.config, input.plate));
+  addText(zip, 'Metadata/project_settings.config', projectSettingsJson(input.config, input.presets));
+  addText(zip, PLATE_JSON_PART, plateJson(input.config, input.plate, input.objects));
   addStored(zip, THUMBNAIL_PART, input.thumbnails.png);
   addStored(zip, SMALL_THUMBNAIL_PART, input.thumbnails.small_png);
+  addStored(zip, TOP_PART, input.thumbnails.top_png);
+  addStored(zip, PICK_PART, input.thumbnails.pick_png);
 }

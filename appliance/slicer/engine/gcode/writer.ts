@@ -17,15 +17,11 @@ import { GcodeFormatter, PROGRESS_MARK } from './formatter.js';
 import { fmt } from './ascii-out.js';
 import { FanMark, LayerBuffer, MoveKind } from './layer-buffer.js';
 import { machineLimits } from './machine-limits.js';
+import { ObjectLabels, type LabelledObject } from './object-labels.js';
 import type { PlannerSink } from './planner-sink.js';
-import { length2 } from '../geometry/polygon.js';
 
-export interface LabelledObject {
-  id: number;
-  /** Label without spaces, unique (Klipper EXCLUDE_OBJECT names). */
-  label: string;
-  name: string;
-}
+export type { LabelledObject } from './object-labels.js';
+import { length2 } from '../geometry/polygon.js';
 
 export interface WriterDeps {
   config: PrintConfig;
@@ -65,15 +61,17 @@ export class GcodeWriter {
   private layerIndex = 0;
   private readonly buf = new LayerBuffer();
   private layerStart: [number, number, number] = [0, 0, 0];
+  private readonly labels: ObjectLabels;
 
   constructor(private readonly d: WriterDeps) {
     this.c = d.config;
     this.f = d.flavour;
     this.formatter = new GcodeFormatter(d.config, d.flavour, d.planner, d.out);
+    this.labels = new ObjectLabels(d.config, d.flavour, d.objects);
   }
 
-  /** Heating (unless the start G-code does it), machine limits, the start G-code, modes. */
-  start(): void {
+  /** Heating (unless the start G-code does it), machine limits, the start G-code, modes; answers the text written. */
+  start(): string {
     const c = this.c;
     const out: string[] = [];
     const start = this.d.render(c.machine_start_gcode, 'machine_start_gcode', null);
@@ -88,6 +86,8 @@ export class GcodeWriter {
     }
     if (c.emit_machine_limits_to_gcode && this.f.mayEmitLimits) out.push(...machineLimits(c));
     out.push(this.f.bambu ? '; FEATURE: Custom' : ';TYPE:Custom', start.trimEnd());
+    // Bambu Studio's end of the preparation: its time is the total less the model's printing time.
+    if (this.f.bambu) out.push('; MACHINE_START_GCODE_END');
     out.push(
       'G21 ; millimetres',
       'G90 ; absolute coordinates',
@@ -106,7 +106,9 @@ export class GcodeWriter {
     if (this.f.klipper) out.push(`SET_PRINT_STATS_INFO TOTAL_LAYER=${this.d.totalLayers}`);
     if (c.gcode_label_objects && this.f.name !== 'klipper' && !this.f.bambu) out.push(`M486 T${this.d.objects.length}`);
     out.push(this.f.fan(0));
-    this.d.out(`${out.join('\n')}\n`);
+    const text = `${out.join('\n')}\n`;
+    this.d.out(text);
+    return text;
   }
 
   layer(layer: LayerPaths): void {
@@ -146,6 +148,7 @@ export class GcodeWriter {
     b.fan(FanMark.Off);
     const last = { num: this.d.totalLayers - 1, z: this.z };
     this.text(this.d.render(pick(this.c.filament_end_gcode, this.filament), 'filament_end_gcode', last, { current_extruder: this.filament }));
+    if (this.f.bambu) b.line('; MACHINE_END_GCODE_START');
     this.text(this.d.render(this.c.machine_end_gcode, 'machine_end_gcode', last));
     b.line('M73 P100 R0');
     this.formatter.write(b, 0, 0);
@@ -171,24 +174,14 @@ export class GcodeWriter {
   }
 
   private labelStart(obj: LabelledObject): void {
-    if (!this.c.gcode_label_objects) return;
-    if (this.f.klipper) {
-      if (this.c.exclude_object) this.buf.line(`EXCLUDE_OBJECT_START NAME=${obj.label}`);
-    } else if (this.f.bambu) this.buf.line(`; start printing object, unique label id: ${obj.id}`);
-    else {
-      // Stock Marlin reads any capital T/S/P/C/U in the line as a parameter, so a name on the M486
-      // line could reset or cancel objects; the name goes in a comment, as PrusaSlicer writes it.
-      this.buf.line(`; printing object ${obj.name.replace(/[\r\n]+/g, ' ')}`);
-      this.buf.line(`M486 S${obj.id}`);
-    }
+    // A Bambu printer skips everything from M624 to M625 when the object is skipped: leave the
+    // filament retracted on both sides, so the next object starts the same either way.
+    if (this.f.bambu && this.labels.enabled) this.retractIfLeaving();
+    for (const line of this.labels.start(obj)) this.buf.line(line);
   }
 
   private labelEnd(obj: LabelledObject): void {
-    if (!this.c.gcode_label_objects) return;
-    if (this.f.klipper) {
-      if (this.c.exclude_object) this.buf.line(`EXCLUDE_OBJECT_END NAME=${obj.label}`);
-    } else if (this.f.bambu) this.buf.line(`; stop printing object, unique label id: ${obj.id}`);
-    else this.buf.line('M486 S-1');
+    for (const line of this.labels.end(obj)) this.buf.line(line);
   }
 
   private island(isl: IslandPaths, objectId: number): void {

@@ -4,6 +4,7 @@
  */
 import type { PrintConfig } from '../../profiles/schema.js';
 import { limitsFromConfig } from '../estimate/limits.js';
+import { GcodeEstimator } from '../estimate/estimator.js';
 import { MotionPlanner, type PlannerResult } from '../estimate/planner.js';
 import { FileSink, type SinkLimits } from '../gcode/file-sink.js';
 import type { Flavour } from '../gcode/flavour.js';
@@ -48,6 +49,11 @@ export interface Body {
   stats: WriterStats;
   /** The planner's total time and the time at each progress mark. */
   estimate: PlannerResult;
+  /**
+   * For a Bambu printer, the time of the start G-code (homing, levelling, purging), which its
+   * header gives apart from the model's printing time; 0 otherwise.
+   */
+  preparationS: number;
   preview: ToolpathRaster | null;
 }
 
@@ -70,7 +76,8 @@ export async function writeBody(job: BodyJob): Promise<Body> {
     const raster = job.preview
       ? new ToolpathRaster({ width: PREVIEW_SIZE, height: PREVIEW_SIZE, bounds: outlineBounds(job.first, job.outlines), maxZ })
       : null;
-    writer.start();
+    const start = writer.start();
+    const preparationS = job.flavour.bambu ? textTimeS(start, c) : 0;
     let written = 0;
     await streamLayers(
       {
@@ -103,10 +110,17 @@ export async function writeBody(job: BodyJob): Promise<Body> {
     await job.runner.close();
     const stats = writer.end();
     await sink.close();
-    return { stats, estimate: planner.finish(), preview: raster };
+    return { stats, estimate: planner.finish(), preparationS, preview: raster };
   } finally {
     await sink.abort();
   }
+}
+
+/** The time the estimator gives a piece of G-code text, run on the profile's machine limits. */
+function textTimeS(gcode: string, c: PrintConfig): number {
+  const estimator = new GcodeEstimator(limitsFromConfig(c));
+  estimator.feed(gcode);
+  return estimator.finish().totalS;
 }
 
 /** The XY box of every layer's outlines: the preview's frame, found before any toolpath is drawn. */

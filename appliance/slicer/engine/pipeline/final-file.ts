@@ -31,6 +31,8 @@ export interface FinalFileJob {
   maxZ: number;
   stats: WriterStats;
   estimate: PlannerResult;
+  /** Time of the start G-code, before the model: Bambu headers give it apart. */
+  preparationS: number;
   filament: FilamentUsage;
   version: string;
   date: Date;
@@ -71,7 +73,19 @@ function writeHeader(out: FileSink, job: FinalFileJob, thumbs: ThumbnailImage[])
   const { config: c, version, date, filament, stats } = job;
   const totalS = job.estimate.totalS;
   if (job.flavour.bambu) {
-    out.write(bambuHeaderBlock({ version, date, config: c, printTimeS: totalS, layers: job.layers, filament, maxZ: job.maxZ }));
+    out.write(
+      bambuHeaderBlock({
+        version,
+        date,
+        config: c,
+        printTimeS: totalS,
+        totalTimeS: totalS + job.preparationS,
+        layers: job.layers,
+        filament,
+        maxZ: job.maxZ,
+        labelIds: c.gcode_label_objects ? job.objects.map((o) => o.id) : undefined,
+      }),
+    );
     out.write(thumbnailBlock(thumbs, { bambuMarkers: true }));
     out.write(bambuConfigBlock(c));
     out.write('; EXECUTABLE_BLOCK_START\n');

@@ -9,7 +9,7 @@ import { rm } from 'node:fs/promises';
 import { packageVersion } from '../../../common/version.js';
 import type { PrintConfig } from '../../profiles/schema.js';
 import type { FilamentUsage, SliceRequest, SliceResult } from '../api.js';
-import { flavourOf } from '../gcode/flavour.js';
+import { flavourOf, type Flavour } from '../gcode/flavour.js';
 import { filamentArea, type LabelledObject } from '../gcode/writer.js';
 import type { OutlineResult } from '../layers/slice-outlines.js';
 import type { LayerSpec } from '../layers/zlist.js';
@@ -38,8 +38,16 @@ export interface OutputInput {
   repair: RepairReport[];
 }
 
-function labels(placed: PlacedModel): LabelledObject[] {
-  return placed.objects.map((o, id) => ({ id, name: o.name, label: `${o.name.replace(/[^A-Za-z0-9_.-]+/g, '_')}_id_${id}` }));
+/**
+ * Object ids count from 0 (M486, EXCLUDE_OBJECT), but from 1 for a Bambu printer: there the id is
+ * the object's `identify_id`, which Bambu Studio reads as "no id" when it is 0.
+ */
+function labels(placed: PlacedModel, flavour: Flavour): LabelledObject[] {
+  const first = flavour.bambu ? 1 : 0;
+  return placed.objects.map((o, k) => {
+    const id = first + k;
+    return { id, name: o.name, label: `${o.name.replace(/[^A-Za-z0-9_.-]+/g, '_')}_id_${id}` };
+  });
 }
 
 function filamentUsage(c: PrintConfig, mm: number[]): FilamentUsage {
@@ -52,7 +60,7 @@ function filamentUsage(c: PrintConfig, mm: number[]): FilamentUsage {
 export async function writeOutput(i: OutputInput): Promise<SliceResult> {
   const { req, config: c, placed, specs } = i;
   const flavour = flavourOf(c.gcode_flavor);
-  const objects = labels(placed);
+  const objects = labels(placed, flavour);
   const date = new Date();
   const version = packageVersion();
   const layers = specs.length;
@@ -75,7 +83,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
   // The body is the most of the final file: both stop at the same size.
   const limits = { maxBytes: req.maxOutputBytes, minFreeBytes: req.minFreeBytes };
   try {
-    const { stats, estimate, preview } = await writeBody({
+    const { stats, estimate, preparationS, preview } = await writeBody({
       path: bodyPath,
       limits,
       config: c,
@@ -105,6 +113,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
       maxZ,
       stats,
       estimate,
+      preparationS,
       filament,
       version,
       date,
@@ -119,16 +128,17 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
       objects,
       usedFilaments,
       stats,
-      totalS: estimate.totalS,
+      totalS: estimate.totalS + preparationS,
       filament,
       version,
+      metadata: req.metadata,
     });
     return {
       outputPath: req.outputPath,
       format: flavour.bambu ? 'gcode.3mf' : 'gcode',
       sizeBytes,
       layers,
-      estimatedTimeS: Math.round(estimate.totalS),
+      estimatedTimeS: Math.round(estimate.totalS + preparationS),
       filament,
       bounds: stats.bounds,
       repair: i.repair,

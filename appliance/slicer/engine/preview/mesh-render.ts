@@ -18,6 +18,18 @@ export interface MeshRenderOptions {
   color?: string;
   /** Empty border in output pixels; defaults to 5% of the shorter side. */
   marginPx?: number;
+  /**
+   * The area to frame, in view coordinates (for the top view, bed X and Y), instead of the meshes'
+   * extent: a picture of the whole bed shows where the objects stand on it.
+   */
+  frame?: ViewBox;
+}
+
+export interface ViewBox {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
 }
 
 type Vec3 = readonly [number, number, number];
@@ -163,11 +175,20 @@ interface Fit {
   offsetY: number;
 }
 
-function drawMeshes(canvas: DepthCanvas, meshes: readonly IndexedMesh[], projected: Projected, camera: Camera, fit: Fit): void {
+/** Draws every triangle lit, or, with `flatValue`, each mesh filled with its own value. */
+function drawMeshes(
+  canvas: DepthCanvas,
+  meshes: readonly IndexedMesh[],
+  projected: Projected,
+  camera: Camera,
+  fit: Fit,
+  flatValue?: (mesh: number) => number,
+): void {
   const { toward: t, light: l } = camera;
   meshes.forEach((mesh, m) => {
     const v = mesh.vertices;
     const p = projected.points[m];
+    const flat = flatValue?.(m);
     const screen = new Float64Array((p.length / 3) * 2);
     for (let i = 0, j = 0; i < p.length; i += 3, j += 2) {
       screen[j] = p[i] * fit.scale + fit.offsetX;
@@ -193,7 +214,7 @@ function drawMeshes(canvas: DepthCanvas, meshes: readonly IndexedMesh[], project
       nx *= facing;
       ny *= facing;
       nz *= facing;
-      const shade = AMBIENT + DIFFUSE * Math.max(0, nx * l[0] + ny * l[1] + nz * l[2]);
+      const shade = flat ?? AMBIENT + DIFFUSE * Math.max(0, nx * l[0] + ny * l[1] + nz * l[2]);
       canvas.fill(
         screen[i0 * 2],
         screen[i0 * 2 + 1],
@@ -278,7 +299,7 @@ export function renderMeshPngs(
     if (pngs[k]) continue;
     const group = sizes.flatMap((other, j) => (!pngs[j] && sameShape(other, sizes[k]) ? [j] : []));
     const largest = group.reduce((a, j) => (sizes[j].width > sizes[a].width ? j : a));
-    const canvas = drawCanvas(meshes, projected, camera, sizes[largest], options.marginPx);
+    const canvas = drawCanvas(meshes, projected, camera, sizes[largest], options);
     for (const j of group)
       pngs[j] = encodePng(sizes[j].width, sizes[j].height, downsample(canvas, sizes[j].width, sizes[j].height, color, projected));
   }
@@ -289,25 +310,62 @@ export function renderMeshPng(meshes: readonly IndexedMesh[], options: MeshRende
   return renderMeshPngs(meshes, [options], options)[0];
 }
 
+/**
+ * A picture for picking objects, as Bambu Studio's `pick_1.png`: each mesh filled flat, without
+ * anti-aliasing, in the colour that encodes its id (red = bits 0-7, green = 8-15, blue = 16-23,
+ * opaque), the background transparent black (id 0). Bambu Studio reads the id back from the
+ * colour that covers most of each outline, so edges must not blend.
+ */
+export function renderPickPng(meshes: readonly IndexedMesh[], ids: readonly number[], options: MeshRenderOptions): Uint8Array {
+  const { width, height } = options;
+  checkImageSize(width, height);
+  for (const id of ids) {
+    if (!Number.isInteger(id) || id < 1 || id > 0xffffff) throw new RangeError(`pick id ${id} is not in 1..16777215`);
+  }
+  const camera = cameraFor(options.view);
+  const projected = project(meshes, camera);
+  const canvas = new DepthCanvas(width, height);
+  const fit = fitFor(projected, width, height, options.marginPx ?? 0, options.frame);
+  if (fit) drawMeshes(canvas, meshes, projected, camera, fit, (m) => ids[m]);
+  const rgba = new Uint8ClampedArray(width * height * 4);
+  for (let k = 0; k < width * height; k++) {
+    if (canvas.depth[k] === -Infinity) continue;
+    const id = canvas.shade[k];
+    rgba[k * 4] = id & 0xff;
+    rgba[k * 4 + 1] = (id >> 8) & 0xff;
+    rgba[k * 4 + 2] = (id >> 16) & 0xff;
+    rgba[k * 4 + 3] = 255;
+  }
+  return encodePng(width, height, rgba);
+}
+
+/** Scale and offsets that fit the frame (or the meshes) in a canvas with a margin; null with nothing to draw. */
+function fitFor(projected: Projected, width: number, height: number, margin: number, frame: ViewBox | undefined): Fit | null {
+  if (projected.minX > projected.maxX) return null;
+  const box = frame ?? projected;
+  const spanX = box.maxX - box.minX;
+  const spanY = box.maxY - box.minY;
+  const scale = Math.max(Math.min((width - 2 * margin) / Math.max(spanX, 1e-9), (height - 2 * margin) / Math.max(spanY, 1e-9)), 1e-9);
+  return {
+    scale,
+    offsetX: width / 2 - ((box.minX + box.maxX) / 2) * scale,
+    offsetY: height / 2 + ((box.minY + box.maxY) / 2) * scale,
+  };
+}
+
 /** The meshes drawn on a supersampled canvas for a picture of `size`, framed with a margin. */
 function drawCanvas(
   meshes: readonly IndexedMesh[],
   projected: Projected,
   camera: Camera,
   size: ImageSize,
-  marginPx: number | undefined,
+  options: Pick<MeshRenderOptions, 'marginPx' | 'frame'>,
 ): DepthCanvas {
   const { width, height } = size;
   const ss = width * height <= SUPERSAMPLE_LIMIT ? 2 : 1;
   const canvas = new DepthCanvas(width * ss, height * ss);
-  if (projected.minX <= projected.maxX) {
-    const margin = (marginPx ?? Math.round(0.05 * Math.min(width, height))) * ss;
-    const spanX = projected.maxX - projected.minX;
-    const spanY = projected.maxY - projected.minY;
-    const scale = Math.max(Math.min((canvas.width - 2 * margin) / Math.max(spanX, 1e-9), (canvas.height - 2 * margin) / Math.max(spanY, 1e-9)), 1e-9);
-    const offsetX = canvas.width / 2 - ((projected.minX + projected.maxX) / 2) * scale;
-    const offsetY = canvas.height / 2 + ((projected.minY + projected.maxY) / 2) * scale;
-    drawMeshes(canvas, meshes, projected, camera, { scale, offsetX, offsetY });
-  }
+  const margin = (options.marginPx ?? (options.frame ? 0 : Math.round(0.05 * Math.min(width, height)))) * ss;
+  const fit = fitFor(projected, canvas.width, canvas.height, margin, options.frame);
+  if (fit) drawMeshes(canvas, meshes, projected, camera, fit);
   return canvas;
 }

@@ -31,7 +31,6 @@ const METADATA_KEYS = new Set([
   'from',
   'instantiation',
   'setting_id',
-  'filament_id',
   'version',
   'description',
   'compatible_printers',

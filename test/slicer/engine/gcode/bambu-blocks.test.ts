@@ -40,6 +40,20 @@ test("the header block has Bambu Studio's lines, totals summed over filaments", 
   );
 });
 
+test('with labelled objects the header lists their ids in ascending order, the list M624 masks index', () => {
+  const block = bambuHeaderBlock({
+    version: '0.1.0',
+    date: new Date(0),
+    config,
+    printTimeS: 12,
+    layers: 1,
+    filament: { mm: [1], cm3: [0], g: [0], cost: [0] },
+    maxZ: 0.2,
+    labelIds: [3, 1, 2],
+  });
+  assert.match(block, /; total filament weight \[g\] : 0\.00\n; model label id: 1,2,3\n; filament_density: /);
+});
+
 test('without a total time the header repeats the print time', () => {
   const block = bambuHeaderBlock({
     version: '0.1.0',

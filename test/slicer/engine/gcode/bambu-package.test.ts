@@ -45,16 +45,22 @@ function input(name: string, patch: Partial<Gcode3mfInput> = {}): Gcode3mfInput 
       prediction_s: 3424.4,
       weight_g: 10.254,
       filaments: [
-        { id: 2, type: 'PETG', color: '#00AAFF', used_m: 0.41, used_g: 1.16 },
-        { id: 1, type: 'PLA', color: '#FF8000', used_m: 3.0, used_g: 9.09 },
+        { id: 2, type: 'PETG', color: '#00AAFF', tray_info_idx: 'GFG99', used_m: 0.41, used_g: 1.16 },
+        { id: 1, type: 'PLA', color: '#FF8000', tray_info_idx: 'GFA00', used_m: 3.0, used_g: 9.09 },
       ],
       bbox: [90.5, 80, 130.25, 120],
     },
-    thumbnails: { png: solidPng(512, 512, [255, 128, 0, 255]), small_png: solidPng(128, 128, [255, 128, 0, 255]) },
+    thumbnails: {
+      png: solidPng(512, 512, [255, 128, 0, 255]),
+      small_png: solidPng(128, 128, [255, 128, 0, 255]),
+      top_png: solidPng(512, 512, [255, 128, 0, 255]),
+      pick_png: solidPng(512, 512, [1, 0, 0, 255]),
+    },
     objects: [
-      { id: 0, name: 'gear & "wheel" <1>' },
-      { id: 1, name: 'bracket' },
+      { id: 1, name: 'gear & "wheel" <1>', bbox: [90.5, 80, 110, 100.1234], area: 321.56789 },
+      { id: 2, name: 'bracket', bbox: [112, 81, 130.25, 120], area: 700 },
     ],
+    presets: { printer: 'Bambu Lab P1S 0.4 nozzle', print: '0.20mm Standard', filaments: ['Bambu PLA Basic', 'Generic PETG'] },
     ...patch,
   };
 }
@@ -71,6 +77,7 @@ test('the package holds every part Bambu Studio writes, with the G-code and its 
     '3D/3dmodel.model',
     'Metadata/_rels/model_settings.config.rels',
     'Metadata/model_settings.config',
+    'Metadata/pick_1.png',
     'Metadata/plate_1.gcode',
     'Metadata/plate_1.gcode.md5',
     'Metadata/plate_1.json',
@@ -78,6 +85,7 @@ test('the package holds every part Bambu Studio writes, with the G-code and its 
     'Metadata/plate_1_small.png',
     'Metadata/project_settings.config',
     'Metadata/slice_info.config',
+    'Metadata/top_1.png',
     '[Content_Types].xml',
     '_rels/.rels',
   ]);
@@ -142,15 +150,15 @@ test('slice_info.config carries the printer model id, prediction, weight, object
   assert.deepEqual(
     findAll(info, 'object').map((o) => [o.attrs.identify_id, o.attrs.name]),
     [
-      ['0', 'gear & "wheel" <1>'],
-      ['1', 'bracket'],
+      ['1', 'gear & "wheel" <1>'],
+      ['2', 'bracket'],
     ],
   );
   assert.deepEqual(
     findAll(info, 'filament').map((f) => f.attrs),
     [
-      { id: '2', tray_info_idx: '', type: 'PETG', color: '#00AAFF', used_m: '0.41', used_g: '1.16' },
-      { id: '1', tray_info_idx: '', type: 'PLA', color: '#FF8000', used_m: '3.00', used_g: '9.09' },
+      { id: '2', tray_info_idx: 'GFG99', type: 'PETG', color: '#00AAFF', used_m: '0.41', used_g: '1.16' },
+      { id: '1', tray_info_idx: 'GFA00', type: 'PLA', color: '#FF8000', used_m: '3.00', used_g: '9.09' },
     ],
   );
 });
@@ -159,7 +167,11 @@ test('project_settings.config is the configuration as OrcaSlicer JSON strings; p
   await writeGcode3mf(input('settings'));
   const files = unzipSync(readFileSync(join(dir, 'settings.gcode.3mf')));
   const settings = JSON.parse(strFromU8(files['Metadata/project_settings.config'])) as Record<string, unknown>;
-  assert.deepEqual(Object.keys(settings).sort(), Object.keys(defaultConfig()).sort());
+  const added = ['filament_ids', 'filament_settings_id', 'print_settings_id', 'printer_settings_id'];
+  assert.deepEqual(Object.keys(settings), [...Object.keys(defaultConfig()), ...added].sort());
+  assert.deepEqual(settings.filament_settings_id, ['Bambu PLA Basic', 'Generic PETG']);
+  assert.equal(settings.print_settings_id, '0.20mm Standard');
+  assert.equal(settings.printer_settings_id, 'Bambu Lab P1S 0.4 nozzle');
   for (const [key, value] of Object.entries(settings)) {
     assert.ok(typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string')), key);
   }
@@ -175,6 +187,27 @@ test('project_settings.config is the configuration as OrcaSlicer JSON strings; p
   assert.deepEqual(plate.filament_ids, [0, 1]);
   assert.deepEqual(plate.filament_colors, ['#FF8000', '#00AAFF']);
   assert.equal(plate.first_extruder, 0);
+  assert.deepEqual(plate.bbox_objects, [
+    { area: 321.568, bbox: [90.5, 80, 110, 100.123], id: 1, layer_height: 0.2, name: 'gear & "wheel" <1>' },
+    { area: 700, bbox: [112, 81, 130.25, 120], id: 2, layer_height: 0.2, name: 'bracket' },
+  ]);
+  const model = Object.fromEntries(
+    findAll(parseWellFormedXml(strFromU8(files['Metadata/model_settings.config'])), 'metadata').map((m) => [m.attrs.key, m.attrs.value]),
+  );
+  assert.equal(model.top_file, 'Metadata/top_1.png');
+  assert.equal(model.pick_file, 'Metadata/pick_1.png');
+});
+
+test('an object without a usable identify_id (0 or repeated) is refused before anything is written', async () => {
+  const objects = input('ids').objects;
+  for (const ids of [
+    [0, 1],
+    [2, 2],
+  ]) {
+    const target = input('bad-ids', { objects: objects.map((o, k) => ({ ...o, id: ids[k] })) });
+    await assert.rejects(writeGcode3mf(target), { code: 'ERR_INTERNAL', message: /identify_id/ });
+    assert.equal(existsSync(target.outputPath), false);
+  }
 });
 
 test('a missing printer_model_id is a configuration error and writes nothing', async () => {

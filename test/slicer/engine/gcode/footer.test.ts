@@ -78,8 +78,8 @@ test('Moonraker reads our header and footer with its PrusaSlicer parser', () => 
   assert.ok(Math.abs((meta.filament_total as number) - 2725.13) < 1e-9);
   assert.equal(meta.filament_weight_total, 8.14);
   assert.deepEqual(meta.filament_weights, [7.77, 0.37]);
-  assert.equal(meta.filament_type, 'PLA,PETG');
-  assert.equal(meta.filament_name, 'Prusament PLA";"Prusament PETG');
+  assert.equal(meta.filament_type, '["PLA", "PETG"]');
+  assert.equal(meta.filament_name, '["Prusament PLA", "Prusament PETG"]');
   assert.deepEqual(meta.filament_colors, ['#FF8000', '#00AAFF']);
   assert.deepEqual(meta.filament_temps, [215, 240]);
   assert.equal(meta.estimated_time, 5025);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PNG } from 'pngjs';
-import { renderMeshPng, renderMeshPngs } from '../../../../appliance/slicer/engine/preview/mesh-render.js';
+import { renderMeshPng, renderMeshPngs, renderPickPng } from '../../../../appliance/slicer/engine/preview/mesh-render.js';
 import type { IndexedMesh } from '../../../../appliance/slicer/engine/mesh/types.js';
 import { box, cube } from '../../../fixtures/meshes.js';
 import { quadMesh } from '../../../fixtures/render-meshes.js';
@@ -149,4 +149,30 @@ test('pictures of the same shape share one drawing: the largest is as drawn alon
   let differing = 0;
   for (let k = 3; k < alone.data.length; k += 4) if (Math.abs(alone.data[k] - pngs[0].data[k]) > 128) differing++;
   assert.ok(differing <= 48, `${differing} pixels differ in coverage`);
+});
+
+test('the pick picture fills each mesh flat in its id colour, without blended edges, framed on the given area', () => {
+  const ids = [1, 0x010203];
+  const png = decode(
+    renderPickPng([cube(10, [10, 10, 0]), box(20, 10, 5, [60, 70, 0])], ids, {
+      width: 100,
+      height: 100,
+      view: 'top',
+      frame: { minX: 0, minY: 0, maxX: 100, maxY: 100 },
+    }),
+  );
+  const seen = new Map<string, number>();
+  for (let y = 0; y < 100; y++) {
+    for (let x = 0; x < 100; x++) {
+      const key = pixel(png, x, y).join(',');
+      seen.set(key, (seen.get(key) ?? 0) + 1);
+    }
+  }
+  assert.deepEqual([...seen.keys()].sort(), ['0,0,0,0', '1,0,0,255', '3,2,1,255']);
+  // 1 pixel per mm, y up: the cube covers x 10..20, rows 80..90; the box x 60..80, rows 20..30.
+  assert.deepEqual(pixel(png, 15, 85), [1, 0, 0, 255]);
+  assert.deepEqual(pixel(png, 70, 25), [3, 2, 1, 255]);
+  assert.ok(Math.abs((seen.get('1,0,0,255') ?? 0) - 100) <= 20);
+  assert.ok(Math.abs((seen.get('3,2,1,255') ?? 0) - 200) <= 30);
+  assert.throws(() => renderPickPng([cube(10)], [0], { width: 10, height: 10, view: 'top' }), /pick id 0/);
 });

@@ -70,6 +70,7 @@ test('string values are parsed into our types', () => {
   assert.equal(pla.kind, 'filament');
   assert.deepEqual(pla.settings.nozzle_temperature_initial_layer, [225]);
   assert.deepEqual(pla.settings.filament_z_hop, [0.3]);
+  assert.deepEqual(pla.settings.filament_id, ['AF01'], 'the Bambu filament id a package names the AMS tray by');
   assert.deepEqual(pla.compatible_printers, ['acme-acme-bolt-0.4-nozzle']);
   assert.deepEqual(profile('acme-my-pla').settings.filament_type, ['PLA'], '"PLA+" is an accepted spelling of PLA');
 });
