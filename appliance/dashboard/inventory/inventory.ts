@@ -9,6 +9,7 @@
  * interleave (a slot holds one spool; a key is used once).
  */
 import { randomUUID } from 'node:crypto';
+import { AppError, ErrorCode } from '../../common/errors.js';
 import type { EventBus } from '../../common/event-bus.js';
 import type { JsonStore, JsonStores } from '../../common/json-store.js';
 import type { Logger } from '../../common/logger.js';
@@ -87,7 +88,7 @@ export class Inventory implements SpoolLedger {
 
   /** The live data, read-only: views and lists are computed from it. */
   get data(): Readonly<InventoryData> {
-    if (!this.store) throw new Error('the inventory is not open');
+    if (!this.store) throw new AppError(ErrorCode.unavailable, 503, 'the spool inventory is not open');
     return this.store.data;
   }
 

@@ -64,8 +64,18 @@ function amsLoaded(ams: AmsUpdate, spools: readonly { id: number; slot: LoadedFi
   return loaded;
 }
 
+/** The spools assigned to the printer; none while the inventory is not running (the queue still serves what the printers report). */
+function assignedSpools(spools: SpoolDirectory | null, printerId: string): ReturnType<SpoolDirectory['loadedOn']> {
+  try {
+    return spools?.loadedOn(printerId) ?? [];
+  } catch (err) {
+    if (isAppError(err) && err.status === 503) return [];
+    throw err;
+  }
+}
+
 function loadedOn(printers: Printers, spools: SpoolDirectory | null, view: PrinterView): LoadedFilament[] | null {
-  const assigned = spools?.loadedOn(view.id) ?? [];
+  const assigned = assignedSpools(spools, view.id);
   if (view.type === 'bambu-lan') {
     const ams = printers.manager.driver(view.id)?.state?.().ams ?? null;
     return ams ? amsLoaded(ams, assigned) : null;

@@ -282,3 +282,21 @@ describe('dispatching', () => {
     await wsFind('queue.update', (u) => u.action === 'removed' && u.job.id === id);
   });
 });
+
+test('without the inventory, the queue still dispatches on what the printers report', async () => {
+  const q = await startQueueDashboard({ withoutInventory: true });
+  try {
+    const bambu = await q.addPrinter('B9', 'bambu-lan');
+    q.driver(bambu).loadAms([[0, 'PLA', '#FFFFFF']]);
+    const added = await postJob(q.dash, 'pla.gcode.3mf', gcode3mf('G28\n'), {
+      requirements: { filaments: [{ filament: 1, material: 'PLA', color_hex: '#FFFFFF' }] },
+    });
+    assert.equal(added.status, 201, added.text);
+    const round = await q.dash.request('post', '/api/queue/dispatch', { token: TEST_TOKENS.print });
+    assert.equal(round.status, 200, round.text);
+    await clearPlate(q.dash, bambu);
+    await untilJob(q.dash, added.json.id, 'the job printing', (j) => j.state === 'printing');
+  } finally {
+    await q.dash.cleanup();
+  }
+});

@@ -155,6 +155,8 @@ export interface QueueDashboardOptions {
   config?: Record<string, unknown>;
   /** With the built-in engine's feature, so that model jobs are sliced (no desktop slicer, no slicer service). */
   slicing?: boolean;
+  /** Without the inventory feature (and the test's spool shelf): the queue must still run on what the printers report. */
+  withoutInventory?: boolean;
 }
 
 export async function startQueueDashboard(options: QueueDashboardOptions = {}): Promise<QueueDashboard> {
@@ -173,10 +175,19 @@ export async function startQueueDashboard(options: QueueDashboardOptions = {}): 
     createAuthenticator: testAuthenticator,
     logLevel: 'error',
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    features: options.slicing
-      ? [printersFeature, inventoryFeature, historyFeature, liveFeature, nativeSlicingFeature, queueFeature]
-      : [printersFeature, inventoryFeature, historyFeature, liveFeature, queueFeature],
-    services: { printers: { drivers: registry, intervals: { status: 0, progress: 0, ams: 0 } }, spools: shelf, bridge: { searchDirs: [] } },
+    features: [
+      printersFeature,
+      ...(options.withoutInventory ? [] : [inventoryFeature]),
+      historyFeature,
+      liveFeature,
+      ...(options.slicing ? [nativeSlicingFeature] : []),
+      queueFeature,
+    ],
+    services: {
+      printers: { drivers: registry, intervals: { status: 0, progress: 0, ams: 0 } },
+      ...(options.withoutInventory ? {} : { spools: shelf }),
+      bridge: { searchDirs: [] },
+    },
   });
   return {
     dash,
