@@ -11,7 +11,7 @@
 // Printers are added through the REST API; the page is signed in with the first admin's session.
 //   node scripts/bench-web.mjs [--dist dist] [--bambu 50] [--push-interval 500] [--minutes 10]
 //        [--throttle 4] [--skip-fleet] [--json FILE|-]
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,7 +79,7 @@ function recordLongTasks() {
 }
 
 /** A signed-in browser context with long tasks recorded; `throttle` slows its CPU. */
-async function openContext(browser, base, session) {
+async function openContext(browser, session) {
   const context = await browser.newContext({ viewport: VIEWPORT });
   await context.addInitScript(
     ([key, value]) => {
@@ -99,7 +99,7 @@ function assetSizes(publicDir, url) {
 }
 
 async function measurePage(browser, base, session, path, throttle, publicDir) {
-  const context = await openContext(browser, base, session);
+  const context = await openContext(browser, session);
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
@@ -151,7 +151,7 @@ async function measurePage(browser, base, session, path, throttle, publicDir) {
 }
 
 async function measureFleet(browser, base, session, opts, fleetSize) {
-  const context = await openContext(browser, base, session);
+  const context = await openContext(browser, session);
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Performance.enable');
@@ -182,7 +182,8 @@ async function measureFleet(browser, base, session, opts, fleetSize) {
       updatesPerSecond: (frames - framesBefore) / (minuteMs / 1000),
     });
     log(
-      `minute ${minute}: ${fresh.length} long tasks, heap ${(metrics.JSHeapUsedSize / 1e6).toFixed(1)} MB, ${samples.at(-1).updatesPerSecond.toFixed(0)} updates/s`,
+      `minute ${minute}: ${fresh.length} long tasks, heap ${(metrics.JSHeapUsedSize / 1e6).toFixed(1)} MB, ` +
+        `${samples.at(-1).updatesPerSecond.toFixed(0)} updates/s`,
     );
     tasksBefore = tasks.length;
     framesBefore = frames;

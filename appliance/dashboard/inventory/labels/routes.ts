@@ -22,7 +22,8 @@ export interface LabelDeps {
 
 const errorSchemaRef = { $ref: '#/components/schemas/Error' };
 const LINK_RULE =
-  'It holds the link `<base>/spools/<id>` (the spool in the web app), where the base is the setting dashboard.public_url, or `http://<Host header>` when it is empty.';
+  'It holds the link `<base>/spools/<id>` (the spool in the web app), where the base is the setting dashboard.public_url, ' +
+  'or `http://<Host header>` when it is empty.';
 
 export function labelRoutes({ spools, settings, tag }: LabelDeps): RouteSpec[] {
   const notFound = { description: 'No such spool (ERR_NOT_FOUND).', schema: errorSchemaRef };

@@ -11,6 +11,12 @@ export function cssColor(color: string | null): string | null {
   return color !== null && /^#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?$/.test(color) ? color : null;
 }
 
+/** A swatch's style: its background in the colour, none when the colour is not `#RRGGBB[AA]`. */
+export function swatchStyle(color: string | null): { backgroundColor: string } | undefined {
+  const css = cssColor(color);
+  return css === null ? undefined : { backgroundColor: css };
+}
+
 /** The colour for people: `#RRGGBB` without the alpha. */
 export function colorName(color: string | null): string {
   return cssColor(color)?.slice(0, 7).toUpperCase() ?? '';

@@ -2,7 +2,7 @@
 import { useCallback } from 'preact/hooks';
 import { api, type Ok } from '../api/client';
 import { can } from '../api/session';
-import { cssColor, duration } from '../fleet/format';
+import { duration, swatchStyle } from '../fleet/format';
 import { followLink } from '../router';
 import { t } from '../texts';
 import { BlobImage } from './blob-image';
@@ -85,8 +85,7 @@ export function HistoryDetail({ record, onClose, onRemove }: { record: HistoryRe
               <tr key={slotName(f.slot)}>
                 <td>{slotName(f.slot)}</td>
                 <td>
-                  <span class="swatch small" style={cssColor(f.color_hex) ? { backgroundColor: cssColor(f.color_hex) ?? undefined } : undefined} />{' '}
-                  {f.material ?? d.none}
+                  <span class="swatch small" style={swatchStyle(f.color_hex)} /> {f.material ?? d.none}
                 </td>
                 <td>{f.spool_id === null ? d.none : <a href={`/spools/${f.spool_id}`} onClick={followLink}>{`#${f.spool_id}`}</a>}</td>
                 <td>{f.grams === null ? d.none : f.grams.toFixed(1)}</td>

@@ -2,17 +2,16 @@
  * A Bambu printer's AMS in full: each unit with its humidity and temperature, each tray with its
  * material, colour and remaining filament, the active tray marked, and the external spool.
  */
-import { colorName, cssColor } from '../fleet/format';
+import { colorName, swatchStyle } from '../fleet/format';
 import type { AmsTray, AmsUpdate } from '../fleet/store';
 import { t } from '../texts';
 
 function TrayRow({ tray, name, active }: { tray: AmsTray; name: string; active: boolean }) {
-  const color = cssColor(tray.color);
   return (
     <tr class={active ? 'active' : undefined} data-tray={name}>
       <th scope="row">{name}</th>
       <td>
-        {tray.present && <span class="swatch" style={color ? { backgroundColor: color } : undefined} aria-hidden="true" />}
+        {tray.present && <span class="swatch" style={swatchStyle(tray.color)} aria-hidden="true" />}
         {tray.present ? (tray.material ?? t.printer.unknownMaterial) : t.printerPage.emptyTray}
       </td>
       <td>{tray.present ? colorName(tray.color) : ''}</td>

@@ -2,7 +2,7 @@
 import { useCallback } from 'preact/hooks';
 import { api } from '../api/client';
 import { can, canPrint } from '../api/session';
-import { cssColor } from '../fleet/format';
+import { swatchStyle } from '../fleet/format';
 import { BlobImage } from '../history/blob-image';
 import { t } from '../texts';
 import { slotText } from './assign';
@@ -28,11 +28,10 @@ export function spoolWhere(spool: Spool, printerName: (id: string) => string, lo
 
 export function SpoolCard({ spool, low, where, selected, onEdit, onAssign, onLabel, onRemove }: SpoolCardProps) {
   const loadQr = useCallback(() => api('GET /api/inventory/spools/{id}/qr.png', { path: { id: spool.id } }), [spool.id]);
-  const colour = cssColor(spool.color_hex);
   return (
     <li class="spool card" data-spool={spool.id} data-selected={selected ? 'true' : undefined}>
       <div class="card-head">
-        <span class="swatch" style={colour ? { backgroundColor: colour } : undefined} />
+        <span class="swatch" style={swatchStyle(spool.color_hex)} />
         <h3>
           <span class="short-id">{spool.short_id}</span> {spool.material}
         </h3>

@@ -88,7 +88,8 @@ export const settingsTexts = {
     enabled: 'Enabled',
     neverDelivered: 'nothing sent yet',
     last: (status: string, at: string, error: string | null) =>
-      `last: ${status === 'delivered' ? 'delivered' : 'failed'} ${at === '' ? '' : new Date(at).toLocaleString()}${error === null ? '' : ` (${error})`}`,
+      `last: ${status === 'delivered' ? 'delivered' : 'failed'} ${at === '' ? '' : new Date(at).toLocaleString()}` +
+      (error === null ? '' : ` (${error})`),
     test: 'Send a test',
     testOne: (name: string) => `Send a test to ${name}`,
     testDelivered: (name: string, status: number | null) => `${name} received the test${status === null ? '' : ` (HTTP ${status})`}.`,
