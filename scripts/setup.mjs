@@ -17,6 +17,9 @@ export const DEBIAN_PACKAGES = [
   { pkg: 'cura-engine', probe: ['test', '-x', '/usr/bin/CuraEngine'] },
   { pkg: 'time', probe: ['test', '-x', '/usr/bin/time'] },
   { pkg: 'socat', probe: ['test', '-x', '/usr/bin/socat'] },
+  // systemd-notify (the services' sd_notify) and systemd-analyze (the unit checks); python3 is the tests' NOTIFY_SOCKET.
+  { pkg: 'systemd', probe: ['test', '-x', '/usr/bin/systemd-analyze'] },
+  { pkg: 'python3', probe: ['test', '-x', '/usr/bin/python3'] },
   { pkg: 'mosquitto', probe: ['test', '-x', '/usr/sbin/mosquitto'] },
   { pkg: 'openssl', probe: ['test', '-x', '/usr/bin/openssl'] },
   { pkg: 'zbar-tools', probe: ['test', '-x', '/usr/bin/zbarimg'] },

@@ -5,8 +5,10 @@
  * taken port: exit 1); and the stop. The first SIGTERM or SIGINT stops the service gracefully and
  * the process exits 0. A second Ctrl-C (SIGINT) hurries the stop where the service can; repeated
  * SIGTERMs never do: a terminal's Ctrl-C reaches both a supervisor (npm start) and the service,
- * and the supervisor's SIGTERM must not cut a grace period short.
+ * and the supervisor's SIGTERM must not cut a grace period short. Under systemd (Type=notify) it
+ * says READY once the service listens, pings the watchdog and says STOPPING (hardware/sd-notify).
  */
+import { createServiceNotifier } from '../hardware/sd-notify/notifier.js';
 import { CONFIG_ERROR, configUsage, redactConfig, type ConfigSchema } from './config.js';
 import { toAppError } from './errors.js';
 import { createLogger, type LogFields, type Logger, type LogLevel } from './logger.js';
@@ -42,6 +44,8 @@ export interface ServiceDefinition<O extends Options, S extends RunningService> 
   start(options: O, log: Logger): Promise<S>;
   /** Fields of the log line that says where it listens: its folders. */
   startedFields(options: O): LogFields;
+  /** The STATUS line systemd shows, asked for again now and then: `listening on …, 12 printers`. */
+  status?(service: S): string;
   /** A second Ctrl-C while stopping; without this it is only logged. */
   onSecondInterrupt?(service: S, log: Logger): void;
 }
@@ -84,6 +88,7 @@ async function main<O extends Options, S extends RunningService>(service: Servic
   log.debug('options', Object.fromEntries(Object.entries(redactConfig(service.schema, options)).map(([k, v]) => [k, String(v)])));
 
   const signal = waitForStopSignal();
+  const notifier = createServiceNotifier(process.env, log.child('systemd'));
   let running: S;
   try {
     running = await service.start(options, log);
@@ -93,13 +98,18 @@ async function main<O extends Options, S extends RunningService>(service: Servic
     return error.code === CONFIG_ERROR ? 2 : 1;
   }
   log.info(`${service.name} ${packageVersion()} listening on ${running.url}`, service.startedFields(options));
+  const started = running;
+  notifier.ready(() => service.status?.(started) ?? `listening on ${started.url}`);
 
-  log.info(`${await signal}: stopping`);
+  const stopSignal = await signal;
+  log.info(`${stopSignal}: stopping`);
+  notifier.stopping(`stopping (${stopSignal})`);
   process.on('SIGTERM', () => log.info('SIGTERM: already stopping'));
   const { onSecondInterrupt } = service;
   if (onSecondInterrupt) process.once('SIGINT', () => onSecondInterrupt(running, log));
   else process.on('SIGINT', () => log.info('SIGINT: already stopping'));
   await running.stop();
+  await notifier.close();
   log.info('stopped');
   return 0;
 }

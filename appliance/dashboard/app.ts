@@ -13,6 +13,7 @@ import { EventBus } from '../common/event-bus.js';
 import { closeServer, createHttpServer, listen } from '../common/http-server.js';
 import { JsonStores } from '../common/json-store.js';
 import type { Logger } from '../common/logger.js';
+import { ensureTokenFile } from '../common/token-file.js';
 import type { DashboardEvents } from './events.js';
 import type { DashboardContext, DashboardFeature } from './feature.js';
 import { FeatureStates } from './feature-states.js';
@@ -24,7 +25,7 @@ import { createOpenApiFeature } from './openapi/feature.js';
 import type { DashboardOptions } from './options.js';
 import { createServices, type DashboardServices, type ServiceOptions } from './services.js';
 import { FileSettings } from './settings/file-settings.js';
-import type { DashboardSettings } from './settings/settings.js';
+import type { DashboardSettings, SettingsPatch } from './settings/settings.js';
 import { createSystemFeature } from './system/feature.js';
 
 /** Open responses get this long to complete once the features have stopped. */
@@ -68,10 +69,19 @@ async function stopAll(features: readonly DashboardFeature[], log: Logger): Prom
   }
 }
 
-export async function startDashboard(options: DashboardOptions, log: Logger, composition: Composition = {}): Promise<DashboardServer> {
+/** The options of a start; the token file of the box's slicer is the executable's, optional for tests and tools. */
+export type StartOptions = Omit<DashboardOptions, 'slicer_token_file'> & Partial<Pick<DashboardOptions, 'slicer_token_file'>>;
+
+/** A new config.json of a box: the slicer integration enabled against the box's own slicer with the shared token. */
+function firstRunSettings(options: StartOptions): SettingsPatch {
+  if (!options.slicer_token_file) return {};
+  return { slicer_service: { enabled: true, token: ensureTokenFile(options.slicer_token_file, '--slicer-token-file') } };
+}
+
+export async function startDashboard(options: StartOptions, log: Logger, composition: Composition = {}): Promise<DashboardServer> {
   const dataDir = options.data_dir;
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const settings = await FileSettings.load(dataDir, composition.env ?? process.env, log.child('settings'));
+  const settings = await FileSettings.load(dataDir, composition.env ?? process.env, log.child('settings'), () => firstRunSettings(options));
   const base = {
     dataDir,
     log,

@@ -23,4 +23,5 @@ await runService({
     return server;
   },
   startedFields: (options) => ({ data_dir: options.data_dir }),
+  status: (server) => `listening on ${server.url}, ${server.services.printers.fleet.list().length} printers`,
 });

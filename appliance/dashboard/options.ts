@@ -31,6 +31,12 @@ export const OPTIONS = {
     port: { type: 'integer', minimum: 0, maximum: 65535, default: 3000, description: 'TCP port of the HTTP server (0 picks a free one)' },
     bind: { type: 'string', default: '0.0.0.0', description: 'address to listen on' },
     data_dir: { type: 'string', description: 'config.json and the state files live here ($PRINTYARD_DATA_DIR also sets it)' },
+    slicer_token_file: {
+      type: 'string',
+      default: '',
+      description:
+        "the token file shared with the box's own slicer service (created, mode 600, if missing): a new config.json enables the slicer service with it",
+    },
     log_level: { type: 'string', enum: LOG_LEVELS, default: 'info', description: 'error, warn, info or debug' },
   },
 } as const satisfies ConfigSchema;

@@ -5,7 +5,9 @@
  * that is not a JSON object is moved aside (`config.json.corrupt-<time>`), reported and replaced
  * by the defaults, so a torn file never keeps the appliance from starting; a readable file with a
  * wrong or unknown key refuses the start with a message naming the key, since guessing what the
- * user meant would be worse. The environment then overrides the file's values.
+ * user meant would be worse. The environment then overrides the file's values. A file created or
+ * replaced starts from the defaults with the first-run values over them (the box's own slicer
+ * service and its token): written once, the user can change them as any other.
  *
  * Updates are checked the same way, written atomically (temp, fsync, rename, fsync directory)
  * one at a time, and announced to the onChange listeners.
@@ -46,9 +48,10 @@ export class FileSettings implements Settings {
 
   /**
    * Loads `<dataDir>/config.json` (creating or replacing it as described above) and applies the
-   * environment. Throws AppError ERR_INVALID_CONFIG naming the bad key or variable.
+   * environment. `firstRun` is asked for only when the file is created or replaced. Throws
+   * AppError ERR_INVALID_CONFIG naming the bad key or variable.
    */
-  static async load(dataDir: string, env: Env, log: Logger): Promise<FileSettings> {
+  static async load(dataDir: string, env: Env, log: Logger, firstRun: () => SettingsPatch = () => ({})): Promise<FileSettings> {
     const file = path.join(dataDir, CONFIG_FILE);
     let overrides: SettingsPatch;
     try {
@@ -66,7 +69,12 @@ export class FileSettings implements Settings {
     const parsed = text === null ? null : parseObject(text);
     const problem = parsed !== null && 'reason' in parsed ? await moveAside(file, parsed.reason, log) : null;
     if (parsed === null || 'reason' in parsed) {
-      const values = defaultSettings();
+      let values: DashboardSettings;
+      try {
+        values = mergeChecked(defaultSettings(), firstRun(), 'first-run settings: ');
+      } catch (err) {
+        throw configError(err);
+      }
       await writeFileAtomic(file, serialize(values));
       return new FileSettings(file, values, overrides, problem, log);
     }

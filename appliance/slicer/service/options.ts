@@ -4,12 +4,13 @@
  * Defaults follow the contract (port 8765 on loopback, no token) and the XDG base directories for
  * the configuration and the job files.
  */
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { configError, JSON_SCHEMA_DIALECT, parseConfig, type ConfigSchema, type ConfigValues } from '../../common/config.js';
 import { isLoopback } from '../../common/http-server.js';
 import { LOG_LEVELS } from '../../common/logger.js';
+import { ensureTokenFile, readTokenFile } from '../../common/token-file.js';
 
 export const SETTINGS_FILE = 'slicer.json';
 
@@ -46,6 +47,11 @@ export const OPTIONS = {
       type: 'string',
       default: '',
       description: 'file holding the bearer token, read once at start (keeps it out of ps); not with --rest-token',
+    },
+    rest_token_create: {
+      type: 'boolean',
+      default: false,
+      description: 'create --rest-token-file with a random token (mode 600) if it does not exist: the token the box shares with its dashboard',
     },
     config_dir: { type: 'string', 'x-file': false, description: 'profiles/, import/, printers.json and slicer.json live here' },
     jobs_dir: { type: 'string', description: 'where uploads, G-code and previews of jobs are kept' },
@@ -143,8 +149,6 @@ export function loadOptions(argv: readonly string[], env: Env): SlicerOptions {
   return withTokenFile(parseConfig(OPTIONS, { argv, env, defaults, file: { name: file, values } }));
 }
 
-/** Permission bits that open a file to users outside its owner and group. */
-const OTHERS_BITS = 0o007;
 const GROUP_READ = 0o040;
 
 function modeOf(mode: number): string {
@@ -152,37 +156,18 @@ function modeOf(mode: number): string {
 }
 
 /**
- * The token of `--rest-token-file`, read through one descriptor (the checked file is the read
- * one). Trailing whitespace (the newline an editor or `echo` adds) is dropped. A missing, empty
- * or multi-line file, one that users other than its owner and group may open, or a token given
- * both ways stops the start.
+ * The token of `--rest-token-file` (common/token-file.ts: one line, not open to others), created
+ * first with --rest-token-create when missing. A token given both ways stops the start.
  */
 function withTokenFile(options: SlicerOptions): SlicerOptions {
   const file = options.rest_token_file;
-  if (file === '') return options;
+  if (file === '') {
+    if (options.rest_token_create) throw configError('--rest-token-create needs --rest-token-file: the file to create');
+    return options;
+  }
   if (options.rest_token !== '') throw configError('--rest-token and --rest-token-file both give a token: use one of them');
-  let text: string;
-  let mode: number;
-  try {
-    const fd = openSync(file, 'r');
-    try {
-      mode = fstatSync(fd).mode;
-      text = readFileSync(fd, 'utf8');
-    } finally {
-      closeSync(fd);
-    }
-  } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
-    throw configError(`--rest-token-file: cannot read ${file}: ${reason}`);
-  }
-  if ((mode & OTHERS_BITS) !== 0) {
-    throw configError(`--rest-token-file: ${file} is open to other users (mode ${modeOf(mode)}); allow its owner only (chmod 600 ${file})`);
-  }
-  const token = text.replace(/\s+$/, '');
-  if (token === '') throw configError(`--rest-token-file: ${file} is empty`);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters (a second line, a stray NUL) is this check's purpose
-  if (/[\x00-\x1f\x7f]/.test(token)) throw configError(`--rest-token-file: ${file} must hold the token on one line`);
-  return { ...options, rest_token: token };
+  const label = '--rest-token-file';
+  return { ...options, rest_token: options.rest_token_create ? ensureTokenFile(file, label) : readTokenFile(file, label) };
 }
 
 /**

@@ -1,0 +1,72 @@
+/**
+ * The unit files of image/systemd as systemd 252 judges them: `systemd-analyze verify` accepts
+ * each without a warning (it also needs ExecStart's program to exist, /usr/bin/node), and
+ * `systemd-analyze security --offline=true` rates each below 3.0. Then what the issue asks of
+ * them, read from the files.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { readUnit, single, UNITS_DIR } from '../fixtures/systemd-unit.js';
+
+const SERVICES = readdirSync(UNITS_DIR).filter((f) => f.endsWith('.service'));
+const MAX_EXPOSURE = 3.0;
+
+function analyze(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync('systemd-analyze', args, { cwd: UNITS_DIR, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test('there are units for the slicer, the dashboard and Node-RED, and a target for them all', () => {
+  assert.deepEqual(SERVICES.sort(), ['printyard-dashboard.service', 'printyard-node-red.service', 'printyard-slicer.service']);
+  const target = readUnit('printyard.target');
+  assert.deepEqual(single(target, 'Wants').split(/\s+/).sort(), SERVICES);
+});
+
+for (const unit of [...SERVICES, 'printyard.target']) {
+  test(`systemd-analyze verify accepts ${unit} without a warning`, () => {
+    const r = analyze(['verify', path.join(UNITS_DIR, unit)]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr.trim(), '', 'systemd ignores what it cannot parse with only a warning');
+  });
+}
+
+for (const unit of SERVICES) {
+  test(`systemd-analyze security --offline=true rates ${unit} below ${MAX_EXPOSURE}`, () => {
+    const r = analyze(['security', '--offline=true', path.join(UNITS_DIR, unit)]);
+    const m = /Overall exposure level for \S+: (\d+\.\d+)/.exec(r.stdout);
+    assert.ok(m, `no exposure level in:\n${r.stdout}${r.stderr}`);
+    assert.ok(Number(m[1]) < MAX_EXPOSURE, `${unit} is rated ${m[1]}`);
+  });
+
+  test(`${unit}: Type=notify with a watchdog, restarted on failure within start limits, as the printyard user`, () => {
+    const u = readUnit(unit);
+    assert.equal(single(u, 'Type'), 'notify');
+    assert.equal(single(u, 'NotifyAccess'), 'all', 'systemd-notify sends from its own PID');
+    assert.match(single(u, 'WatchdogSec'), /^\d+s$/);
+    assert.equal(single(u, 'Restart'), 'on-failure');
+    assert.ok(Number(single(u, 'StartLimitBurst')) > 0 && single(u, 'StartLimitIntervalSec') !== '0');
+    assert.equal(single(u, 'User'), 'printyard');
+    assert.equal(u.get('DynamicUser'), undefined);
+    assert.ok(u.has('StateDirectory') && u.has('ConfigurationDirectory'));
+    assert.equal(single(u, 'ProtectSystem'), 'strict');
+    assert.equal(u.get('MemoryDenyWriteExecute'), undefined, "V8's JIT needs writable+executable memory");
+  });
+}
+
+test('the slicer yields CPU and has a memory cap; Node-RED has a capped heap; only the dashboard reaches serial ports', () => {
+  const slicer = readUnit('printyard-slicer.service');
+  assert.ok(Number(single(slicer, 'CPUWeight')) < 100, 'below the default weight of 100');
+  assert.ok(slicer.has('MemoryMax'));
+  assert.match(single(readUnit('printyard-node-red.service'), 'ExecStart'), /--max-old-space-size=\d+/);
+  const dashboard = readUnit('printyard-dashboard.service');
+  assert.equal(single(dashboard, 'SupplementaryGroups'), 'dialout');
+  assert.equal(dashboard.get('PrivateDevices'), undefined, 'PrivateDevices would hide hot-plugged /dev/ttyUSB*');
+  assert.deepEqual(dashboard.get('DeviceAllow'), ['char-ttyUSB rw', 'char-ttyACM rw']);
+  for (const other of ['printyard-slicer.service', 'printyard-node-red.service']) {
+    assert.equal(single(readUnit(other), 'PrivateDevices'), 'yes');
+    assert.equal(readUnit(other).get('SupplementaryGroups'), undefined);
+  }
+});
