@@ -35,7 +35,8 @@ export const OPTIONS = {
       type: 'string',
       default: '',
       description:
-        "the token file shared with the box's own slicer service (created, mode 600, if missing): a new config.json enables the slicer service with it",
+        "the token file shared with the box's own slicer service (created, mode 600, if missing): " +
+        'a new config.json enables the slicer service with it',
     },
     log_level: { type: 'string', enum: LOG_LEVELS, default: 'info', description: 'error, warn, info or debug' },
   },
