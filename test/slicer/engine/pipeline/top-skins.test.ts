@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, test } from 'node:test';
+import { box } from '../../../fixtures/meshes.js';
 import { SKIN_PARTS } from '../../../fixtures/skin-parts.js';
 import { cleanup, config, gcodeCheck, slice, writeStl } from '../../../fixtures/slicing.js';
 import { GCODE_CHECKER, needsShared } from '../../../fixtures/shared.js';
@@ -14,6 +15,45 @@ import { topCover } from '../../../fixtures/top-cover.js';
 const WIDEST_GAP = 0.15;
 /** What may stay open in all: the cusps between line ends along walls. */
 const OPEN_SHARE = 0.02;
+
+/** G-code of a 10 × 10 × 1 mm block: every layer lines along X 0.4 mm apart, 0.45 mm wide; `skip` drops rows of the top layer. */
+function blockGcode(skip: (y: number) => boolean, type = 'Top solid infill'): string {
+  const [w, h, filamentArea] = [0.45, 0.2, Math.PI * 0.875 ** 2];
+  const e = (h * (w - h * (1 - Math.PI / 4)) * 10) / filamentArea;
+  const out = ['M83'];
+  for (let z = 0.2; z < 1.05; z += 0.2) {
+    out.push(`G1 Z${z.toFixed(2)}`, `;TYPE:${z > 0.95 ? type : 'Solid infill'}`);
+    for (let y = 0.2; y < 9.9; y += 0.4) {
+      if (z > 0.95 && skip(y)) continue;
+      out.push(`G0 X0 Y${y.toFixed(3)}`, `G1 X10 Y${y.toFixed(3)} E${e.toFixed(5)}`);
+    }
+  }
+  return out.join('\n');
+}
+
+test('the top cover measure finds an open strip, and sparse infill counts as open', () => {
+  const block = box(10, 10, 1);
+  const full = topCover(
+    block,
+    blockGcode(() => false),
+    { cell: 0.05 },
+  );
+  assert.ok(full.core > 60, `core ${full.core}`);
+  assert.ok(full.uncovered < 0.01 * full.core && full.widestGap <= 0.15, JSON.stringify(full));
+  const strip = topCover(
+    block,
+    blockGcode((y) => Math.abs(y - 5) < 0.1),
+    { cell: 0.05 },
+  );
+  assert.ok(strip.widestGap > 0.3 && strip.widestGap < 0.6, `one row left out: ${strip.widestGap} mm wide`);
+  assert.ok(strip.uncovered > 2 && strip.uncovered < 6, `${strip.uncovered} mm² open`);
+  const sparse = topCover(
+    block,
+    blockGcode(() => false, 'Internal infill'),
+    { cell: 0.05 },
+  );
+  assert.ok(sparse.uncovered > 0.9 * sparse.core, 'a top printed as sparse infill is open');
+});
 
 describe('top skins on curved and stepped tops', async () => {
   const cfg = await config();
