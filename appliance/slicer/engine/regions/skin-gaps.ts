@@ -6,7 +6,7 @@
  * a triangle stays open. PrusaSlicer 2.6 and OrcaSlicer fill such gaps after the infill with thin
  * lines ("fill gaps" of solid surfaces); CuraEngine connects its skin lines along the boundary.
  */
-import { differenceEx, offsetEx, thickenPolylines } from '../geometry/clipper.js';
+import { clipPolylines, differenceEx, offsetEx, thickenPolylines } from '../geometry/clipper.js';
 import { exArea } from '../geometry/polygon.js';
 import type { ExPolygon } from '../geometry/types.js';
 import type { Extrusion } from '../toolpath/types.js';
@@ -36,11 +36,13 @@ export function skinGapFill(area: readonly ExPolygon[], lines: readonly Extrusio
   for (const piece of open) {
     // Only gaps wider than MIN_GAP_WIDTH somewhere survive shrinking by half of it.
     if (offsetEx([piece], -MIN_GAP_WIDTH / 2).length === 0) continue;
-    const points = midline(piece.contour);
-    const length = pathLength(points);
+    // A gap around an island of cover (one with a hole) has its middle cut where it crosses the hole.
+    const middle = piece.holes.length ? clipPolylines([midline(piece.contour)], [piece]) : [midline(piece.contour)];
+    const length = middle.reduce((sum, path) => sum + pathLength(path), 0);
     if (length < MIN_GAP_WIDTH) continue;
     const lineWidth = Math.min(Math.max(exArea(piece) / length, MIN_WIDTH_SHARE * width), width);
-    out.push({ role: 'gap-fill', points, loop: false, width: lineWidth, height, mm3PerMm: crossSection(Math.max(lineWidth, height), height) });
+    const mm3PerMm = crossSection(Math.max(lineWidth, height), height);
+    for (const points of middle) out.push({ role: 'gap-fill', points, loop: false, width: lineWidth, height, mm3PerMm });
   }
   return out;
 }

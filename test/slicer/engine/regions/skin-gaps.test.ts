@@ -91,3 +91,24 @@ test('nothing to do without lines or area', () => {
   assert.deepEqual(skinGapFill([], rows(0, 1, 0.4), W, H), []);
   assert.deepEqual(skinGapFill([{ contour: Float64Array.of(0, 0, 1, 0, 1, 1), holes: [] }], [], W, H), []);
 });
+
+test('a gap around an island of cover gets its middle line only where the gap is, not across the island', () => {
+  // A 2 mm square left open around a 1 mm covered square in its middle: the lines cover only the middle.
+  const area: ExPolygon[] = [{ contour: Float64Array.of(0, 0, 2, 0, 2, 2, 0, 2), holes: [] }];
+  const middle: Extrusion[] = [0.75, 1, 1.25].map((y) => ({
+    role: 'top-surface',
+    points: Float64Array.of(0.75, y, 1.25, y),
+    loop: false,
+    width: 0.3,
+    height: H,
+    mm3PerMm: 0.05,
+  }));
+  const gaps = skinGapFill(area, middle, 0.3, H);
+  assert.ok(gaps.length > 0);
+  for (const gap of gaps) {
+    for (let k = 0; k < gap.points.length; k += 2) {
+      const [x, y] = [gap.points[k], gap.points[k + 1]];
+      assert.ok(!(x > 0.8 && x < 1.2 && y > 0.8 && y < 1.2), `(${x.toFixed(2)}, ${y.toFixed(2)}) lies on the covered island`);
+    }
+  }
+});
