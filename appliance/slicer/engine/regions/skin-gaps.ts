@@ -13,10 +13,14 @@ import type { Extrusion } from '../toolpath/types.js';
 import { crossSection } from './flow.js';
 
 /**
- * Gaps narrower than this (mm) at their widest are left open: thinner than any line, and the
- * cusps between neighbouring line ends along a slanted edge are of that size everywhere.
+ * Gaps narrower than this (mm) at their widest are left open: the cusps between neighbouring line
+ * ends along a slanted edge are about this wide everywhere. Somewhat wider cusps, where the lines
+ * meet a curved edge at a shallow angle, are filled (on a Ø60 disc some fifty dabs 0.3-1.5 mm long
+ * besides the two crescents; at 0.15 mm the triangles where 45° lines meet a step's corner stay open).
  */
 const MIN_GAP_WIDTH = 0.1;
+/** How far in from the area's edge (in line widths) a gap may lie: the last line is at most a spacing in. */
+const EDGE_BAND = 2;
 /** Thinnest gap-fill line (share of the fill's width); a narrower gap is filled at this width along its length. */
 const MIN_WIDTH_SHARE = 0.25;
 
@@ -27,11 +31,18 @@ const MIN_WIDTH_SHARE = 0.25;
  */
 export function skinGapFill(area: readonly ExPolygon[], lines: readonly Extrusion[], width: number, height: number): Extrusion[] {
   if (area.length === 0 || lines.length === 0) return [];
-  const covered = thickenPolylines(
-    lines.map((e) => e.points),
-    width,
-  );
-  const open = differenceEx(area, covered).filter((piece) => exArea(piece) >= MIN_GAP_WIDTH * MIN_GAP_WIDTH);
+  // Inside, neighbouring lines overlap: a gap can only be near the edge. Only the band along it is
+  // compared, with the pieces of line that reach it: thickening and uniting every full line, which
+  // overlap their neighbours along their whole length, took ten times as long (a 100 mm square).
+  const inner = offsetEx(area, -EDGE_BAND * width);
+  const band = inner.length ? differenceEx(area, inner) : area;
+  const near = inner.length
+    ? clipPolylines(
+        lines.map((e) => e.points),
+        offsetEx(band, width / 2),
+      )
+    : lines.map((e) => e.points);
+  const open = differenceEx(band, thickenPolylines(near, width)).filter((piece) => exArea(piece) >= MIN_GAP_WIDTH * MIN_GAP_WIDTH);
   const out: Extrusion[] = [];
   for (const piece of open) {
     // Only gaps wider than MIN_GAP_WIDTH somewhere survive shrinking by half of it.
