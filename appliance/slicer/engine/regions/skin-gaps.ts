@@ -33,7 +33,8 @@ export function skinGapFill(area: readonly ExPolygon[], lines: readonly Extrusio
   if (area.length === 0 || lines.length === 0) return [];
   // Inside, neighbouring lines overlap: a gap can only be near the edge. Only the band along it is
   // compared, with the pieces of line that reach it: thickening and uniting every full line, which
-  // overlap their neighbours along their whole length, took ten times as long (a 100 mm square).
+  // overlap their neighbours along their whole length, took two to four times the CPU time (a
+  // 100 mm square: 45-75 ms against 18, where its fill takes 5).
   const inner = offsetEx(area, -EDGE_BAND * width);
   const band = inner.length ? differenceEx(area, inner) : area;
   const near = inner.length
