@@ -77,7 +77,8 @@ function topCoverVerdict(check) {
 function row(part, name, r) {
   if (!r.ok) return `| ${part} | ${name} | failed: ${r.error} | | | | |`;
   const min = r.topCoverMin === null ? '–' : r.topCoverMin.toFixed(3);
-  return `| ${part} | ${name} | ${r.wallS.toFixed(2)} | ${r.topCover} | ${min} | ${r.uncoveredMm2.toFixed(2)} of ${r.coreMm2.toFixed(0)} | ${r.widestGapMm.toFixed(2)} |`;
+  const open = `${r.uncoveredMm2.toFixed(2)} of ${r.coreMm2.toFixed(0)}`;
+  return `| ${part} | ${name} | ${r.wallS.toFixed(2)} | ${r.topCover} | ${min} | ${open} | ${r.widestGapMm.toFixed(2)} |`;
 }
 
 async function main() {
