@@ -10,19 +10,16 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { distPaths, oursCliArgs, resolveBenchConfig } from './bench/bench-profile.mjs';
+import { distPaths, resolveBenchConfig } from './bench/bench-profile.mjs';
 import { checkGcode } from './bench/check-gcode.mjs';
 import { ensureCuraDefinitions } from './bench/cura-definitions.mjs';
-import { stlBounds } from './bench/model-bounds.mjs';
 import { loadPeerModules } from './bench/peer-modules.mjs';
 import { formatModelTable, summarise, summariseRuns } from './bench/report.mjs';
-import { runMeasured } from './bench/run-measured.mjs';
 import { CORPUS_DIR, GCODE_CHECKER } from './bench/shared-dir.mjs';
+import { peerJob, slicers } from './bench/slicers.mjs';
 import { threeMfToStl } from './bench/threemf-to-stl.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PRUSA = '/usr/bin/prusa-slicer';
-const CURA = '/usr/bin/CuraEngine';
 
 function log(message) {
   process.stderr.write(`[bench] ${message}\n`);
@@ -63,10 +60,7 @@ function corpusModels(corpus, wanted) {
   return files.filter((f) => wanted.some((w) => f === w || f.replace(/\.\w+$/, '') === w));
 }
 
-/**
- * One model as every slicer gets it: the STL (the model itself, or a 3MF's build items converted
- * to one STL) and the peers' settings with the custom G-code rendered for this model.
- */
+/** One model as every slicer gets it: the STL (the model itself, or a 3MF's build items converted to one STL) and its peer job. */
 function prepareJob(corpus, file, workDir, config, peers) {
   const base = basename(file, extname(file));
   const source = join(corpus, file);
@@ -75,44 +69,7 @@ function prepareJob(corpus, file, workDir, config, peers) {
     path = join(workDir, `${base}.stl`);
     writeFileSync(path, threeMfToStl(readFileSync(source)));
   }
-  const gcode = peers.peerGcode(config, peers.peerJob(config, stlBounds(readFileSync(path)), base));
-  const settings = peers.peerConfigs(config, gcode);
-  const iniPath = join(workDir, `${base}.prusaslicer.ini`);
-  writeFileSync(iniPath, settings.prusaIni);
-  return { path, iniPath, curaSettings: settings.curaSettings, caveats: settings.caveats };
-}
-
-function failure(run, output) {
-  const lines = `${run.stderr}\n${run.stdout}`
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l && !l.includes('[trace]') && !l.startsWith('-s ') && !/^Command exited/.test(l));
-  const reason = run.exitCode !== 0 ? `exit ${run.exitCode}` : `no G-code at ${output}`;
-  return `${reason}${lines.length > 0 ? ` (${lines[lines.length - 1].slice(0, 160)})` : ''}`;
-}
-
-/** The three slicers as functions of (job, output) → measured run with parsed estimates. */
-function slicers({ paths, oursBuilt, definition, facts, config, workDir, peers }) {
-  const measured = (command, args, output, parse) => {
-    rmSync(output, { force: true });
-    const run = runMeasured(command, args, { workDir });
-    if (run.exitCode !== 0 || !existsSync(output)) return { ok: false, error: failure(run, output) };
-    return { ok: true, wallS: run.wallS, cpuS: run.cpuS, peakRssMb: run.peakRssMb, ...parse(readFileSync(output, 'utf8'), run) };
-  };
-  const { curaCommandArgs, first, parseCuraOutput, parseGcodeSummary } = peers;
-  const filament = { filamentDiameter: facts.filamentDiameter, filamentDensity: first(config.filament_density) };
-  return {
-    ours: oursBuilt
-      ? // Run as an installed command runs: through its first line, with the runtime settings it carries.
-        (job, output) => measured(paths.cli, oursCliArgs(paths.cli, job.path, output).slice(1), output, (gcode) => parseGcodeSummary(gcode))
-      : undefined,
-    prusa: (job, output) =>
-      measured(PRUSA, ['--export-gcode', '--load', job.iniPath, '--output', output, job.path], output, (gcode) => parseGcodeSummary(gcode)),
-    cura: (job, output) =>
-      measured(CURA, curaCommandArgs({ definition, settings: job.curaSettings, model: job.path, output }), output, (gcode, run) =>
-        parseCuraOutput(gcode, run.stderr, filament),
-      ),
-  };
+  return peerJob(path, base, workDir, config, peers);
 }
 
 function benchModel(file, job, run, opts, workDir, facts) {

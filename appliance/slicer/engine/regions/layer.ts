@@ -13,6 +13,7 @@ import { buildWalls, centreLine, type IslandWalls } from './perimeters.js';
 import type { SupportLayer } from './support.js';
 import { classifyFill, surfaceMasks, type FillRegions, type HashedLayer, type VerticalShellRule } from './surfaces.js';
 import { RegionCache } from './cache.js';
+import { skinGapFill } from './skin-gaps.js';
 import { hashExPolygon, hashExPolygons } from '../geometry/hash.js';
 
 export interface ObjectLayer {
@@ -146,6 +147,8 @@ export function buildLayer(input: LayerInput, p: RegionParams, cache: RegionCach
           const lines = inset.length
             ? fill({ area: inset, pattern, density, spacing, angle, layerIndex: input.index, z: input.printZ, role, width, height: h, mm3PerMm })
             : [];
+          // A top skin's lines leave crescents along curved edges and triangles in corners: gap-filled.
+          if (lines.length && role === 'top-surface') return [...lines, ...skinGapFill(area, lines, width, h)];
           if (lines.length || density < 1) return lines;
           // A solid area too small for a single fill line still must not stay open (a pin's core, the
           // top of a spire): one centre line, as gap fill.
