@@ -33,13 +33,14 @@ export const printersFeature: FeatureFactory = (_ctx, { printers }) => createPri
 export const historyFeature: FeatureFactory = (_ctx, { history }) => createHistoryFeature(history);
 export const liveFeature: FeatureFactory = (ctx) => createLiveFeature(ctx);
 export const nativeSlicingFeature: FeatureFactory = (_ctx, { native }) => createNativeSlicingFeature(native);
-export const bridgeFeature: FeatureFactory = (_ctx, { bridge, printers }) => createBridgeFeature(bridge, printers);
-export const slicerServiceFeature: FeatureFactory = (ctx, { remote, bridge, native, printers }) =>
+export const bridgeFeature: FeatureFactory = (_ctx, { bridge, printers, spoolDirectory }) => createBridgeFeature(bridge, printers, spoolDirectory);
+export const slicerServiceFeature: FeatureFactory = (ctx, { remote, bridge, native, printers, spoolDirectory }) =>
   createSlicerServiceFeature(ctx, {
     remote,
     fallback: [remote.backend, bridge.backend, native.backend],
     userProfiles: () => native.userProfiles(),
     printers,
+    spools: spoolDirectory,
   });
 export const queueFeature: FeatureFactory = (ctx, { queue }) => createQueueFeature(ctx, queue);
 

@@ -285,7 +285,13 @@ export class PrintRecorder {
   /** The record with what its announcement says: who, the job, the plan, the estimate, the picture. */
   private async attributed(record: HistoryRecord, announcement: Announcement): Promise<HistoryRecord> {
     if (announcement.kind === 'user') {
-      return { ...record, started_by: { kind: 'user', user: announcement.event.user, job_id: null, copy: null } };
+      const s = announcement.event;
+      return {
+        ...record,
+        started_by: { kind: 'user', user: s.user, job_id: null, copy: null },
+        estimate_s: s.estimate_s,
+        filament: s.filaments.map(plannedToFilament),
+      };
     }
     const d = announcement.event;
     const startedBy: StartedBy = { kind: 'queue', user: d.user, job_id: d.job_id, copy: d.copy };
