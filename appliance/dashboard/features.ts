@@ -31,7 +31,7 @@ export const authFeature: FeatureFactory = (ctx) => createAuthFeature(ctx);
 export const notificationsFeature: FeatureFactory = (_ctx, { notifications }) => createNotificationsFeature(notifications);
 export const printersFeature: FeatureFactory = (_ctx, { printers }) => createPrintersFeature(printers);
 export const historyFeature: FeatureFactory = (_ctx, { history }) => createHistoryFeature(history);
-export const liveFeature: FeatureFactory = (ctx) => createLiveFeature(ctx);
+export const liveFeature: FeatureFactory = (ctx, { queue }) => createLiveFeature(ctx, {}, { plateCleared: (id, by) => queue.plateCleared(id, by) });
 export const nativeSlicingFeature: FeatureFactory = (_ctx, { native }) => createNativeSlicingFeature(native);
 export const bridgeFeature: FeatureFactory = (_ctx, { bridge, printers, spoolDirectory }) => createBridgeFeature(bridge, printers, spoolDirectory);
 export const slicerServiceFeature: FeatureFactory = (ctx, { remote, bridge, native, printers, spoolDirectory }) =>
