@@ -44,9 +44,9 @@ export const slicerServiceFeature: FeatureFactory = (ctx, { remote, bridge, nati
   });
 export const queueFeature: FeatureFactory = (ctx, { queue }) => createQueueFeature(ctx, queue);
 
-export const inventoryFeature: FeatureFactory = (ctx, { inventory }) => createInventoryFeature(ctx, inventory);
-export const inventoryToolsFeature: FeatureFactory = (ctx, { notifications, spoolDirectory, usage }) =>
-  createInventoryToolsFeature(ctx, { spools: spoolDirectory, notifications, usage });
+export const inventoryFeature: FeatureFactory = (ctx, { inventory, locations }) => createInventoryFeature(ctx, inventory, locations);
+export const inventoryToolsFeature: FeatureFactory = (ctx, { spoolDirectory, locations, usage }) =>
+  createInventoryToolsFeature(ctx, { spools: spoolDirectory, storage: locations, usage });
 
 /** The browser app at `/` (web/): its files and the fallback to index.html for the app's own paths. */
 export const webFeature: FeatureFactory = (ctx) => createWebFeature({ log: ctx.log.child('web') });
