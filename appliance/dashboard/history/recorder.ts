@@ -209,8 +209,8 @@ export class PrintRecorder {
       if (record.started_by.kind !== 'printer' || !sameFile(record.file, file)) return;
       if (this.now().getTime() - Date.parse(record.started_at) > LATE_CLAIM_MS) return;
       if (this.announcements.get(printerId) !== announcement) return;
-      await this.announcements.take(printerId, announcement);
       await this.options.store.put(await this.attributed(record, announcement));
+      await this.announcements.take(printerId, announcement);
     });
   }
 
@@ -280,12 +280,12 @@ export class PrintRecorder {
       estimate_s: null,
       filament_booked: false,
     };
-    const announcement = this.announcements.get(printerId);
-    if (announcement && sameFile(announcement.event.file, obs.file)) {
-      await this.announcements.take(printerId, announcement);
-      record = await this.attributed(record, announcement);
-    }
+    const waiting = this.announcements.get(printerId);
+    const claimed = waiting && sameFile(waiting.event.file, obs.file) ? waiting : null;
+    if (claimed) record = await this.attributed(record, claimed);
     await this.options.store.put(record);
+    // Dropped only once the record that took it is on disk: a crash in between loses neither.
+    if (claimed) await this.announcements.take(printerId, claimed);
     track.openId = record.id;
     track.progress = obs.progress;
     track.extruded = obs.extruded_mm;
