@@ -42,13 +42,22 @@ function figure(values: readonly number[] | undefined, filament: number): number
   return value !== undefined && Number.isFinite(value) && value >= 0 ? value : null;
 }
 
+/** The spools on the printer; none when the inventory is not running (its feature off or failed): the print goes out all the same. */
+function loadedSpools(spools: SpoolDirectory | null, printerId: string): SpoolView[] {
+  try {
+    return (spools?.loadedOn(printerId) ?? []).filter((s) => !s.archived);
+  } catch {
+    return [];
+  }
+}
+
 export function plannedFilaments(
   printer: { id: string; type: string },
   feeds: readonly PlannedFeed[] | null,
   sliced: SlicedFigures | null,
   spools: SpoolDirectory | null,
 ): PlannedFilament[] {
-  const loaded: SpoolView[] = (spools?.loadedOn(printer.id) ?? []).filter((s) => !s.archived);
+  const loaded = loadedSpools(spools, printer.id);
   const chosen = feeds !== null && feeds.length > 0 ? feeds : defaultFeeds(printer.type, sliced);
   return chosen.map((feed) => {
     const spool = loaded.find((s) => s.slot !== null && sameSlot(s.slot, feed.slot)) ?? null;
