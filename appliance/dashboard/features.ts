@@ -32,22 +32,23 @@ export const authFeature: FeatureFactory = (ctx) => createAuthFeature(ctx);
 export const notificationsFeature: FeatureFactory = (_ctx, { notifications }) => createNotificationsFeature(notifications);
 export const printersFeature: FeatureFactory = (_ctx, { printers }) => createPrintersFeature(printers);
 export const historyFeature: FeatureFactory = (_ctx, { history }) => createHistoryFeature(history);
-export const liveFeature: FeatureFactory = (ctx) => createLiveFeature(ctx);
+export const liveFeature: FeatureFactory = (ctx, { queue }) => createLiveFeature(ctx, {}, { plateCleared: (id, by) => queue.plateCleared(id, by) });
 export const settingsFeature: FeatureFactory = (ctx) => createSettingsFeature(ctx);
 export const nativeSlicingFeature: FeatureFactory = (_ctx, { native }) => createNativeSlicingFeature(native);
-export const bridgeFeature: FeatureFactory = (_ctx, { bridge, printers }) => createBridgeFeature(bridge, printers);
-export const slicerServiceFeature: FeatureFactory = (ctx, { remote, bridge, native, printers }) =>
+export const bridgeFeature: FeatureFactory = (_ctx, { bridge, printers, spoolDirectory }) => createBridgeFeature(bridge, printers, spoolDirectory);
+export const slicerServiceFeature: FeatureFactory = (ctx, { remote, bridge, native, printers, spoolDirectory }) =>
   createSlicerServiceFeature(ctx, {
     remote,
     fallback: [remote.backend, bridge.backend, native.backend],
     userProfiles: () => native.userProfiles(),
     printers,
+    spools: spoolDirectory,
   });
 export const queueFeature: FeatureFactory = (ctx, { queue }) => createQueueFeature(ctx, queue);
 
-export const inventoryFeature: FeatureFactory = (ctx, { inventory }) => createInventoryFeature(ctx, inventory);
-export const inventoryToolsFeature: FeatureFactory = (ctx, { notifications, spoolDirectory, usage }) =>
-  createInventoryToolsFeature(ctx, { spools: spoolDirectory, notifications, usage });
+export const inventoryFeature: FeatureFactory = (ctx, { inventory, locations }) => createInventoryFeature(ctx, inventory, locations);
+export const inventoryToolsFeature: FeatureFactory = (ctx, { spoolDirectory, locations, usage }) =>
+  createInventoryToolsFeature(ctx, { spools: spoolDirectory, storage: locations, usage });
 
 /** The browser app at `/` (web/): its files and the fallback to index.html for the app's own paths. */
 export const webFeature: FeatureFactory = (ctx) => createWebFeature({ log: ctx.log.child('web') });

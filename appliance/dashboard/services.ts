@@ -15,6 +15,7 @@ import type { PrinterDirectory } from './history/recorder.js';
 import { printUsage } from './inventory/cost/print-usage.js';
 import type { UsageLookup } from './inventory/cost/usage-lookup.js';
 import { Inventory } from './inventory/inventory.js';
+import { StorageLocations } from './inventory/locations/storage.js';
 import type { SpoolDirectory, SpoolLedger } from './inventory/spool.js';
 import { NotificationCenter } from './notifications/center.js';
 import { createPrinters, type Printers, type PrintersOptions } from './printers/feature.js';
@@ -48,6 +49,8 @@ export interface DashboardServices {
   readonly spoolDirectory: SpoolDirectory;
   /** What the cost estimate reads for a history record or a queue job. */
   readonly usage: UsageLookup;
+  /** The storage locations: their routes and climate (inventory tools), their names as Spoolman's `location` (inventory). */
+  readonly locations: StorageLocations;
   readonly history: PrintHistory;
   readonly queue: QueueService;
 }
@@ -70,6 +73,13 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
     },
   };
   const spoolDirectory = options.spools ?? inventory;
+  const locations = new StorageLocations({
+    ...ctx,
+    spools: spoolDirectory,
+    notifications,
+    log: ctx.log.child('inventory-tools'),
+    now: () => new Date(),
+  });
   const history = new PrintHistory(ctx, { ledger: options.history?.ledger ?? inventory, printers: printerDirectory });
   const queue = new QueueService(ctx, printers, spoolDirectory, [remote.backend, bridge.backend, native.backend]);
   return {
@@ -80,6 +90,7 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
     remote,
     inventory,
     spoolDirectory,
+    locations,
     history,
     queue,
     usage: options.usage ?? printUsage(history, queue),

@@ -7,14 +7,11 @@
  * (the printer never started it), the jobs behind them go out after their plates are confirmed.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { eventually } from '../fixtures/eventually.js';
 import {
-  api,
   LOADS,
   MARLIN_EXTRUDED_MM,
   densityOf,
@@ -27,37 +24,11 @@ import {
   type JobSpec,
   type PrinterName,
 } from './farm-loop-farm.js';
+import { startChild, type Child } from './farm-loop-child-process.js';
 import { FarmWatch } from './farm-loop-watch.js';
 import { gramsOf } from '../../appliance/dashboard/history/filament.js';
 
-const CHILD = fileURLToPath(new URL('./farm-loop-child.js', import.meta.url));
 const WAIT_MS = 30_000;
-
-interface Child {
-  api: Api;
-  kill(): Promise<void>;
-}
-
-function startChild(dataDir: string): Promise<Child> {
-  return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, [CHILD, dataDir], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    const exited = new Promise<void>((done) => child.once('exit', () => done()));
-    child.stderr?.setEncoding('utf8').on('data', (text: string) => {
-      stderr += text;
-      const url = /listening on (\S+)/.exec(stderr)?.[1];
-      if (url)
-        resolve({
-          api: api(url),
-          async kill() {
-            child.kill('SIGKILL');
-            await exited;
-          },
-        });
-    });
-    child.once('exit', (code) => reject(new Error(`the dashboard exited (${code}) before it listened:\n${stderr}`)));
-  });
-}
 
 const long = { minutes: 10, layers: 6 };
 const JOBS: JobSpec[] = [

@@ -7,6 +7,7 @@
 import { AppError, ErrorCode } from '../../common/errors.js';
 import type { DashboardContext } from '../feature.js';
 import type { SpoolLedger } from '../inventory/spool.js';
+import { StoredAnnouncements } from './announcements.js';
 import { fromProgress, fromStatus } from './observation.js';
 import type { HistoryRecord } from './record.js';
 import { PrintRecorder, type PrinterDirectory } from './recorder.js';
@@ -28,7 +29,7 @@ export class PrintHistory {
   readonly thumbnails: ThumbnailStore;
 
   constructor(
-    private readonly ctx: Pick<DashboardContext, 'bus' | 'dataDir' | 'log'>,
+    private readonly ctx: Pick<DashboardContext, 'bus' | 'dataDir' | 'log' | 'stores'>,
     private readonly options: HistoryOptions,
   ) {
     this.thumbnails = new ThumbnailStore(ctx.dataDir, ctx.log.child('history'));
@@ -50,6 +51,7 @@ export class PrintHistory {
       ledger: this.options.ledger,
       closed: (record) => bus.emit('history.added', record),
       log,
+      announcements: await StoredAnnouncements.open(this.ctx.stores),
     });
     await recorder.resume();
     this.opened = { store, recorder };

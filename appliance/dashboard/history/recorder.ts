@@ -6,12 +6,14 @@
  *
  * Announcements (`print.dispatched` from the queue, `print.starting` from slice-and-send) wait
  * per printer for the next print whose file matches (observation.ts `sameFile`); one that arrives
- * just after the print was seen (the printer reported first) still claims it.
+ * just after the print was seen (the printer reported first) still claims it. They wait in
+ * `Announcements` (announcements.ts: on disk, so a restart in between loses none).
  */
 import type { Logger } from '../../common/logger.js';
 import type { SpoolLedger } from '../inventory/spool.js';
 import { sameSlot, type FilamentSlot } from '../printers/filament-slot.js';
 import type { PrintStarting } from '../printers/print-starting.js';
+import { MemoryAnnouncements, type Announcement, type Announcements } from './announcements.js';
 import type { PlannedFilament, PrintDispatched } from '../queue/print-dispatched.js';
 import { bookFilament, filamentUsed } from './filament.js';
 import { sameFile, type Observation } from './observation.js';
@@ -24,8 +26,6 @@ export interface PrinterDirectory {
   describe(printerId: string): { name: string; type: string } | null;
 }
 
-/** An announcement older than this no longer claims a print (the start it announced did not happen). */
-export const ANNOUNCEMENT_TTL_MS = 30 * 60_000;
 /** A print seen at most this long before its announcement is still claimed by it. */
 export const LATE_CLAIM_MS = 60_000;
 /** An open record's progress is written again each time it has moved on by this many points. */
@@ -38,8 +38,6 @@ const LATE_REASON_MS = 10_000;
  * without it (the driver was replaced mid-print), the record is closed as interrupted.
  */
 export const GONE_GRACE_MS = 3_000;
-
-type Announcement = { kind: 'queue'; event: PrintDispatched; atMs: number } | { kind: 'user'; event: PrintStarting; atMs: number };
 
 interface PrinterTrack {
   openId: string | null;
@@ -66,6 +64,8 @@ export interface RecorderOptions {
   now?: () => Date;
   /** GONE_GRACE_MS unless a test shortens it. */
   goneGraceMs?: number;
+  /** Where announcements wait for their print (history.ts: on disk); in memory when absent. */
+  announcements?: Announcements;
 }
 
 const plannedToFilament = (p: PlannedFilament): FilamentUsed => ({
@@ -91,13 +91,16 @@ const filamentToPlanned = (f: FilamentUsed, index: number): PlannedFilament => (
 
 export class PrintRecorder {
   private readonly tracks = new Map<string, PrinterTrack>();
-  private readonly announcements = new Map<string, Announcement>();
+  private readonly announcements: Announcements;
   private readonly chains = new Map<string, Promise<void>>();
+  /** Announcement writes under way (idle() waits for them). */
+  private readonly writes = new Set<Promise<void>>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly now: () => Date;
 
   constructor(private readonly options: RecorderOptions) {
     this.now = options.now ?? (() => new Date());
+    this.announcements = options.announcements ?? new MemoryAnnouncements(() => this.now().getTime());
   }
 
   /** Takes over the records left open by the last run, and books filament a crash left unbooked. */
@@ -123,7 +126,7 @@ export class PrintRecorder {
   /** Resolves once every report handed in so far is handled (tests, shutdown). */
   async idle(): Promise<void> {
     for (;;) {
-      const pending = [...this.chains.values()];
+      const pending = [...this.chains.values(), ...this.writes];
       if (pending.length === 0) return;
       await Promise.all(pending);
     }
@@ -137,7 +140,7 @@ export class PrintRecorder {
     const atMs = this.now().getTime();
     const pending = this.announcements.get(event.printer_id);
     // The queue starts its prints through the same path: its announcement says more, and stays.
-    if (pending?.kind === 'queue' && sameFile(pending.event.file, event.file) && atMs - pending.atMs <= ANNOUNCEMENT_TTL_MS) return;
+    if (pending?.kind === 'queue' && sameFile(pending.event.file, event.file)) return;
     this.announce(event.printer_id, { kind: 'user', event, atMs }, event.file);
   }
 
@@ -178,6 +181,13 @@ export class PrintRecorder {
     return track;
   }
 
+  /** An announcement write: logged when it fails (the announcement still waits in memory). */
+  private saving(write: Promise<void>): void {
+    const tracked = write.catch((err: unknown) => this.options.log.error(`announcement not saved: ${String(err)}`));
+    this.writes.add(tracked);
+    void tracked.then(() => this.writes.delete(tracked));
+  }
+
   private serialise(printerId: string, work: () => Promise<void>): void {
     const previous = this.chains.get(printerId) ?? Promise.resolve();
     const next = previous.then(work).catch((err: unknown) => {
@@ -190,7 +200,7 @@ export class PrintRecorder {
   }
 
   private announce(printerId: string, announcement: Announcement, file: string): void {
-    this.announcements.set(printerId, announcement);
+    this.saving(this.announcements.set(printerId, announcement));
     // The printer may have reported the print before the announcement reached us.
     this.serialise(printerId, async () => {
       const track = this.track(printerId);
@@ -199,8 +209,8 @@ export class PrintRecorder {
       if (record.started_by.kind !== 'printer' || !sameFile(record.file, file)) return;
       if (this.now().getTime() - Date.parse(record.started_at) > LATE_CLAIM_MS) return;
       if (this.announcements.get(printerId) !== announcement) return;
-      this.announcements.delete(printerId);
       await this.options.store.put(await this.attributed(record, announcement));
+      await this.announcements.take(printerId, announcement);
     });
   }
 
@@ -270,12 +280,12 @@ export class PrintRecorder {
       estimate_s: null,
       filament_booked: false,
     };
-    const announcement = this.announcements.get(printerId);
-    if (announcement && sameFile(announcement.event.file, obs.file) && now.getTime() - announcement.atMs <= ANNOUNCEMENT_TTL_MS) {
-      this.announcements.delete(printerId);
-      record = await this.attributed(record, announcement);
-    }
+    const waiting = this.announcements.get(printerId);
+    const claimed = waiting && sameFile(waiting.event.file, obs.file) ? waiting : null;
+    if (claimed) record = await this.attributed(record, claimed);
     await this.options.store.put(record);
+    // Dropped only once the record that took it is on disk: a crash in between loses neither.
+    if (claimed) await this.announcements.take(printerId, claimed);
     track.openId = record.id;
     track.progress = obs.progress;
     track.extruded = obs.extruded_mm;
@@ -285,7 +295,13 @@ export class PrintRecorder {
   /** The record with what its announcement says: who, the job, the plan, the estimate, the picture. */
   private async attributed(record: HistoryRecord, announcement: Announcement): Promise<HistoryRecord> {
     if (announcement.kind === 'user') {
-      return { ...record, started_by: { kind: 'user', user: announcement.event.user, job_id: null, copy: null } };
+      const s = announcement.event;
+      return {
+        ...record,
+        started_by: { kind: 'user', user: s.user, job_id: null, copy: null },
+        estimate_s: s.estimate_s,
+        filament: s.filaments.map(plannedToFilament),
+      };
     }
     const d = announcement.event;
     const startedBy: StartedBy = { kind: 'queue', user: d.user, job_id: d.job_id, copy: d.copy };

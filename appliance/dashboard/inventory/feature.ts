@@ -5,27 +5,34 @@
  */
 import type { DashboardContext, DashboardFeature } from '../feature.js';
 import type { Inventory } from './inventory.js';
+import type { StorageLocations } from './locations/storage.js';
 import { importRoutes } from './import/routes.js';
 import { filamentRoutes } from './routes.js';
 import { SpoolmanAccess } from './spoolman/access.js';
 import { spoolmanRoutes } from './spoolman/routes.js';
 import { SpoolmanSockets } from './spoolman/websocket.js';
 
-export function createInventoryFeature(ctx: DashboardContext, inventory: Inventory): DashboardFeature {
+/**
+ * `locations`: the storage locations services.ts shares with the inventory tools, whose names are
+ * the Spoolman API's `location`; opened here too, so the names are there whichever feature runs.
+ */
+export function createInventoryFeature(ctx: DashboardContext, inventory: Inventory, locations: StorageLocations | null = null): DashboardFeature {
   const access = new SpoolmanAccess(ctx.auth, ctx.settings);
-  const sockets = new SpoolmanSockets(inventory, access, ctx.log.child('spoolman-ws'));
+  const sockets = new SpoolmanSockets(inventory, access, ctx.log.child('spoolman-ws'), locations);
   return {
     name: 'inventory',
-    routes: [...filamentRoutes(inventory, ctx.settings), ...importRoutes(inventory), ...spoolmanRoutes(inventory, access, ctx)],
+    routes: [...filamentRoutes(inventory, ctx.settings), ...importRoutes(inventory), ...spoolmanRoutes(inventory, access, ctx, locations)],
     install(app) {
       sockets.install(app);
     },
     async start() {
       await inventory.open();
+      await locations?.open();
       sockets.start();
     },
     async stop() {
       sockets.stop();
+      await locations?.close();
       await inventory.close();
     },
     info() {

@@ -5,7 +5,6 @@
  * hands both over.
  */
 import type { DashboardContext, DashboardFeature } from '../feature.js';
-import type { NotificationCenter } from '../notifications/center.js';
 import { CostEstimator } from './cost/estimate.js';
 import { PrinterWatts } from './cost/printer-watts.js';
 import { costRoutes } from './cost/routes.js';
@@ -13,7 +12,7 @@ import type { UsageLookup } from './cost/usage-lookup.js';
 import { expiryRoutes } from './expiry/routes.js';
 import { labelRoutes } from './labels/routes.js';
 import { locationRoutes } from './locations/routes.js';
-import { StorageLocations } from './locations/storage.js';
+import type { StorageLocations } from './locations/storage.js';
 import type { SpoolDirectory } from './spool.js';
 
 export const INVENTORY_TOOLS_FEATURE = 'inventory-tools';
@@ -22,17 +21,16 @@ export const INVENTORY_TAG = 'inventory';
 
 export interface InventoryToolsDeps {
   spools: SpoolDirectory;
-  notifications: Pick<NotificationCenter, 'notify'>;
+  /** The storage locations, shared with the inventory feature (services.ts). */
+  storage: StorageLocations;
   /** History records and queue jobs for estimates by reference (inventory/cost/print-usage.ts). */
   usage: UsageLookup;
   now?: () => Date;
 }
 
 export function createInventoryToolsFeature(ctx: DashboardContext, deps: InventoryToolsDeps): DashboardFeature {
-  const { spools } = deps;
+  const { spools, storage } = deps;
   const now = deps.now ?? (() => new Date());
-  const log = ctx.log.child(INVENTORY_TOOLS_FEATURE);
-  const storage = new StorageLocations({ ...ctx, spools, notifications: deps.notifications, log, now });
   const watts = new PrinterWatts();
   const estimator = new CostEstimator({
     spools,

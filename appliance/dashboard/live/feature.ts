@@ -3,12 +3,17 @@
  * REST routes; its counters are its block of /api/system/info.
  */
 import type { DashboardContext, DashboardFeature } from '../feature.js';
-import { DEFAULT_HUB_OPTIONS, LiveHub, type LiveHubOptions } from './hub.js';
+import { DEFAULT_HUB_OPTIONS, LiveHub, type LiveActions, type LiveHubOptions } from './hub.js';
 import { installLiveSocket, WS_PATH } from './websocket.js';
 
-export function createLiveFeature(ctx: DashboardContext, options: Partial<LiveHubOptions> = {}): DashboardFeature {
+/** `actions`: what client messages other than auth and subscribe do (features.ts: the queue's plate confirmation). */
+export function createLiveFeature(
+  ctx: DashboardContext,
+  options: Partial<LiveHubOptions> = {},
+  actions: LiveActions | null = null,
+): DashboardFeature {
   const log = ctx.log.child('live');
-  const hub = new LiveHub(ctx.auth, log, { ...DEFAULT_HUB_OPTIONS, ...options });
+  const hub = new LiveHub(ctx.auth, log, { ...DEFAULT_HUB_OPTIONS, ...options }, actions);
   let unsubscribe: (() => void) | null = null;
   return {
     name: 'live',

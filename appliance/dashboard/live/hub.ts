@@ -11,6 +11,7 @@
  * upgrade): with the credentials it came with, or with its first message. Messages it sends
  * while that check runs are held and handled once it is admitted, after the hello.
  */
+import { AppError, ErrorCode, isAppError } from '../../common/errors.js';
 import { packageVersion } from '../../common/version.js';
 import type { Logger } from '../../common/logger.js';
 import type { DashboardEventType } from '../events.js';
@@ -36,6 +37,12 @@ export type CredentialCheck = () => Promise<Principal | null>;
 export interface Credentials {
   principal: Principal;
   recheck: CredentialCheck;
+}
+
+/** What clients may do over the socket besides subscribing, with the REST routes' effect and role. */
+export interface LiveActions {
+  /** The queue's plate confirmation (`POST /api/printers/:id/plate-cleared`); answers the plate. */
+  plateCleared(printerId: string, by: string): Promise<unknown>;
 }
 
 export interface LiveHubOptions {
@@ -95,6 +102,7 @@ export class LiveHub {
     private readonly auth: Authenticator,
     private readonly log: Logger,
     readonly options: LiveHubOptions = DEFAULT_HUB_OPTIONS,
+    private readonly actions: LiveActions | null = null,
   ) {}
 
   start(): void {
@@ -173,8 +181,32 @@ export class LiveHub {
       this.reply(client, { type: 'error', payload: { code: 'ERR_VALIDATION', error: 'already authenticated' } });
       return;
     }
+    if (parsed.message.type === 'plate.clear') {
+      void this.clearPlate(client, parsed.message.printer_id);
+      return;
+    }
     client.types = parsed.message.types === null ? null : new Set(parsed.message.types);
     this.reply(client, { type: 'subscribed', payload: { types: client.types ? [...client.types] : EVENT_TYPES } });
+  }
+
+  /**
+   * `plate.clear`: the print role, as the endpoint asks; the effect and the `printer.plate` event
+   * are the queue's. Refusals (role, unknown printer, printing) answer an `error`; the socket stays.
+   */
+  private async clearPlate(client: LiveClient, printerId: string): Promise<void> {
+    const principal = client.credentials?.principal;
+    if (!principal) return;
+    try {
+      if (principal.role === 'view') throw new AppError(ErrorCode.forbidden, 403, `this needs the print level; ${principal.name} has view`);
+      if (this.actions === null) throw new AppError(ErrorCode.unavailable, 503, 'the queue is not running');
+      const plate = await this.actions.plateCleared(printerId, principal.name);
+      if (client.state === 'open') this.reply(client, { type: 'plate.cleared', payload: plate });
+    } catch (err) {
+      const known = isAppError(err);
+      if (!known) this.log.error(`plate.clear of ${printerId} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      const payload = known ? { code: err.code, error: err.message } : { code: ErrorCode.internal, error: 'internal error' };
+      if (client.state === 'open') this.reply(client, { type: 'error', payload });
+    }
   }
 
   /** Sends one event to every open client that wants its type. */

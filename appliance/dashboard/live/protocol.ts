@@ -46,13 +46,17 @@ export const CloseCode = {
 export type ServerMessage =
   | { type: 'hello'; payload: { version: string; heartbeat_ms: number; types: readonly DashboardEventType[]; user: string; role: string } }
   | { type: 'subscribed'; payload: { types: readonly DashboardEventType[] } }
+  /** The answer to `plate.clear`: the plate as `POST /api/printers/:id/plate-cleared` answers it. */
+  | { type: 'plate.cleared'; payload: unknown }
   | { type: 'error'; payload: { code: string; error: string } };
 
 /** A message the client sends. */
 export type ClientMessage =
   | { type: 'auth'; token: string }
   /** Limits the events this connection receives; `types` omitted or null means all of them. */
-  | { type: 'subscribe'; types: readonly DashboardEventType[] | null };
+  | { type: 'subscribe'; types: readonly DashboardEventType[] | null }
+  /** Confirms a printer's plate clear, as `POST /api/printers/:id/plate-cleared` does (print role). */
+  | { type: 'plate.clear'; printer_id: string };
 
 export type ParsedClientMessage = { ok: true; message: ClientMessage } | { ok: false; error: string };
 
@@ -87,5 +91,12 @@ export function parseClientMessage(text: string): ParsedClientMessage {
     }
     return { ok: true, message: { type: 'subscribe', types: [...new Set(types as DashboardEventType[])] } };
   }
-  return { ok: false, error: `unknown message type ${JSON.stringify(data.type)}; expected "auth" or "subscribe"` };
+  if (data.type === 'plate.clear') {
+    const printerId = data.printer_id;
+    if (typeof printerId !== 'string' || printerId === '' || printerId.length > MAX_TOKEN_LENGTH) {
+      return { ok: false, error: '"plate.clear" needs a "printer_id" string' };
+    }
+    return { ok: true, message: { type: 'plate.clear', printer_id: printerId } };
+  }
+  return { ok: false, error: `unknown message type ${JSON.stringify(data.type)}; expected "auth", "subscribe" or "plate.clear"` };
 }

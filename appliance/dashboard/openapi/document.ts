@@ -131,7 +131,11 @@ function liveEventsText(): string {
   return (
     `Live events: a WebSocket at \`${WS_PATH}\` (the same credentials, as \`?token=\` or a header) sends \`{ type, payload }\` ` +
     'messages, the payload being the event as the server publishes it on its event bus; a client narrows the feed with ' +
-    `\`{ "type": "subscribe", "types": [...] }\`.\n\n${events}`
+    '`{ "type": "subscribe", "types": [...] }`. A print-role session confirms a plate clear with ' +
+    '`{ "type": "plate.clear", "printer_id": "…" }`, with the effect and the `printer.plate` event of ' +
+    '`POST /api/printers/{id}/plate-cleared`; it is answered `{ "type": "plate.cleared", "payload": <the plate> }`, or ' +
+    '`{ "type": "error", "payload": { code, error } }` (ERR_FORBIDDEN for a view session, ERR_NOT_FOUND, ERR_CONFLICT), ' +
+    `and the socket stays open.\n\n${events}`
   );
 }
 

@@ -23,6 +23,7 @@
 import type { Readable } from 'node:stream';
 import type { Logger } from '../../common/logger.js';
 import type { PrinterActionName } from './actions.js';
+import type { FilamentSlot } from './filament-slot.js';
 import type { PrinterIdentity, PrinterRecord } from './printer.js';
 import type { AmsUpdate, PrinterStatus, PrintProgress } from './status.js';
 
@@ -78,6 +79,26 @@ export interface StartOptions {
   bed_leveling?: boolean;
 }
 
+/** One filament of a print and where this printer will feed it from, as planned before the start. */
+export interface PlannedFeed {
+  /** The slicer's filament number, 1-based. */
+  filament: number;
+  slot: FilamentSlot;
+  /** What the printer reports loaded there (Bambu: the tray), else what the file asks for; null when neither says. */
+  material: string | null;
+  color_hex: string | null;
+}
+
+/**
+ * What a start will do, worked out once before it: the feeds to announce, and the options that
+ * make `start()` do exactly that (Bambu: the AMS mapping, passed back so the driver does not work
+ * it out a second time).
+ */
+export interface StartPlan {
+  feeds: PlannedFeed[];
+  options: StartOptions;
+}
+
 export interface DriverLogLine {
   /** `sent` and `received` are protocol traffic (the G-code console); `info` is the driver's own. */
   direction: 'sent' | 'received' | 'info';
@@ -123,6 +144,12 @@ export interface PrinterDriver {
   upload(source: UploadSource, remoteName: string, onProgress?: (progress: UploadProgress) => void): Promise<void>;
   /** Starts printing a file already on the printer. */
   start(remoteName: string, options?: StartOptions): Promise<void>;
+  /**
+   * Where a file already on the printer would be fed from if started with `options` (a driver
+   * that chooses feeds itself: Bambu's AMS mapping); refuses as `start()` would refuse the plan.
+   * Drivers without it feed filament n from their default place (Marlin: tool T(n−1)).
+   */
+  planStart?(remoteName: string, options?: StartOptions): Promise<StartPlan>;
   pause(): Promise<void>;
   resume(): Promise<void>;
   stop(): Promise<void>;

@@ -10,6 +10,7 @@
  *   does not match).
  */
 import { isAppError } from '../../common/errors.js';
+import { loadedSpoolsOf } from '../inventory/loaded-spools.js';
 import type { SpoolDirectory } from '../inventory/spool.js';
 import type { Printers } from '../printers/feature.js';
 import type { PrinterView } from '../printers/printer.js';
@@ -64,18 +65,8 @@ function amsLoaded(ams: AmsUpdate, spools: readonly { id: number; slot: LoadedFi
   return loaded;
 }
 
-/** The spools assigned to the printer; none while the inventory is not running (the queue still serves what the printers report). */
-function assignedSpools(spools: SpoolDirectory | null, printerId: string): ReturnType<SpoolDirectory['loadedOn']> {
-  try {
-    return spools?.loadedOn(printerId) ?? [];
-  } catch (err) {
-    if (isAppError(err) && err.status === 503) return [];
-    throw err;
-  }
-}
-
 function loadedOn(printers: Printers, spools: SpoolDirectory | null, view: PrinterView): LoadedFilament[] | null {
-  const assigned = assignedSpools(spools, view.id);
+  const assigned = loadedSpoolsOf(spools, view.id);
   if (view.type === 'bambu-lan') {
     const ams = printers.manager.driver(view.id)?.state?.().ams ?? null;
     return ams ? amsLoaded(ams, assigned) : null;

@@ -18,7 +18,9 @@ import type { PrinterDriver } from '../printers/driver.js';
 import type { Printers } from '../printers/feature.js';
 import type { PrinterView } from '../printers/printer.js';
 import type { Principal } from '../http/route.js';
+import type { SpoolDirectory } from '../inventory/spool.js';
 import type { SliceJobResult } from './backend.js';
+import { plannedFilaments, type SlicedFigures } from './print-plan.js';
 import { parseSliceUpload } from './slice-http.js';
 import type { SliceForm } from '../../slicer/index.js';
 
@@ -149,9 +151,22 @@ export function starterOf(principal: Principal | null): string | null {
   return principal?.kind === 'user' ? principal.name : null;
 }
 
+/** Who starts a print through slice-and-send and what the slice said, for the announcement. */
+export interface PrintStart {
+  /** The user's name; null when an API key asked. */
+  user: string | null;
+  /** The slicer's figures for the file; null when not known (no filament is planned then). */
+  sliced: SlicedFigures | null;
+  /** The spools, to name the one in each slot that feeds the print; null without an inventory. */
+  spools: SpoolDirectory | null;
+}
+
 /**
  * Uploads `file` (of `format`) under a name the printer takes and starts printing it, announcing
- * the start for `user` (history records who started it). An AppError on the way gets `details`
+ * the start (`print.starting`: the user, the estimate, the filament per slot with its spool) so
+ * that history records who started it and what it used. The feeding slots are the driver's own
+ * start plan where it has one (Bambu: the AMS mapping), and the start is made with that plan.
+ * An AppError on the way gets `details`
  * (merged with what it had) from `details`, plus `uploaded_as`, the file's name on the printer,
  * when the upload went through and the start did not.
  */
@@ -160,7 +175,7 @@ export async function sendToPrinter(
   printerId: string,
   file: string,
   format: PrintFormat,
-  user: string | null,
+  start: PrintStart,
   details: Record<string, unknown> = {},
 ): Promise<SentFile> {
   let uploadedAs: string | null = null;
@@ -170,8 +185,16 @@ export async function sendToPrinter(
     const remoteName = printerFileName(file);
     await driver.upload({ path: file }, remoteName);
     uploadedAs = remoteName;
-    printers.manager.announceStart({ printer_id: printer.id, file: remoteName, user, at: new Date().toISOString() });
-    await driver.start(remoteName);
+    const plan = driver.planStart ? await driver.planStart(remoteName) : null;
+    printers.manager.announceStart({
+      printer_id: printer.id,
+      file: remoteName,
+      user: start.user,
+      estimate_s: start.sliced?.estimate_s ?? null,
+      filaments: plannedFilaments(printer, plan?.feeds ?? null, start.sliced, start.spools),
+      at: new Date().toISOString(),
+    });
+    await driver.start(remoteName, plan?.options ?? {});
     return { printer_id: printer.id, printer_name: printer.name, remote_name: remoteName, started: true };
   } catch (err) {
     throw withDetails(err, uploadedAs === null ? details : { ...details, uploaded_as: uploadedAs });

@@ -59,7 +59,7 @@ async function print(name: string, minutes: number, user: string | null): Promis
   mkdirSync(dir, { recursive: true });
   const source = path.join(dir, `${name}.gcode.3mf`);
   writeFileSync(source, gcode3mf(bambuGcode(4, minutes)));
-  await sendToPrinter(dash.server.services.printers, id, source, 'gcode.3mf', user);
+  await sendToPrinter(dash.server.services.printers, id, source, 'gcode.3mf', { user, sliced: null, spools: null });
 }
 
 function dispatched(file: string, extra: Partial<PrintDispatched> = {}): PrintDispatched {

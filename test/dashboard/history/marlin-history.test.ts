@@ -55,7 +55,7 @@ async function print(name: string, gcode: string, user: string | null | undefine
   const source = path.join(dir, name);
   writeFileSync(source, gcode);
   if (user !== undefined) {
-    await sendToPrinter(dash.server.services.printers, id, source, 'gcode', user);
+    await sendToPrinter(dash.server.services.printers, id, source, 'gcode', { user, sliced: null, spools: null });
     return;
   }
   const driver = dash.server.services.printers.manager.driver(id);

@@ -86,12 +86,19 @@ test('an announcement that arrives after the printer reported the print still cl
   r.observe('p1', progress('a.gcode', 'printing', 1), true);
   await r.idle();
   assert.equal(store.open()[0]?.started_by.kind, 'printer');
-  r.announceStart({ printer_id: 'p1', file: 'a.gcode', user: 'late', at: new Date().toISOString() });
+  r.announceStart({ printer_id: 'p1', file: 'a.gcode', user: 'late', estimate_s: null, filaments: [], at: new Date().toISOString() });
   await r.idle();
   assert.deepEqual(store.open()[0]?.started_by, { kind: 'user', user: 'late', job_id: null, copy: null });
   r.observe('p1', progress('a.gcode', 'finished', 100), true);
   r.announceDispatch(dispatch('b.gcode'));
-  r.announceStart({ printer_id: 'p1', file: 'b.gcode', user: 'through-slice-and-send', at: new Date().toISOString() });
+  r.announceStart({
+    printer_id: 'p1',
+    file: 'b.gcode',
+    user: 'through-slice-and-send',
+    estimate_s: null,
+    filaments: [],
+    at: new Date().toISOString(),
+  });
   r.observe('p1', progress('b.gcode', 'printing', 1), true);
   await r.idle();
   assert.deepEqual(store.open()[0]?.started_by, { kind: 'queue', user: 'queue-user', job_id: 'j1', copy: 1 });

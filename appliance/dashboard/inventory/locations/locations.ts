@@ -57,6 +57,12 @@ export class Locations {
     return this.store.data.locations.map((l) => ({ ...l }));
   }
 
+  /** The location of this name, whatever its case (names are unique that way), or null. */
+  findByName(name: string): Location | null {
+    const wanted = normalizeName(name);
+    return this.store.data.locations.find((l) => sameName(l.name, wanted)) ?? null;
+  }
+
   find(id: number): Location | null {
     const found = this.store.data.locations.find((l) => l.id === id);
     return found === undefined ? null : { ...found };

@@ -47,25 +47,62 @@ interface Opened {
   monitor: ClimateMonitor;
 }
 
+/**
+ * The storage locations by id and by name, for the Spoolman API's `location` (a name there):
+ * null for an unknown one, and while the locations are not open.
+ */
+export interface LocationNames {
+  nameOf(id: number): string | null;
+  idOf(name: string): number | null;
+}
+
 /** A climate series without `from` covers this long before `to`. */
 export const DEFAULT_SERIES_MS = 24 * 3600 * 1000;
 
-export class StorageLocations {
+export class StorageLocations implements LocationNames {
   private opened: Opened | null = null;
+  private opening: Promise<void> | null = null;
+  /** The features that opened it (the inventory tools and the inventory's Spoolman API): closed when the last one stops. */
+  private users = 0;
 
   constructor(private readonly deps: StorageDeps) {}
 
   async open(): Promise<void> {
+    this.users++;
+    this.opening ??= this.openParts();
+    try {
+      await this.opening;
+    } catch (err) {
+      this.users--;
+      this.opening = null;
+      throw err;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.users === 0) return;
+    this.users--;
+    if (this.users > 0) return;
+    await this.opening?.catch(() => undefined);
+    this.opening = null;
+    const opened = this.opened;
+    this.opened = null;
+    await opened?.climate.close();
+  }
+
+  private async openParts(): Promise<void> {
     const { dataDir, stores, log, now } = this.deps;
     const locations = await Locations.open(stores, now);
     const climate = await ClimateLog.open(dataDir, log.child('climate'));
     this.opened = { locations, climate, monitor: new ClimateMonitor({ ...this.deps, climate }) };
   }
 
-  async close(): Promise<void> {
-    const opened = this.opened;
-    this.opened = null;
-    await opened?.climate.close();
+  nameOf(id: number): string | null {
+    return this.opened?.locations.find(id)?.name ?? null;
+  }
+
+  idOf(name: string): number | null {
+    return this.opened?.locations.findByName(name)?.id ?? null;
   }
 
   list(): LocationView[] {

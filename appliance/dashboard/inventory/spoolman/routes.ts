@@ -3,6 +3,7 @@ import { packageVersion } from '../../../common/version.js';
 import type { DashboardContext } from '../../feature.js';
 import type { RouteSpec } from '../../http/route.js';
 import type { Inventory } from '../inventory.js';
+import type { LocationNames } from '../locations/storage.js';
 import type { SpoolmanAccess } from './access.js';
 import { catalogRoutes } from './catalog-routes.js';
 import { v1Route } from './route-kit.js';
@@ -11,7 +12,8 @@ import { spoolRoutes } from './spool-routes.js';
 /** The Spoolman version whose API this follows; clients compare versions, not products. */
 export const SPOOLMAN_API_VERSION = '0.26.1';
 
-export function spoolmanRoutes(inventory: Inventory, access: SpoolmanAccess, ctx: DashboardContext): RouteSpec[] {
+/** `names`: the storage locations, whose names are the spools' `location` (null: free text only). */
+export function spoolmanRoutes(inventory: Inventory, access: SpoolmanAccess, ctx: DashboardContext, names: LocationNames | null): RouteSpec[] {
   const log = ctx.log.child('spoolman');
   return [
     v1Route(access, log, {
@@ -43,6 +45,6 @@ export function spoolmanRoutes(inventory: Inventory, access: SpoolmanAccess, ctx
       rateLimited: false,
     },
     ...catalogRoutes(inventory, access, log),
-    ...spoolRoutes(inventory, access, log),
+    ...spoolRoutes(inventory, access, log, names),
   ];
 }

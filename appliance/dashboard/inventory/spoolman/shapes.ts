@@ -4,6 +4,7 @@
  * `response_model_exclude_none` — no field whose value is null.
  */
 import { filamentOf, tareOf, vendorOf } from '../catalog.js';
+import type { LocationNames } from '../locations/storage.js';
 import { lengthOfGrams, type FilamentRecord, type InventoryData, type SpoolRecord, type VendorRecord } from '../records.js';
 
 export type Json = Record<string, unknown>;
@@ -28,7 +29,15 @@ export function filamentJson(data: Readonly<InventoryData>, filament: FilamentRe
   return withoutNulls({ ...rest, id: filament.id, registered: spoolmanTime(registered), vendor: vendor ? vendorJson(vendor) : null });
 }
 
-export function spoolJson(data: Readonly<InventoryData>, spool: SpoolRecord): Json {
+/**
+ * Spoolman's `location` is text: a spool in one of the dashboard's storage locations shows that
+ * location's name (so a rename shows at once); any other spool its own free text.
+ */
+export function locationText(spool: SpoolRecord, names: LocationNames | null): string | null {
+  return (spool.location_id === null ? null : names?.nameOf(spool.location_id)) ?? spool.location;
+}
+
+export function spoolJson(data: Readonly<InventoryData>, spool: SpoolRecord, names: LocationNames | null = null): Json {
   const filament = filamentOf(data as InventoryData, spool.filament_id);
   const remaining = Math.max(spool.initial_weight - spool.used_weight, 0);
   return withoutNulls({
@@ -44,7 +53,7 @@ export function spoolJson(data: Readonly<InventoryData>, spool: SpoolRecord): Js
     used_weight: spool.used_weight,
     remaining_length: lengthOfGrams(remaining, filament.diameter, filament.density),
     used_length: lengthOfGrams(spool.used_weight, filament.diameter, filament.density),
-    location: spool.location,
+    location: locationText(spool, names),
     lot_nr: spool.lot_nr,
     comment: spool.comment,
     archived: spool.archived,

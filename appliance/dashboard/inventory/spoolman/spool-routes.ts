@@ -6,6 +6,7 @@ import type { Logger } from '../../../common/logger.js';
 import { Reply, type RouteSpec } from '../../http/route.js';
 import { blankSpool, createSpoolRecord } from '../catalog.js';
 import type { Inventory } from '../inventory.js';
+import type { LocationNames } from '../locations/storage.js';
 import { capUsed, gramsOfLength, type InventoryData, type SpoolRecord } from '../records.js';
 import type { SpoolmanAccess } from './access.js';
 import { badRequest, intParam, notFound } from './errors.js';
@@ -24,13 +25,25 @@ function findSpool(data: InventoryData, id: number): SpoolRecord {
   return spool;
 }
 
-/** Spoolman's spool fields onto a record: weights (used or remaining, capped), times, `extra` merged. */
-function applySpoolFields(data: InventoryData, spool: SpoolRecord, body: Json, now: string): void {
+/**
+ * Spoolman's `location` onto a record: the name of a storage location (case-blind) puts the spool
+ * there (`location_id`, no free text); other text is kept as Spoolman keeps it, outside any
+ * storage location; null clears both.
+ */
+function applyLocation(spool: SpoolRecord, location: unknown, names: LocationNames | null): void {
+  const id = typeof location === 'string' ? (names?.idOf(location) ?? null) : null;
+  spool.location_id = id;
+  spool.location = id === null ? ((location as string | null) ?? null) : null;
+}
+
+/** Spoolman's spool fields onto a record: weights (used or remaining, capped), times, `extra` merged, the location. */
+function applySpoolFields(data: InventoryData, spool: SpoolRecord, body: Json, now: string, names: LocationNames | null): void {
   if (body.used_weight != null && body.remaining_weight != null) throw badRequest('Only specify either remaining_weight or used_weight.');
   if (body.filament_id !== undefined && !data.filaments.some((f) => f.id === body.filament_id))
     throw notFound('filament', body.filament_id as number);
-  const { extra, remaining_weight, used_weight, initial_weight, first_used, last_used, lot_nr, ...plain } = body;
+  const { extra, remaining_weight, used_weight, initial_weight, first_used, last_used, lot_nr, location, ...plain } = body;
   Object.assign(spool, plain);
+  if (location !== undefined) applyLocation(spool, location, names);
   if (lot_nr !== undefined) spool.lot_nr = lot_nr as string | null;
   if (initial_weight != null) spool.initial_weight = initial_weight as number;
   if (used_weight != null) spool.used_weight = used_weight as number;
@@ -46,10 +59,10 @@ function applySpoolFields(data: InventoryData, spool: SpoolRecord, body: Json, n
   }
 }
 
-export function spoolRoutes(inventory: Inventory, access: SpoolmanAccess, log: Logger): RouteSpec[] {
+export function spoolRoutes(inventory: Inventory, access: SpoolmanAccess, log: Logger, names: LocationNames | null): RouteSpec[] {
   const route = (spec: Parameters<typeof v1Route>[2]) => v1Route(access, log, spec);
   const data = () => inventory.data as InventoryData;
-  const json = (spool: SpoolRecord) => spoolJson(data(), spool);
+  const json = (spool: SpoolRecord) => spoolJson(data(), spool, names);
   const current = (id: number) => {
     const spool = data().spools.find((s) => s.id === id);
     if (!spool) throw notFound('spool', id);
@@ -109,8 +122,8 @@ export function spoolRoutes(inventory: Inventory, access: SpoolmanAccess, log: L
           const filament = draft.filaments.find((f) => f.id === body.filament_id);
           if (!filament) throw notFound('filament', body.filament_id as number);
           const spool = createSpoolRecord(draft, blankSpool(filament, body.initial_weight as number | null), now);
-          applySpoolFields(draft, spool, body, now);
-          return { result: spoolJson(draft, spool), changes: [{ resource: 'spool', type: 'added', id: spool.id }] };
+          applySpoolFields(draft, spool, body, now, names);
+          return { result: spoolJson(draft, spool, names), changes: [{ resource: 'spool', type: 'added', id: spool.id }] };
         });
       },
     }),
@@ -127,8 +140,8 @@ export function spoolRoutes(inventory: Inventory, access: SpoolmanAccess, log: L
         if (body.filament_id === null) throw badRequest('filament_id cannot be null.');
         return inventory.edit((draft, now) => {
           const spool = findSpool(draft, id);
-          applySpoolFields(draft, spool, body, now);
-          return { result: spoolJson(draft, spool), changes: [{ resource: 'spool', type: 'updated', id }] };
+          applySpoolFields(draft, spool, body, now, names);
+          return { result: spoolJson(draft, spool, names), changes: [{ resource: 'spool', type: 'updated', id }] };
         });
       },
     }),

@@ -14,6 +14,7 @@ import type { Logger } from '../../../common/logger.js';
 import type { Inventory, InventoryChange, Resource } from '../inventory.js';
 import type { FilamentRecord, InventoryData, SpoolRecord, VendorRecord } from '../records.js';
 import type { SpoolmanAccess } from './access.js';
+import type { LocationNames } from '../locations/storage.js';
 import { filamentJson, spoolJson, spoolmanTime, vendorJson } from './shapes.js';
 
 const RESOURCES: readonly Resource[] = ['vendor', 'filament', 'spool'];
@@ -28,7 +29,7 @@ interface Listener {
 
 type UpgradeContext = { pool: string[]; headers: Record<string, string>; ip: string };
 
-function payloadOf(change: InventoryChange, data: Readonly<InventoryData>, removed: unknown): unknown {
+function payloadOf(change: InventoryChange, data: Readonly<InventoryData>, removed: unknown, names: LocationNames | null): unknown {
   const find = <T extends { id: number }>(list: readonly T[]) => (change.type === 'deleted' ? (removed as T) : list.find((r) => r.id === change.id));
   if (change.resource === 'vendor') {
     const vendor = find<VendorRecord>(data.vendors);
@@ -39,7 +40,7 @@ function payloadOf(change: InventoryChange, data: Readonly<InventoryData>, remov
     return filament && filamentJson(data, filament);
   }
   const spool = find<SpoolRecord>(data.spools);
-  return spool && spoolJson(data, spool);
+  return spool && spoolJson(data, spool, names);
 }
 
 export class SpoolmanSockets {
@@ -50,6 +51,7 @@ export class SpoolmanSockets {
     private readonly inventory: Inventory,
     private readonly access: SpoolmanAccess,
     private readonly log: Logger,
+    private readonly names: LocationNames | null = null,
   ) {}
 
   install(app: Server): void {
@@ -106,7 +108,7 @@ export class SpoolmanSockets {
   }
 
   private broadcast(change: InventoryChange, data: Readonly<InventoryData>, removed: unknown): void {
-    const payload = payloadOf(change, data, removed);
+    const payload = payloadOf(change, data, removed, this.names);
     if (payload === undefined) return;
     const text = JSON.stringify({ type: change.type, resource: change.resource, date: spoolmanTime(new Date().toISOString()), payload });
     for (const listener of this.listeners) {

@@ -3,6 +3,7 @@ import { AppError, ErrorCode } from '../../../common/errors.js';
 import type { RouteSpec } from '../../http/route.js';
 import { unsupportedAction } from '../../printers/actions.js';
 import type { Printers } from '../../printers/feature.js';
+import type { SpoolDirectory } from '../../inventory/spool.js';
 import { BackendUnavailableError } from '../backend.js';
 import { ownerOf } from '../ownership.js';
 import {
@@ -43,7 +44,7 @@ async function bridgeSlice(bridge: DesktopBridge, ...args: Parameters<DesktopBri
   }
 }
 
-export function bridgeRoutes(bridge: DesktopBridge, workspace: SliceWorkspace, printers: Printers): RouteSpec[] {
+export function bridgeRoutes(bridge: DesktopBridge, workspace: SliceWorkspace, printers: Printers, spools: SpoolDirectory | null): RouteSpec[] {
   return [
     {
       method: 'get',
@@ -140,7 +141,8 @@ export function bridgeRoutes(bridge: DesktopBridge, workspace: SliceWorkspace, p
           }
           const form = sliceFormFor(printer, multipart);
           const result = await bridgeSlice(bridge, jobRequest(form, dir, disconnectSignal(req, res), ownerOf(principal)));
-          const sent = await sendToPrinter(access, printerId, result.gcodePath, 'gcode', starterOf(principal));
+          const sliced = { estimate_s: result.estimatedTimeS, grams: result.filamentG, length_mm: result.filamentMm };
+          const sent = await sendToPrinter(access, printerId, result.gcodePath, 'gcode', { user: starterOf(principal), sliced, spools });
           return {
             ...sent,
             backend: result.backend,

@@ -8,6 +8,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { DashboardContext, DashboardFeature } from '../../feature.js';
+import type { SpoolDirectory } from '../../inventory/spool.js';
 import type { Printers } from '../../printers/feature.js';
 import type { SlicingBackend } from '../backend.js';
 import type { UserProfileRecord, UserProfiles } from '../native/user-profiles.js';
@@ -30,6 +31,8 @@ export interface SlicerServiceDeps {
   /** The built-in engine's user profiles, which a push copies to the service. */
   userProfiles(): Promise<UserProfiles>;
   printers: Printers;
+  /** The spools, named per slot in the announcement of a slice-and-send; null when none are known. */
+  spools?: SpoolDirectory | null;
 }
 
 export function createSlicerServiceFeature(ctx: Pick<DashboardContext, 'log' | 'dataDir' | 'settings'>, deps: SlicerServiceDeps): DashboardFeature {
@@ -47,7 +50,7 @@ export function createSlicerServiceFeature(ctx: Pick<DashboardContext, 'log' | '
     name: SLICER_SERVICE_FEATURE,
     routes: [
       ...remoteRoutes(ctx, remote, log),
-      ...sliceRoutes({ remote, workspace, backends: () => deps.fallback, printers: deps.printers, log }),
+      ...sliceRoutes({ remote, workspace, backends: () => deps.fallback, printers: deps.printers, spools: deps.spools ?? null, log }),
       ...mirrorRoutes(remote.sync, push, () => remote.mirror()),
     ],
     async start() {

@@ -19,6 +19,7 @@ import type { UpstreamEvent } from '../../../common/sse-reader.js';
 import type { SliceJobRequest, SlicingBackend } from '../backend.js';
 import type { Logger } from '../../../common/logger.js';
 import { sliceWithFallback } from '../fallback.js';
+import type { SpoolDirectory } from '../../inventory/spool.js';
 import type { Printers } from '../../printers/feature.js';
 import { sendTarget, sendToPrinter, sliceFormFor, starterOf } from '../send-to-printer.js';
 import { disconnectSignal, jobRequest, readSliceUpload, receiveSliceUpload, SLICE_BODY_MAX_BYTES, type SliceWorkspace } from '../slice-http.js';
@@ -51,6 +52,8 @@ export interface SliceRouteDeps {
   /** The printers, for slice-and-send. */
   printers: Printers;
   log: Logger;
+  /** The spools, named per slot in a slice-and-send's announcement. */
+  spools: SpoolDirectory | null;
 }
 
 type ProgressListener = NonNullable<SliceJobRequest['onProgress']>;
@@ -233,7 +236,9 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
           const result = await sliceToResult(sliceFormFor(printer, multipart), disconnectSignal(req, res), owner);
           // The result is stored: when the printer refuses it now (busy since the first check, a file
           // it cannot print, the driver's own refusal), the error names it, so nothing is sliced in vain.
-          const sent = await sendToPrinter(access, printerId, remote.results.filePath(result), result.format, starterOf(principal), { result });
+          const sliced = { estimate_s: result.estimated_time_s, grams: result.filament_g, length_mm: result.filament_mm };
+          const start = { user: starterOf(principal), sliced, spools: deps.spools };
+          const sent = await sendToPrinter(access, printerId, remote.results.filePath(result), result.format, start, { result });
           return { result, printer: { id: sent.printer_id, name: sent.printer_name }, remote_name: sent.remote_name, started: true };
         }),
       ),

@@ -29,6 +29,7 @@ import type {
   PrinterCommand,
   PrinterDriver,
   StartOptions,
+  StartPlan,
   UploadProgress,
   UploadSource,
 } from '../../driver.js';
@@ -42,7 +43,7 @@ import { readProjectFilaments, uploadFile, type TransferTarget } from './file-tr
 import { MqttLink } from './mqtt-link.js';
 import { PendingRequests } from './pending-requests.js';
 import { CertificatePins } from './pin-store.js';
-import { checkRemoteName, planMapping, projectFileRequest } from './print-start.js';
+import { checkRemoteName, planMapping, plannedFeeds, projectFileRequest } from './print-start.js';
 import { filamentsForPlate, type ProjectFilaments } from './project-filaments.js';
 import { ReportState, type Json } from './report-state.js';
 import { SilenceWatchdog } from './silence-watchdog.js';
@@ -219,14 +220,10 @@ export class BambuLanDriver implements PrinterDriver {
     this.requireOnline();
     checkRemoteName(remoteName);
     this.refuseWhenBusy();
-    let filaments: ProjectFilaments | null | undefined = this.projects.get(remoteName);
-    if (options.ams_mapping === undefined && filaments === undefined && /\.3mf$/i.test(remoteName)) {
-      filaments = await readProjectFilaments(this.transferTarget(), remoteName);
-      this.remember(remoteName, filaments);
-    }
+    const filaments = options.ams_mapping === undefined ? await this.projectFilaments(remoteName) : null;
     this.requireOnline();
     this.refuseWhenBusy();
-    const plan = planMapping(filamentsForPlate(filaments ?? null, options.plate ?? 1), this.ams, options.ams_mapping);
+    const plan = planMapping(filamentsForPlate(filaments, options.plate ?? 1), this.ams, options.ams_mapping);
     const subtaskId = String(Date.now());
     const params = projectFileRequest(remoteName, options, plan, subtaskId);
     this.startError = null;
@@ -254,6 +251,32 @@ export class BambuLanDriver implements PrinterDriver {
       this.startWatch.disarm();
       throw err;
     }
+  }
+
+  /**
+   * The AMS mapping a start with `options` would use and the trays it feeds from: the caller
+   * announces the feeds and passes `options` (with the mapping) to `start()`, which then uses this
+   * mapping as given, so the announcement and the print cannot disagree.
+   */
+  async planStart(remoteName: string, options: StartOptions = {}): Promise<StartPlan> {
+    this.requireOnline();
+    checkRemoteName(remoteName);
+    const used = filamentsForPlate(await this.projectFilaments(remoteName), options.plate ?? 1);
+    const plan = planMapping(used, this.ams, options.ams_mapping);
+    return {
+      feeds: plannedFeeds(used, plan.mapping, this.ams),
+      options: plan.mapping === null ? options : { ...options, ams_mapping: plan.mapping },
+    };
+  }
+
+  /** The filaments of a project on the card: remembered from its upload, else read from the card. */
+  private async projectFilaments(remoteName: string): Promise<ProjectFilaments | null> {
+    let filaments = this.projects.get(remoteName);
+    if (filaments === undefined && /\.3mf$/i.test(remoteName)) {
+      filaments = await readProjectFilaments(this.transferTarget(), remoteName);
+      this.remember(remoteName, filaments);
+    }
+    return filaments ?? null;
   }
 
   pause(): Promise<void> {

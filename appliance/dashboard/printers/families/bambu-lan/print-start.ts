@@ -11,8 +11,8 @@
  *   echoes it; `project_id`, `profile_id`, `task_id` are "0" as for every local print.
  */
 import { AppError, ErrorCode } from '../../../../common/errors.js';
-import type { StartOptions } from '../../driver.js';
-import type { AmsUpdate } from '../../status.js';
+import type { PlannedFeed, StartOptions } from '../../driver.js';
+import type { AmsTray, AmsUpdate } from '../../status.js';
 import { computeAmsMapping, EXTERNAL_SPOOL, loadedTrays } from './ams-mapping.js';
 import type { ProjectFilament } from './project-filaments.js';
 import type { Json } from './report-state.js';
@@ -62,6 +62,43 @@ export function planMapping(
     );
   }
   return { mapping, useAms: mapping.some((id) => id >= 0) };
+}
+
+const TRAYS_PER_UNIT = 4;
+
+function colourOf(tray: AmsTray | null, fallback: string | null): string | null {
+  const hex = /^#?([0-9A-Fa-f]{6})/.exec(tray?.color ?? '');
+  return hex ? `#${hex[1].toUpperCase()}` : fallback;
+}
+
+/**
+ * Where each filament the plate uses is fed from under `mapping` (a global tray id, or -1 for the
+ * external spool), with what the printer reports loaded there; empty when the project names no
+ * filaments (no mapping is sent, and nobody can say which tray the printer picks).
+ */
+export function plannedFeeds(filaments: readonly ProjectFilament[] | null, mapping: readonly number[] | null, ams: AmsUpdate | null): PlannedFeed[] {
+  if (filaments === null || mapping === null) return [];
+  return filaments.map((f) => {
+    const id = mapping[f.id - 1] ?? EXTERNAL_SPOOL;
+    if (id === EXTERNAL_SPOOL) {
+      const external = ams?.external?.present ? ams.external : null;
+      return {
+        filament: f.id,
+        slot: { kind: 'external' },
+        material: external?.material?.toUpperCase() ?? f.type,
+        color_hex: colourOf(external, f.color),
+      };
+    }
+    const unit = Math.floor(id / TRAYS_PER_UNIT);
+    const slot = id % TRAYS_PER_UNIT;
+    const tray = ams?.units.find((u) => u.id === unit)?.trays.find((t) => t.slot === slot && t.present) ?? null;
+    return {
+      filament: f.id,
+      slot: { kind: 'ams', unit, tray: slot },
+      material: tray?.material?.toUpperCase() ?? f.type,
+      color_hex: colourOf(tray, f.color),
+    };
+  });
 }
 
 export function projectFileRequest(name: string, options: StartOptions, plan: MappingPlan, subtaskId: string): Json {
