@@ -12,6 +12,7 @@ import type { Authenticator } from './http/route.js';
 import { createInventoryFeature } from './inventory/feature.js';
 import { createInventoryToolsFeature } from './inventory/tools-feature.js';
 import { createLiveFeature } from './live/feature.js';
+import { createNetworkFeature } from './network/feature.js';
 import { createNotificationsFeature } from './notifications/feature.js';
 import { createPrintersFeature } from './printers/feature.js';
 import { createQueueFeature } from './queue/feature.js';
@@ -52,6 +53,9 @@ export const inventoryToolsFeature: FeatureFactory = (ctx, { notifications, spoo
 /** The browser app at `/` (web/): its files and the fallback to index.html for the app's own paths. */
 export const webFeature: FeatureFactory = (ctx) => createWebFeature({ log: ctx.log.child('web') });
 
+/** The mDNS announcement and the other boxes' slicers; last, so its goodbye goes out first on stop. */
+export const networkFeature: FeatureFactory = (_ctx, { presence }) => createNetworkFeature(presence);
+
 export const FEATURES: readonly FeatureFactory[] = [
   authFeature,
   settingsFeature,
@@ -66,6 +70,7 @@ export const FEATURES: readonly FeatureFactory[] = [
   slicerServiceFeature,
   queueFeature,
   webFeature,
+  networkFeature,
 ];
 
 /** Users, session tokens and API keys (auth/): the AuthService that the auth feature's routes manage. */
