@@ -2,9 +2,10 @@
  * What the dashboard announces over mDNS, built from the settings (pure, so tested alone):
  * - `_http._tcp`, instance "Printyard <box name>", TXT `path=/` (the dns-sd.org key browsers
  *   use), `version` (product), `api` (the dashboard API's major version), `box_id`;
- * - `_printyard-slicer._tcp` for the slicer service this box runs (the slicer integration is on
+ * - `_pyard-slicer._tcp` (a service name has at most 15 characters, RFC 6335, so not
+ *   `printyard-slicer`) for the slicer service this box runs (the slicer integration is on
  *   and its URL is on this machine), same instance name, TXT `path=/`, `version`, `box_id`,
- *   `box` (the box's name). Other boxes browse this type (other-boxes.ts). The port is the one
+ *   `box` (the box's name). Other boxes browse this type (presence.ts). The port is the one
  *   of the URL; the service must listen on the LAN (printyard-slicer --rest-bind 0.0.0.0) to be
  *   reachable from another box, and other boxes still need its token.
  * No credentials ever go into TXT records (they are readable by anyone on the LAN).
@@ -17,7 +18,7 @@ import type { AnnouncementSet, AnnouncedService } from '../../hardware/mdns/anno
 import type { DashboardSettings } from '../settings/settings.js';
 
 export const DASHBOARD_SERVICE_TYPE = 'http';
-export const SLICER_SERVICE_TYPE = 'printyard-slicer';
+export const SLICER_SERVICE_TYPE = 'pyard-slicer';
 /** Major version of the dashboard's REST API (/api/...); raised on an incompatible change. */
 export const DASHBOARD_API_VERSION = 1;
 /** A DNS label holds 63 bytes; room is left for a rename suffix ` (20)`. */
@@ -56,7 +57,8 @@ export function localSlicerPort(settings: DashboardSettings): number | null {
     return null;
   }
   if (!isLoopback(url.hostname)) return null;
-  return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  if (url.port) return Number(url.port);
+  return url.protocol === 'https:' ? 443 : 80;
 }
 
 export interface AnnouncementInput {

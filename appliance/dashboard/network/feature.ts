@@ -53,7 +53,7 @@ export function createNetworkFeature(presence: NetworkPresence): DashboardFeatur
         tag: 'network',
         summary: 'Slicer services of other boxes on the LAN',
         description:
-          'The `_printyard-slicer._tcp` services other Printyard boxes announce over mDNS (this box left out). ' +
+          'The `_pyard-slicer._tcp` services other Printyard boxes announce over mDNS (this box left out). ' +
           "Admins only, as using one means changing the slicer integration; that box's token is still needed.",
         responses: { 200: { description: 'OK', schema: OTHER_SLICERS_SCHEMA } },
         handler: () => {

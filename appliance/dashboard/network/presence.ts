@@ -48,7 +48,10 @@ export function interfaceFor(bind: string): string | undefined {
   return undefined;
 }
 
-const bonjourFor = (iface: string | undefined): MdnsResponderFactory => (onError) => createBonjourResponder({ interface: iface }, onError);
+const bonjourFor =
+  (iface: string | undefined): MdnsResponderFactory =>
+  (onError) =>
+    createBonjourResponder({ interface: iface }, onError);
 
 export class NetworkPresence {
   private boxId: string | null = null;
@@ -97,8 +100,8 @@ export class NetworkPresence {
     return found
       .filter((s) => s.txt.box_id !== this.boxId)
       .map((s) => {
-        const address = s.addresses.find((a) => net.isIPv4(a)) ?? s.addresses[0];
-        const host = address ? (net.isIPv6(address) ? `[${address}]` : address) : s.host;
+        const address = s.addresses.find((a) => net.isIPv4(a)) ?? s.addresses[0] ?? s.host;
+        const host = net.isIPv6(address) ? `[${address}]` : address;
         return {
           name: s.name,
           box: s.txt.box ?? null,

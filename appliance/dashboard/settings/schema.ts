@@ -59,7 +59,7 @@ export const SETTINGS_SCHEMA = {
           type: 'boolean',
           default: true,
           description:
-            'announce the web UI (_http._tcp) and, when it runs on this box, the slicer service (_printyard-slicer._tcp) on the LAN, ' +
+            'announce the web UI (_http._tcp) and, when it runs on this box, the slicer service (_pyard-slicer._tcp) on the LAN, ' +
             'and list the slicer services of other boxes',
         },
       },

@@ -8,7 +8,7 @@
 export interface ServiceAnnouncement {
   /** Instance name, e.g. `Printyard Lab` (dots are not allowed in it). */
   name: string;
-  /** Service type without the leading underscore and protocol: `http`, `printyard-slicer`. */
+  /** Service type without the leading underscore and protocol: `http`, `pyard-slicer` (at most 15 characters, RFC 6335). */
   type: string;
   port: number;
   /** Target host of the SRV record (`<name>.local`); its A records name this machine's addresses. */
