@@ -123,6 +123,7 @@ export async function startDashboard(options: DashboardOptions, log: Logger, com
   limiter.startSweeping();
   // Announced only now that the port answers; the probe and announcement run in the background.
   void services.presence.listening(port, options.bind);
+  await services.discovery.listening(options.bind);
   const host = options.bind.includes(':') ? `[${options.bind}]` : options.bind;
 
   let stopping: Promise<void> | null = null;

@@ -14,6 +14,7 @@ import { createInventoryToolsFeature } from './inventory/tools-feature.js';
 import { createLiveFeature } from './live/feature.js';
 import { createNetworkFeature } from './network/feature.js';
 import { createNotificationsFeature } from './notifications/feature.js';
+import { createPrinterDiscoveryFeature } from './printers/discovery/feature.js';
 import { createPrintersFeature } from './printers/feature.js';
 import { createQueueFeature } from './queue/feature.js';
 import type { DashboardServices } from './services.js';
@@ -32,6 +33,7 @@ export type AuthenticatorFactory = (ctx: AuthenticatorContext) => Authenticator 
 export const authFeature: FeatureFactory = (ctx) => createAuthFeature(ctx);
 export const notificationsFeature: FeatureFactory = (_ctx, { notifications }) => createNotificationsFeature(notifications);
 export const printersFeature: FeatureFactory = (_ctx, { printers }) => createPrintersFeature(printers);
+export const printerDiscoveryFeature: FeatureFactory = (_ctx, { discovery }) => createPrinterDiscoveryFeature(discovery);
 export const historyFeature: FeatureFactory = (_ctx, { history }) => createHistoryFeature(history);
 export const liveFeature: FeatureFactory = (ctx) => createLiveFeature(ctx);
 export const settingsFeature: FeatureFactory = (ctx) => createSettingsFeature(ctx);
@@ -61,6 +63,7 @@ export const FEATURES: readonly FeatureFactory[] = [
   settingsFeature,
   notificationsFeature,
   printersFeature,
+  printerDiscoveryFeature,
   inventoryFeature,
   inventoryToolsFeature,
   historyFeature,

@@ -23,6 +23,7 @@ import { QueueService } from './queue/queue-service.js';
 import { DesktopBridge, type BridgeOptions } from './slicing/bridge/desktop-bridge.js';
 import { NativeSlicing } from './slicing/native/native-slicing.js';
 import { NetworkPresence, type NetworkPresenceOptions } from './network/presence.js';
+import { type DiscoveryOptions, PrinterDiscovery } from './printers/discovery/printer-discovery.js';
 import { RemoteSlicing, type RemoteSlicingOptions } from './slicing/remote/remote-slicing.js';
 
 /** What tests swap: fake printer drivers and clocks, the bridge's search path, quick probes. */
@@ -38,6 +39,8 @@ export interface ServiceOptions {
   history?: { ledger?: SpoolLedger };
   /** The mDNS responder (tests: one bound to a namespace's loopback, or a recording one). */
   network?: NetworkPresenceOptions;
+  /** Printer discovery: the SSDP port, the serial ports to list (tests add ptys), probe timings. */
+  discovery?: DiscoveryOptions;
 }
 
 export interface DashboardServices {
@@ -56,6 +59,8 @@ export interface DashboardServices {
   readonly queue: QueueService;
   /** The box on the LAN: mDNS announcement and the other boxes' slicer services. */
   readonly presence: NetworkPresence;
+  /** Printers this box could add (Bambu Lab announcements, serial ports probed with M115). */
+  readonly discovery: PrinterDiscovery;
 }
 
 export function createServices(ctx: DashboardContext, options: ServiceOptions = {}): DashboardServices {
@@ -89,6 +94,7 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
     history,
     queue,
     presence: new NetworkPresence(ctx, options.network),
+    discovery: new PrinterDiscovery(printers.fleet, ctx.log.child('discovery'), options.discovery),
     usage: options.usage ?? printUsage(history, queue),
   };
 }

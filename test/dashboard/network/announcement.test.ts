@@ -35,7 +35,11 @@ test("the slicer service is announced only when the integration uses this box's 
   assert.equal(localSlicerPort(settingsWith({ slicer: { enabled: true, url: 'http://127.0.0.1:8765' } })), 8765);
   assert.equal(localSlicerPort(settingsWith({ slicer: { enabled: true, url: 'http://localhost' } })), 80);
   assert.equal(localSlicerPort(settingsWith({ slicer: { enabled: true, url: 'http://[::1]:9000/' } })), 9000);
-  assert.equal(localSlicerPort(settingsWith({ slicer: { enabled: true, url: 'http://other-box.local:8765' } })), null, "another box's is not ours to announce");
+  assert.equal(
+    localSlicerPort(settingsWith({ slicer: { enabled: true, url: 'http://other-box.local:8765' } })),
+    null,
+    "another box's is not ours to announce",
+  );
 });
 
 test('the announcement: TXT records without secrets, one host name per box', () => {
