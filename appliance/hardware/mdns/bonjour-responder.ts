@@ -17,6 +17,8 @@ import type { FoundService, MdnsResponder, PublishedService, PublishOutcome, Ser
 type Bonjour = InstanceType<typeof BonjourService.Bonjour>;
 type Service = InstanceType<typeof BonjourService.Service>;
 
+/** A goodbye that cannot be sent (socket gone) must not hold the dashboard's stop. */
+const CLOSE_TIMEOUT_MS = 2000;
 /** How often a browser asks again and drops services whose records expired. */
 const BROWSE_REFRESH_MS = 30_000;
 
@@ -109,7 +111,13 @@ export function createBonjourResponder(options: BonjourResponderOptions, onError
     close() {
       closed ??= new Promise<void>((resolve) => {
         for (const browser of [...browsers]) browser.stop();
-        bonjour.unpublishAll(() => bonjour.destroy(() => resolve()));
+        const timer = setTimeout(resolve, CLOSE_TIMEOUT_MS);
+        bonjour.unpublishAll(() =>
+          bonjour.destroy(() => {
+            clearTimeout(timer);
+            resolve();
+          }),
+        );
       });
       return closed;
     },
