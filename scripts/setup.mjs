@@ -24,6 +24,8 @@ export const DEBIAN_PACKAGES = [
   { pkg: 'openssl', probe: ['test', '-x', '/usr/bin/openssl'] },
   { pkg: 'zbar-tools', probe: ['test', '-x', '/usr/bin/zbarimg'] },
   { pkg: 'chromium', probe: ['test', '-x', '/usr/bin/chromium'] },
+  { pkg: 'python3-zeroconf', probe: ['/usr/bin/python3', '-c', 'import zeroconf'] },
+  { pkg: 'iproute2', probe: ['test', '-x', '/bin/ip'] },
 ];
 
 function log(msg) {

@@ -101,7 +101,7 @@ export async function startDashboard(options: StartOptions, log: Logger, composi
   const app = createHttpServer({ maxBodyBytes: DEFAULT_JSON_MAX_BYTES, log: log.child('http') });
   const router = new DashboardRouter(app, { auth, limiter, log: log.child('http') });
   const all = [
-    createSystemFeature(ctx, { settingsProblem: settings.problem, features, states }),
+    createSystemFeature(ctx, { settingsProblem: settings.problem, features, states, mdns: () => services.presence.state() }),
     ...features,
     createOpenApiFeature(() => router.routes),
   ];
@@ -131,6 +131,9 @@ export async function startDashboard(options: StartOptions, log: Logger, composi
     throw err;
   }
   limiter.startSweeping();
+  // Announced only now that the port answers; the probe and announcement run in the background.
+  void services.presence.listening(port, options.bind);
+  await services.discovery.listening(options.bind);
   const host = options.bind.includes(':') ? `[${options.bind}]` : options.bind;
 
   let stopping: Promise<void> | null = null;

@@ -12,7 +12,9 @@ import type { Authenticator } from './http/route.js';
 import { createInventoryFeature } from './inventory/feature.js';
 import { createInventoryToolsFeature } from './inventory/tools-feature.js';
 import { createLiveFeature } from './live/feature.js';
+import { createNetworkFeature } from './network/feature.js';
 import { createNotificationsFeature } from './notifications/feature.js';
+import { createPrinterDiscoveryFeature } from './printers/discovery/feature.js';
 import { createPrintersFeature } from './printers/feature.js';
 import { createQueueFeature } from './queue/feature.js';
 import type { DashboardServices } from './services.js';
@@ -31,6 +33,7 @@ export type AuthenticatorFactory = (ctx: AuthenticatorContext) => Authenticator 
 export const authFeature: FeatureFactory = (ctx) => createAuthFeature(ctx);
 export const notificationsFeature: FeatureFactory = (_ctx, { notifications }) => createNotificationsFeature(notifications);
 export const printersFeature: FeatureFactory = (_ctx, { printers }) => createPrintersFeature(printers);
+export const printerDiscoveryFeature: FeatureFactory = (_ctx, { discovery }) => createPrinterDiscoveryFeature(discovery);
 export const historyFeature: FeatureFactory = (_ctx, { history }) => createHistoryFeature(history);
 export const liveFeature: FeatureFactory = (ctx, { queue }) => createLiveFeature(ctx, {}, { plateCleared: (id, by) => queue.plateCleared(id, by) });
 export const settingsFeature: FeatureFactory = (ctx) => createSettingsFeature(ctx);
@@ -53,11 +56,15 @@ export const inventoryToolsFeature: FeatureFactory = (ctx, { spoolDirectory, loc
 /** The browser app at `/` (web/): its files and the fallback to index.html for the app's own paths. */
 export const webFeature: FeatureFactory = (ctx) => createWebFeature({ log: ctx.log.child('web') });
 
+/** The mDNS announcement and the other boxes' slicers; last, so its goodbye goes out first on stop. */
+export const networkFeature: FeatureFactory = (_ctx, { presence }) => createNetworkFeature(presence);
+
 export const FEATURES: readonly FeatureFactory[] = [
   authFeature,
   settingsFeature,
   notificationsFeature,
   printersFeature,
+  printerDiscoveryFeature,
   inventoryFeature,
   inventoryToolsFeature,
   historyFeature,
@@ -67,6 +74,7 @@ export const FEATURES: readonly FeatureFactory[] = [
   slicerServiceFeature,
   queueFeature,
   webFeature,
+  networkFeature,
 ];
 
 /** Users, session tokens and API keys (auth/): the AuthService that the auth feature's routes manage. */

@@ -6,7 +6,8 @@
  * chain), the desktop-slicer bridge, the slicer-service integration, the spool inventory, the print
  * history (fed by the printers' reports; it takes used filament off the spools through the
  * inventory's ledger) and the print queue (it sends to the printers, slices models through the
- * same chain, and matches jobs against the loaded spools). Constructors do no I/O: each service
+ * same chain, and matches jobs against the loaded spools), and the box's presence on the LAN (mDNS,
+ * started by app.ts once the port is open). Constructors do no I/O: each service
  * opens what it needs when its feature starts (features.ts says which).
  */
 import type { DashboardContext } from './feature.js';
@@ -22,6 +23,8 @@ import { createPrinters, type Printers, type PrintersOptions } from './printers/
 import { QueueService } from './queue/queue-service.js';
 import { DesktopBridge, type BridgeOptions } from './slicing/bridge/desktop-bridge.js';
 import { NativeSlicing } from './slicing/native/native-slicing.js';
+import { NetworkPresence, type NetworkPresenceOptions } from './network/presence.js';
+import { type DiscoveryOptions, PrinterDiscovery } from './printers/discovery/printer-discovery.js';
 import { RemoteSlicing, type RemoteSlicingOptions } from './slicing/remote/remote-slicing.js';
 
 /** What tests swap: fake printer drivers and clocks, the bridge's search path, quick probes. */
@@ -35,6 +38,10 @@ export interface ServiceOptions {
   usage?: UsageLookup;
   /** The ledger history books used filament with (tests: an in-memory one); the inventory otherwise. */
   history?: { ledger?: SpoolLedger };
+  /** The mDNS responder (tests: one bound to a namespace's loopback, or a recording one). */
+  network?: NetworkPresenceOptions;
+  /** Printer discovery: the SSDP port, the serial ports to list (tests add ptys), probe timings. */
+  discovery?: DiscoveryOptions;
 }
 
 export interface DashboardServices {
@@ -53,6 +60,10 @@ export interface DashboardServices {
   readonly locations: StorageLocations;
   readonly history: PrintHistory;
   readonly queue: QueueService;
+  /** The box on the LAN: mDNS announcement and the other boxes' slicer services. */
+  readonly presence: NetworkPresence;
+  /** Printers this box could add (Bambu Lab announcements, serial ports probed with M115). */
+  readonly discovery: PrinterDiscovery;
 }
 
 export function createServices(ctx: DashboardContext, options: ServiceOptions = {}): DashboardServices {
@@ -93,6 +104,8 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
     locations,
     history,
     queue,
+    presence: new NetworkPresence(ctx, options.network),
+    discovery: new PrinterDiscovery(printers.fleet, ctx.log.child('discovery'), options.discovery),
     usage: options.usage ?? printUsage(history, queue),
   };
 }

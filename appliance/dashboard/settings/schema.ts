@@ -50,6 +50,20 @@ export const SETTINGS_SCHEMA = {
         },
       },
     },
+    mdns: {
+      type: 'object',
+      description: 'announcing the box on the local network (mDNS / DNS-SD, "Bonjour")',
+      additionalProperties: false,
+      properties: {
+        enabled: {
+          type: 'boolean',
+          default: true,
+          description:
+            'announce the web UI (_http._tcp) and, when it runs on this box, the slicer service (_pyard-slicer._tcp) on the LAN, ' +
+            'and list the slicer services of other boxes',
+        },
+      },
+    },
     auth: {
       type: 'object',
       description: 'sessions of the web UI and the API',

@@ -8,6 +8,10 @@ export interface DashboardSettings {
     /** What people call the box: the web UI's title, the mDNS announcement. */
     name: string;
   };
+  mdns: {
+    /** Announce the box (and its slicer service) on the LAN and browse for other boxes. */
+    enabled: boolean;
+  };
   auth: {
     /** Lifetime of a session token, jose/vercel-ms style: `24h`, `30m`, `7d`. */
     token_expiry: string;

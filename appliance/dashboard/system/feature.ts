@@ -13,7 +13,7 @@ import { packageVersion } from '../../common/version.js';
 import type { DashboardContext, DashboardFeature } from '../feature.js';
 import { Reply, type JsonSchema } from '../http/route.js';
 import type { FeatureStates } from '../feature-states.js';
-import { probeHardware, type HardwareSupport } from './hardware.js';
+import { probeHardware, type HardwareSupport, type MdnsState } from './hardware.js';
 import { HEALTH_SCHEMA, SYSTEM_INFO_SCHEMA } from './schemas.js';
 
 export const SERVICE_NAME = 'printyard-dashboard';
@@ -29,6 +29,8 @@ export interface SystemParts {
   /** Which of them run and which failed to start. */
   states: Pick<FeatureStates, 'list' | 'failed'>;
   env?: Readonly<Record<string, string | undefined>>;
+  /** The mDNS announcement's state; absent: the dashboard has no announcement. */
+  mdns?: () => MdnsState;
 }
 
 function dependencyVersion(name: string): string | null {
@@ -67,6 +69,10 @@ export function createSystemFeature(ctx: DashboardContext, parts: SystemParts): 
     hyper_express: dependencyVersion('hyper-express'),
   };
   let hardware: Promise<HardwareSupport> | null = null;
+  const mdnsState = (): MdnsState => {
+    const state = parts.mdns?.() ?? { running: false, note: 'this dashboard has no mDNS announcement' };
+    return { running: state.running, note: state.note };
+  };
 
   const info = async (): Promise<Record<string, unknown>> => {
     hardware ??= probeHardware({ env: parts.env ?? process.env });
@@ -80,7 +86,7 @@ export function createSystemFeature(ctx: DashboardContext, parts: SystemParts): 
       uptime_s: Math.round((Date.now() - ctx.startedAt.getTime()) / 1000),
       data_dir: ctx.dataDir,
       storage: await storageState(ctx, parts.settingsProblem),
-      hardware: await hardware,
+      hardware: { ...(await hardware), mdns: mdnsState() },
       features: parts.states.list(),
       slicer_service: { enabled: slicer.enabled, url: slicer.url, ok: null, version: null, upstream: null, last_check: null, error: null },
     };

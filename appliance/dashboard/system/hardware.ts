@@ -9,7 +9,12 @@ export interface HardwareSupport {
   serial: { available: boolean; error: string | null };
   gpio: { available: boolean; chips: string[]; sysfs: boolean };
   systemd_notify: { available: boolean };
-  mdns: { running: boolean; note: string };
+}
+
+/** The mDNS announcement's state (dashboard/network/presence.ts), added per request since it changes. */
+export interface MdnsState {
+  running: boolean;
+  note: string;
 }
 
 /** Whether the serialport native binding loads on this platform. */
@@ -46,6 +51,5 @@ export async function probeHardware(options: HardwareProbeOptions): Promise<Hard
     gpio,
     // sd_notify needs the socket systemd passes; without it (not under systemd) there is nothing to notify.
     systemd_notify: { available: Boolean(options.env.NOTIFY_SOCKET) },
-    mdns: { running: false, note: 'the mDNS announcement is not part of this build yet' },
   };
 }

@@ -8,6 +8,7 @@ import { LOG_LEVELS } from '../../../appliance/common/logger.js';
 import { checkPrinterSpecs, type PrinterSpec } from './farm.js';
 import { FAULT_NAMES, isFaultName, type FaultName } from './faults.js';
 import { MODEL_NAMES } from './models.js';
+import type { SsdpTarget } from './ssdp-announcer.js';
 
 export const ENV_PREFIX = 'PRINTYARD_SIM_BAMBU_';
 
@@ -56,6 +57,17 @@ export const OPTIONS = {
     },
     ams_units: { type: 'integer', minimum: 0, maximum: 4, default: 1, description: 'AMS units of four trays' },
     faults: { type: 'string', default: '', description: `comma-separated faults on at start: ${FAULT_NAMES.join(', ')}` },
+    ssdp_target: {
+      type: 'string',
+      default: '',
+      description: 'send SSDP announcements (as the printers do, every --ssdp-interval-ms) to address:port, e.g. 255.255.255.255:2021; empty: none',
+    },
+    ssdp_interval_ms: { type: 'integer', minimum: 100, maximum: 600000, default: 5000, description: 'period of the SSDP announcements' },
+    announce_host: {
+      type: 'string',
+      default: '',
+      description: "the address the announcements name as the printers' (Location); empty: the bind address",
+    },
     dir: { type: 'string', default: '', description: 'working folder (CA, broker files, SD cards), kept between runs; empty: a temp folder' },
     json: { type: 'boolean', default: false, description: 'print the connection details as one JSON line' },
     log_level: { type: 'string', enum: LOG_LEVELS, default: 'info', description: 'error, warn, info or debug' },
@@ -68,6 +80,16 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 export function loadCliOptions(argv: readonly string[], env: Env): CliOptions {
   return parseConfig(OPTIONS, { argv, env });
+}
+
+/** `--ssdp-target address:port` as a target, null when empty. */
+export function parseSsdpTarget(options: CliOptions): SsdpTarget | null {
+  if (options.ssdp_target === '') return null;
+  const m = /^(\d{1,3}(?:\.\d{1,3}){3}):(\d{1,5})$/.exec(options.ssdp_target);
+  const port = m ? Number(m[2]) : 0;
+  if (!m || port < 1 || port > 65535)
+    throw new AppError(CONFIG_ERROR, 400, `--ssdp-target: expected an IPv4 address and a port, e.g. 255.255.255.255:2021`);
+  return { address: m[1], port, intervalMs: options.ssdp_interval_ms };
 }
 
 export function parseFaults(text: string): FaultName[] {

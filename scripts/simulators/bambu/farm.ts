@@ -19,6 +19,7 @@ import { internalUserName, type InternalUser, type PrinterListener } from './mos
 import { freePorts } from './ports.js';
 import { VirtualBambuPrinter } from './printer.js';
 import { SdCard } from './sd-card.js';
+import { SsdpAnnouncer, type SsdpTarget } from './ssdp-announcer.js';
 
 const SERIAL = /^[0-9A-Z]{15}$/;
 const ACCESS_CODE = /^[0-9A-Za-z]{8}$/;
@@ -35,6 +36,8 @@ export interface PrinterSpec {
   ftpsPort?: number;
   ams?: AmsOptions;
   faults?: readonly FaultName[];
+  /** `DevName.bambu.com` of its announcements (the name set in the app); `<model>-<last 3 of the serial>` by default. */
+  name?: string;
 }
 
 export interface FarmOptions {
@@ -55,6 +58,10 @@ export interface FarmOptions {
   prepareSeconds?: number;
   /** Share of publishes lost under `dropPublishes`. */
   dropRatio?: number;
+  /** Where the printers send their SSDP announcements (ssdp-announcer.ts); none when absent. */
+  ssdp?: SsdpTarget;
+  /** The address announced as theirs (Location); the bind host, 127.0.0.1 for 0.0.0.0. */
+  announceHost?: string;
   log: Logger;
 }
 
@@ -118,8 +125,10 @@ export async function startVirtualBambuFarm(options: FarmOptions): Promise<Virtu
   const ftpsServers: FtpsServer[] = [];
   const printers: FarmPrinter[] = [];
   let broker: MosquittoBroker | null = null;
+  let announcer: SsdpAnnouncer | null = null;
 
   const stop = async (): Promise<void> => {
+    await announcer?.stop();
     await Promise.all(printers.map((p) => p.printer.stop()));
     await Promise.all(ftpsServers.map((s) => s.close()));
     await broker?.stop();
@@ -180,6 +189,25 @@ export async function startVirtualBambuFarm(options: FarmOptions): Promise<Virtu
       printers.push({ serial: spec.serial, accessCode: spec.accessCode, model: spec.model ?? 'P1S', mqttPort, ftpsPort, sdDir, printer });
     }
     await Promise.all(printers.map((p) => p.printer.start()));
+    if (options.ssdp) {
+      const location = options.announceHost ?? (host === '0.0.0.0' ? '127.0.0.1' : host);
+      announcer = new SsdpAnnouncer(
+        options.ssdp,
+        options.printers.map((spec) => {
+          const model = MODELS[spec.model ?? 'P1S'];
+          const firmware = model.modules.find((m) => m.name === 'ota')?.sw_ver ?? '';
+          return {
+            serial: spec.serial,
+            host: location,
+            modelCode: model.ssdpModel,
+            name: spec.name ?? `${model.name}-${spec.serial.slice(-3)}`,
+            firmware,
+          };
+        }),
+        log,
+      );
+      await announcer.start();
+    }
     const running = broker;
     const byserial = new Map(printers.map((p) => [p.serial, p]));
     const find = (serial: string): FarmPrinter => {

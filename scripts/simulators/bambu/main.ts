@@ -13,7 +13,8 @@ import readline from 'node:readline';
 import { configUsage } from '../../../appliance/common/config.js';
 import { toAppError } from '../../../appliance/common/errors.js';
 import { createLogger, type Logger } from '../../../appliance/common/logger.js';
-import { type CliOptions, ENV_PREFIX, loadCliOptions, OPTIONS, printerSpecs } from './cli-options.js';
+import { type CliOptions, ENV_PREFIX, loadCliOptions, OPTIONS, parseSsdpTarget, printerSpecs } from './cli-options.js';
+import type { SsdpTarget } from './ssdp-announcer.js';
 import { type PrinterSpec, startVirtualBambuFarm, type VirtualBambuFarm } from './farm.js';
 import { FAULT_NAMES, isFaultName } from './faults.js';
 import { waitForStopSignal } from '../../../appliance/common/stop-signal.js';
@@ -96,9 +97,11 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   let options: CliOptions;
   let specs: PrinterSpec[];
+  let ssdp: SsdpTarget | null;
   try {
     options = loadCliOptions(argv, process.env);
     specs = printerSpecs(options);
+    ssdp = parseSsdpTarget(options);
   } catch (err) {
     process.stderr.write(`${NAME}: ${toAppError(err).message}\nRun ${NAME} --help for the options.\n`);
     return 2;
@@ -116,6 +119,8 @@ async function main(argv: readonly string[]): Promise<number> {
       pushIntervalMs: options.push_interval_ms,
       staggerPushes: options.stagger,
       prepareSeconds: options.prepare_seconds,
+      ...(ssdp ? { ssdp } : {}),
+      ...(options.announce_host ? { announceHost: options.announce_host } : {}),
       log,
     });
   } catch (err) {

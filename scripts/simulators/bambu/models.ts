@@ -17,6 +17,8 @@ export interface VersionModule {
 
 export interface ModelProfile {
   name: ModelName;
+  /** `DevModel.bambu.com` of its SSDP announcement. */
+  ssdpModel: string;
   /** `product_name` in `get_version`, as Bambu Studio shows it. */
   productName: string;
   pushStyle: 'delta' | 'full';
@@ -29,6 +31,7 @@ export interface ModelProfile {
 
 const P1S: ModelProfile = {
   name: 'P1S',
+  ssdpModel: 'C12',
   productName: 'P1S',
   pushStyle: 'delta',
   sendsFun: false,
@@ -44,6 +47,7 @@ const P1S: ModelProfile = {
 
 const X1C: ModelProfile = {
   name: 'X1C',
+  ssdpModel: '3DPrinter-X1-Carbon',
   productName: 'X1 Carbon',
   pushStyle: 'full',
   sendsFun: true,

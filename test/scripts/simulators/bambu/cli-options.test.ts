@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { loadCliOptions, printerSpecs } from '../../../../scripts/simulators/bambu/cli-options.js';
+import { loadCliOptions, parseSsdpTarget, printerSpecs } from '../../../../scripts/simulators/bambu/cli-options.js';
 
 test('defaults describe one P1S on the real ports', () => {
   const specs = printerSpecs(loadCliOptions([], {}));
@@ -42,4 +42,20 @@ test('bad options are named', () => {
   assert.equal(loadCliOptions([], { PRINTYARD_SIM_BAMBU_TIME_SCALE: '20' }).time_scale, 20);
   assert.equal(loadCliOptions([], {}).stagger, false);
   assert.equal(loadCliOptions(['--stagger'], {}).stagger, true);
+});
+
+test('--ssdp-target: off by default, an IPv4 address and port, else an error naming the option', () => {
+  assert.equal(parseSsdpTarget(loadCliOptions([], {})), null);
+  assert.deepEqual(parseSsdpTarget(loadCliOptions(['--ssdp-target', '255.255.255.255:2021'], {})), {
+    address: '255.255.255.255',
+    port: 2021,
+    intervalMs: 5000,
+  });
+  assert.deepEqual(parseSsdpTarget(loadCliOptions(['--ssdp-target', '127.0.0.1:40000', '--ssdp-interval-ms', '200'], {})), {
+    address: '127.0.0.1',
+    port: 40000,
+    intervalMs: 200,
+  });
+  assert.throws(() => parseSsdpTarget(loadCliOptions(['--ssdp-target', 'printers.lan'], {})), /--ssdp-target/);
+  assert.throws(() => parseSsdpTarget(loadCliOptions(['--ssdp-target', '127.0.0.1:0'], {})), /--ssdp-target/);
 });
