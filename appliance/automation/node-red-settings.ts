@@ -51,7 +51,7 @@ export function nodeRedSettings(input: SettingsInput): Record<string, unknown> {
   const toOurLog = () => (message: NodeRedLogMessage) => {
     const level = levelOf(message.level);
     if (level === null) return;
-    const text = typeof message.msg === 'string' ? message.msg : JSON.stringify(message.msg);
+    const text = (typeof message.msg === 'string' ? message.msg : JSON.stringify(message.msg)).trim();
     log[level](message.type && message.name ? `[${message.type}:${message.name}] ${text}` : text);
   };
   return {

@@ -8,7 +8,11 @@
 'use strict';
 const { jobNeedsAny } = require('./materials.js');
 
-/** Job states a hold applies to: waiting, failed, or with copies still to send. */
+/**
+ * Job states (as the API shows them) a hold applies to: waiting, failed, or with copies still to
+ * send. A job already held while a copy prints shows `printing`: its hold is refused (409) and
+ * skipped.
+ */
 const HOLDABLE_STATES = new Set(['queued', 'failed', 'dispatching', 'printing']);
 
 /** @typedef {Record<string, string[]>} Holds  reason → job ids held for it */
@@ -23,10 +27,9 @@ function planHold(jobs, holds, reason, materials) {
   const toHold = [];
   const toRecord = [];
   for (const job of jobs) {
-    if (job.cancelled) continue;
     if (materials !== null && !jobNeedsAny(job, materials)) continue;
-    if (!job.held && HOLDABLE_STATES.has(job.state)) toHold.push(job.id);
-    else if (job.held && byAutomation.has(job.id)) toRecord.push(job.id);
+    if (HOLDABLE_STATES.has(job.state)) toHold.push(job.id);
+    else if (job.state === 'held' && byAutomation.has(job.id)) toRecord.push(job.id);
   }
   return { toHold, toRecord };
 }
