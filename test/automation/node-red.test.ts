@@ -124,10 +124,10 @@ test('climate: a reading is stored on the location; above the limit it alerts an
     return series.json.readings?.find((r: any) => r.humidity_pct === 31);
   });
   assert.equal(stored.temperature_c, 21.5);
-  assert.equal((await held(jobIds.pa)), false);
+  assert.equal(await held(jobIds.pa), false);
 
   await reading(55);
-  await eventually('the PA job held', async () => (await held(jobIds.pa)));
+  await eventually('the PA job held', async () => await held(jobIds.pa));
   const alert = await eventually('the alert of the flow', async () => {
     const list = await dash.request('GET', '/api/notifications', { token: printToken });
     return list.json.items.find((n: any) => n.kind === 'automation.climate');
@@ -135,11 +135,11 @@ test('climate: a reading is stored on the location; above the limit it alerts an
   assert.equal(alert.level, 'warning');
   assert.match(alert.title, /Humidity 55 % at Dry box is above 40 %/);
   assert.match(alert.message, /Held 1 job\(s\) that need PA6-CF/);
-  assert.equal((await held(jobIds.pla)), false, 'PLA is not hygroscopic');
+  assert.equal(await held(jobIds.pla), false, 'PLA is not hygroscopic');
 
   await reading(30);
   await eventually('the PA job released', async () => !(await held(jobIds.pa)));
-  assert.equal((await held(jobIds.manual)), true, 'a job held by hand stays held');
+  assert.equal(await held(jobIds.manual), true, 'a job held by hand stays held');
 });
 
 test('queue dispatch: outside the window the queue is held; a cheap price releases it, a dear one holds it again', async () => {
@@ -152,7 +152,7 @@ test('queue dispatch: outside the window the queue is held; a cheap price releas
     { p: 'payload', v: '0.08', vt: 'num' },
   ]);
   await eventually('the jobs released', async () => !(await held(jobIds.pa)) && !(await held(jobIds.pla)));
-  assert.equal((await held(jobIds.manual)), true, 'the flow releases only what it held');
+  assert.equal(await held(jobIds.manual), true, 'the flow releases only what it held');
 
   await inject('dispatch-price-try', [
     { p: 'topic', v: 'price', vt: 'str' },

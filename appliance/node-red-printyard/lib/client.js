@@ -4,7 +4,7 @@
  * listener, closes with the last, and reconnects after a drop, waiting longer each time (1 s up to
  * 30 s); a refused key (close code 4401) is reported and retried at the slowest pace.
  */
-'use strict';
+
 const WebSocket = require('ws');
 
 const REQUEST_TIMEOUT_MS = 15_000;

@@ -5,7 +5,7 @@
  * for a reason lets go only of the jobs no other reason still holds, and never of a job somebody
  * held by hand: such a job was already held, so automation never recorded it.
  */
-'use strict';
+
 const { jobNeedsAny } = require('./materials.js');
 
 /**

@@ -3,7 +3,6 @@
  * "PA", "PLA" and "PETG" that a flow names: the name's words in upper case, trailing digits
  * dropped (PA6, PA12 → PA). "PCTG" stays PCTG: it is not PC.
  */
-'use strict';
 
 function families(material) {
   return String(material ?? '')

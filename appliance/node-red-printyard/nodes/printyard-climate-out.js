@@ -3,7 +3,6 @@
  * (`POST /api/inventory/locations/:id/climate`). The stored reading comes out with the location's
  * limit and excursion state, and the materials stored there, so a flow can act on them.
  */
-'use strict';
 
 function number(value) {
   const n = typeof value === 'string' ? Number(value) : value;
@@ -29,7 +28,7 @@ module.exports = (RED) => {
       const location = Number(msg.location_id ?? config.location);
       try {
         if (!dashboard) throw new Error('no dashboard configured');
-        if (!Number.isInteger(location) || location < 1) throw new Error('no location: set the node\'s location id or msg.location_id');
+        if (!Number.isInteger(location) || location < 1) throw new Error("no location: set the node's location id or msg.location_id");
         const body = reading(msg.payload);
         const stored = await dashboard.client.request('POST', `/api/inventory/locations/${location}/climate`, body);
         const spools = await dashboard.client.request('GET', `/api/filaments?location_id=${location}`);

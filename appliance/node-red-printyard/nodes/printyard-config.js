@@ -3,7 +3,7 @@
  * Node-RED credential (encrypted in flows_cred.json, never exported with the flow). Holds the
  * shared client and tells its nodes how the live connection is doing.
  */
-'use strict';
+
 const { DashboardClient } = require('../lib/client.js');
 
 const STATES = {

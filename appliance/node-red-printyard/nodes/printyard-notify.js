@@ -2,7 +2,6 @@
  * printyard-notify: raises a notification in the dashboard (`POST /api/notifications`): its inbox,
  * the live event, and every outgoing channel that takes the kind.
  */
-'use strict';
 
 const LEVELS = ['info', 'warning', 'error'];
 const KIND = /^[a-z0-9._-]{1,64}$/;

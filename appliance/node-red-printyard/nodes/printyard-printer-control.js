@@ -2,7 +2,6 @@
  * printyard-printer-control: pause, resume or stop a printer's print
  * (`POST /api/printers/:id/control`).
  */
-'use strict';
 
 const ACTIONS = ['pause', 'resume', 'stop'];
 
@@ -15,7 +14,7 @@ module.exports = (RED) => {
       const action = config.action === 'msg' || !config.action ? String(msg.payload ?? '').toLowerCase() : config.action;
       try {
         if (!dashboard) throw new Error('no dashboard configured');
-        if (printer === '') throw new Error('no printer: set the node\'s printer id or msg.printer_id');
+        if (printer === '') throw new Error("no printer: set the node's printer id or msg.printer_id");
         if (!ACTIONS.includes(action)) throw new Error(`unknown action "${action}": use ${ACTIONS.join(', ')}`);
         await dashboard.client.request('POST', `/api/printers/${encodeURIComponent(printer)}/control`, { action });
         this.status({ fill: 'green', shape: 'dot', text: `${action} ${printer}` });

@@ -2,7 +2,6 @@
  * printyard-printer-in: a printer's status and print progress from the dashboard's live events
  * (`printer.status`, `print.progress`), for one printer or all of them.
  */
-'use strict';
 
 const EVENTS = { 'printer.status': 'status', 'print.progress': 'progress' };
 

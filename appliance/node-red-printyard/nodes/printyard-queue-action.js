@@ -3,7 +3,7 @@
  * releases without a job id act on the queue for a reason (lib/holds.js): a release lets go of
  * what this reason held and nothing else.
  */
-'use strict';
+
 const { planHold, planRelease, recordHolds } = require('../lib/holds.js');
 const { familyList } = require('../lib/materials.js');
 
@@ -12,7 +12,6 @@ const ACTIONS = ['add', 'dispatch', 'hold', 'release'];
 module.exports = (RED) => {
   function QueueActionNode(config) {
     RED.nodes.createNode(this, config);
-    const node = this;
     const dashboard = RED.nodes.getNode(config.dashboard);
     const request = (method, path, body) => dashboard.client.request(method, path, body);
     const holdsKey = `printyard_holds_${config.dashboard}`;
@@ -23,7 +22,7 @@ module.exports = (RED) => {
       chain = run.catch(() => {});
       return run;
     };
-    const global = () => node.context().global;
+    const global = () => this.context().global;
     const readHolds = () => new Promise((resolve, reject) => global().get(holdsKey, (err, v) => (err ? reject(err) : resolve(v ?? {}))));
     const writeHolds = (holds) => new Promise((resolve, reject) => global().set(holdsKey, holds, (err) => (err ? reject(err) : resolve())));
 

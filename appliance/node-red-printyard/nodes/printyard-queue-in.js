@@ -2,7 +2,6 @@
  * printyard-queue-in: the queue's live events: a job added, changed or removed (`queue.update`)
  * and a copy about to start on a printer (`print.dispatched`).
  */
-'use strict';
 
 module.exports = (RED) => {
   function QueueInNode(config) {
