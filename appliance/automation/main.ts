@@ -31,8 +31,7 @@ await runService({
       flowsDir: path.join(ROOT, 'flows'),
       log,
     });
-    // READY (sd_notify): Node-RED listens and its flows have started. The READY of
-    // appliance/hardware/sd-notify/ belongs here, once that module exists.
+    // runService tells systemd READY once this resolves: Node-RED listens and its flows have started.
     log.info(`Node-RED ${service.version}; the editor: ${service.url}/?access_token=<dashboard admin session token>`);
     return service;
   },
