@@ -7,6 +7,7 @@
  */
 import { createAuthFeature, openAuthenticator } from './auth/feature.js';
 import type { DashboardContext, DashboardFeature } from './feature.js';
+import { createGpioFeature } from './gpio/feature.js';
 import { createHistoryFeature } from './history/feature.js';
 import type { Authenticator } from './http/route.js';
 import { createInventoryFeature } from './inventory/feature.js';
@@ -44,6 +45,8 @@ export const slicerServiceFeature: FeatureFactory = (ctx, { remote, bridge, nati
     printers,
   });
 export const queueFeature: FeatureFactory = (ctx, { queue }) => createQueueFeature(ctx, queue);
+/** The box's pins (gpio/): after the printers and the queue, which its roles act on. */
+export const gpioFeature: FeatureFactory = (_ctx, { gpio }) => createGpioFeature(gpio);
 
 export const inventoryFeature: FeatureFactory = (ctx, { inventory }) => createInventoryFeature(ctx, inventory);
 export const inventoryToolsFeature: FeatureFactory = (ctx, { notifications, spoolDirectory, usage }) =>
@@ -65,6 +68,7 @@ export const FEATURES: readonly FeatureFactory[] = [
   bridgeFeature,
   slicerServiceFeature,
   queueFeature,
+  gpioFeature,
   webFeature,
 ];
 

@@ -6,10 +6,14 @@
  * chain), the desktop-slicer bridge, the slicer-service integration, the spool inventory, the print
  * history (fed by the printers' reports; it takes used filament off the spools through the
  * inventory's ledger) and the print queue (it sends to the printers, slices models through the
- * same chain, and matches jobs against the loaded spools). Constructors do no I/O: each service
+ * same chain, and matches jobs against the loaded spools), and the box's GPIO pins (power relays the
+ * printers ask before a start, inputs that pause, stop or confirm a plate through the queue, the
+ * status LED). Constructors do no I/O: each service
  * opens what it needs when its feature starts (features.ts says which).
  */
 import type { DashboardContext } from './feature.js';
+import { GpioService } from './gpio/gpio-service.js';
+import type { GpioChip } from '../hardware/gpio/chip.js';
 import { PrintHistory } from './history/history.js';
 import type { PrinterDirectory } from './history/recorder.js';
 import { printUsage } from './inventory/cost/print-usage.js';
@@ -34,6 +38,8 @@ export interface ServiceOptions {
   usage?: UsageLookup;
   /** The ledger history books used filament with (tests: an in-memory one); the inventory otherwise. */
   history?: { ledger?: SpoolLedger };
+  /** The GPIO chip (tests: a simulated one); the one `gpio.type` names otherwise. */
+  gpio?: { chip?: GpioChip };
 }
 
 export interface DashboardServices {
@@ -50,6 +56,8 @@ export interface DashboardServices {
   readonly usage: UsageLookup;
   readonly history: PrintHistory;
   readonly queue: QueueService;
+  /** The box's pins: power relays (asked before every start through `printers.power`), inputs, the status LED. */
+  readonly gpio: GpioService;
 }
 
 export function createServices(ctx: DashboardContext, options: ServiceOptions = {}): DashboardServices {
@@ -72,6 +80,13 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
   const spoolDirectory = options.spools ?? inventory;
   const history = new PrintHistory(ctx, { ledger: options.history?.ledger ?? inventory, printers: printerDirectory });
   const queue = new QueueService(ctx, printers, spoolDirectory, [remote.backend, bridge.backend, native.backend]);
+  const gpio = new GpioService(ctx, {
+    printers,
+    notifications,
+    plateCleared: (printerId, by) => queue.plateCleared(printerId, by),
+    ...(options.gpio?.chip ? { chip: options.gpio.chip } : {}),
+  });
+  printers.power.add(gpio.relays);
   return {
     notifications,
     printers,
@@ -82,6 +97,7 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
     spoolDirectory,
     history,
     queue,
+    gpio,
     usage: options.usage ?? printUsage(history, queue),
   };
 }

@@ -165,6 +165,7 @@ export async function sendToPrinter(
 ): Promise<SentFile> {
   let uploadedAs: string | null = null;
   try {
+    await printers.power.beforeStart(printerId);
     const { printer, driver } = readyPrinter(printers, printerId);
     checkPrintFormat(printer, format);
     const remoteName = printerFileName(file);
