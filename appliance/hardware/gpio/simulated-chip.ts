@@ -66,7 +66,7 @@ export class SimulatedChip extends EventEmitter<{ write: [SimulatedWrite] }> imp
   /** Puts a logical level on an input, as the device wired to it would; watchers hear the edge. */
   drive(pin: number, value: Level): void {
     const state = this.exported.get(pin);
-    if (!state || state.direction !== 'in') throw new Error(`GPIO ${pin} is not an exported input`);
+    if (state?.direction !== 'in') throw new Error(`GPIO ${pin} is not an exported input`);
     const physical = (state.activeLow ? 1 - value : value) as Level;
     if (physical === state.physical) return;
     state.physical = physical;
