@@ -57,7 +57,8 @@ test('each bad entry is named by its place, pin and role', () => {
   assert.deepEqual(text, [
     'body/pins/0/pin (GPIO 40, door): pin must be a BCM GPIO number of the 40-pin header, 0–27; got 40',
     'body/pins/1/printer_id (GPIO 5, door): printer_id "nope" is not a printer of this dashboard',
-    'body/pins/2/role (GPIO 6, relay): role must be one of power_relay, status_led, filament_runout, door, emergency_stop, plate_cleared; got "relay"',
+    'body/pins/2/role (GPIO 6, relay): role must be one of ' +
+      'power_relay, status_led, filament_runout, door, emergency_stop, plate_cleared; got "relay"',
     'body/pins/3/printer_id (GPIO 7, power_relay): a power_relay pin needs the printer_id of its printer',
     'body/pins/4/off_below_c (GPIO 8, door): off_below_c is not a key of a door pin (its keys: pin, role, active_low, printer_id, debounce_ms)',
     'body/pins/4/debounce_ms (GPIO 8, door): debounce_ms must be an integer from 0 to 10000',
