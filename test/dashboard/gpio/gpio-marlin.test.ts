@@ -5,10 +5,15 @@
  * before the dispatch and off once the print has ended and the hot end has cooled below its
  * limit, after its delay; the status LED follows (steady when idle, a 1 s blink while printing,
  * the error and updating patterns when told); a filament run-out pauses the print and notifies;
- * the emergency stop cuts the relay, stops the print and notifies; an admin switches the relay.
+ * the emergency stop cuts the relay, stops the print and notifies; an admin switches the relay;
+ * slice-and-send's printer side switches the relay on before its upload too.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { sendToPrinter } from '../../../appliance/dashboard/slicing/send-to-printer.js';
 import { SimulatedChip, type SimulatedWrite } from '../../../appliance/hardware/gpio/simulated-chip.js';
 import { DriverRegistry } from '../../../appliance/dashboard/printers/driver-registry.js';
 import { marlinSerialDriverFactory } from '../../../appliance/dashboard/printers/families/marlin-serial/marlin-driver.js';
@@ -37,6 +42,7 @@ let marlin: VirtualMarlinFixture;
 let printerId = '';
 const chip = new SimulatedChip();
 const dispatchedAt: number[] = [];
+const plateChanges: Array<{ state: string; by: string }> = [];
 
 /** A print that heats the hot end, moves `moves` times and switches the heater off at the end. */
 function printFile(moves: number): string {
@@ -72,6 +78,7 @@ before(async () => {
     services: { printers: { drivers }, gpio: { chip } },
   });
   dash.server.context.bus.on('print.dispatched', () => dispatchedAt.push(performance.now()));
+  dash.server.context.bus.on('printer.plate', (change) => plateChanges.push({ state: change.state, by: change.by }));
   const created = await dash.request('post', '/api/printers', {
     token: TEST_TOKENS.admin,
     body: { name: 'M1', type: 'marlin-serial', connection: { port: marlin.hostPath } },
@@ -156,8 +163,7 @@ test('the plate button confirms the plate; the relay goes on before the dispatch
 
   await press(PLATE);
   await eventually('the job dispatched', () => dispatchedAt.length > 0, WAIT_MS);
-  const plate = (await dash.request('get', `/api/printers/${printerId}/plate`, { token: TEST_TOKENS.view })).json;
-  assert.match(plate.by, /plate button \(GPIO 22\)|queue/);
+  assert.deepEqual(plateChanges[0], { state: 'clear', by: 'plate button (GPIO 22)' });
   const on = writesOf(RELAY).find((w) => w.value === 1);
   assert.ok(on, 'the relay was switched on');
   assert.ok(on.at < dispatchedAt[0], 'the relay was on before the print was announced and started');
@@ -191,9 +197,9 @@ test('the LED: a 1 s blink while printing, a run-out pauses the print and notifi
   await untilState('printing', ['printing']);
   assert.equal(chip.level(RELAY), 1);
   const since = performance.now();
-  await new Promise((resolve) => setTimeout(resolve, 2600));
+  await new Promise((resolve) => setTimeout(resolve, 3500));
   const blinks = writesOf(LED, since);
-  assert.ok(blinks.length >= 2, `the LED toggled ${blinks.length} times in 2.6 s`);
+  assert.ok(blinks.length >= 2, `the LED toggled ${blinks.length} times in 3.5 s`);
   for (let i = 1; i < blinks.length; i++) {
     assert.notEqual(blinks[i].value, blinks[i - 1].value);
     assert.ok(blinks[i].at - blinks[i - 1].at >= 980, `a blink of ${blinks[i].at - blinks[i - 1].at} ms`);
@@ -236,13 +242,36 @@ test('admins switch the relay; the LED shows an override and follows the printer
     assert.equal(set.status, 200, set.text);
     assert.deepEqual(set.json, { pattern, override: pattern });
     const since = performance.now();
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await new Promise((resolve) => setTimeout(resolve, 1600));
     const blinks = writesOf(LED, since);
-    assert.ok(blinks.length >= 4, `${pattern}: ${blinks.length} toggles in 1.1 s`);
+    assert.ok(blinks.length >= 4, `${pattern}: ${blinks.length} toggles in 1.6 s`);
     const shortest = Math.min(...blinks.slice(1).map((w, i) => w.at - blinks[i].at));
     assert.ok(shortest >= period - 20, `${pattern}: the shortest phase lasted ${shortest} ms`);
   }
   const back = await dash.request('put', '/api/hardware/gpio/led', { token: TEST_TOKENS.admin, body: { override: null } });
   assert.deepEqual(back.json, { pattern: 'idle', override: null });
   assert.equal(chip.level(LED), 1);
+});
+
+test("slice-and-send's printer side switches the relay on before it uploads and starts", async () => {
+  assert.equal(chip.level(RELAY), 0);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'printyard-gpio-send-'));
+  const startingAt: number[] = [];
+  const off = dash.server.context.bus.on('print.starting', () => startingAt.push(performance.now()));
+  try {
+    const file = path.join(dir, 'direct.gcode');
+    writeFileSync(file, printFile(4000));
+    const since = performance.now();
+    const sent = await sendToPrinter(dash.server.services.printers, printerId, file, 'gcode', 'admin');
+    assert.equal(sent.started, true);
+    const on = writesOf(RELAY, since).find((w) => w.value === 1);
+    assert.ok(on && startingAt.length === 1 && on.at < startingAt[0], 'on before the start was announced');
+    await untilState('printing', ['printing', 'preparing']);
+    const stopped = await dash.request('post', `/api/printers/${printerId}/control`, { token: TEST_TOKENS.print, body: { action: 'stop' } });
+    assert.equal(stopped.status, 204, stopped.text);
+    await untilState('stopped', ['idle', 'finished']);
+  } finally {
+    off();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
