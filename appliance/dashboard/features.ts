@@ -7,6 +7,7 @@
  */
 import { createAuthFeature, openAuthenticator } from './auth/feature.js';
 import type { DashboardContext, DashboardFeature } from './feature.js';
+import { createGpioFeature } from './gpio/feature.js';
 import { createHistoryFeature } from './history/feature.js';
 import type { Authenticator } from './http/route.js';
 import { createInventoryFeature } from './inventory/feature.js';
@@ -48,6 +49,8 @@ export const slicerServiceFeature: FeatureFactory = (ctx, { remote, bridge, nati
     spools: spoolDirectory,
   });
 export const queueFeature: FeatureFactory = (ctx, { queue }) => createQueueFeature(ctx, queue);
+/** The box's pins (gpio/): after the printers and the queue, which its roles act on. */
+export const gpioFeature: FeatureFactory = (_ctx, { gpio }) => createGpioFeature(gpio);
 
 export const inventoryFeature: FeatureFactory = (ctx, { inventory, locations }) => createInventoryFeature(ctx, inventory, locations);
 export const inventoryToolsFeature: FeatureFactory = (ctx, { spoolDirectory, locations, usage }) =>
@@ -73,6 +76,7 @@ export const FEATURES: readonly FeatureFactory[] = [
   bridgeFeature,
   slicerServiceFeature,
   queueFeature,
+  gpioFeature,
   webFeature,
   networkFeature,
 ];

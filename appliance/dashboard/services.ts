@@ -6,11 +6,15 @@
  * chain), the desktop-slicer bridge, the slicer-service integration, the spool inventory, the print
  * history (fed by the printers' reports; it takes used filament off the spools through the
  * inventory's ledger) and the print queue (it sends to the printers, slices models through the
- * same chain, and matches jobs against the loaded spools), and the box's presence on the LAN (mDNS,
- * started by app.ts once the port is open). Constructors do no I/O: each service
+ * same chain, and matches jobs against the loaded spools), the box's presence on the LAN (mDNS,
+ * started by app.ts once the port is open) and its GPIO pins (power relays the printers ask
+ * before a start, inputs that pause, stop or confirm a plate through the queue, the status LED).
+ * Constructors do no I/O: each service
  * opens what it needs when its feature starts (features.ts says which).
  */
 import type { DashboardContext } from './feature.js';
+import { GpioService } from './gpio/gpio-service.js';
+import type { GpioChip } from '../hardware/gpio/chip.js';
 import { PrintHistory } from './history/history.js';
 import type { PrinterDirectory } from './history/recorder.js';
 import { printUsage } from './inventory/cost/print-usage.js';
@@ -42,6 +46,8 @@ export interface ServiceOptions {
   network?: NetworkPresenceOptions;
   /** Printer discovery: the SSDP port, the serial ports to list (tests add ptys), probe timings. */
   discovery?: DiscoveryOptions;
+  /** The GPIO chip (tests: a simulated one); the one `gpio.type` names otherwise. */
+  gpio?: { chip?: GpioChip };
 }
 
 export interface DashboardServices {
@@ -64,6 +70,8 @@ export interface DashboardServices {
   readonly presence: NetworkPresence;
   /** Printers this box could add (Bambu Lab announcements, serial ports probed with M115). */
   readonly discovery: PrinterDiscovery;
+  /** The box's pins: power relays (asked before every start through `printers.power`), inputs, the status LED. */
+  readonly gpio: GpioService;
 }
 
 export function createServices(ctx: DashboardContext, options: ServiceOptions = {}): DashboardServices {
@@ -93,6 +101,13 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
   });
   const history = new PrintHistory(ctx, { ledger: options.history?.ledger ?? inventory, printers: printerDirectory });
   const queue = new QueueService(ctx, printers, spoolDirectory, [remote.backend, bridge.backend, native.backend]);
+  const gpio = new GpioService(ctx, {
+    printers,
+    notifications,
+    plateCleared: (printerId, by) => queue.plateCleared(printerId, by),
+    ...(options.gpio?.chip ? { chip: options.gpio.chip } : {}),
+  });
+  printers.power.add(gpio.relays);
   return {
     notifications,
     printers,
@@ -106,6 +121,7 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
     queue,
     presence: new NetworkPresence(ctx, options.network),
     discovery: new PrinterDiscovery(printers.fleet, ctx.log.child('discovery'), options.discovery),
+    gpio,
     usage: options.usage ?? printUsage(history, queue),
   };
 }

@@ -10,6 +10,7 @@ import { controlRoutes } from './control-routes.js';
 import { drivers as defaultDrivers, type DriverRegistry } from './driver-registry.js';
 import { PrinterFleet } from './fleet.js';
 import { PrinterManager, type BackoffOptions, type EventIntervals } from './manager.js';
+import { PrinterPower } from './power.js';
 import { printerRoutes } from './routes.js';
 
 export const PRINTERS_FEATURE = 'printers';
@@ -23,12 +24,13 @@ export interface PrintersOptions {
 }
 
 /**
- * The printers of a dashboard: the registry, and the manager that runs a driver per enabled printer.
- * Slice-and-send hands files over through them.
+ * The printers of a dashboard: the registry, the manager that runs a driver per enabled printer,
+ * and their power switches (asked before every start). Slice-and-send hands files over through them.
  */
 export interface Printers {
   fleet: PrinterFleet;
   manager: PrinterManager;
+  power: PrinterPower;
 }
 
 export function createPrinters(ctx: Pick<DashboardContext, 'bus' | 'log' | 'dataDir' | 'stores'>, options: PrintersOptions = {}): Printers {
@@ -42,7 +44,7 @@ export function createPrinters(ctx: Pick<DashboardContext, 'bus' | 'log' | 'data
     ...(options.backoff ? { backoff: options.backoff } : {}),
     ...(options.intervals ? { intervals: options.intervals } : {}),
   });
-  return { fleet: new PrinterFleet(ctx.stores, manager, drivers), manager };
+  return { fleet: new PrinterFleet(ctx.stores, manager, drivers), manager, power: new PrinterPower() };
 }
 
 export function createPrintersFeature({ fleet, manager }: Printers): DashboardFeature {

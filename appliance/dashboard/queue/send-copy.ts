@@ -1,6 +1,6 @@
 /**
- * One claimed copy onto its printer, through slice-and-send's printer side (the readiness and
- * format checks, the printer's file name) and the printer's driver: upload, announce
+ * One claimed copy onto its printer, through slice-and-send's printer side (its power switched on,
+ * the readiness and format checks, the printer's file name) and the printer's driver: upload, announce
  * `print.dispatched`, start, with the AMS mapping computed for this printer. A model is sliced
  * first, once, through the backend chain (slicing/fallback.ts: remote → bridge → native) with the
  * job's profiles or the printer's own printer profile; what the sliced file says (use, estimate,
@@ -172,6 +172,7 @@ async function attempts(
   for (let attempt = 1; attempt <= options.attempts; attempt++) {
     if (options.stopped()) return { started: false, error: 'the dashboard stopped during the dispatch' };
     try {
+      await options.printers.power.beforeStart(printerId);
       const { printer, driver } = readyPrinter(options.printers, printerId);
       checkPrintFormat(printer, prepared.format);
       const remoteName = copy.remote_name ?? printerFileName(job.file.name);

@@ -9,7 +9,8 @@
  * the key's path), except where the spec names another variable: the slicer service's url and
  * token come from SLICER_URL and SLICER_TOKEN, and its `enabled` switch has none (it is set in
  * the file or the UI). Every key is applied at once (features read `settings.current` when they
- * use it, the rate limiter follows `onChange`), so none is flagged `x-restart`.
+ * use it, the rate limiter follows `onChange`); only the GPIO chip's keys are flagged `x-restart`
+ * (the chip is opened once, at start).
  */
 import { AppError, ErrorCode } from '../../common/errors.js';
 import {
@@ -203,6 +204,33 @@ export const SETTINGS_SCHEMA = {
           maximum: 3600,
           default: 15,
           description: 'seconds between dispatch rounds when nothing else starts one',
+        },
+      },
+    },
+    gpio: {
+      type: 'object',
+      description: 'the GPIO pins of the box (which pin does what: gpio.json, /api/hardware/gpio/config)',
+      additionalProperties: false,
+      properties: {
+        type: {
+          type: 'string',
+          enum: ['onoff', 'simulated'],
+          default: 'onoff',
+          'x-restart': true,
+          description: 'onoff: the sysfs GPIO of a Raspberry Pi; simulated: pins in memory, to try the roles without hardware',
+        },
+        sysfs_root: {
+          type: 'string',
+          minLength: 1,
+          default: '/sys/class/gpio',
+          'x-restart': true,
+          description: 'where the GPIO chips are looked up (their base numbers and labels)',
+        },
+        chip_label: {
+          type: 'string',
+          default: '',
+          'x-restart': true,
+          description: 'label of the chip of the header pins; empty: the Raspberry Pi chips (pinctrl-rp1, pinctrl-bcm2711, pinctrl-bcm2835)',
         },
       },
     },

@@ -55,6 +55,14 @@ export interface DashboardSettings {
     /** A dispatch round runs at least this often, whatever happens. */
     round_interval_s: number;
   };
+  gpio: {
+    /** The chip implementation (read at start). */
+    type: 'onoff' | 'simulated';
+    /** Where the GPIO chips' base numbers and labels are read. */
+    sysfs_root: string;
+    /** The header chip's label; empty for the Raspberry Pi ones. */
+    chip_label: string;
+  };
 }
 
 /** Nested partial for updates: only the keys present change. */

@@ -1,6 +1,7 @@
 /**
  * Slice-and-send's printer side: the target printer and the profile it is sliced with, then the
- * sliced file handed to the printer through its running driver: upload, then start.
+ * sliced file handed to the printer through its running driver: its power switched on
+ * (printers/power.ts), upload, then start.
  * The printer is checked before the slice (no point slicing for ten minutes for a printer that is
  * busy) and again before the upload. Answers, in this order: unknown printer 404; a printer whose
  * driver cannot receive files 422 ERR_UNSUPPORTED_ACTION; offline (disabled, not connected, no
@@ -180,6 +181,7 @@ export async function sendToPrinter(
 ): Promise<SentFile> {
   let uploadedAs: string | null = null;
   try {
+    await printers.power.beforeStart(printerId);
     const { printer, driver } = readyPrinter(printers, printerId);
     checkPrintFormat(printer, format);
     const remoteName = printerFileName(file);
