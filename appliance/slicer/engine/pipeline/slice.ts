@@ -25,6 +25,8 @@ import { unionExs } from '../geometry/clipper.js';
 import { hashPath } from '../geometry/hash.js';
 import { F64Reader } from '../workers/f64-stream.js';
 import { createRunner } from '../workers/runner.js';
+import type { SetupArgs } from '../workers/tasks.js';
+import { buildEdgeTable, type SliceEdges } from '../mesh/edges.js';
 import { defaultWorkerCount } from '../workers/pool.js';
 
 /*
@@ -39,6 +41,12 @@ import { defaultWorkerCount } from '../workers/pool.js';
  */
 const SLICE_THRESHOLD = 50_000_000;
 const TOOLPATH_THRESHOLD = 60_000;
+
+/** The slicing part of a mesh's edge table, in shared memory; the rest is left to the collector. */
+function sharedEdges(indices: Uint32Array): SliceEdges {
+  const { count, edgeOf } = buildEdgeTable(indices, true);
+  return { count, edgeOf };
+}
 
 function toShared<T extends Float32Array | Uint32Array>(a: T): T {
   const shared = new SharedArrayBuffer(a.byteLength);
@@ -64,6 +72,8 @@ export async function sliceModel(req: SliceRequest): Promise<SliceResult> {
   const placed = placeModel(model, { printableArea: config.printable_area, printableHeight: config.printable_height });
   checkExcludedAreas(placed, config);
   const warnings = [...model.warnings, ...checkSupported(config)];
+  // The placed copies are the ones sliced: the unplaced points go now, not at the end of the slice.
+  model.objects = [];
   for (const o of placed.objects) {
     if (o.filament > config.filament_diameter.length) {
       throw new AppError(
@@ -86,8 +96,11 @@ export async function sliceModel(req: SliceRequest): Promise<SliceResult> {
   req.signal?.addEventListener('abort', abort, { once: true });
   try {
     const params = regionParams(config);
-    const setup = {
-      meshes: placed.objects.map((o) => ({ vertices: toShared(o.mesh.vertices), indices: toShared(o.mesh.indices) })),
+    // The meshes move to shared memory, and the placed model keeps those copies: one of each.
+    for (const o of placed.objects) o.mesh = { vertices: toShared(o.mesh.vertices), indices: toShared(o.mesh.indices) };
+    const setup: SetupArgs = {
+      meshes: placed.objects.map((o) => o.mesh),
+      edges: sliceThreads > 0 ? placed.objects.map((o) => sharedEdges(o.mesh.indices)) : undefined,
       sliceZs: Float64Array.from(specs, (s) => s.sliceZ),
       printZs: Float64Array.from(specs, (s) => s.printZ),
       heights: Float64Array.from(specs, (s) => s.height),
