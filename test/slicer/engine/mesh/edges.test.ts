@@ -25,4 +25,30 @@ describe('buildEdgeTable', () => {
     assert.deepEqual(edgeDefects(edges), { openEdges: 6, nonManifoldEdges: 1 });
     assert.deepEqual(edgeDefects(buildEdgeTable(cube().indices.subarray(6))), { openEdges: 4, nonManifoldEdges: 0 });
   });
+
+  it('numbers edges in order of first use, also past the room a closed mesh needs (a triangle soup)', () => {
+    // 200 triangles sharing nothing but a fan of 50 that share their spokes: 600 + 100 edges.
+    const soup: number[] = [];
+    for (let t = 0; t < 200; t++) soup.push(3 * t, 3 * t + 1, 3 * t + 2);
+    for (let t = 0; t < 50; t++) soup.push(1000, 1001 + t, 1001 + ((t + 1) % 50));
+    const indices = Uint32Array.from(soup);
+    const edges = buildEdgeTable(indices);
+    const ids = new Map<string, number>();
+    indices.forEach((a, h) => {
+      const b = indices[h % 3 === 2 ? h - 2 : h + 1];
+      const key = a < b ? `${a}-${b}` : `${b}-${a}`;
+      if (!ids.has(key)) ids.set(key, ids.size);
+      assert.equal(edges.edgeOf[h], ids.get(key), `half-edge ${h}`);
+    });
+    assert.equal(edges.count, ids.size);
+    assert.equal(edges.uses.length, ids.size);
+    assert.deepEqual(edgeDefects(edges), { openEdges: 650, nonManifoldEdges: 0 });
+  });
+
+  it('puts the edge ids in shared memory when asked, with the same ids', () => {
+    const mesh = cubeWithHole();
+    const shared = buildEdgeTable(mesh.indices, true);
+    assert.ok(shared.edgeOf.buffer instanceof SharedArrayBuffer);
+    assert.deepEqual(Array.from(shared.edgeOf), Array.from(buildEdgeTable(mesh.indices).edgeOf));
+  });
 });
