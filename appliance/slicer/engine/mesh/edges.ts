@@ -24,10 +24,9 @@ export interface EdgeTable {
  * The table over `indices`. Edge ids are given in order of first use, whatever the hash table's
  * size, so every thread that builds the table of the same mesh gets the same ids. Memory is what
  * a scan of millions of triangles makes count: the hash table has at least one free slot per
- * half-edge (a quarter full for a closed mesh, at most half for a triangle soup), an edge's two
- * points are read from its first half-edge rather than stored, and the per-edge arrays start at
- * the size of a closed mesh (half as many edges as half-edges), growing only for open meshes.
- * For 3 M triangles that is 160 MB at the peak instead of 400 MB.
+ * half-edge (a quarter full for a closed mesh, at most half for a triangle soup) and the per-edge
+ * arrays start at the size of a closed mesh (half as many edges as half-edges), growing only for
+ * open meshes. For 3 M triangles that is 190 MB at the peak instead of 400 MB, in the same time.
  */
 export function buildEdgeTable(indices: Uint32Array, shared = false): EdgeTable {
   const halfEdges = indices.length;
@@ -36,17 +35,18 @@ export function buildEdgeTable(indices: Uint32Array, shared = false): EdgeTable 
   const mask = size - 1;
   const table = new Int32Array(size).fill(-1);
   let capacity = (halfEdges >> 1) + 64;
+  let low = new Uint32Array(capacity);
+  let high = new Uint32Array(capacity);
   let uses = new Uint32Array(capacity);
   let firstHalfEdge = new Int32Array(capacity);
   let secondHalfEdge = new Int32Array(capacity).fill(-1);
   // In shared memory when worker threads are to read it (the slicing stage's).
   const edgeOf = new Int32Array(shared ? new SharedArrayBuffer(halfEdges * 4) : new ArrayBuffer(halfEdges * 4));
-  const next = (h: number) => (h % 3 === 2 ? h - 2 : h + 1);
   let count = 0;
 
   for (let h = 0; h < halfEdges; h++) {
     const a = indices[h];
-    const b = indices[next(h)];
+    const b = indices[h % 3 === 2 ? h - 2 : h + 1];
     const lo = a < b ? a : b;
     const hi = a < b ? b : a;
     let key = Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca77);
@@ -56,10 +56,7 @@ export function buildEdgeTable(indices: Uint32Array, shared = false): EdgeTable 
     for (;;) {
       const e = table[slot];
       if (e < 0) break;
-      const f = firstHalfEdge[e];
-      const p = indices[f];
-      const q = indices[next(f)];
-      if ((p === lo && q === hi) || (p === hi && q === lo)) {
+      if (low[e] === lo && high[e] === hi) {
         edge = e;
         break;
       }
@@ -68,12 +65,16 @@ export function buildEdgeTable(indices: Uint32Array, shared = false): EdgeTable 
     if (edge < 0) {
       if (count === capacity) {
         capacity = Math.min(halfEdges, capacity * 2);
+        low = grown(low, new Uint32Array(capacity));
+        high = grown(high, new Uint32Array(capacity));
         uses = grown(uses, new Uint32Array(capacity));
         firstHalfEdge = grown(firstHalfEdge, new Int32Array(capacity));
         secondHalfEdge = grown(secondHalfEdge, new Int32Array(capacity).fill(-1));
       }
       edge = count++;
       table[slot] = edge;
+      low[edge] = lo;
+      high[edge] = hi;
       firstHalfEdge[edge] = h;
     } else if (uses[edge] === 1) {
       secondHalfEdge[edge] = h;
