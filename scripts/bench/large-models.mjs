@@ -151,18 +151,33 @@ export function writeScanStl(path, { rings = 1000, segments = 1500 } = {}) {
 }
 
 /**
- * A ball turned at $fn = 200 and bored through: one vertical bore and three crossing ones, each
- * with a chamfer ring. CGAL's difference of fine facets gives long thin triangles and outlines of
- * thousands of points per layer, as real CSG exports do; no minkowski (hours in CGAL).
+ * The CSG models, as OpenSCAD sources. No minkowski (hours in CGAL).
+ * - A ball at $fn = 200 bored through by cylinders, with chamfer cones: CGAL's difference of fine
+ *   facets gives long thin triangles (37,000) and outlines of thousands of points per layer, as real
+ *   CSG exports do; CGAL takes about a minute of CPU.
+ * - A twisted extrusion of a 2D difference (a ring with pockets and notches, $fn = 240): 242,000
+ *   triangles, every layer a different outline of some 1,200 points with 13 holes. 2D booleans and
+ *   extrusions need no CGAL, so openscad renders it in seconds.
  */
-export const CSG_SOURCE = `// printyard bench: high-resolution CSG
+export const CSG_SOURCES = {
+  'csg-ball-fn200.stl': `// printyard bench: high-resolution CSG
 difference() {
   sphere(r = 45, $fn = 200);
   cylinder(r = 11, h = 120, center = true, $fn = 200);
   for (a = [0, 60, 120]) rotate([90, 0, a]) cylinder(r = 7, h = 120, center = true, $fn = 120);
   for (s = [-1, 1]) translate([0, 0, s * 40]) cylinder(r1 = 18 - s * 6, r2 = 18 + s * 6, h = 12, center = true, $fn = 200);
 }
-`;
+`,
+  'csg-twist-fn240.stl': `// printyard bench: high-resolution CSG, twisted
+linear_extrude(height = 60, twist = 90, slices = 100)
+  difference() {
+    circle(r = 40, $fn = 240);
+    circle(r = 18, $fn = 240);
+    for (a = [0 : 30 : 330]) rotate(a) translate([29, 0]) circle(r = 5, $fn = 48);
+    for (a = [15 : 30 : 345]) rotate(a) translate([40, 0]) circle(r = 3, $fn = 32);
+  }
+`,
+};
 
 /** The openscad release, part of the cache key: another CGAL may tessellate differently. */
 function openscadVersion() {
@@ -171,19 +186,21 @@ function openscadVersion() {
 }
 
 /**
- * The CSG model rendered to ASCII STL, cached in `cacheDir` under a hash of the source and the
- * openscad release (CGAL takes a minute or more; the bench should not pay it on every run).
+ * A CSG model of CSG_SOURCES rendered to ASCII STL, cached in `cacheDir` under a hash of the source
+ * and the openscad release (CGAL takes a minute or more; the bench should not pay it on every run).
  */
-export function renderCsgStl(cacheDir, log) {
+export function renderCsgStl(name, cacheDir, log) {
   if (!existsSync(OPENSCAD)) throw new Error(`${OPENSCAD} is missing: install the Debian package "openscad" (--large needs it)`);
-  const key = createHash('sha256').update(CSG_SOURCE).update(openscadVersion()).digest('hex').slice(0, 16);
-  const path = join(cacheDir, `csg-ball-${key}.stl`);
+  const text = CSG_SOURCES[name];
+  const key = createHash('sha256').update(text).update(openscadVersion()).digest('hex').slice(0, 16);
+  const stem = `${name.replace(/\.stl$/, '')}-${key}`;
+  const path = join(cacheDir, `${stem}.stl`);
   if (existsSync(path)) return path;
   mkdirSync(cacheDir, { recursive: true });
-  const source = join(cacheDir, `csg-ball-${key}.scad`);
+  const source = join(cacheDir, `${stem}.scad`);
   const partial = `${path}.partial.stl`;
-  writeFileSync(source, CSG_SOURCE);
-  log(`rendering the CSG model with openscad (once, cached in ${cacheDir})`);
+  writeFileSync(source, text);
+  log(`rendering ${name} with openscad (once, cached in ${cacheDir})`);
   try {
     execFileSync(OPENSCAD, ['-o', partial, source], { stdio: ['ignore', 'ignore', 'pipe'] });
     renameSync(partial, path);
@@ -194,12 +211,12 @@ export function renderCsgStl(cacheDir, log) {
   return path;
 }
 
-export const LARGE_MODELS = ['csg-ball-fn200.stl', 'scan-bust-3m.stl'];
+export const LARGE_MODELS = [...Object.keys(CSG_SOURCES), 'scan-bust-3m.stl'];
 
 /** The large models of `names` as `{ name, path }`: the scan written into `workDir`, the CSG model from the cache. */
 export function largeModels(names, { workDir, cacheDir, log }) {
   const make = {
-    'csg-ball-fn200.stl': () => renderCsgStl(cacheDir, log),
+    ...Object.fromEntries(Object.keys(CSG_SOURCES).map((name) => [name, () => renderCsgStl(name, cacheDir, log)])),
     'scan-bust-3m.stl': () => {
       const scan = join(workDir, 'scan-bust-3m.stl');
       log('writing the scan-like mesh (3,000,000 triangles)');

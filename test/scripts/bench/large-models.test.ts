@@ -7,7 +7,8 @@ import { loadScript } from '../../fixtures/load-script.js';
 
 interface LargeModelsModule {
   writeScanStl(path: string, size?: { rings: number; segments: number }): number;
-  CSG_SOURCE: string;
+  CSG_SOURCES: Record<string, string>;
+  LARGE_MODELS: string[];
 }
 
 const large = await loadScript<LargeModelsModule>('scripts/bench/large-models.mjs');
@@ -68,10 +69,16 @@ describe('the scan-like mesh', () => {
   });
 });
 
-describe('the CSG model', () => {
-  it('is a difference of fine primitives without minkowski', () => {
-    assert.match(large.CSG_SOURCE, /difference\(\)/);
-    assert.match(large.CSG_SOURCE, /\$fn = 200/);
-    assert.doesNotMatch(large.CSG_SOURCE, /minkowski/);
+describe('the CSG models', () => {
+  it('are differences of fine primitives without minkowski, each a --large model', () => {
+    const names = Object.keys(large.CSG_SOURCES);
+    assert.deepEqual(names, ['csg-ball-fn200.stl', 'csg-twist-fn240.stl']);
+    for (const name of names) {
+      const source = large.CSG_SOURCES[name];
+      assert.match(source, /difference\(\)/, name);
+      assert.match(source, /\$fn = (200|240)/, name);
+      assert.doesNotMatch(source, /minkowski/, name);
+      assert.ok(large.LARGE_MODELS.includes(name));
+    }
   });
 });
