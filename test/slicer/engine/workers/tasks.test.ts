@@ -125,5 +125,8 @@ test('a slice cut with the edge table of the setup (built once for the workers) 
   given.setup({ ...own.setup, edges: [{ count, edgeOf }] });
   const want = own.tasks.slice({ object: 0, first: 0, last: specs.length }).layers;
   const got = given.slice({ object: 0, first: 0, last: specs.length }).layers;
-  assert.deepEqual(got.map((l) => Array.from(l)), want.map((l) => Array.from(l)));
+  assert.deepEqual(
+    got.map((l) => Array.from(l)),
+    want.map((l) => Array.from(l)),
+  );
 });
