@@ -26,7 +26,7 @@ import { hashPath } from '../geometry/hash.js';
 import { F64Reader } from '../workers/f64-stream.js';
 import { createRunner } from '../workers/runner.js';
 import type { SetupArgs } from '../workers/tasks.js';
-import { buildEdgeTable, type SliceEdges } from '../mesh/edges.js';
+import type { SliceEdges } from '../mesh/edges.js';
 import { defaultWorkerCount } from '../workers/pool.js';
 
 /*
@@ -42,12 +42,6 @@ import { defaultWorkerCount } from '../workers/pool.js';
 const SLICE_THRESHOLD = 50_000_000;
 const TOOLPATH_THRESHOLD = 60_000;
 
-/** The slicing part of a mesh's edge table, in shared memory; the rest is left to the collector. */
-function sharedEdges(indices: Uint32Array): SliceEdges {
-  const { count, edgeOf } = buildEdgeTable(indices, true);
-  return { count, edgeOf };
-}
-
 function toShared<T extends Float32Array | Uint32Array>(a: T): T {
   const shared = new SharedArrayBuffer(a.byteLength);
   const out = (a instanceof Float32Array ? new Float32Array(shared) : new Uint32Array(shared)) as T;
@@ -62,9 +56,12 @@ export async function sliceModel(req: SliceRequest): Promise<SliceResult> {
   const model = await readModel(req);
   progress.enter('repairing');
   const repair: RepairReport[] = [];
+  // Per object, in order (shrinkage and placement move points, never triangles).
+  const edges: SliceEdges[] = [];
   model.objects = model.objects.map((o): ModelObject => {
     const r = repairMesh(o.mesh);
     repair.push(r.report);
+    edges.push(r.edges);
     return { ...o, mesh: r.mesh };
   });
   progress.checkCancelled();
@@ -100,7 +97,7 @@ export async function sliceModel(req: SliceRequest): Promise<SliceResult> {
     for (const o of placed.objects) o.mesh = { vertices: toShared(o.mesh.vertices), indices: toShared(o.mesh.indices) };
     const setup: SetupArgs = {
       meshes: placed.objects.map((o) => o.mesh),
-      edges: sliceThreads > 0 ? placed.objects.map((o) => sharedEdges(o.mesh.indices)) : undefined,
+      edges,
       sliceZs: Float64Array.from(specs, (s) => s.sliceZ),
       printZs: Float64Array.from(specs, (s) => s.printZ),
       heights: Float64Array.from(specs, (s) => s.height),

@@ -26,8 +26,8 @@ export interface SetupArgs {
   outline: OutlineOptions;
   regions: RegionParams;
   /**
-   * Edge tables of the meshes, in shared memory, when the mesh is cut on worker threads: built
-   * once by the calling thread rather than by every worker (each would hold its own copy).
+   * Edge ids of the meshes, in shared memory: found once, by repair, rather than by every thread
+   * that cuts the mesh (each worker would build and hold its own table).
    */
   edges?: SliceEdges[];
 }

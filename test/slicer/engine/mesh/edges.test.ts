@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildEdgeTable, edgeDefects } from '../../../../appliance/slicer/engine/mesh/edges.js';
+import { buildEdgeTable, edgeDefects, edgesAfterFlips } from '../../../../appliance/slicer/engine/mesh/edges.js';
 import { cube, cubeWithHole } from '../../../fixtures/meshes.js';
 
 describe('buildEdgeTable', () => {
@@ -45,10 +45,20 @@ describe('buildEdgeTable', () => {
     assert.deepEqual(edgeDefects(edges), { openEdges: 650, nonManifoldEdges: 0 });
   });
 
-  it('puts the edge ids in shared memory when asked, with the same ids', () => {
+  it('derives the ids of the table after triangles were reversed, in shared memory', () => {
     const mesh = cubeWithHole();
-    const shared = buildEdgeTable(mesh.indices, true);
-    assert.ok(shared.edgeOf.buffer instanceof SharedArrayBuffer);
-    assert.deepEqual(Array.from(shared.edgeOf), Array.from(buildEdgeTable(mesh.indices).edgeOf));
+    const flip = new Uint8Array(mesh.indices.length / 3);
+    const after = Uint32Array.from(mesh.indices);
+    for (let t = 0; t < flip.length; t += 3) {
+      flip[t] = 1;
+      [after[t * 3 + 1], after[t * 3 + 2]] = [after[t * 3 + 2], after[t * 3 + 1]];
+    }
+    const derived = edgesAfterFlips(buildEdgeTable(mesh.indices), flip);
+    const built = buildEdgeTable(after);
+    assert.ok(derived.edgeOf.buffer instanceof SharedArrayBuffer);
+    assert.equal(derived.count, built.count);
+    assert.deepEqual(Array.from(derived.edgeOf), Array.from(built.edgeOf));
+    // Reversing a triangle changes the order it meets its edges in, so the ids are not the old ones.
+    assert.notDeepEqual(Array.from(derived.edgeOf), Array.from(buildEdgeTable(mesh.indices).edgeOf));
   });
 });

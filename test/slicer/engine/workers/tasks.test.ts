@@ -115,13 +115,13 @@ test('planes of a prism are not even cut when the plane below is in the chunk: t
   assert.deepEqual(Array.from(together[step + 1]), Array.from(together[step]));
 });
 
-test('a slice cut with the edge table of the setup (built once for the workers) is the one cut with its own', async () => {
+test('a slice cut with the edge ids of the setup (found once, by repair) is the one cut with its own table', async () => {
   const c = await config();
   const mesh = cubeWithHole();
   const own = slicingTasks(mesh, c);
   const specs = own.specs;
   const given = createTasks();
-  const { count, edgeOf } = buildEdgeTable(mesh.indices, true);
+  const { count, edgeOf } = buildEdgeTable(mesh.indices);
   given.setup({ ...own.setup, edges: [{ count, edgeOf }] });
   const want = own.tasks.slice({ object: 0, first: 0, last: specs.length }).layers;
   const got = given.slice({ object: 0, first: 0, last: specs.length }).layers;
