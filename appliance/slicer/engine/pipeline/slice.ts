@@ -36,8 +36,9 @@ import { defaultWorkerCount } from '../workers/pool.js';
  * 50 M triangle-layers (triangles × layers). A worker first loads and warms up its own copy of the
  * engine, and holds its own heap: the bearing (35,000 points) took as long with a worker as
  * without, and 11 MB more; the Menger sponge (125,000) took 12 s with one, 16 s without. Cutting
- * is fast: the corpus's largest jobs (some 20 M) take 0.2-0.6 s on this thread and longer on
- * workers, which each build the mesh's edge table first.
+ * is fast: the corpus's largest jobs (some 20 M) take 0.2-0.6 s on this thread and were longer on
+ * workers, which then built the mesh's edge table first (they now get repair's edge ids; the
+ * threshold was not measured again since).
  */
 const SLICE_THRESHOLD = 50_000_000;
 const TOOLPATH_THRESHOLD = 60_000;
