@@ -125,6 +125,10 @@ export function summarise(results) {
     ['prusa', 'PrusaSlicer', TARGETS.wallVsPrusa],
     ['cura', 'CuraEngine', TARGETS.wallVsCura],
   ]) {
+    if (corpus.length === 0) {
+      lines.push(`median wall-time ratio ours/${label}: no corpus model in this run`);
+      continue;
+    }
     const both = oursAgainst(corpus, peerId);
     const value = median(both.map((r) => ratio(r.slicers.ours.summary.wallS, r.slicers[peerId].summary.wallS)));
     const ok = value !== undefined && value <= target && both.length === corpus.length;

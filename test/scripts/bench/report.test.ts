@@ -119,6 +119,16 @@ describe('summarise', () => {
     assert.match(text, / {2}scan: 900 MB vs 800 MB FAIL/);
   });
 
+  it('gives no time median when the run has no corpus model, and judges the others', () => {
+    const { lines, pass } = report.summarise([
+      { model: 'scan', corpus: false, slicers: { ours: measured(30, 700, 1000, 2000), prusa: measured(10, 800), cura: measured(5, 300) } },
+    ]);
+    const text = lines.join('\n');
+    assert.equal(pass, true, text);
+    assert.match(text, /ours\/PrusaSlicer: no corpus model in this run/);
+    assert.match(text, / {2}scan: 700 MB vs 800 MB PASS/);
+  });
+
   it('reports no verdict but a failure when our engine is not built', () => {
     const { lines, pass } = report.summarise([
       { model: 'a', slicers: { ours: { status: 'not built' }, prusa: measured(1, 80), cura: measured(1, 10) } },
