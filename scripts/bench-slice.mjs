@@ -4,7 +4,7 @@
 // --runs times), and prints per model the median wall time, peak RSS, layers and estimates, our
 // ratios to each peer, then the PASS/FAIL summary. Runs after the build; see scripts/bench/README.md.
 //   node scripts/bench-slice.mjs [--models a,b] [--runs N] [--json out.json]
-//        [--dist dist] [--corpus DIR] [--keep] [--no-check]
+//        [--dist dist] [--corpus DIR] [--keep] [--no-check] [--large]
 import { accessSync, constants, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
@@ -14,6 +14,7 @@ import { distPaths, resolveBenchConfig } from './bench/bench-profile.mjs';
 import { checkGcode } from './bench/check-gcode.mjs';
 import { ensureCuraDefinitions } from './bench/cura-definitions.mjs';
 import { loadPeerModules } from './bench/peer-modules.mjs';
+import { LARGE_MODELS, largeModels } from './bench/large-models.mjs';
 import { formatModelTable, summarise, summariseRuns } from './bench/report.mjs';
 import { CORPUS_DIR, GCODE_CHECKER } from './bench/shared-dir.mjs';
 import { peerJob, slicers } from './bench/slicers.mjs';
@@ -35,6 +36,7 @@ function options() {
       corpus: { type: 'string', default: CORPUS_DIR },
       keep: { type: 'boolean', default: false },
       'no-check': { type: 'boolean', default: false },
+      large: { type: 'boolean', default: false },
     },
   });
   const runs = Number(values.runs);
@@ -49,21 +51,30 @@ function options() {
   };
 }
 
-/** Corpus models, smallest file first; `wanted` matches a file name with or without extension. */
-function corpusModels(corpus, wanted) {
+const named = (file, wanted) => wanted.some((w) => file === w || file.replace(/\.\w+$/, '') === w);
+
+/**
+ * Corpus models, smallest file first, then with --large the generated ones (`large-models.mjs`);
+ * `wanted` matches a file name with or without extension, of either set.
+ */
+function modelNames(corpus, wanted, large) {
   const files = readdirSync(corpus)
     .filter((f) => /\.(stl|3mf)$/i.test(f))
     .sort((a, b) => statSync(join(corpus, a)).size - statSync(join(corpus, b)).size);
-  if (!wanted) return files;
-  const unknown = wanted.filter((w) => !files.some((f) => f === w || f.replace(/\.\w+$/, '') === w));
-  if (unknown.length > 0) throw new Error(`not in ${corpus}: ${unknown.join(', ')}`);
-  return files.filter((f) => wanted.some((w) => f === w || f.replace(/\.\w+$/, '') === w));
+  const extra = large ? LARGE_MODELS : [];
+  if (!wanted) return { files, extra };
+  const unknown = wanted.filter((w) => ![...files, ...extra].some((f) => named(f, [w])));
+  if (unknown.length > 0) throw new Error(`not in ${corpus}${large ? ' nor a --large model' : ''}: ${unknown.join(', ')}`);
+  return { files: files.filter((f) => named(f, wanted)), extra: extra.filter((f) => named(f, wanted)) };
 }
 
-/** One model as every slicer gets it: the STL (the model itself, or a 3MF's build items converted to one STL) and its peer job. */
-function prepareJob(corpus, file, workDir, config, peers) {
+/**
+ * One model as every slicer gets it: the STL (the model itself, or a 3MF's build items converted
+ * to one STL) and the peers' settings with the custom G-code rendered for this model.
+ */
+function prepareJob(source, workDir, config, peers) {
+  const file = basename(source);
   const base = basename(file, extname(file));
-  const source = join(corpus, file);
   let path = source;
   if (extname(file).toLowerCase() === '.3mf') {
     path = join(workDir, `${base}.stl`);
@@ -100,7 +111,7 @@ function benchModel(file, job, run, opts, workDir, facts) {
 async function main() {
   const opts = options();
   const corpus = resolve(opts.corpus);
-  const files = corpusModels(corpus, opts.models);
+  const { files, extra } = modelNames(corpus, opts.models, opts.large);
   const paths = distPaths(root, opts.dist);
   const oursBuilt = existsSync(paths.cli);
   if (oursBuilt) {
@@ -126,15 +137,20 @@ async function main() {
   const workDir = mkdtempSync(join(tmpdir(), 'printyard-bench-'));
   try {
     const run = slicers({ paths, oursBuilt, definition, facts, config, workDir, peers });
-    const jobs = files.map((file) => [file, prepareJob(corpus, file, workDir, config, peers)]);
+    const generated = largeModels(extra, { workDir, cacheDir: join(root, '.cache', 'bench-models'), log });
+    const sources = [
+      ...files.map((file) => ({ file, path: join(corpus, file), corpus: true })),
+      ...generated.map((m) => ({ file: m.name, path: m.path, corpus: false })),
+    ];
+    const jobs = sources.map((s) => [s.file, prepareJob(s.path, workDir, config, peers), s.corpus]);
     for (const caveat of jobs[0][1].caveats) console.log(`caveat: ${caveat}`);
 
     // One unmeasured pass first: disk cache, PrusaSlicer's first start and the like.
     for (const id of ['ours', 'prusa', 'cura']) run[id]?.(jobs[0][1], join(workDir, `warmup.${id}.gcode`));
 
     const results = [];
-    for (const [file, job] of jobs) {
-      const result = benchModel(file, job, run, opts, workDir, facts);
+    for (const [file, job, inCorpus] of jobs) {
+      const result = { ...benchModel(file, job, run, opts, workDir, facts), corpus: inCorpus };
       results.push(result);
       console.log(`\n${formatModelTable(result)}`);
     }

@@ -19,6 +19,7 @@ interface Entry {
 }
 interface Result {
   model: string;
+  corpus?: boolean;
   slicers: Record<'ours' | 'prusa' | 'cura', Entry>;
 }
 interface ReportModule {
@@ -90,8 +91,8 @@ describe('summarise', () => {
       { model: 'b', slicers: { ours: measured(2, 80, 950, 2000), prusa: measured(2, 90), cura: measured(1.5, 20) } },
     ]);
     assert.equal(pass, true, lines.join('\n'));
-    assert.match(lines.join('\n'), /median wall-time ratio ours\/PrusaSlicer: 0\.92 over 2\/2 models \(target ≤ 1\.0\) PASS/);
-    assert.match(lines.join('\n'), /median wall-time ratio ours\/CuraEngine: 1\.29 over 2\/2 models \(target ≤ 1\.5\) PASS/);
+    assert.match(lines.join('\n'), /median wall-time ratio ours\/PrusaSlicer: 0\.92 over 2\/2 corpus models \(target ≤ 1\.0\) PASS/);
+    assert.match(lines.join('\n'), /median wall-time ratio ours\/CuraEngine: 1\.29 over 2\/2 corpus models \(target ≤ 1\.5\) PASS/);
   });
 
   it('fails each target that is missed, per model for RSS and estimates', () => {
@@ -104,6 +105,28 @@ describe('summarise', () => {
     assert.match(text, /ours\/CuraEngine: 3\.00 .* FAIL/);
     assert.match(text, / {2}a: 100 MB vs 80 MB FAIL/);
     assert.match(text, / {2}a: time \+20\.0 %, filament \+0\.0 % FAIL/);
+  });
+
+  it('takes the time medians over the corpus and judges models outside it by their memory', () => {
+    const { lines, pass } = report.summarise([
+      { model: 'a', slicers: { ours: measured(1, 70, 1000, 2000), prusa: measured(1.25, 80), cura: measured(1, 20) } },
+      { model: 'scan', corpus: false, slicers: { ours: measured(30, 900, 1000, 2000), prusa: measured(10, 800), cura: measured(5, 300) } },
+    ]);
+    const text = lines.join('\n');
+    assert.equal(pass, false);
+    assert.match(text, /ours\/PrusaSlicer: 0\.80 over 1\/1 corpus models \(target ≤ 1\.0\) PASS/);
+    assert.match(text, /ours\/CuraEngine: 1\.00 over 1\/1 corpus models \(target ≤ 1\.5\) PASS/);
+    assert.match(text, / {2}scan: 900 MB vs 800 MB FAIL/);
+  });
+
+  it('gives no time median when the run has no corpus model, and judges the others', () => {
+    const { lines, pass } = report.summarise([
+      { model: 'scan', corpus: false, slicers: { ours: measured(30, 700, 1000, 2000), prusa: measured(10, 800), cura: measured(5, 300) } },
+    ]);
+    const text = lines.join('\n');
+    assert.equal(pass, true, text);
+    assert.match(text, /ours\/PrusaSlicer: no corpus model in this run/);
+    assert.match(text, / {2}scan: 700 MB vs 800 MB PASS/);
   });
 
   it('reports no verdict but a failure when our engine is not built', () => {

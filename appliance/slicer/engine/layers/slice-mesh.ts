@@ -6,7 +6,7 @@
  * triangles consistent without nudging coordinates.
  */
 import type { IndexedMesh } from '../mesh/types.js';
-import type { EdgeTable } from '../mesh/edges.js';
+import type { SliceEdges } from '../mesh/edges.js';
 import { firstAbove, firstAtOrAbove } from '../geometry/search.js';
 
 export interface LayerSegments {
@@ -72,7 +72,7 @@ function max3(a: number, b: number, c: number): number {
  */
 export function sliceMesh(
   mesh: IndexedMesh,
-  edges: EdgeTable,
+  edges: SliceEdges,
   sliceZs: Float64Array,
   first: number,
   last: number,

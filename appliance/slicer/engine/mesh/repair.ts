@@ -4,7 +4,7 @@
  * report what is still broken. Holes are not filled in 3D; the slicer closes the resulting
  * cracks in 2D. Every pass is linear (hash tables over typed arrays).
  */
-import { buildEdgeTable, edgeDefects } from './edges.js';
+import { buildEdgeTable, edgeDefects, edgesAfterFlips, type SliceEdges } from './edges.js';
 import { orientShells } from './orient.js';
 import type { IndexedMesh, RepairReport } from './types.js';
 import { weldWithinTolerance } from './weld.js';
@@ -20,6 +20,8 @@ const DEGENERATE_RELATIVE_HEIGHT = 1e-7;
 export interface RepairResult {
   mesh: IndexedMesh;
   report: RepairReport;
+  /** The repaired mesh's edge ids, as buildEdgeTable numbers them, in shared memory (for slicing). */
+  edges: SliceEdges;
 }
 
 function isDegenerate(v: Float32Array, a: number, b: number, c: number): boolean {
@@ -162,6 +164,7 @@ export function repairMesh(mesh: IndexedMesh): RepairResult {
 
   return {
     mesh: compactAndOrient(weld.vertices, clean.indices, orientation.flip),
+    edges: edgesAfterFlips(edges, orientation.flip),
     report: {
       weldedVertices: (mesh.vertices.length - weld.vertices.length) / 3,
       degenerateTriangles: clean.degenerateTriangles,

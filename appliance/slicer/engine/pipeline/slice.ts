@@ -25,6 +25,8 @@ import { unionExs } from '../geometry/clipper.js';
 import { hashPath } from '../geometry/hash.js';
 import { F64Reader } from '../workers/f64-stream.js';
 import { createRunner } from '../workers/runner.js';
+import type { SetupArgs } from '../workers/tasks.js';
+import type { SliceEdges } from '../mesh/edges.js';
 import { defaultWorkerCount } from '../workers/pool.js';
 
 /*
@@ -34,8 +36,9 @@ import { defaultWorkerCount } from '../workers/pool.js';
  * 50 M triangle-layers (triangles × layers). A worker first loads and warms up its own copy of the
  * engine, and holds its own heap: the bearing (35,000 points) took as long with a worker as
  * without, and 11 MB more; the Menger sponge (125,000) took 12 s with one, 16 s without. Cutting
- * is fast: the corpus's largest jobs (some 20 M) take 0.2-0.6 s on this thread and longer on
- * workers, which each build the mesh's edge table first.
+ * is fast: the corpus's largest jobs (some 20 M) take 0.2-0.6 s on this thread and were longer on
+ * workers, which then built the mesh's edge table first (they now get repair's edge ids; the
+ * threshold was not measured again since).
  */
 const SLICE_THRESHOLD = 50_000_000;
 const TOOLPATH_THRESHOLD = 60_000;
@@ -54,9 +57,12 @@ export async function sliceModel(req: SliceRequest): Promise<SliceResult> {
   const model = await readModel(req);
   progress.enter('repairing');
   const repair: RepairReport[] = [];
+  // Per object, in order (shrinkage and placement move points, never triangles).
+  const edges: SliceEdges[] = [];
   model.objects = model.objects.map((o): ModelObject => {
     const r = repairMesh(o.mesh);
     repair.push(r.report);
+    edges.push(r.edges);
     return { ...o, mesh: r.mesh };
   });
   progress.checkCancelled();
@@ -64,6 +70,8 @@ export async function sliceModel(req: SliceRequest): Promise<SliceResult> {
   const placed = placeModel(model, { printableArea: config.printable_area, printableHeight: config.printable_height });
   checkExcludedAreas(placed, config);
   const warnings = [...model.warnings, ...checkSupported(config)];
+  // The placed copies are the ones sliced: the unplaced points go now, not at the end of the slice.
+  model.objects = [];
   for (const o of placed.objects) {
     if (o.filament > config.filament_diameter.length) {
       throw new AppError(
@@ -86,8 +94,11 @@ export async function sliceModel(req: SliceRequest): Promise<SliceResult> {
   req.signal?.addEventListener('abort', abort, { once: true });
   try {
     const params = regionParams(config);
-    const setup = {
-      meshes: placed.objects.map((o) => ({ vertices: toShared(o.mesh.vertices), indices: toShared(o.mesh.indices) })),
+    // The meshes move to shared memory, and the placed model keeps those copies: one of each.
+    for (const o of placed.objects) o.mesh = { vertices: toShared(o.mesh.vertices), indices: toShared(o.mesh.indices) };
+    const setup: SetupArgs = {
+      meshes: placed.objects.map((o) => o.mesh),
+      edges,
       sliceZs: Float64Array.from(specs, (s) => s.sliceZ),
       printZs: Float64Array.from(specs, (s) => s.printZ),
       heights: Float64Array.from(specs, (s) => s.height),

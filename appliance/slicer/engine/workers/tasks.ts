@@ -5,7 +5,7 @@
 import { hashExPolygons } from '../geometry/hash.js';
 import { RegionCache } from '../regions/cache.js';
 import type { HashedLayer } from '../regions/surfaces.js';
-import { buildEdgeTable, type EdgeTable } from '../mesh/edges.js';
+import { buildEdgeTable, type SliceEdges } from '../mesh/edges.js';
 import { ChainScratch, chainLoops } from '../layers/loops.js';
 import { loopShapeHash } from '../layers/loop-shape.js';
 import { repeatedSections, sliceMesh } from '../layers/slice-mesh.js';
@@ -25,6 +25,11 @@ export interface SetupArgs {
   heights: Float64Array;
   outline: OutlineOptions;
   regions: RegionParams;
+  /**
+   * Edge ids of the meshes, in shared memory: found once, by repair, rather than by every thread
+   * that cuts the mesh (each worker would build and hold its own table).
+   */
+  edges?: SliceEdges[];
 }
 
 export interface SliceArgs {
@@ -70,7 +75,7 @@ export type TaskResult<N extends TaskName> = TaskMap[N][1];
 
 interface State {
   setup: SetupArgs;
-  edges: (EdgeTable | null)[];
+  edges: (SliceEdges | null)[];
   scratch: (ChainScratch | null)[];
   /** Per object: planes whose section is that of the plane below (`repeatedSections`). */
   repeated: (Uint8Array | null)[];
@@ -129,7 +134,7 @@ export function createTasks(): TaskSet {
       const s = current();
       const mesh = s.setup.meshes[object];
       // Built for an object's first chunk, kept for its next ones.
-      const edges = s.edges[object] ?? buildEdgeTable(mesh.indices);
+      const edges = s.edges[object] ?? s.setup.edges?.[object] ?? buildEdgeTable(mesh.indices);
       const scratch = s.scratch[object] ?? new ChainScratch(edges.count);
       const repeated = s.repeated[object] ?? repeatedSections(mesh, s.setup.sliceZs);
       s.edges[object] = edges;

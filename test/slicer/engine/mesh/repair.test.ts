@@ -88,6 +88,25 @@ describe('repairMesh', () => {
     assertClosedOutward(mesh, 3500);
   });
 
+  it("gives the repaired mesh's edge ids as buildEdgeTable numbers them, also after flips and drops", () => {
+    const single = overhang();
+    const indices = Uint32Array.from(single.indices);
+    for (const t of [0, 5, 9]) [indices[t * 3 + 1], indices[t * 3 + 2]] = [indices[t * 3 + 2], indices[t * 3 + 1]];
+    const cases = [
+      { vertices: single.vertices, indices },
+      inverted(cube(20)),
+      merge([inverted(cube(30, [0, 0, 0])), cube(20, [5, 5, 5]), inverted(cube(10, [10, 10, 10]))]),
+      soup(cubeWithHole(20, 8), 3e-5),
+    ];
+    for (const input of cases) {
+      const { mesh, edges } = repairMesh(input);
+      const want = buildEdgeTable(mesh.indices);
+      assert.equal(edges.count, want.count);
+      assert.deepEqual(Array.from(edges.edgeOf), Array.from(want.edgeOf));
+      assert.ok(edges.edgeOf.buffer instanceof SharedArrayBuffer);
+    }
+  });
+
   it('drops triangles with a repeated corner or no area', () => {
     const source = cube(20);
     // Corner 8 lies on the segment from corner 0 to corner 1: a needle with three distinct points.

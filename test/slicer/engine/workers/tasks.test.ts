@@ -10,6 +10,7 @@ import { outlineOptions, planLayers } from '../../../../appliance/slicer/engine/
 import { decodeLayer, encodeLayer } from '../../../../appliance/slicer/engine/toolpath/codec.js';
 import { F64Reader } from '../../../../appliance/slicer/engine/workers/f64-stream.js';
 import { createTasks } from '../../../../appliance/slicer/engine/workers/tasks.js';
+import { buildEdgeTable } from '../../../../appliance/slicer/engine/mesh/edges.js';
 import type { PrintConfig } from '../../../../appliance/slicer/profiles/schema.js';
 import { cube, cubeWithHole, overhang } from '../../../fixtures/meshes.js';
 import { config } from '../../../fixtures/slicing.js';
@@ -112,4 +113,20 @@ test('planes of a prism are not even cut when the plane below is in the chunk: t
   const step = specs.findIndex((s) => s.sliceZ > 20);
   assert.notDeepEqual(Array.from(together[step]), Array.from(together[step - 1]), 'the bar is wider than the stem');
   assert.deepEqual(Array.from(together[step + 1]), Array.from(together[step]));
+});
+
+test('a slice cut with the edge ids of the setup (found once, by repair) is the one cut with its own table', async () => {
+  const c = await config();
+  const mesh = cubeWithHole();
+  const own = slicingTasks(mesh, c);
+  const specs = own.specs;
+  const given = createTasks();
+  const { count, edgeOf } = buildEdgeTable(mesh.indices);
+  given.setup({ ...own.setup, edges: [{ count, edgeOf }] });
+  const want = own.tasks.slice({ object: 0, first: 0, last: specs.length }).layers;
+  const got = given.slice({ object: 0, first: 0, last: specs.length }).layers;
+  assert.deepEqual(
+    got.map((l) => Array.from(l)),
+    want.map((l) => Array.from(l)),
+  );
 });
