@@ -1,0 +1,198 @@
+/**
+ * Variable-width walls (`wall_generator = arachne`): loops where whole lines fit, and lines whose
+ * width follows the part along the medial axis (`medial-axis.ts`) where they do not, so a wall two
+ * to three lines wide prints solid instead of as two loops with a gap between them.
+ *
+ * Each loop's centre region is opened by half a spacing: parts where its two sides would lie
+ * closer than one spacing (the lines would overlap) are taken out of the loops. What that leaves
+ * uncovered is filled along its axis: next to the outline as a thin wall as wide as the part,
+ * between loops and inside the innermost one as gap fill as wide as the gap. Inside the innermost
+ * loop only what is two spacings wide stays infill. A part too wide for one line of a sensible width
+ * gets two side by side, as Arachne splits a bead that grows too wide. Where Arachne (PrusaSlicer 2.6+,
+ * CuraEngine) spreads the width over every bead of a thin part, this keeps the loops at their
+ * width and puts the difference into one line on the axis; the area covered is the same.
+ *
+ * A variable-width line is written as consecutive constant-width extrusions (a new one where the
+ * width drifts by more than `WIDTH_TOLERANCE`), so the G-code writer's rule, E = length × the
+ * extrusion's cross-section, holds for every move without a width per point.
+ */
+import { differenceEx, offsetEx } from '../geometry/clipper.js';
+import { exArea, polygonLength, simplifyPolyline } from '../geometry/polygon.js';
+import type { ExPolygon } from '../geometry/types.js';
+import type { Extrusion } from '../toolpath/types.js';
+import { crossSection, spacingOf, widthForSpacing } from './flow.js';
+import { medialAxis, type MedialPath } from './medial-axis.js';
+import { centreLine, loopsOf, order, type IslandWalls, type WallParams } from './perimeters.js';
+
+/** Width drift (share of the line width) that starts a new constant-width piece. */
+const WIDTH_TOLERANCE = 0.05;
+/** PrusaSlicer's Arachne defaults: features under 25 % of the nozzle are left out, thinner lines are widened to 85 %. */
+const MIN_FEATURE = 0.25;
+const MIN_BEAD = 0.85;
+/**
+ * Inside the innermost loop only parts at least this many spacings wide stay infill: a narrower
+ * strip holds no sparse infill line worth the name (PrusaSlicer's classic walls draw the same line
+ * between infill and gap fill), so it is filled along its axis.
+ */
+const INFILL_MIN_WIDTH = 2;
+/** A gap wider than this many spacings is filled with two lines side by side, as Arachne splits a bead that grows too wide. */
+const TWO_GAP_LINES = 1.5;
+/** Gaps narrower than this share of a spacing are left: the lines beside them already touch. */
+const MIN_GAP = 0.2;
+
+/** A region's parts narrower than `2 × radius` removed, after insetting it by `inset`. */
+function opening(list: ExPolygon[], inset: number, radius: number): ExPolygon[] {
+  const shrunk = offsetEx(list, -(inset + radius));
+  return shrunk.length ? offsetEx(shrunk, radius) : [];
+}
+
+/** Pieces with a mean width (2 · area / perimeter) of at least `minWidth`: boolean leftovers along edges are not gaps. */
+function withWidth(list: ExPolygon[], minWidth: number): ExPolygon[] {
+  return list.filter((ex) => {
+    let perimeter = polygonLength(ex.contour);
+    for (const h of ex.holes) perimeter += polygonLength(h);
+    return perimeter > 0 && (2 * exArea(ex)) / perimeter >= minWidth;
+  });
+}
+
+export function buildVariableWalls(island: ExPolygon, p: WallParams): IslandWalls {
+  const outerSpacing = spacingOf(p.outerWidth, p.height);
+  const innerSpacing = spacingOf(p.innerWidth, p.height);
+  const nozzle = p.nozzle;
+  const thin = (region: ExPolygon[]): Extrusion[] =>
+    p.detectThinWalls
+      ? axisLines(region, 'thin-wall', p.height, {
+          minThickness: MIN_FEATURE * nozzle,
+          maxThickness: p.outerWidth + outerSpacing,
+          beadsOf: (t) => (t >= 2 * MIN_BEAD * nozzle ? 2 : 1),
+          spacingFor: (t) => spacingOf(t, p.height),
+          widthOf: (t, beads) => (beads === 1 ? Math.max(t, MIN_BEAD * nozzle) : widthForSpacing(spacingOf(t, p.height) / 2, p.height)),
+        })
+      : [];
+
+  let centre = opening([island], p.outerWidth / 2, outerSpacing / 2);
+  if (centre.length === 0) return { walls: thin([island]), innerEdge: [], innerSpacing: outerSpacing };
+  const rings = [centre];
+  const covered = offsetEx(centre, p.outerWidth / 2);
+  const thinWalls = exArea(island) - covered.reduce((a, ex) => a + exArea(ex), 0) > 1e-3 ? thin(differenceEx([island], covered)) : [];
+
+  const gaps: ExPolygon[] = [];
+  let edge = offsetEx(centre, -outerSpacing / 2);
+  let lastSpacing = outerSpacing;
+  for (let depth = 1; depth < p.loops && edge.length; depth++) {
+    centre = opening(edge, innerSpacing / 2, innerSpacing / 2);
+    if (centre.length === 0) break;
+    gaps.push(...differenceEx(edge, offsetEx(centre, innerSpacing / 2)));
+    rings.push(centre);
+    edge = offsetEx(centre, -innerSpacing / 2);
+    lastSpacing = innerSpacing;
+  }
+  const innerEdge = edge.length ? opening(edge, 0, (INFILL_MIN_WIDTH / 2) * innerSpacing) : [];
+  if (edge.length) gaps.push(...differenceEx(edge, innerEdge));
+
+  const walls = order(
+    rings.map((ex, depth) => loopsOf(ex, depth, p)),
+    p.sequence,
+  );
+  walls.push(...thinWalls);
+  walls.push(
+    ...axisLines(withWidth(gaps, MIN_GAP * innerSpacing * 0.5), 'gap-fill', p.height, {
+      minThickness: MIN_GAP * innerSpacing,
+      maxThickness: 2 * innerSpacing + p.innerWidth,
+      beadsOf: (t) => (t > TWO_GAP_LINES * innerSpacing ? 2 : 1),
+      spacingFor: (t) => t,
+      widthOf: (t, beads) => widthForSpacing(t / beads, p.height),
+    }),
+  );
+  return { walls, innerEdge, innerSpacing: lastSpacing };
+}
+
+interface AxisOptions {
+  minThickness: number;
+  maxThickness: number;
+  /** Lines side by side that fill a part of this thickness: 1, or 2 where one would be too wide for the nozzle. */
+  beadsOf: (thickness: number) => 1 | 2;
+  /** The spacing a part of this thickness takes: lines side by side share it. */
+  spacingFor: (thickness: number) => number;
+  /** The width of each of `beads` lines that fill a part of this thickness. */
+  widthOf: (thickness: number, beads: 1 | 2) => number;
+}
+
+/**
+ * Lines along the axis of each narrow piece, as wide as it is. A piece with no axis (a small round
+ * blob: every disc touches it on one side only) gets the classic centre line.
+ */
+function axisLines(region: ExPolygon[], role: 'thin-wall' | 'gap-fill', height: number, o: AxisOptions): Extrusion[] {
+  const out: Extrusion[] = [];
+  const step = Math.min(0.05, o.minThickness / 2);
+  for (const piece of withWidth(region, o.minThickness / 4)) {
+    const paths = medialAxis([piece], { step, minThickness: o.minThickness, maxThickness: o.maxThickness });
+    if (paths.length === 0) {
+      const line = centreLine(piece, o.widthOf(o.maxThickness, 1), height, role);
+      if (line) out.push(line);
+      continue;
+    }
+    for (const path of paths) out.push(...constantWidthPieces(path, role, height, o));
+  }
+  return out;
+}
+
+/**
+ * A medial path as consecutive extrusions of constant width (closed when its ends meet). Where the
+ * part takes two lines, they run a quarter of its thickness to each side of the axis.
+ */
+function constantWidthPieces(path: MedialPath, role: 'thin-wall' | 'gap-fill', height: number, o: AxisOptions): Extrusion[] {
+  const n = path.thickness.length;
+  const pts = path.points.slice();
+  const thickness = path.thickness.slice();
+  const closes = n > 3 && Math.hypot(pts[0] - pts[2 * n - 2], pts[1] - pts[2 * n - 1]) < Math.max(thickness[0], thickness[n - 1]);
+  if (closes) {
+    pts.push(pts[0], pts[1]);
+    thickness.push(thickness[0]);
+  }
+  const beads = thickness.map(o.beadsOf);
+  const widths = thickness.map((t, k) => o.widthOf(t, beads[k]));
+  const count = widths.length;
+  const out: Extrusion[] = [];
+  let start = 0;
+  while (start < count - 1) {
+    let end = start + 1;
+    const ref = widths[start];
+    while (end < count && beads[end] === beads[start] && Math.abs(widths[end] - ref) <= WIDTH_TOLERANCE * ref) end++;
+    const last = Math.min(end, count - 1);
+    let lengthSum = 0;
+    let widthSum = 0;
+    for (let k = start; k < last; k++) {
+      const len = Math.hypot(pts[2 * k + 2] - pts[2 * k], pts[2 * k + 3] - pts[2 * k + 1]);
+      lengthSum += len;
+      widthSum += len * (widths[k] + widths[k + 1]) * 0.5;
+    }
+    const width = lengthSum > 0 ? widthSum / lengthSum : ref;
+    const whole = closes && start === 0 && last === count - 1;
+    const lines = beads[start] === 1 ? [pts.slice(2 * start, 2 * last + 2)] : sideBySide(pts, thickness.map(o.spacingFor), start, last, whole);
+    for (const line of lines) {
+      out.push({ role, points: simplifyPolyline(Float64Array.from(line), 0.01), loop: whole, width, height, mm3PerMm: crossSection(width, height) });
+    }
+    start = last;
+  }
+  return out;
+}
+
+/** Two paths a quarter of the local spacing to each side of points `first..last` of an axis: each fills half of it. */
+function sideBySide(pts: number[], spacing: number[], first: number, last: number, closed: boolean): number[][] {
+  const left: number[] = [];
+  const right: number[] = [];
+  const count = pts.length >> 1;
+  for (let k = first; k <= last; k++) {
+    // Direction from the neighbours (wrapping round on a closed path: its last point is its first).
+    const prev = k > 0 ? k - 1 : closed ? count - 2 : k;
+    const next = k < count - 1 ? k + 1 : closed ? 1 : k;
+    const dx = pts[2 * next] - pts[2 * prev];
+    const dy = pts[2 * next + 1] - pts[2 * prev + 1];
+    const len = Math.hypot(dx, dy) || 1;
+    const off = spacing[k] / 4;
+    left.push(pts[2 * k] - (dy / len) * off, pts[2 * k + 1] + (dx / len) * off);
+    right.push(pts[2 * k] + (dy / len) * off, pts[2 * k + 1] - (dx / len) * off);
+  }
+  return [left, right];
+}
