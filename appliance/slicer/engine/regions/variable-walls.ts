@@ -184,9 +184,7 @@ function sideBySide(pts: number[], spacing: number[], first: number, last: numbe
   const right: number[] = [];
   const count = pts.length >> 1;
   for (let k = first; k <= last; k++) {
-    // Direction from the neighbours (wrapping round on a closed path: its last point is its first).
-    const prev = k > 0 ? k - 1 : closed ? count - 2 : k;
-    const next = k < count - 1 ? k + 1 : closed ? 1 : k;
+    const [prev, next] = neighbours(k, count, closed);
     const dx = pts[2 * next] - pts[2 * prev];
     const dy = pts[2 * next + 1] - pts[2 * prev + 1];
     const len = Math.hypot(dx, dy) || 1;
@@ -195,4 +193,13 @@ function sideBySide(pts: number[], spacing: number[], first: number, last: numbe
     right.push(pts[2 * k] + (dy / len) * off, pts[2 * k + 1] - (dx / len) * off);
   }
   return [left, right];
+}
+
+/** The points before and after point `k` of a path of `count` points (a closed path's last point is its first: it wraps round). */
+function neighbours(k: number, count: number, closed: boolean): [number, number] {
+  let prev = k - 1;
+  let next = k + 1;
+  if (prev < 0) prev = closed ? count - 2 : k;
+  if (next > count - 1) next = closed ? 1 : k;
+  return [prev, next];
 }
