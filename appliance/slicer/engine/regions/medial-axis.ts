@@ -34,60 +34,79 @@ export interface MedialOptions {
 const OPPOSITE_COS = 0.5;
 
 interface Samples {
-  x: number[];
-  y: number[];
-  nx: number[];
-  ny: number[];
+  count: number;
+  x: Float64Array;
+  y: Float64Array;
+  nx: Float64Array;
+  ny: Float64Array;
   /** Ring of each sample and its position along the ring. */
-  ring: number[];
-  seq: number[];
+  ring: Int32Array;
+  seq: Int32Array;
   /** Sample count of each ring. */
   ringSize: number[];
 }
 
 /** Samples at the middle of every `step`-long piece of each ring, with the normal into the region. */
 function sampleBoundary(region: readonly ExPolygon[], step: number): Samples {
-  const s: Samples = { x: [], y: [], nx: [], ny: [], ring: [], seq: [], ringSize: [] };
-  const add = (poly: Polygon, materialLeft: boolean) => {
-    const n = poly.length >> 1;
-    if (n < 3) return;
+  const rings: { poly: Polygon; sign: number }[] = [];
+  for (const ex of region) {
+    rings.push({ poly: ex.contour, sign: signedArea(ex.contour) > 0 ? 1 : -1 });
+    for (const hole of ex.holes) rings.push({ poly: hole, sign: signedArea(hole) < 0 ? 1 : -1 });
+  }
+  let count = 0;
+  for (const { poly } of rings) forEachEdge(poly, (_ax, _ay, _bx, _by, len) => (count += Math.ceil(len / step)));
+  const s: Samples = {
+    count,
+    x: new Float64Array(count),
+    y: new Float64Array(count),
+    nx: new Float64Array(count),
+    ny: new Float64Array(count),
+    ring: new Int32Array(count),
+    seq: new Int32Array(count),
+    ringSize: [],
+  };
+  let i = 0;
+  for (const { poly, sign } of rings) {
+    const first = i;
     const ring = s.ringSize.length;
-    let seq = 0;
-    for (let k = 0; k < n; k++) {
-      const ax = poly[k * 2];
-      const ay = poly[k * 2 + 1];
-      const bx = poly[((k + 1) % n) * 2];
-      const by = poly[((k + 1) % n) * 2 + 1];
-      const len = Math.hypot(bx - ax, by - ay);
-      if (len < 1e-9) continue;
-      const sign = materialLeft ? 1 : -1;
+    forEachEdge(poly, (ax, ay, bx, by, len) => {
       const nx = (-(by - ay) / len) * sign;
       const ny = ((bx - ax) / len) * sign;
       const pieces = Math.ceil(len / step);
-      for (let i = 0; i < pieces; i++) {
-        const t = (i + 0.5) / pieces;
-        s.x.push(ax + (bx - ax) * t);
-        s.y.push(ay + (by - ay) * t);
-        s.nx.push(nx);
-        s.ny.push(ny);
-        s.ring.push(ring);
-        s.seq.push(seq++);
+      for (let k = 0; k < pieces; k++, i++) {
+        const t = (k + 0.5) / pieces;
+        s.x[i] = ax + (bx - ax) * t;
+        s.y[i] = ay + (by - ay) * t;
+        s.nx[i] = nx;
+        s.ny[i] = ny;
+        s.ring[i] = ring;
+        s.seq[i] = i - first;
       }
-    }
-    s.ringSize.push(seq);
-  };
-  for (const ex of region) {
-    add(ex.contour, signedArea(ex.contour) > 0);
-    for (const hole of ex.holes) add(hole, signedArea(hole) < 0);
+    });
+    s.ringSize.push(i - first);
   }
   return s;
 }
 
-/** Points in square cells, for neighbour queries within one cell's size. */
+/** Calls `visit` for every edge of a closed polygon longer than a nanometre. */
+function forEachEdge(poly: Polygon, visit: (ax: number, ay: number, bx: number, by: number, len: number) => void): void {
+  const n = poly.length >> 1;
+  if (n < 3) return;
+  for (let k = 0; k < n; k++) {
+    const ax = poly[k * 2];
+    const ay = poly[k * 2 + 1];
+    const bx = poly[((k + 1) % n) * 2];
+    const by = poly[((k + 1) % n) * 2 + 1];
+    const len = Math.hypot(bx - ax, by - ay);
+    if (len >= 1e-6) visit(ax, ay, bx, by, len);
+  }
+}
+
+/** Points in square cells, for neighbour queries. */
 class PointGrid {
   private readonly cells = new Map<number, number[]>();
-  constructor(private readonly size: number) {}
-  private key(cx: number, cy: number): number {
+  constructor(readonly size: number) {}
+  key(cx: number, cy: number): number {
     return (cx + 32768) * 65536 + (cy + 32768);
   }
   add(id: number, x: number, y: number): void {
@@ -96,26 +115,18 @@ class PointGrid {
     if (list) list.push(id);
     else this.cells.set(k, [id]);
   }
-  /** Calls `visit` with every point in the 3 × 3 cells around (x, y). */
-  near(x: number, y: number, visit: (id: number) => void): void {
-    const cx = Math.floor(x / this.size);
-    const cy = Math.floor(y / this.size);
-    for (let i = cx - 1; i <= cx + 1; i++) {
-      for (let j = cy - 1; j <= cy + 1; j++) {
-        const list = this.cells.get(this.key(i, j));
-        if (list) for (const id of list) visit(id);
-      }
-    }
+  cell(cx: number, cy: number): number[] | undefined {
+    return this.cells.get(this.key(cx, cy));
   }
 }
 
 /** The medial axis of `region`'s parts between `minThickness` and `maxThickness`, as paths. */
 export function medialAxis(region: readonly ExPolygon[], o: MedialOptions): MedialPath[] {
   const s = sampleBoundary(region, o.step);
-  const count = s.x.length;
+  const count = s.count;
   if (count === 0) return [];
   const maxR = o.maxThickness / 2;
-  const grid = new PointGrid(2 * maxR);
+  const grid = new PointGrid(Math.max(4 * o.step, o.minThickness));
   for (let i = 0; i < count; i++) grid.add(i, s.x[i], s.y[i]);
 
   // The disc at each sample: centre and radius, NaN where it is not on a strip's axis.
@@ -123,27 +134,11 @@ export function medialAxis(region: readonly ExPolygon[], o: MedialOptions): Medi
   const cy = new Float64Array(count);
   const radius = new Float64Array(count);
   for (let i = 0; i < count; i++) {
-    const px = s.x[i];
-    const py = s.y[i];
-    const nx = s.nx[i];
-    const ny = s.ny[i];
-    let best = Number.POSITIVE_INFINITY;
-    let touch = -1;
-    grid.near(px, py, (j) => {
-      const dx = s.x[j] - px;
-      const dy = s.y[j] - py;
-      const ahead = nx * dx + ny * dy;
-      if (ahead <= 1e-9) return;
-      const r = (dx * dx + dy * dy) / (2 * ahead);
-      if (r < best) {
-        best = r;
-        touch = j;
-      }
-    });
+    const [best, touch] = largestDisc(s, grid, i, maxR);
     if (touch < 0 || best > maxR || 2 * best < o.minThickness) continue;
-    const ox = px + nx * best;
-    const oy = py + ny * best;
-    if ((nx * (s.x[touch] - ox) + ny * (s.y[touch] - oy)) / best < OPPOSITE_COS) continue;
+    const ox = s.x[i] + s.nx[i] * best;
+    const oy = s.y[i] + s.ny[i] * best;
+    if ((s.nx[i] * (s.x[touch] - ox) + s.ny[i] * (s.y[touch] - oy)) / best < OPPOSITE_COS) continue;
     cx[i] = ox;
     cy[i] = oy;
     radius[i] = best;
@@ -152,11 +147,49 @@ export function medialAxis(region: readonly ExPolygon[], o: MedialOptions): Medi
 }
 
 /**
+ * The radius of the largest disc tangent at sample `i` that holds no other sample, and the sample
+ * that bounds it. A disc of radius r lies within 2r of its tangent point, so the cells are searched
+ * in growing square rings until they are that far out (or past `maxR`, the largest disc wanted).
+ */
+function largestDisc(s: Samples, grid: PointGrid, i: number, maxR: number): [number, number] {
+  const px = s.x[i];
+  const py = s.y[i];
+  const nx = s.nx[i];
+  const ny = s.ny[i];
+  const size = grid.size;
+  const gx = Math.floor(px / size);
+  const gy = Math.floor(py / size);
+  let best = Number.POSITIVE_INFINITY;
+  let touch = -1;
+  for (let ring = 0; (ring - 1) * size < 2 * Math.min(best, maxR); ring++) {
+    for (let a = gx - ring; a <= gx + ring; a++) {
+      for (let b = gy - ring; b <= gy + ring; b++) {
+        if (a !== gx - ring && a !== gx + ring && b !== gy - ring && b !== gy + ring) continue;
+        const list = grid.cell(a, b);
+        if (!list) continue;
+        for (const j of list) {
+          const dx = s.x[j] - px;
+          const dy = s.y[j] - py;
+          const ahead = nx * dx + ny * dy;
+          if (ahead <= 1e-9) continue;
+          const r = (dx * dx + dy * dy) / (2 * ahead);
+          if (r < best) {
+            best = r;
+            touch = j;
+          }
+        }
+      }
+    }
+  }
+  return [best, touch];
+}
+
+/**
  * Axis points in boundary order, each kept once, joined into paths: a path breaks where the walk
  * meets a point that is not on the axis or already kept, and paths whose ends meet are joined.
  */
 function chain(s: Samples, cx: Float64Array, cy: Float64Array, radius: Float64Array, step: number): MedialPath[] {
-  const count = s.x.length;
+  const count = s.count;
   let maxR = 0;
   for (let i = 0; i < count; i++) if (!Number.isNaN(cx[i])) maxR = Math.max(maxR, radius[i]);
   if (maxR === 0) return [];
@@ -167,19 +200,21 @@ function chain(s: Samples, cx: Float64Array, cy: Float64Array, radius: Float64Ar
   let lastY = 0;
   const isDuplicate = (i: number): boolean => {
     const reach = Math.max(0.5 * radius[i], 1.5 * step);
-    let dup = false;
-    kept.near(cx[i], cy[i], (j) => {
-      if (dup || Math.hypot(cx[j] - cx[i], cy[j] - cy[i]) > reach) return;
-      if (s.ring[j] !== s.ring[i]) {
-        dup = true;
-        return;
+    const gx = Math.floor(cx[i] / kept.size);
+    const gy = Math.floor(cy[i] / kept.size);
+    for (let a = gx - 1; a <= gx + 1; a++) {
+      for (let b = gy - 1; b <= gy + 1; b++) {
+        for (const j of kept.cell(a, b) ?? []) {
+          if (Math.hypot(cx[j] - cx[i], cy[j] - cy[i]) > reach) continue;
+          if (s.ring[j] !== s.ring[i]) return true;
+          const size = s.ringSize[s.ring[i]];
+          const apart = Math.abs(s.seq[j] - s.seq[i]);
+          const window = Math.ceil((3 * Math.max(radius[i], radius[j])) / step) + 4;
+          if (Math.min(apart, size - apart) > window) return true;
+        }
       }
-      const size = s.ringSize[s.ring[i]];
-      const apart = Math.abs(s.seq[j] - s.seq[i]);
-      const window = Math.ceil((3 * Math.max(radius[i], radius[j])) / step) + 4;
-      if (Math.min(apart, size - apart) > window) dup = true;
-    });
-    return dup;
+    }
+    return false;
   };
   for (let i = 0; i < count; i++) {
     const newRing = i > 0 && s.ring[i] !== s.ring[i - 1];

@@ -17,7 +17,7 @@
  * extrusion's cross-section, holds for every move without a width per point.
  */
 import { differenceEx, offsetEx } from '../geometry/clipper.js';
-import { exArea, polygonLength, simplifyPolyline } from '../geometry/polygon.js';
+import { exArea, pointInExPolygon, polygonLength, simplifyPolyline } from '../geometry/polygon.js';
 import type { ExPolygon } from '../geometry/types.js';
 import type { Extrusion } from '../toolpath/types.js';
 import { crossSection, spacingOf, widthForSpacing } from './flow.js';
@@ -61,7 +61,7 @@ export function buildVariableWalls(island: ExPolygon, p: WallParams): IslandWall
   const nozzle = p.nozzle;
   const thin = (region: ExPolygon[]): Extrusion[] =>
     p.detectThinWalls
-      ? axisLines(region, 'thin-wall', p.height, {
+      ? axisLines(region, island, 'thin-wall', p.height, {
           minThickness: MIN_FEATURE * nozzle,
           maxThickness: p.outerWidth + outerSpacing,
           beadsOf: (t) => (t >= 2 * MIN_BEAD * nozzle ? 2 : 1),
@@ -96,9 +96,9 @@ export function buildVariableWalls(island: ExPolygon, p: WallParams): IslandWall
   );
   walls.push(...thinWalls);
   walls.push(
-    ...axisLines(withWidth(gaps, MIN_GAP * innerSpacing * 0.5), 'gap-fill', p.height, {
+    ...axisLines(withWidth(gaps, MIN_GAP * innerSpacing * 0.5), island, 'gap-fill', p.height, {
       minThickness: MIN_GAP * innerSpacing,
-      maxThickness: 2 * innerSpacing + p.innerWidth,
+      maxThickness: 2.2 * innerSpacing,
       beadsOf: (t) => (t > TWO_GAP_LINES * innerSpacing ? 2 : 1),
       spacingFor: (t) => t,
       widthOf: (t, beads) => widthForSpacing(t / beads, p.height),
@@ -122,7 +122,7 @@ interface AxisOptions {
  * Lines along the axis of each narrow piece, as wide as it is. A piece with no axis (a small round
  * blob: every disc touches it on one side only) gets the classic centre line.
  */
-function axisLines(region: ExPolygon[], role: 'thin-wall' | 'gap-fill', height: number, o: AxisOptions): Extrusion[] {
+function axisLines(region: ExPolygon[], island: ExPolygon, role: 'thin-wall' | 'gap-fill', height: number, o: AxisOptions): Extrusion[] {
   const out: Extrusion[] = [];
   const step = Math.min(0.05, o.minThickness / 2);
   for (const piece of withWidth(region, o.minThickness / 4)) {
@@ -132,9 +132,39 @@ function axisLines(region: ExPolygon[], role: 'thin-wall' | 'gap-fill', height: 
       if (line) out.push(line);
       continue;
     }
-    for (const path of paths) out.push(...constantWidthPieces(path, role, height, o));
+    for (const path of paths) out.push(...constantWidthPieces(extendEnds(path, island), role, height, o));
   }
   return out;
+}
+
+/**
+ * An axis stops where its discs stop touching both sides: at a free end of a strip, half its
+ * thickness short of the end (the line's round end covers that), but also where a thin part or a
+ * gap meets the loops, which leaves a hole there as wide as the part. An end the island goes on
+ * beyond (a point its thickness further is still inside) is such a junction: the path is carried on
+ * by half its thickness, so the line reaches the loops.
+ */
+function extendEnds(path: MedialPath, island: ExPolygon): MedialPath {
+  const n = path.thickness.length;
+  if (n < 2) return path;
+  const p = path.points;
+  if (Math.hypot(p[0] - p[2 * n - 2], p[1] - p[2 * n - 1]) < path.thickness[0]) return path;
+  const beyond = (end: number, inner: number): number[] | null => {
+    const dx = p[2 * end] - p[2 * inner];
+    const dy = p[2 * end + 1] - p[2 * inner + 1];
+    const len = Math.hypot(dx, dy);
+    const t = path.thickness[end];
+    if (len < 1e-9 || !pointInExPolygon(p[2 * end] + (dx / len) * t, p[2 * end + 1] + (dy / len) * t, island)) return null;
+    return [p[2 * end] + (dx / len) * (t / 2), p[2 * end + 1] + (dy / len) * (t / 2)];
+  };
+  // The direction at an end comes from a point a little way in, not the last step, which is noisy.
+  const back = Math.min(n - 1, 4);
+  const head = beyond(0, back);
+  const tail = beyond(n - 1, n - 1 - back);
+  return {
+    points: [...(head ?? []), ...p, ...(tail ?? [])],
+    thickness: [...(head ? [path.thickness[0]] : []), ...path.thickness, ...(tail ? [path.thickness[n - 1]] : [])],
+  };
 }
 
 /**
