@@ -16,7 +16,7 @@
  * width drifts by more than `WIDTH_TOLERANCE`), so the G-code writer's rule, E = length × the
  * extrusion's cross-section, holds for every move without a width per point.
  */
-import { differenceEx, offsetEx } from '../geometry/clipper.js';
+import { clipPolylines, differenceEx, offsetEx } from '../geometry/clipper.js';
 import { exArea, pointInExPolygon, polygonLength, simplifyPolyline } from '../geometry/polygon.js';
 import type { ExPolygon } from '../geometry/types.js';
 import type { Extrusion } from '../toolpath/types.js';
@@ -37,14 +37,32 @@ const MIN_BEAD = 0.85;
 const INFILL_MIN_WIDTH = 2;
 /** A gap wider than this many spacings is filled with two lines side by side, as Arachne splits a bead that grows too wide. */
 const TWO_GAP_LINES = 1.5;
+/**
+ * Inner loops around less than this many square spacings are left to the gap fill: where a part is
+ * just about thick enough for one more loop, the loop survives only in scraps (at the vertices of a
+ * faceted ring, in the corners of a letter), and lines around scraps leave gaps beside them.
+ */
+const MIN_LOOP_AREA = 3;
 /** Gaps narrower than this share of a spacing are left: the lines beside them already touch. */
 const MIN_GAP = 0.2;
 
-/** A region's parts narrower than `2 × radius` removed, after insetting it by `inset`. */
+/**
+ * A region's parts narrower than `2 × radius` removed, after insetting it by `inset`. Parts within
+ * `SCRAP` of that width are removed too: where a part is just as thick as the limit, the facets of
+ * a curved outline leave scraps of it here and there, and lines around scraps leave gaps beside them.
+ */
 function opening(list: ExPolygon[], inset: number, radius: number): ExPolygon[] {
   const shrunk = offsetEx(list, -(inset + radius));
-  return shrunk.length ? offsetEx(shrunk, radius) : [];
+  if (shrunk.length === 0) return [];
+  const cores = offsetEx(shrunk, -SCRAP);
+  const solid = shrunk.filter((piece) => cores.some((core) => pointInExPolygon(core.contour[0], core.contour[1], piece)));
+  return solid.length ? offsetEx(solid, radius) : [];
 }
+
+/** How far (mm) a line of two side by side may reach past the outline before it is cut there. */
+const OUTLINE_TOLERANCE = 0.02;
+/** Thickness margin (mm) that tells a part thick enough for a loop or infill from a scrap left at the limit. */
+const SCRAP = 0.01;
 
 /** Pieces with a mean width (2 · area / perimeter) of at least `minWidth`: boolean leftovers along edges are not gaps. */
 function withWidth(list: ExPolygon[], minWidth: number): ExPolygon[] {
@@ -63,7 +81,7 @@ export function buildVariableWalls(island: ExPolygon, p: WallParams): IslandWall
     p.detectThinWalls
       ? axisLines(region, island, 'thin-wall', p.height, {
           minThickness: MIN_FEATURE * nozzle,
-          maxThickness: p.outerWidth + outerSpacing,
+          maxThickness: 1.5 * (p.outerWidth + outerSpacing),
           beadsOf: (t) => (t >= 2 * MIN_BEAD * nozzle ? 2 : 1),
           spacingFor: (t) => spacingOf(t, p.height),
           widthOf: (t, beads) => (beads === 1 ? Math.max(t, MIN_BEAD * nozzle) : widthForSpacing(spacingOf(t, p.height) / 2, p.height)),
@@ -80,7 +98,7 @@ export function buildVariableWalls(island: ExPolygon, p: WallParams): IslandWall
   let edge = offsetEx(centre, -outerSpacing / 2);
   let lastSpacing = outerSpacing;
   for (let depth = 1; depth < p.loops && edge.length; depth++) {
-    centre = opening(edge, innerSpacing / 2, innerSpacing / 2);
+    centre = opening(edge, innerSpacing / 2, innerSpacing / 2).filter((ex) => exArea(ex) >= MIN_LOOP_AREA * innerSpacing * innerSpacing);
     if (centre.length === 0) break;
     gaps.push(...differenceEx(edge, offsetEx(centre, innerSpacing / 2)));
     rings.push(centre);
@@ -125,6 +143,17 @@ interface AxisOptions {
 function axisLines(region: ExPolygon[], island: ExPolygon, role: 'thin-wall' | 'gap-fill', height: number, o: AxisOptions): Extrusion[] {
   const out: Extrusion[] = [];
   const step = Math.min(0.05, o.minThickness / 2);
+  // Where the centre of a line of each width may run without sticking out of the island, by width in hundredths.
+  const room = new Map<number, ExPolygon[]>();
+  const inside = (width: number): ExPolygon[] => {
+    const key = Math.round(width * 100);
+    let area = room.get(key);
+    if (!area) {
+      area = offsetEx([island], -(key / 200 - OUTLINE_TOLERANCE));
+      room.set(key, area);
+    }
+    return area;
+  };
   for (const piece of withWidth(region, o.minThickness / 4)) {
     const paths = medialAxis([piece], { step, minThickness: o.minThickness, maxThickness: o.maxThickness });
     if (paths.length === 0) {
@@ -132,7 +161,7 @@ function axisLines(region: ExPolygon[], island: ExPolygon, role: 'thin-wall' | '
       if (line) out.push(line);
       continue;
     }
-    for (const path of paths) out.push(...constantWidthPieces(extendEnds(path, island), role, height, o));
+    for (const path of paths) out.push(...constantWidthPieces(extendEnds(path, island), role, height, o, inside));
   }
   return out;
 }
@@ -171,7 +200,13 @@ function extendEnds(path: MedialPath, island: ExPolygon): MedialPath {
  * A medial path as consecutive extrusions of constant width (closed when its ends meet). Where the
  * part takes two lines, they run a quarter of its thickness to each side of the axis.
  */
-function constantWidthPieces(path: MedialPath, role: 'thin-wall' | 'gap-fill', height: number, o: AxisOptions): Extrusion[] {
+function constantWidthPieces(
+  path: MedialPath,
+  role: 'thin-wall' | 'gap-fill',
+  height: number,
+  o: AxisOptions,
+  inside: (width: number) => ExPolygon[],
+): Extrusion[] {
   const n = path.thickness.length;
   const pts = path.points.slice();
   const thickness = path.thickness.slice();
@@ -199,37 +234,79 @@ function constantWidthPieces(path: MedialPath, role: 'thin-wall' | 'gap-fill', h
     }
     const width = lengthSum > 0 ? widthSum / lengthSum : ref;
     const whole = closes && start === 0 && last === count - 1;
-    const lines = beads[start] === 1 ? [pts.slice(2 * start, 2 * last + 2)] : sideBySide(pts, thickness.map(o.spacingFor), start, last, whole);
-    for (const line of lines) {
-      out.push({ role, points: simplifyPolyline(Float64Array.from(line), 0.01), loop: whole, width, height, mm3PerMm: crossSection(width, height) });
+    const lines =
+      beads[start] === 1
+        ? [pts.slice(2 * start, 2 * last + 2)]
+        : sideBySide(pts, thickness.map(o.spacingFor), start, last, whole, { head: start === 0 && !closes, tail: last === count - 1 && !closes });
+    // Two lines are placed by the axis's direction, which turns sharply where arms of the part meet:
+    // what would stick out of the island there is cut off.
+    const placed =
+      beads[start] === 1
+        ? lines.map((line) => Float64Array.from(line))
+        : clipPolylines(
+            lines.map((line) => Float64Array.from(line)),
+            inside(width),
+          );
+    for (const line of placed) {
+      if (line.length < 4) continue;
+      out.push({
+        role,
+        points: simplifyPolyline(line, 0.01),
+        loop: whole && beads[start] === 1,
+        width,
+        height,
+        mm3PerMm: crossSection(width, height),
+      });
     }
     start = last;
   }
   return out;
 }
 
-/** Two paths a quarter of the local spacing to each side of points `first..last` of an axis: each fills half of it. */
-function sideBySide(pts: number[], spacing: number[], first: number, last: number, closed: boolean): number[][] {
+/**
+ * Two paths a quarter of the local spacing to each side of points `first..last` of an axis: each
+ * fills half of it. At the ends of the axis (`ends`) they go on by another quarter: the axis stops
+ * half the thickness short of a strip's end, where one line's round end reaches it and two
+ * narrower ones' do not.
+ */
+function sideBySide(
+  pts: number[],
+  spacing: number[],
+  first: number,
+  last: number,
+  closed: boolean,
+  ends: { head: boolean; tail: boolean },
+): number[][] {
   const left: number[] = [];
   const right: number[] = [];
-  const count = pts.length >> 1;
   for (let k = first; k <= last; k++) {
-    const [prev, next] = neighbours(k, count, closed);
+    const [prev, next] = neighbours(pts, k, closed, 2 * spacing[k]);
     const dx = pts[2 * next] - pts[2 * prev];
     const dy = pts[2 * next + 1] - pts[2 * prev + 1];
     const len = Math.hypot(dx, dy) || 1;
     const off = spacing[k] / 4;
-    left.push(pts[2 * k] - (dy / len) * off, pts[2 * k + 1] + (dx / len) * off);
-    right.push(pts[2 * k] + (dy / len) * off, pts[2 * k + 1] - (dx / len) * off);
+    const along = (k === first && ends.head ? -off : 0) + (k === last && ends.tail ? off : 0);
+    const x = pts[2 * k] + (dx / len) * along;
+    const y = pts[2 * k + 1] + (dy / len) * along;
+    left.push(x - (dy / len) * off, y + (dx / len) * off);
+    right.push(x + (dy / len) * off, y - (dx / len) * off);
   }
   return [left, right];
 }
 
-/** The points before and after point `k` of a path of `count` points (a closed path's last point is its first: it wraps round). */
-function neighbours(k: number, count: number, closed: boolean): [number, number] {
+/**
+ * The points before and after point `k` of a path (a closed path's last point is its first: it wraps
+ * round), for its direction there. A neighbour further than `reach` is across a jump of the path (a
+ * junction of the axis) and does not count.
+ */
+function neighbours(pts: number[], k: number, closed: boolean, reach: number): [number, number] {
+  const count = pts.length >> 1;
   let prev = k - 1;
   let next = k + 1;
   if (prev < 0) prev = closed ? count - 2 : k;
   if (next > count - 1) next = closed ? 1 : k;
+  const far = (j: number) => Math.hypot(pts[2 * j] - pts[2 * k], pts[2 * j + 1] - pts[2 * k + 1]) > reach;
+  if (far(prev)) prev = k;
+  if (far(next)) next = k;
   return [prev, next];
 }
