@@ -48,7 +48,8 @@ function measure(gcodePath, part, helpers, facts, shift) {
 function cell(result) {
   if (!result) return '–';
   if (result.error) return `failed (${result.error})`;
-  const check = result.check ? (result.check.pass ? '✓' : `✗ ${result.check.failed.join(',')}`) : '–';
+  let check = '–';
+  if (result.check) check = result.check.pass ? '✓' : `✗ ${result.check.failed.join(',')}`;
   return `${(100 * (1 - result.cover.uncovered)).toFixed(1)} % · ${result.cover.maxGap.toFixed(2)} · ${check} · ${result.wallS.toFixed(2)}`;
 }
 

@@ -125,6 +125,20 @@ export function buildVariableWalls(island: ExPolygon, p: WallParams): IslandWall
   return { walls, innerEdge, innerSpacing: lastSpacing };
 }
 
+/** Share of a piece its axis lines must cover for them to print it. */
+const AXIS_SHARE = 0.5;
+
+/** The area lines along these paths cover: length × thickness. */
+function axisArea(paths: MedialPath[]): number {
+  let area = 0;
+  for (const { points, thickness } of paths) {
+    for (let k = 1; k < thickness.length; k++) {
+      area += Math.hypot(points[2 * k] - points[2 * k - 2], points[2 * k + 1] - points[2 * k - 1]) * (thickness[k] + thickness[k - 1]) * 0.5;
+    }
+  }
+  return area;
+}
+
 interface AxisOptions {
   minThickness: number;
   maxThickness: number;
@@ -137,8 +151,9 @@ interface AxisOptions {
 }
 
 /**
- * Lines along the axis of each narrow piece, as wide as it is. A piece with no axis (a small round
- * blob: every disc touches it on one side only) gets the classic centre line.
+ * Lines along the axis of each narrow piece, as wide as it is. A piece whose axis covers little of
+ * it (a small round or square blob: its discs touch two sides at an angle, not opposite) gets the
+ * classic centre line.
  */
 function axisLines(region: ExPolygon[], island: ExPolygon, role: 'thin-wall' | 'gap-fill', height: number, o: AxisOptions): Extrusion[] {
   const out: Extrusion[] = [];
@@ -156,7 +171,7 @@ function axisLines(region: ExPolygon[], island: ExPolygon, role: 'thin-wall' | '
   };
   for (const piece of withWidth(region, o.minThickness / 4)) {
     const paths = medialAxis([piece], { step, minThickness: o.minThickness, maxThickness: o.maxThickness });
-    if (paths.length === 0) {
+    if (axisArea(paths) < AXIS_SHARE * exArea(piece)) {
       const line = centreLine(piece, o.widthOf(o.maxThickness, 1), height, role);
       if (line) out.push(line);
       continue;
