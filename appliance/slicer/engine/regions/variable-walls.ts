@@ -73,6 +73,7 @@ function withWidth(list: ExPolygon[], minWidth: number): ExPolygon[] {
   });
 }
 
+/** The walls of one island: loops, thin walls along the outline, gap fill between and inside the loops (see above). */
 export function buildVariableWalls(island: ExPolygon, p: WallParams): IslandWalls {
   const outerSpacing = spacingOf(p.outerWidth, p.height);
   const innerSpacing = spacingOf(p.innerWidth, p.height);
