@@ -13,19 +13,24 @@
  * width and puts the difference into one line on the axis; the area covered is the same.
  *
  * A variable-width line is written as consecutive constant-width extrusions (a new one where the
- * width drifts by more than `WIDTH_TOLERANCE`), so the G-code writer's rule, E = length × the
+ * width drifts by more than `WIDTH_TOLERANCE` over at least `MIN_PIECE`), so the G-code writer's rule, E = length × the
  * extrusion's cross-section, holds for every move without a width per point.
  */
 import { clipPolylines, differenceEx, offsetEx } from '../geometry/clipper.js';
-import { exArea, pointInExPolygon, polygonLength, simplifyPolyline } from '../geometry/polygon.js';
+import { emptyBBox, exArea, extendBBox, pointInExPolygon, polygonLength, reversed, simplifyPolyline } from '../geometry/polygon.js';
 import type { ExPolygon } from '../geometry/types.js';
 import type { Extrusion } from '../toolpath/types.js';
 import { crossSection, spacingOf, widthForSpacing } from './flow.js';
+import { NearestGrid } from './infill/nearest.js';
 import { medialAxis, type MedialPath } from './medial-axis.js';
 import { centreLine, loopsOf, order, type IslandWalls, type WallParams } from './perimeters.js';
 
 /** Width drift (share of the line width) that starts a new constant-width piece. */
-const WIDTH_TOLERANCE = 0.05;
+const WIDTH_TOLERANCE = 0.1;
+/** Shortest constant-width piece (mm) while the width drifts: a gear's teeth otherwise gave tens of thousands of tiny moves. */
+const MIN_PIECE = 1;
+/** Axis points each side that the thickness is averaged over: the sampled boundary makes it jitter by a few µm. */
+const SMOOTHING = 3;
 /** PrusaSlicer's Arachne defaults: features under 25 % of the nozzle are left out, thinner lines are widened to 85 %. */
 const MIN_FEATURE = 0.25;
 const MIN_BEAD = 0.85;
@@ -37,6 +42,12 @@ const MIN_BEAD = 0.85;
 const INFILL_MIN_WIDTH = 2;
 /** A gap wider than this many spacings is filled with two lines side by side, as Arachne splits a bead that grows too wide. */
 const TWO_GAP_LINES = 1.5;
+/**
+ * Gap-fill paths shorter than this many nozzle widths are left out: a gear's teeth have a short gap
+ * at each tip, and printing them (each with its travel, most with a retraction) took the gearwheel
+ * from 25 to 34 minutes for 0.1 mm² a tooth.
+ */
+const MIN_GAP_LENGTH = 2.5;
 /**
  * Inner loops around less than this many square spacings are left to the gap fill: where a part is
  * just about thick enough for one more loop, the loop survives only in scraps (at the vertices of a
@@ -82,6 +93,7 @@ export function buildVariableWalls(island: ExPolygon, p: WallParams): IslandWall
     p.detectThinWalls
       ? axisLines(region, island, 'thin-wall', p.height, {
           minThickness: MIN_FEATURE * nozzle,
+          minLength: 0,
           maxThickness: 1.5 * (p.outerWidth + outerSpacing),
           beadsOf: (t) => (t >= 2 * MIN_BEAD * nozzle ? 2 : 1),
           spacingFor: (t) => spacingOf(t, p.height),
@@ -113,17 +125,25 @@ export function buildVariableWalls(island: ExPolygon, p: WallParams): IslandWall
     rings.map((ex, depth) => loopsOf(ex, depth, p)),
     p.sequence,
   );
-  walls.push(...thinWalls);
-  walls.push(
-    ...axisLines(withWidth(gaps, MIN_GAP * innerSpacing * 0.5), island, 'gap-fill', p.height, {
-      minThickness: MIN_GAP * innerSpacing,
-      maxThickness: 2.2 * innerSpacing,
-      beadsOf: (t) => (t > TWO_GAP_LINES * innerSpacing ? 2 : 1),
-      spacingFor: (t) => t,
-      widthOf: (t, beads) => widthForSpacing(t / beads, p.height),
-    }),
-  );
+  const gapFill = axisLines(withWidth(gaps, MIN_GAP * innerSpacing * 0.5), island, 'gap-fill', p.height, {
+    minThickness: MIN_GAP * innerSpacing,
+    minLength: MIN_GAP_LENGTH * nozzle,
+    maxThickness: 2.2 * innerSpacing,
+    beadsOf: (t) => (t > TWO_GAP_LINES * innerSpacing ? 2 : 1),
+    spacingFor: (t) => t,
+    widthOf: (t, beads) => widthForSpacing(t / beads, p.height),
+  });
+  const last = walls[walls.length - 1]?.points;
+  walls.push(...nearestFirst([...thinWalls, ...gapFill], last ? last[last.length - 2] : 0, last ? last[last.length - 1] : 0));
   return { walls, innerEdge, innerSpacing: lastSpacing };
+}
+
+/** The length of a path's axis (mm). */
+function pathLength(path: MedialPath): number {
+  let length = 0;
+  const p = path.points;
+  for (let k = 2; k < p.length; k += 2) length += Math.hypot(p[k] - p[k - 2], p[k + 1] - p[k - 1]);
+  return length;
 }
 
 /** Share of a piece its axis lines must cover for them to print it. */
@@ -142,6 +162,8 @@ function axisArea(paths: MedialPath[]): number {
 
 interface AxisOptions {
   minThickness: number;
+  /** Shorter paths are not printed (mm). */
+  minLength: number;
   maxThickness: number;
   /** Lines side by side that fill a part of this thickness: 1, or 2 where one would be too wide for the nozzle. */
   beadsOf: (thickness: number) => 1 | 2;
@@ -173,11 +195,16 @@ function axisLines(region: ExPolygon[], island: ExPolygon, role: 'thin-wall' | '
   for (const piece of withWidth(region, o.minThickness / 4)) {
     const paths = medialAxis([piece], { step, minThickness: o.minThickness, maxThickness: o.maxThickness });
     if (axisArea(paths) < AXIS_SHARE * exArea(piece)) {
+      // A blob smaller than a short line's square is not worth a travel (the roots of a gear's teeth).
+      if (exArea(piece) < (o.minLength / 2) ** 2) continue;
       const line = centreLine(piece, o.widthOf(o.maxThickness, 1), height, role);
       if (line) out.push(line);
       continue;
     }
-    for (const path of paths) out.push(...constantWidthPieces(extendEnds(path, island), role, height, o, inside));
+    for (const path of paths) {
+      if (pathLength(path) < o.minLength) continue;
+      out.push(...constantWidthPieces(extendEnds(path, island), role, height, o, inside));
+    }
   }
   return out;
 }
@@ -225,7 +252,7 @@ function constantWidthPieces(
 ): Extrusion[] {
   const n = path.thickness.length;
   const pts = path.points.slice();
-  const thickness = path.thickness.slice();
+  const thickness = smoothed(path.thickness);
   const closes = n > 3 && Math.hypot(pts[0] - pts[2 * n - 2], pts[1] - pts[2 * n - 1]) < Math.max(thickness[0], thickness[n - 1]);
   if (closes) {
     pts.push(pts[0], pts[1]);
@@ -239,7 +266,11 @@ function constantWidthPieces(
   while (start < count - 1) {
     let end = start + 1;
     const ref = widths[start];
-    while (end < count && beads[end] === beads[start] && Math.abs(widths[end] - ref) <= WIDTH_TOLERANCE * ref) end++;
+    let run = 0;
+    while (end < count && beads[end] === beads[start] && (run < MIN_PIECE || Math.abs(widths[end] - ref) <= WIDTH_TOLERANCE * ref)) {
+      run += Math.hypot(pts[2 * end] - pts[2 * end - 2], pts[2 * end + 1] - pts[2 * end - 1]);
+      end++;
+    }
     const last = Math.min(end, count - 1);
     let lengthSum = 0;
     let widthSum = 0;
@@ -277,6 +308,17 @@ function constantWidthPieces(
     start = last;
   }
   return out;
+}
+
+/** Each value averaged with up to `SMOOTHING` neighbours on each side. */
+function smoothed(values: number[]): number[] {
+  return values.map((_, k) => {
+    const from = Math.max(0, k - SMOOTHING);
+    const to = Math.min(values.length - 1, k + SMOOTHING);
+    let sum = 0;
+    for (let j = from; j <= to; j++) sum += values[j];
+    return sum / (to - from + 1);
+  });
 }
 
 /**
@@ -325,4 +367,36 @@ function neighbours(pts: number[], k: number, closed: boolean, reach: number): [
   if (far(prev)) prev = k;
   if (far(next)) next = k;
   return [prev, next];
+}
+
+/**
+ * Open lines in greedy nearest-first order from (x, y), each from its nearer end; loops keep their
+ * place in the order. The axis finds the pieces of a gear's teeth in no useful order: printed as
+ * found, the travels between them doubled the gearwheel's print time.
+ */
+function nearestFirst(lines: Extrusion[], x: number, y: number): Extrusion[] {
+  if (lines.length < 2) return lines;
+  const box = emptyBBox();
+  for (const e of lines) extendBBox(box, e.points);
+  const grid = new NearestGrid(box, lines.length * 2);
+  lines.forEach((e, i) => {
+    const p = e.points;
+    grid.insert(i * 2, p[0], p[1]);
+    grid.insert(i * 2 + 1, p[p.length - 2], p[p.length - 1]);
+  });
+  const out: Extrusion[] = [];
+  let px = x;
+  let py = y;
+  while (grid.size > 0) {
+    const id = grid.nearest(px, py);
+    const i = id >> 1;
+    grid.remove(i * 2);
+    grid.remove(i * 2 + 1);
+    const e = lines[i];
+    const line = (id & 1) === 1 && !e.loop ? { ...e, points: reversed(e.points) } : e;
+    out.push(line);
+    px = line.points[line.points.length - 2];
+    py = line.points[line.points.length - 1];
+  }
+  return out;
 }
