@@ -43,9 +43,9 @@ const INFILL_MIN_WIDTH = 2;
 /** A gap wider than this many spacings is filled with two lines side by side, as Arachne splits a bead that grows too wide. */
 const TWO_GAP_LINES = 1.5;
 /**
- * Gap-fill paths shorter than this many nozzle widths are left out: a gear's teeth have a short gap
- * at each tip, and printing them (each with its travel, most with a retraction) took the gearwheel
- * from 25 to 34 minutes for 0.1 mm² a tooth.
+ * A short gap (axis shorter than this many nozzle widths, in a small piece) is left open: a gear
+ * has a few in each tooth, and printing them (each with its travel, many with a retraction) took
+ * the gearwheel from 25 to 33 minutes for about 0.1 mm² a tooth.
  */
 const MIN_GAP_LENGTH = 2.5;
 /**
@@ -162,7 +162,10 @@ function axisArea(paths: MedialPath[]): number {
 
 interface AxisOptions {
   minThickness: number;
-  /** Shorter paths are not printed (mm). */
+  /**
+   * Paths shorter than this (mm) in a piece whose axis is shorter than four of them, and pieces
+   * with no axis smaller than its square's quarter, are not printed.
+   */
   minLength: number;
   maxThickness: number;
   /** Lines side by side that fill a part of this thickness: 1, or 2 where one would be too wide for the nozzle. */
@@ -195,16 +198,17 @@ function axisLines(region: ExPolygon[], island: ExPolygon, role: 'thin-wall' | '
   for (const piece of withWidth(region, o.minThickness / 4)) {
     const paths = medialAxis([piece], { step, minThickness: o.minThickness, maxThickness: o.maxThickness });
     if (axisArea(paths) < AXIS_SHARE * exArea(piece)) {
-      // A blob smaller than a short line's square is not worth a travel (the roots of a gear's teeth).
-      if (exArea(piece) < (o.minLength / 2) ** 2) continue;
-      const line = centreLine(piece, o.widthOf(o.maxThickness, 1), height, role);
+      const line = exArea(piece) >= o.minLength ** 2 / 4 ? centreLine(piece, o.widthOf(o.maxThickness, 1), height, role) : null;
       if (line) out.push(line);
       continue;
     }
-    for (const path of paths) {
-      if (pathLength(path) < o.minLength) continue;
-      out.push(...constantWidthPieces(extendEnds(path, island), role, height, o, inside));
-    }
+    // Short paths of a small piece are left out (a few in each tooth of a gear); a large piece keeps
+    // them: they are its corners and junctions.
+    const lengths = paths.map(pathLength);
+    const small = lengths.reduce((a, b) => a + b, 0) < 4 * o.minLength;
+    paths.forEach((path, k) => {
+      if (!small || lengths[k] >= o.minLength) out.push(...constantWidthPieces(extendEnds(path, island), role, height, o, inside));
+    });
   }
   return out;
 }
