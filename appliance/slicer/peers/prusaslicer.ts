@@ -146,7 +146,7 @@ export function prusaSettings(config: PrintConfig, gcode: PeerGcode): PeerMappin
     top_infill_extrusion_width: width.top,
     first_layer_extrusion_width: width.first,
     support_material_extrusion_width: width.support,
-    perimeter_generator: 'classic',
+    perimeter_generator: config.wall_generator,
     perimeters: config.wall_loops,
     top_solid_layers: config.top_shell_layers,
     bottom_solid_layers: config.bottom_shell_layers,

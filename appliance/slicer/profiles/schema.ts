@@ -299,7 +299,7 @@ export const SETTINGS = {
   minimum_sparse_infill_area: f('process', 'Minimum sparse infill area (smaller becomes solid)', 15, 0, 10000, 'mm²'),
   wall_sequence: e('process', 'Wall order', ['inner wall/outer wall', 'outer wall/inner wall', 'inner-outer-inner wall'], 'inner wall/outer wall'),
   is_infill_first: b('process', 'Infill before walls', false),
-  wall_generator: e('process', 'Wall generator', ['classic'], 'classic', { arachne: 'classic' }),
+  wall_generator: e('process', 'Wall generator', ['classic', 'arachne'], 'arachne'),
   detect_thin_wall: b('process', 'Detect thin walls', true),
   detect_overhang_wall: b('process', 'Detect overhang walls', true),
   seam_position: e('process', 'Seam position', ['aligned', 'nearest', 'back', 'random'], 'aligned', { rear: 'back' }),

@@ -35,12 +35,14 @@ describe('PrusaSlicer settings', () => {
       top_surface_pattern: 'monotonicline',
       seam_position: 'back',
       wall_sequence: 'outer wall/inner wall',
+      wall_generator: 'classic',
     });
     assert.equal(settings.fill_pattern, 'rectilinear');
     assert.equal(settings.top_fill_pattern, 'monotonic');
     assert.equal(settings.seam_position, 'rear');
     assert.equal(settings.external_perimeters_first, 1);
     assert.equal(settings.perimeter_generator, 'classic');
+    assert.equal(prusa({ wall_generator: 'arachne' }).perimeter_generator, 'arachne', 'PrusaSlicer 2.5 has Arachne too');
   });
 
   it('adds the extruder reset PrusaSlicer demands for relative E, once', () => {

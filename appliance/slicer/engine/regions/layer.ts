@@ -10,6 +10,7 @@ import { bridgeAngle, fill, type FillPattern } from './infill/index.js';
 import type { RegionParams } from './params.js';
 import { bridgeOverInfill } from './internal-bridges.js';
 import { buildWalls, centreLine, type IslandWalls } from './perimeters.js';
+import { buildVariableWalls } from './variable-walls.js';
 import type { SupportLayer } from './support.js';
 import { classifyFill, surfaceMasks, type FillRegions, type HashedLayer, type VerticalShellRule } from './surfaces.js';
 import { RegionCache } from './cache.js';
@@ -86,11 +87,20 @@ function classifyObject(obj: ObjectLayer, first: boolean, h: number, p: RegionPa
     const lowerGrown = () => (supportedBy ??= !first && p.detectOverhangWalls && below.length ? offsetEx(below[0].islands, outerWidth / 2) : null);
     return obj.current.islands.map((island) => {
       const islandHash = hashExPolygon(island);
-      const wallParams = { loops: p.wallLoops, outerWidth, innerWidth, height: h, sequence: p.wallSequence, detectThinWalls: p.detectThinWalls };
+      const wallParams = {
+        loops: p.wallLoops,
+        outerWidth,
+        innerWidth,
+        height: h,
+        sequence: p.wallSequence,
+        detectThinWalls: p.detectThinWalls,
+        nozzle: p.nozzle,
+      };
+      const build = p.wallGenerator === 'arachne' ? buildVariableWalls : buildWalls;
       // An island that rests on an identical one cannot overhang: its walls depend on nothing else.
       const walls = belowHashes.has(islandHash)
-        ? cache.wallsFor(`${islandHash}:${h}:${first}`, () => buildWalls(island, { ...wallParams, supportedBy: null }))
-        : buildWalls(island, { ...wallParams, supportedBy: lowerGrown() });
+        ? cache.wallsFor(`${islandHash}:${h}:${first}`, () => build(island, { ...wallParams, supportedBy: null }))
+        : build(island, { ...wallParams, supportedBy: lowerGrown() });
       const regions = classifyFill(walls.innerEdge, masks, {
         firstLayer: first,
         minSparseArea: p.minSparseArea,

@@ -11,6 +11,8 @@ export interface RegionParams {
   widths: RoleWidths;
   wallLoops: number;
   wallSequence: WallSequence;
+  /** Classic fixed-width loops, or variable-width walls that follow thin parts (`variable-walls.ts`). */
+  wallGenerator: PrintConfig['wall_generator'];
   detectThinWalls: boolean;
   detectOverhangWalls: boolean;
   topLayers: number;
@@ -49,6 +51,7 @@ export function regionParams(config: PrintConfig): RegionParams {
     widths: roleWidths(config, 0),
     wallLoops: config.wall_loops,
     wallSequence: config.wall_sequence,
+    wallGenerator: config.wall_generator,
     detectThinWalls: config.detect_thin_wall,
     detectOverhangWalls: config.detect_overhang_wall,
     topLayers: config.top_shell_layers === 0 ? 0 : Math.max(config.top_shell_layers, Math.ceil(config.top_shell_thickness / h - 1e-9)),

@@ -18,6 +18,8 @@ export interface WallParams {
   height: number;
   sequence: WallSequence;
   detectThinWalls: boolean;
+  /** Nozzle diameter: the variable-width walls bound their line widths by shares of it. */
+  nozzle: number;
   /** The layer below grown by half a wall width: outer walls mostly outside it overhang. Null on the first layer or when disabled. */
   supportedBy: ExPolygon[] | null;
 }
@@ -76,7 +78,7 @@ function wallRole(ring: Polygon, depth: number, p: WallParams): ExtrusionRole {
   return p.supportedBy && overhangs(ring, p.supportedBy) ? 'overhang-wall' : 'outer-wall';
 }
 
-function loopsOf(list: ExPolygon[], depth: number, p: WallParams): Extrusion[] {
+export function loopsOf(list: ExPolygon[], depth: number, p: WallParams): Extrusion[] {
   const width = depth === 0 ? p.outerWidth : p.innerWidth;
   const mm3PerMm = crossSection(width, p.height);
   const out: Extrusion[] = [];
@@ -104,7 +106,7 @@ function overhangs(ring: Polygon, supported: ExPolygon[]): boolean {
   return inside < total / 2;
 }
 
-function order(byDepth: Extrusion[][], sequence: WallSequence): Extrusion[] {
+export function order(byDepth: Extrusion[][], sequence: WallSequence): Extrusion[] {
   const outer = byDepth[0];
   const inner = byDepth.slice(1).reverse().flat();
   switch (sequence) {

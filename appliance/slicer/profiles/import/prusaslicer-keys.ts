@@ -295,10 +295,7 @@ const PRINT_RULES: Record<string, Rule> = {
   avoid_crossing_perimeters: 'reduce_crossing_wall',
   thin_walls: 'detect_thin_wall',
   overhangs: 'detect_overhang_wall',
-  perimeter_generator: (value, ctx) => {
-    if (value.trim() === 'arachne') ctx.warn('"perimeter_generator" = arachne is not supported; using classic walls');
-    return [['wall_generator', 'classic']];
-  },
+  perimeter_generator: 'wall_generator',
   slice_closing_radius: 'slice_closing_radius',
   resolution: 'resolution',
   xy_size_compensation: (value) => [

@@ -85,7 +85,7 @@ test('values we cannot honour are mapped or clamped, each with a warning', () =>
   assert.equal(standard.settings.sparse_infill_pattern, 'grid');
   assert.equal(standard.settings.sparse_infill_speed, 1000);
   assert.equal(standard.settings.sparse_infill_density, 20);
-  assert.equal(standard.settings.wall_generator, 'classic');
+  assert.equal(standard.settings.wall_generator, 'arachne', 'variable-width walls are implemented: the value is kept');
   assert.deepEqual(standard.compatible_printers, ['acme-acme-bolt-0.4-nozzle'], 'unknown printer names are left out');
   const warnings = batch.report.warnings
     .filter((w) => w.profile === standard.id)

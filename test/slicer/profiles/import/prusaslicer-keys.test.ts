@@ -36,6 +36,7 @@ test("the brief's key pairs are mapped", () => {
     ['printer', 'start_gcode', 'machine_start_gcode'],
     ['printer', 'retract_length', 'retraction_length'],
     ['filament', 'extrusion_multiplier', 'filament_flow_ratio'],
+    ['print', 'perimeter_generator', 'wall_generator'],
   ];
   for (const [section, from, to] of expect) assert.equal(PRUSASLICER_RULES[section][from], to, from);
 });

@@ -1,0 +1,152 @@
+/**
+ * Variable-width walls (`wall_generator = arachne`): loops where whole lines fit, and lines whose
+ * width follows the part along the medial axis (`medial-axis.ts`) where they do not, so a wall two
+ * to three lines wide prints solid instead of as two loops with a gap between them.
+ *
+ * Each loop's centre region is opened by half a spacing: parts where its two sides would lie
+ * closer than one spacing (the lines would overlap) are taken out of the loops. What that leaves
+ * uncovered is filled along its axis: next to the outline as a thin wall as wide as the part,
+ * between loops and inside the innermost one as gap fill as wide as the gap. Inside the innermost
+ * loop only what is two spacings wide stays infill. A part too wide for one line of a sensible width
+ * gets two side by side, as Arachne splits a bead that grows too wide. Where Arachne (PrusaSlicer 2.6+,
+ * CuraEngine) spreads the width over every bead of a thin part, this keeps the loops at their
+ * width and puts the difference into one line on the axis; the area covered is the same.
+ *
+ * The lines along the axis are `axis-lines.ts`'s.
+ */
+import { differenceEx, offsetEx } from '../geometry/clipper.js';
+import { emptyBBox, exArea, extendBBox, pointInExPolygon, reversed } from '../geometry/polygon.js';
+import type { ExPolygon } from '../geometry/types.js';
+import type { Extrusion } from '../toolpath/types.js';
+import { axisLines, withWidth } from './axis-lines.js';
+import { spacingOf, widthForSpacing } from './flow.js';
+import { NearestGrid } from './infill/nearest.js';
+import { loopsOf, order, type IslandWalls, type WallParams } from './perimeters.js';
+
+/** PrusaSlicer's Arachne defaults: features under 25 % of the nozzle are left out, thinner lines are widened to 85 %. */
+const MIN_FEATURE = 0.25;
+const MIN_BEAD = 0.85;
+/**
+ * Inside the innermost loop only parts at least this many spacings wide stay infill: a narrower
+ * strip holds no sparse infill line worth the name (PrusaSlicer's classic walls draw the same line
+ * between infill and gap fill), so it is filled along its axis.
+ */
+const INFILL_MIN_WIDTH = 2;
+/** A gap wider than this many spacings is filled with two lines side by side, as Arachne splits a bead that grows too wide. */
+const TWO_GAP_LINES = 1.5;
+/**
+ * A short gap (axis shorter than this many nozzle widths, in a small piece) is left open: a gear
+ * has a few in each tooth, and printing them (each with its travel, many with a retraction) took
+ * the gearwheel from 25 to 33 minutes for about 0.1 mm² a tooth.
+ */
+const MIN_GAP_LENGTH = 2.5;
+/**
+ * Inner loops around less than this many square spacings are left to the gap fill: where a part is
+ * just about thick enough for one more loop, the loop survives only in scraps (at the vertices of a
+ * faceted ring, in the corners of a letter), and lines around scraps leave gaps beside them.
+ */
+const MIN_LOOP_AREA = 3;
+/** Gaps narrower than this share of a spacing are left: the lines beside them already touch. */
+const MIN_GAP = 0.2;
+
+/**
+ * A region's parts narrower than `2 × radius` removed, after insetting it by `inset`. Parts within
+ * `SCRAP` of that width are removed too: where a part is just as thick as the limit, the facets of
+ * a curved outline leave scraps of it here and there, and lines around scraps leave gaps beside them.
+ */
+function opening(list: ExPolygon[], inset: number, radius: number): ExPolygon[] {
+  const shrunk = offsetEx(list, -(inset + radius));
+  if (shrunk.length === 0) return [];
+  const cores = offsetEx(shrunk, -SCRAP);
+  const solid = shrunk.filter((piece) => cores.some((core) => pointInExPolygon(core.contour[0], core.contour[1], piece)));
+  return solid.length ? offsetEx(solid, radius) : [];
+}
+
+/** Thickness margin (mm) that tells a part thick enough for a loop or infill from a scrap left at the limit. */
+const SCRAP = 0.01;
+
+/** The walls of one island: loops, thin walls along the outline, gap fill between and inside the loops (see above). */
+export function buildVariableWalls(island: ExPolygon, p: WallParams): IslandWalls {
+  const outerSpacing = spacingOf(p.outerWidth, p.height);
+  const innerSpacing = spacingOf(p.innerWidth, p.height);
+  const nozzle = p.nozzle;
+  const thin = (region: ExPolygon[]): Extrusion[] =>
+    p.detectThinWalls
+      ? axisLines(region, island, 'thin-wall', p.height, {
+          minThickness: MIN_FEATURE * nozzle,
+          minLength: 0,
+          maxThickness: 1.5 * (p.outerWidth + outerSpacing),
+          beadsOf: (t) => (t >= 2 * MIN_BEAD * nozzle ? 2 : 1),
+          spacingFor: (t) => spacingOf(t, p.height),
+          widthOf: (t, beads) => (beads === 1 ? Math.max(t, MIN_BEAD * nozzle) : widthForSpacing(spacingOf(t, p.height) / 2, p.height)),
+        })
+      : [];
+
+  let centre = opening([island], p.outerWidth / 2, outerSpacing / 2);
+  if (centre.length === 0) return { walls: thin([island]), innerEdge: [], innerSpacing: outerSpacing };
+  const rings = [centre];
+  const covered = offsetEx(centre, p.outerWidth / 2);
+  const thinWalls = exArea(island) - covered.reduce((a, ex) => a + exArea(ex), 0) > 1e-3 ? thin(differenceEx([island], covered)) : [];
+
+  const gaps: ExPolygon[] = [];
+  let edge = offsetEx(centre, -outerSpacing / 2);
+  let lastSpacing = outerSpacing;
+  for (let depth = 1; depth < p.loops && edge.length; depth++) {
+    centre = opening(edge, innerSpacing / 2, innerSpacing / 2).filter((ex) => exArea(ex) >= MIN_LOOP_AREA * innerSpacing * innerSpacing);
+    if (centre.length === 0) break;
+    gaps.push(...differenceEx(edge, offsetEx(centre, innerSpacing / 2)));
+    rings.push(centre);
+    edge = offsetEx(centre, -innerSpacing / 2);
+    lastSpacing = innerSpacing;
+  }
+  const innerEdge = edge.length ? opening(edge, 0, (INFILL_MIN_WIDTH / 2) * innerSpacing) : [];
+  if (edge.length) gaps.push(...differenceEx(edge, innerEdge));
+
+  const walls = order(
+    rings.map((ex, depth) => loopsOf(ex, depth, p)),
+    p.sequence,
+  );
+  const gapFill = axisLines(withWidth(gaps, MIN_GAP * innerSpacing * 0.5), island, 'gap-fill', p.height, {
+    minThickness: MIN_GAP * innerSpacing,
+    minLength: MIN_GAP_LENGTH * nozzle,
+    maxThickness: 2.2 * innerSpacing,
+    beadsOf: (t) => (t > TWO_GAP_LINES * innerSpacing ? 2 : 1),
+    spacingFor: (t) => t,
+    widthOf: (t, beads) => widthForSpacing(t / beads, p.height),
+  });
+  const last = walls[walls.length - 1]?.points;
+  walls.push(...nearestFirst([...thinWalls, ...gapFill], last ? last[last.length - 2] : 0, last ? last[last.length - 1] : 0));
+  return { walls, innerEdge, innerSpacing: lastSpacing };
+}
+
+/**
+ * Open lines in greedy nearest-first order from (x, y), each from its nearer end; loops keep their
+ * place in the order. The axis finds the pieces of a gear's teeth in no useful order: printed as
+ * found, the travels between them doubled the gearwheel's print time.
+ */
+function nearestFirst(lines: Extrusion[], x: number, y: number): Extrusion[] {
+  if (lines.length < 2) return lines;
+  const box = emptyBBox();
+  for (const e of lines) extendBBox(box, e.points);
+  const grid = new NearestGrid(box, lines.length * 2);
+  lines.forEach((e, i) => {
+    const p = e.points;
+    grid.insert(i * 2, p[0], p[1]);
+    grid.insert(i * 2 + 1, p[p.length - 2], p[p.length - 1]);
+  });
+  const out: Extrusion[] = [];
+  let px = x;
+  let py = y;
+  while (grid.size > 0) {
+    const id = grid.nearest(px, py);
+    const i = id >> 1;
+    grid.remove(i * 2);
+    grid.remove(i * 2 + 1);
+    const e = lines[i];
+    const line = (id & 1) === 1 && !e.loop ? { ...e, points: reversed(e.points) } : e;
+    out.push(line);
+    px = line.points[line.points.length - 2];
+    py = line.points[line.points.length - 1];
+  }
+  return out;
+}
