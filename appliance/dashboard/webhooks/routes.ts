@@ -24,8 +24,9 @@ export const WEBHOOKS_TAG = 'webhooks';
 export const WEBHOOK_MAX_BYTES = 256 * 1024;
 
 const HOW: Readonly<Record<MonitorService, string>> = {
-  obico: 'Obico signs nothing: give it the URL with `?token=<secret>`. Both payload shapes (event as a name or as `{type}`) and its bare test message are read.',
-  octoeverywhere: 'Set the receiver\'s secret as the webhook\'s Secret Key: it arrives as `SecretKey` in the body (`?token=` works too).',
+  obico:
+    'Obico signs nothing: give it the URL with `?token=<secret>`. Both payload shapes (event as a name or as `{type}`) and its bare test message are read.',
+  octoeverywhere: "Set the receiver's secret as the webhook's Secret Key: it arrives as `SecretKey` in the body (`?token=` works too).",
   simplyprint:
     'Signed: `X-SimplyPrint-Signature` = hex HMAC-SHA256 of `<X-SimplyPrint-Timestamp>.<raw body>` under the secret, the timestamp (Unix s) ' +
     'within ±300 s, each signature once. Unsigned: the secret token in `X-SP-Token` (or `?token=`).',
@@ -45,7 +46,7 @@ function incomingRoute(service: MonitorService, webhooks: WebhookService): Route
     body: { kind: 'raw', contentType: 'application/json', maxBytes: WEBHOOK_MAX_BYTES },
     responses: {
       200: { description: 'Accepted; what each action did.', schema: webhookResultSchema },
-      400: { description: 'The body is not JSON or not the service\'s shape (nothing was done).' },
+      400: { description: "The body is not JSON or not the service's shape (nothing was done)." },
       401: { description: 'The sender did not authenticate: `reason` says why.', schema: verifyFailureSchema },
       413: { description: `The body is over ${WEBHOOK_MAX_BYTES / 1024} KiB.` },
     },
@@ -104,7 +105,11 @@ export function webhookRoutes(webhooks: WebhookService): RouteSpec[] {
       description: 'Only the fields given change; a new `secret` replaces the old one at once.',
       params: idParam,
       body: { kind: 'json', schema: updateReceiverSchema },
-      responses: { 200: { description: 'The receiver.', schema: receiverSchema }, 400: { description: 'Invalid.' }, 404: { description: 'No such receiver.' } },
+      responses: {
+        200: { description: 'The receiver.', schema: receiverSchema },
+        400: { description: 'Invalid.' },
+        404: { description: 'No such receiver.' },
+      },
       handler: ({ params, body }) => webhooks.update(params.id, body as ReceiverInput),
     },
     {

@@ -69,7 +69,11 @@ export const receiverSchema: JsonSchema = {
       type: ['object', 'null'],
       additionalProperties: false,
       required: ['at', 'kind', 'service_event'],
-      properties: { at: { type: 'string', format: 'date-time' }, kind: { type: 'string', enum: [...EVENT_KINDS] }, service_event: { type: 'string' } },
+      properties: {
+        at: { type: 'string', format: 'date-time' },
+        kind: { type: 'string', enum: [...EVENT_KINDS] },
+        service_event: { type: 'string' },
+      },
     },
   },
 };

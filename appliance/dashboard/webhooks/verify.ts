@@ -46,7 +46,13 @@ export function signBody(secret: string, timestamp: string, body: Buffer): strin
 
 /** True when `signature` (hex, optionally `sha256=`-prefixed) is the body's signature under `secret`. */
 export function signatureMatches(secret: string, timestamp: string, body: Buffer, signature: string): boolean {
-  const presented = Buffer.from(signature.trim().replace(/^sha256=/i, '').toLowerCase(), 'utf8');
+  const presented = Buffer.from(
+    signature
+      .trim()
+      .replace(/^sha256=/i, '')
+      .toLowerCase(),
+    'utf8',
+  );
   const expected = Buffer.from(signBody(secret, timestamp, body), 'utf8');
   return presented.length === expected.length && timingSafeEqual(presented, expected);
 }
@@ -60,7 +66,10 @@ export function checkTimestamp(timestamp: string | undefined, nowMs: number): vo
   }
   const skew = Math.abs(nowMs / 1000 - seconds);
   if (skew > SIGNATURE_WINDOW_S) {
-    throw new VerifyFailure('stale_timestamp', `the signature timestamp is ${Math.round(skew)} s off this box's clock (at most ${SIGNATURE_WINDOW_S} s)`);
+    throw new VerifyFailure(
+      'stale_timestamp',
+      `the signature timestamp is ${Math.round(skew)} s off this box's clock (at most ${SIGNATURE_WINDOW_S} s)`,
+    );
   }
 }
 
@@ -80,7 +89,10 @@ export class ReplayGuard {
       if (nowMs - at <= this.windowMs) break; // insertion order: the rest are newer
       this.seen.delete(key);
     }
-    const key = signature.trim().replace(/^sha256=/i, '').toLowerCase();
+    const key = signature
+      .trim()
+      .replace(/^sha256=/i, '')
+      .toLowerCase();
     if (this.seen.has(key)) throw new VerifyFailure('replayed', 'this signed request was already received');
     this.seen.set(key, nowMs);
   }

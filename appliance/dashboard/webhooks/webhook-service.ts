@@ -120,7 +120,12 @@ export class WebhookService {
   }
 
   info(): Record<string, unknown> {
-    return { receivers: this.receivers?.list().length ?? null, accepted: this.accepted, refused: this.refused, remembered_signatures: this.replays.size };
+    return {
+      receivers: this.receivers?.list().length ?? null,
+      accepted: this.accepted,
+      refused: this.refused,
+      remembered_signatures: this.replays.size,
+    };
   }
 
   private simplyPrintReceiver(candidates: readonly Receiver[], incoming: IncomingWebhook): Receiver {

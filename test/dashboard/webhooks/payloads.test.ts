@@ -109,14 +109,29 @@ test('secrets compare whole; signatures cover timestamp and body; the window; re
     }
     return null;
   };
-  assert.equal(reason(() => checkTimestamp(String(now / 1000 - 301), now)), 'stale_timestamp');
-  assert.equal(reason(() => checkTimestamp(String(now / 1000 + 301), now)), 'stale_timestamp');
-  assert.equal(reason(() => checkTimestamp('yesterday', now)), 'bad_timestamp');
-  assert.equal(reason(() => checkTimestamp(undefined, now)), 'bad_timestamp');
+  assert.equal(
+    reason(() => checkTimestamp(String(now / 1000 - 301), now)),
+    'stale_timestamp',
+  );
+  assert.equal(
+    reason(() => checkTimestamp(String(now / 1000 + 301), now)),
+    'stale_timestamp',
+  );
+  assert.equal(
+    reason(() => checkTimestamp('yesterday', now)),
+    'bad_timestamp',
+  );
+  assert.equal(
+    reason(() => checkTimestamp(undefined, now)),
+    'bad_timestamp',
+  );
 
   const guard = new ReplayGuard(1000);
   guard.admit('abc', now);
-  assert.equal(reason(() => guard.admit('ABC', now + 500)), 'replayed');
+  assert.equal(
+    reason(() => guard.admit('ABC', now + 500)),
+    'replayed',
+  );
   guard.admit('def', now + 2000);
   assert.equal(guard.size, 1, 'the old signature was forgotten after its window');
 });
