@@ -25,7 +25,8 @@ export const WEBHOOK_MAX_BYTES = 256 * 1024;
 
 const HOW: Readonly<Record<MonitorService, string>> = {
   obico:
-    'Obico signs nothing: give it the URL with `?token=<secret>`. Both payload shapes (event as a name or as `{type}`) and its bare test message are read.',
+    'Obico signs nothing: give it the URL with `?token=<secret>`. ' +
+    'Both payload shapes (event as a name or as `{type}`) and its bare test message are read.',
   octoeverywhere: "Set the receiver's secret as the webhook's Secret Key: it arrives as `SecretKey` in the body (`?token=` works too).",
   simplyprint:
     'Signed: `X-SimplyPrint-Signature` = hex HMAC-SHA256 of `<X-SimplyPrint-Timestamp>.<raw body>` under the secret, the timestamp (Unix s) ' +
