@@ -24,6 +24,7 @@ import { createBridgeFeature } from './slicing/bridge/feature.js';
 import { createNativeSlicingFeature } from './slicing/native/feature.js';
 import { createSlicerServiceFeature } from './slicing/remote/feature.js';
 import { createWebFeature } from './web/feature.js';
+import { createWebhooksFeature } from './webhooks/feature.js';
 
 export type FeatureFactory = (ctx: DashboardContext, services: DashboardServices) => DashboardFeature;
 
@@ -52,6 +53,9 @@ export const queueFeature: FeatureFactory = (ctx, { queue }) => createQueueFeatu
 /** The box's pins (gpio/): after the printers and the queue, which its roles act on. */
 export const gpioFeature: FeatureFactory = (_ctx, { gpio }) => createGpioFeature(gpio);
 
+/** Incoming webhooks of print monitors (webhooks/): after the printers and history, which their actions reach. */
+export const webhooksFeature: FeatureFactory = (_ctx, { webhooks }) => createWebhooksFeature(webhooks);
+
 export const inventoryFeature: FeatureFactory = (ctx, { inventory, locations }) => createInventoryFeature(ctx, inventory, locations);
 export const inventoryToolsFeature: FeatureFactory = (ctx, { spoolDirectory, locations, usage }) =>
   createInventoryToolsFeature(ctx, { spools: spoolDirectory, storage: locations, usage });
@@ -77,6 +81,7 @@ export const FEATURES: readonly FeatureFactory[] = [
   slicerServiceFeature,
   queueFeature,
   gpioFeature,
+  webhooksFeature,
   webFeature,
   networkFeature,
 ];

@@ -8,7 +8,8 @@
  * inventory's ledger) and the print queue (it sends to the printers, slices models through the
  * same chain, and matches jobs against the loaded spools), the box's presence on the LAN (mDNS,
  * started by app.ts once the port is open) and its GPIO pins (power relays the printers ask
- * before a start, inputs that pause, stop or confirm a plate through the queue, the status LED).
+ * before a start, inputs that pause, stop or confirm a plate through the queue, the status LED),
+ * and the incoming webhooks of print monitors (they notify, pause printers and add to history).
  * Constructors do no I/O: each service
  * opens what it needs when its feature starts (features.ts says which).
  */
@@ -30,6 +31,7 @@ import { NativeSlicing } from './slicing/native/native-slicing.js';
 import { NetworkPresence, type NetworkPresenceOptions } from './network/presence.js';
 import { type DiscoveryOptions, PrinterDiscovery } from './printers/discovery/printer-discovery.js';
 import { RemoteSlicing, type RemoteSlicingOptions } from './slicing/remote/remote-slicing.js';
+import { WebhookService } from './webhooks/webhook-service.js';
 
 /** What tests swap: fake printer drivers and clocks, the bridge's search path, quick probes. */
 export interface ServiceOptions {
@@ -48,6 +50,8 @@ export interface ServiceOptions {
   discovery?: DiscoveryOptions;
   /** The GPIO chip (tests: a simulated one); the one `gpio.type` names otherwise. */
   gpio?: { chip?: GpioChip };
+  /** The incoming webhooks' clock (tests move it to make signature timestamps stale). */
+  webhooks?: { now?: () => Date };
 }
 
 export interface DashboardServices {
@@ -72,6 +76,8 @@ export interface DashboardServices {
   readonly discovery: PrinterDiscovery;
   /** The box's pins: power relays (asked before every start through `printers.power`), inputs, the status LED. */
   readonly gpio: GpioService;
+  /** Incoming webhooks of print monitors (Obico, OctoEverywhere, SimplyPrint) and their receivers. */
+  readonly webhooks: WebhookService;
 }
 
 export function createServices(ctx: DashboardContext, options: ServiceOptions = {}): DashboardServices {
@@ -123,5 +129,6 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
     discovery: new PrinterDiscovery(printers.fleet, ctx.log.child('discovery'), options.discovery),
     gpio,
     usage: options.usage ?? printUsage(history, queue),
+    webhooks: new WebhookService(ctx, { printers, notifications, history, ...(options.webhooks?.now ? { now: options.webhooks.now } : {}) }),
   };
 }

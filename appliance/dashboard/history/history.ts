@@ -9,7 +9,7 @@ import type { DashboardContext } from '../feature.js';
 import type { SpoolLedger } from '../inventory/spool.js';
 import { StoredAnnouncements } from './announcements.js';
 import { fromProgress, fromStatus } from './observation.js';
-import type { HistoryRecord } from './record.js';
+import type { HistoryRecord, MonitorNote } from './record.js';
 import { PrintRecorder, type PrinterDirectory } from './recorder.js';
 import { HistoryStore } from './store.js';
 import { ThumbnailStore } from './thumbnails.js';
@@ -95,6 +95,31 @@ export class PrintHistory {
     const record = this.store().get(id);
     if (!record) throw new AppError(ErrorCode.notFound, 404, `no print ${id} in the history`);
     return record;
+  }
+
+  /**
+   * Adds an outside monitor's event to the print it is about: the printer's open record, else its
+   * newest record that ended at most `recentMs` ago (a "print done" arrives just after the printer
+   * said so). Written in the recorder's turn for that printer, so its own writes of the record
+   * (progress, the end) do not overwrite the note. Resolves with the record's id, or null when
+   * the printer has no such print.
+   */
+  async addMonitorNote(printerId: string, note: MonitorNote, recentMs = 15 * 60_000): Promise<string | null> {
+    const store = this.store();
+    const recorder = this.opened?.recorder;
+    if (!recorder) return null;
+    return recorder.inTurn(printerId, async () => {
+      const now = Date.parse(note.at);
+      const mine = store.all().filter((r) => r.printer_id === printerId);
+      const target =
+        mine.find((r) => r.state === 'printing') ??
+        mine
+          .filter((r) => r.ended_at !== null && now - Date.parse(r.ended_at) <= recentMs)
+          .sort((a, b) => Date.parse(b.ended_at ?? '') - Date.parse(a.ended_at ?? ''))[0];
+      if (!target) return null;
+      await store.put({ ...target, monitor_events: [...(target.monitor_events ?? []), note] });
+      return target.id;
+    });
   }
 
   /** Removes a record and its picture; an open one's print is not recorded again. */

@@ -38,6 +38,23 @@ export interface FilamentUsed {
   cost: number | null;
 }
 
+/** What an outside monitor (an incoming webhook: Obico, OctoEverywhere, SimplyPrint) said about the print. */
+export interface MonitorNote {
+  /** ISO 8601, when the box received it. */
+  at: string;
+  /** `obico`, `octoeverywhere`, `simplyprint`. */
+  source: string;
+  /** The event as the box classes it: `failure_detected`, `print_done`, … */
+  event: string;
+  /** The event as the service named it (`PrintFailure`, `7`, `job.done`). */
+  service_event: string;
+  /** The receiver that took it in. */
+  receiver_id: string;
+  message: string;
+  /** The service's picture of the moment, when it sent one. */
+  image_url: string | null;
+}
+
 export interface HistoryRecord {
   id: string;
   printer_id: string;
@@ -65,6 +82,8 @@ export interface HistoryRecord {
   estimate_s: number | null;
   /** The filament was taken off the spools (the ledger answered for every slot). */
   filament_booked: boolean;
+  /** Outside monitors' events on this print (webhooks/); absent until the first one. */
+  monitor_events?: MonitorNote[];
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -105,6 +124,7 @@ export function recordProblem(r: unknown): string | null {
   for (const key of ['duration_s', 'cost', 'estimate_s'] as const) if (!nullableNumber(r[key])) return `the record's ${key} is not a number`;
   if (typeof r.progress !== 'number' || typeof r.filament_booked !== 'boolean') return 'the record has no progress or booking flag';
   if (!Array.isArray(r.filament)) return "the record's filament is not a list";
+  if (r.monitor_events !== undefined && !Array.isArray(r.monitor_events)) return "the record's monitor_events is not a list";
   for (const entry of r.filament) {
     const problem = filamentProblem(entry);
     if (problem !== null) return problem;

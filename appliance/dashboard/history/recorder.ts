@@ -188,6 +188,17 @@ export class PrintRecorder {
     void tracked.then(() => this.writes.delete(tracked));
   }
 
+  /**
+   * Runs `work` in the printer's turn, after the reports received so far: a write from outside
+   * the recorder (an outside monitor's note) cannot interleave with the recorder's own writes of
+   * that printer's record. Resolves with what `work` gives; rejects with what it throws.
+   */
+  inTurn<T>(printerId: string, work: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.serialise(printerId, () => work().then(resolve, reject));
+    });
+  }
+
   private serialise(printerId: string, work: () => Promise<void>): void {
     const previous = this.chains.get(printerId) ?? Promise.resolve();
     const next = previous.then(work).catch((err: unknown) => {

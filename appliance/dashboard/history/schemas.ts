@@ -38,6 +38,21 @@ const filamentSchema: JsonSchema = {
   },
 };
 
+const monitorNoteSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['at', 'source', 'event', 'service_event', 'receiver_id', 'message', 'image_url'],
+  properties: {
+    at: dateTime,
+    source: { type: 'string', description: 'obico, octoeverywhere or simplyprint.' },
+    event: { type: 'string', description: 'The event as the box classes it (failure_detected, print_done, …).' },
+    service_event: { type: 'string', description: 'The event as the service named it.' },
+    receiver_id: { type: 'string' },
+    message: { type: 'string' },
+    image_url: nullableString,
+  },
+};
+
 export const recordSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
@@ -88,6 +103,11 @@ export const recordSchema: JsonSchema = {
     thumbnail: { type: ['string', 'null'], description: 'URL of the PNG, or null.' },
     estimate_s: nullableNumber,
     filament_booked: { type: 'boolean', description: 'The filament was taken off the spools.' },
+    monitor_events: {
+      type: 'array',
+      items: monitorNoteSchema,
+      description: "Outside monitors' events on this print (incoming webhooks); absent until the first one.",
+    },
   },
 };
 
