@@ -12,6 +12,7 @@ import { createHistoryFeature } from './history/feature.js';
 import type { Authenticator } from './http/route.js';
 import { createInventoryFeature } from './inventory/feature.js';
 import { createInventoryToolsFeature } from './inventory/tools-feature.js';
+import { createModelGenerationFeature } from './model-generation/feature.js';
 import { createLiveFeature } from './live/feature.js';
 import { createNetworkFeature } from './network/feature.js';
 import { createNotificationsFeature } from './notifications/feature.js';
@@ -52,6 +53,9 @@ export const queueFeature: FeatureFactory = (ctx, { queue }) => createQueueFeatu
 /** The box's pins (gpio/): after the printers and the queue, which its roles act on. */
 export const gpioFeature: FeatureFactory = (_ctx, { gpio }) => createGpioFeature(gpio);
 
+/** Models made on the box (model-generation/): text signs, boxes, gears, calibration pieces, as jobs. */
+export const modelGenerationFeature: FeatureFactory = (ctx) => createModelGenerationFeature(ctx);
+
 export const inventoryFeature: FeatureFactory = (ctx, { inventory, locations }) => createInventoryFeature(ctx, inventory, locations);
 export const inventoryToolsFeature: FeatureFactory = (ctx, { spoolDirectory, locations, usage }) =>
   createInventoryToolsFeature(ctx, { spools: spoolDirectory, storage: locations, usage });
@@ -77,6 +81,7 @@ export const FEATURES: readonly FeatureFactory[] = [
   slicerServiceFeature,
   queueFeature,
   gpioFeature,
+  modelGenerationFeature,
   webFeature,
   networkFeature,
 ];
