@@ -5,6 +5,7 @@
 import type { HistoryRecord } from './history/record.js';
 import type { SpoolUpdate } from './inventory/inventory.js';
 import type { ClimateEvent } from './inventory/locations/climate.js';
+import type { ModelJob } from './model-generation/jobs.js';
 import type { Notification } from './notifications/notification.js';
 import type { PrintStarting } from './printers/print-starting.js';
 import type { AmsUpdate, PrinterStatus, PrintProgress } from './printers/status.js';
@@ -32,6 +33,8 @@ export interface DashboardEvents {
   'printer.plate': PlateChange;
   /** What the slicer service's status indicator shows changed: enabled, configured, reachable or not (spec section 3). */
   'slicer.status': RemoteStatus;
+  /** A model generation job was queued, progressed, finished or failed (the job as GET /api/ai-model/jobs/:id answers). */
+  'model.job': ModelJob;
 }
 
 export type DashboardEventType = keyof DashboardEvents;

@@ -12,6 +12,7 @@ import { createHistoryFeature } from './history/feature.js';
 import type { Authenticator } from './http/route.js';
 import { createInventoryFeature } from './inventory/feature.js';
 import { createInventoryToolsFeature } from './inventory/tools-feature.js';
+import { createModelGenerationFeature } from './model-generation/feature.js';
 import { createLiveFeature } from './live/feature.js';
 import { createNetworkFeature } from './network/feature.js';
 import { createNotificationsFeature } from './notifications/feature.js';
@@ -55,6 +56,8 @@ export const gpioFeature: FeatureFactory = (_ctx, { gpio }) => createGpioFeature
 
 /** Incoming webhooks of print monitors (webhooks/): after the printers and history, which their actions reach. */
 export const webhooksFeature: FeatureFactory = (_ctx, { webhooks }) => createWebhooksFeature(webhooks);
+/** Models made on the box (model-generation/): text signs, boxes, gears, calibration pieces, as jobs. */
+export const modelGenerationFeature: FeatureFactory = (ctx) => createModelGenerationFeature(ctx);
 
 export const inventoryFeature: FeatureFactory = (ctx, { inventory, locations }) => createInventoryFeature(ctx, inventory, locations);
 export const inventoryToolsFeature: FeatureFactory = (ctx, { spoolDirectory, locations, usage }) =>
@@ -82,6 +85,7 @@ export const FEATURES: readonly FeatureFactory[] = [
   queueFeature,
   gpioFeature,
   webhooksFeature,
+  modelGenerationFeature,
   webFeature,
   networkFeature,
 ];

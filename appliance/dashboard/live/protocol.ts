@@ -21,6 +21,7 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<DashboardEventType, string>> = 
   'history.added': 'a print ended and its history record was closed',
   'queue.update': 'a queue job was added, changed or removed',
   'printer.plate': "a printer's plate was confirmed clear, or a print occupied it",
+  'model.job': 'a model generation job was queued, progressed, finished or failed (as GET /api/ai-model/jobs/:id)',
   'slicer.status': "the slicer service's indicator changed: enabled, configured, reachable or unreachable (as GET /api/slicer/remote/status)",
 };
 export const EVENT_TYPES = Object.keys(EVENT_DESCRIPTIONS) as readonly DashboardEventType[];

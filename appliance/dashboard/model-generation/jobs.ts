@@ -1,0 +1,208 @@
+/**
+ * Generation jobs: created from a generator and its parameters, run one at a time (the box has
+ * two cores shared with slicing and printing), their progress published on the bus as
+ * `model.job`, kept in `model-jobs.json` (an atomic store) with each result mesh in
+ * `model-generation/<id>.mesh`. At most MAX_JOBS are kept: a new job drops the oldest finished
+ * ones; past MAX_PENDING unfinished jobs a new one is refused. Jobs unfinished at a restart are
+ * marked failed (their work was lost with the process).
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { EventBus } from '../../common/event-bus.js';
+import { AppError, ErrorCode } from '../../common/errors.js';
+import type { JsonStore, JsonStores } from '../../common/json-store.js';
+import { writeFileAtomic } from '../../common/json-store.js';
+import type { Logger } from '../../common/logger.js';
+import type { DashboardEvents } from '../events.js';
+import { type SolidMesh, manifoldKernel } from './geometry/manifold.js';
+import { type MeshFormat, meshFile } from './geometry/mesh-files.js';
+import { decodeMesh, encodeMesh, meshFacts, type MeshFacts } from './geometry/mesh-store.js';
+import { generatorById } from './generators/catalogue.js';
+import { withDefaults } from './generators/generator.js';
+
+export const MAX_JOBS = 50;
+export const MAX_PENDING = 8;
+export const JOBS_STORE = 'model-jobs.json';
+export const RESULTS_DIR = 'model-generation';
+
+export const JOB_STATES = ['queued', 'running', 'done', 'failed'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+export interface ModelJob {
+  id: string;
+  generator: string;
+  /** The parameters with every default filled in. */
+  params: Record<string, unknown>;
+  state: JobState;
+  /** 0 to 1. */
+  progress: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  error: string | null;
+  result: (MeshFacts & { notes: Record<string, unknown> }) | null;
+}
+
+interface JobsFile {
+  jobs: ModelJob[];
+}
+
+function jobsProblem(data: unknown): string | null {
+  const jobs = (data as JobsFile | null)?.jobs;
+  if (!Array.isArray(jobs)) return 'jobs is not a list';
+  const bad = jobs.findIndex((j) => typeof j?.id !== 'string' || !JOB_STATES.includes(j.state) || typeof j.generator !== 'string');
+  return bad < 0 ? null : `job ${bad} is not a job`;
+}
+
+export interface ModelJobsOptions {
+  dataDir: string;
+  stores: JsonStores;
+  bus: EventBus<DashboardEvents>;
+  log: Logger;
+}
+
+export class ModelJobs {
+  private store: JsonStore<JobsFile> | null = null;
+  /** Ids deleted while they ran: their result is dropped when the generator returns. */
+  private readonly dropped = new Set<string>();
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: ModelJobsOptions) {}
+
+  private get resultsDir(): string {
+    return path.join(this.options.dataDir, RESULTS_DIR);
+  }
+
+  private file(id: string): string {
+    return path.join(this.resultsDir, `${id}.mesh`);
+  }
+
+  private jobsFile(): JsonStore<JobsFile> {
+    if (!this.store) throw new AppError(ErrorCode.unavailable, 503, 'model generation is starting');
+    return this.store;
+  }
+
+  async open(): Promise<void> {
+    await mkdir(this.resultsDir, { recursive: true });
+    const store = await this.options.stores.open<JobsFile>(JOBS_STORE, { jobs: [] }, jobsProblem);
+    const interrupted = store.data.jobs.filter((j) => j.state === 'queued' || j.state === 'running');
+    for (const job of interrupted) Object.assign(job, { state: 'failed', error: 'interrupted by a restart', finished_at: new Date().toISOString() });
+    if (interrupted.length > 0) await store.write();
+    this.store = store;
+  }
+
+  /** Waits for the job running now, so a stop leaves no half-written result. */
+  async stop(): Promise<void> {
+    await this.chain;
+  }
+
+  /** Jobs kept (0 before open). */
+  get size(): number {
+    return this.store?.data.jobs.length ?? 0;
+  }
+
+  list(): ModelJob[] {
+    return [...this.jobsFile().data.jobs].reverse();
+  }
+
+  get(id: string): ModelJob {
+    const job = this.jobsFile().data.jobs.find((j) => j.id === id);
+    if (!job) throw new AppError(ErrorCode.notFound, 404, `no generation job ${id}`);
+    return job;
+  }
+
+  /** Checks the parameters, records the job and queues it; the body was validated against the generator's schema. */
+  async create(generatorId: string, body: Record<string, unknown>): Promise<ModelJob> {
+    const generator = generatorById(generatorId);
+    if (!generator) throw new AppError(ErrorCode.notFound, 404, `no generator ${generatorId}`);
+    const params = withDefaults(generator.schema, body);
+    const problem = generator.check?.(params) ?? null;
+    if (problem) throw new AppError(ErrorCode.validation, 400, problem, [{ path: 'body', message: problem }]);
+    const store = this.jobsFile();
+    if (store.data.jobs.filter((j) => j.state === 'queued' || j.state === 'running').length >= MAX_PENDING) {
+      throw new AppError(ErrorCode.tooManyJobs, 429, `${MAX_PENDING} generation jobs are already waiting; try again when one is done`);
+    }
+    const job: ModelJob = {
+      id: randomUUID(),
+      generator: generator.id,
+      params,
+      state: 'queued',
+      progress: 0,
+      created_at: new Date().toISOString(),
+      started_at: null,
+      finished_at: null,
+      error: null,
+      result: null,
+    };
+    const finished = store.data.jobs.filter((j) => j.state === 'done' || j.state === 'failed');
+    const excess = store.data.jobs.length + 1 - MAX_JOBS;
+    const evicted = new Set(finished.slice(0, Math.max(0, excess)).map((j) => j.id));
+    store.data.jobs = store.data.jobs.filter((j) => !evicted.has(j.id));
+    store.data.jobs.push(job);
+    await store.write();
+    await Promise.all([...evicted].map((id) => rm(this.file(id), { force: true })));
+    const queued = structuredClone(job);
+    this.publish(queued);
+    this.chain = this.chain.then(() => this.run(job.id));
+    return queued;
+  }
+
+  async delete(id: string): Promise<void> {
+    const job = this.get(id);
+    if (job.state === 'running') this.dropped.add(id);
+    const store = this.jobsFile();
+    store.data.jobs = store.data.jobs.filter((j) => j.id !== id);
+    await store.write();
+    await rm(this.file(id), { force: true });
+  }
+
+  /** The result as a file in the format asked for. */
+  async download(id: string, format: MeshFormat): Promise<Uint8Array> {
+    const job = this.get(id);
+    if (job.state !== 'done') throw new AppError(ErrorCode.conflict, 409, `job ${id} is ${job.state}, not done`);
+    const mesh: SolidMesh = decodeMesh(await readFile(this.file(id)));
+    return meshFile(mesh, `${job.generator}-${id.slice(0, 8)}`, format);
+  }
+
+  private publish(job: ModelJob): void {
+    this.options.bus.emit('model.job', structuredClone(job));
+  }
+
+  private async update(id: string, change: Partial<ModelJob>): Promise<ModelJob | null> {
+    const job = this.store?.data.jobs.find((j) => j.id === id);
+    if (!job) return null;
+    Object.assign(job, change);
+    await this.jobsFile().write();
+    this.publish(job);
+    return job;
+  }
+
+  private async run(id: string): Promise<void> {
+    const job = await this.update(id, { state: 'running', started_at: new Date().toISOString(), progress: 0.05 });
+    if (!job) return;
+    const generator = generatorById(job.generator);
+    try {
+      if (!generator) throw new Error(`the generator ${job.generator} is no longer offered`);
+      let reported = 0;
+      const model = await generator.generate(await manifoldKernel(), job.params, (fraction) => {
+        // Whole tenths only, so a busy generator does not flood the WebSocket.
+        if (fraction - reported < 0.1) return;
+        reported = fraction;
+        this.publish({ ...job, progress: Math.min(0.95, fraction) });
+      });
+      if (this.dropped.delete(id)) return;
+      await writeFileAtomic(this.file(id), encodeMesh(model.mesh));
+      await this.update(id, {
+        state: 'done',
+        progress: 1,
+        finished_at: new Date().toISOString(),
+        result: { ...meshFacts(model.mesh), notes: model.notes ?? {} },
+      });
+    } catch (err) {
+      this.options.log.warn('model generation failed', { job: id, generator: job.generator, error: (err as Error).message });
+      this.dropped.delete(id);
+      await this.update(id, { state: 'failed', finished_at: new Date().toISOString(), error: (err as Error).message });
+    }
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * Every generator gives a closed, consistently oriented, 2-manifold solid of positive volume, for
+ * its defaults and for other parameters, and that solid slices into G-code the shared checker
+ * accepts.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { type SolidMesh, manifoldKernel } from '../../../appliance/dashboard/model-generation/geometry/manifold.js';
+import { GENERATORS, generatorById } from '../../../appliance/dashboard/model-generation/generators/catalogue.js';
+import { gearOutline } from '../../../appliance/dashboard/model-generation/generators/gear.js';
+import { withDefaults } from '../../../appliance/dashboard/model-generation/generators/generator.js';
+import { acceptedByGcodeCheck, cleanup, config, slice, writeStl } from '../../fixtures/slicing.js';
+
+interface SolidFacts {
+  openEdges: number;
+  overusedEdges: number;
+  flippedEdges: number;
+  volume: number;
+  size: [number, number, number];
+  minZ: number;
+}
+
+/** Counts edges used by one face or more than two, edges walked the same way twice, and the signed volume. */
+function solidFacts(mesh: SolidMesh): SolidFacts {
+  const directed = new Map<string, number>();
+  const undirected = new Map<string, number>();
+  const v = mesh.vertices;
+  let volume = 0;
+  for (let t = 0; t < mesh.indices.length; t += 3) {
+    const corners = [mesh.indices[t], mesh.indices[t + 1], mesh.indices[t + 2]];
+    for (let k = 0; k < 3; k++) {
+      const a = corners[k];
+      const b = corners[(k + 1) % 3];
+      directed.set(`${a}>${b}`, (directed.get(`${a}>${b}`) ?? 0) + 1);
+      const key = a < b ? `${a}-${b}` : `${b}-${a}`;
+      undirected.set(key, (undirected.get(key) ?? 0) + 1);
+    }
+    const [p, q, r] = corners.map((i) => [v[i * 3], v[i * 3 + 1], v[i * 3 + 2]]);
+    volume += (p[0] * (q[1] * r[2] - q[2] * r[1]) - p[1] * (q[0] * r[2] - q[2] * r[0]) + p[2] * (q[0] * r[1] - q[1] * r[0])) / 6;
+  }
+  const counts = [...undirected.values()];
+  const min = [0, 1, 2].map((axis) => Math.min(...v.filter((_, i) => i % 3 === axis)));
+  const max = [0, 1, 2].map((axis) => Math.max(...v.filter((_, i) => i % 3 === axis)));
+  return {
+    openEdges: counts.filter((c) => c < 2).length,
+    overusedEdges: counts.filter((c) => c > 2).length,
+    flippedEdges: [...directed.values()].filter((c) => c > 1).length,
+    volume,
+    size: [max[0] - min[0], max[1] - min[1], max[2] - min[2]],
+    minZ: min[2],
+  };
+}
+
+async function generate(id: string, body: Record<string, unknown> = {}) {
+  const generator = generatorById(id);
+  assert.ok(generator, id);
+  const params = withDefaults(generator.schema, body);
+  assert.equal(generator.check?.(params) ?? null, null);
+  return generator.generate(await manifoldKernel(), params, () => {});
+}
+
+function assertSolid(mesh: SolidMesh): SolidFacts {
+  const facts = solidFacts(mesh);
+  assert.equal(facts.openEdges, 0, 'every edge is shared by two faces');
+  assert.equal(facts.overusedEdges, 0, 'no edge is shared by more than two faces');
+  assert.equal(facts.flippedEdges, 0, 'neighbouring faces walk their shared edge in opposite directions');
+  assert.ok(facts.volume > 0, `positive volume (outward normals): ${facts.volume}`);
+  assert.equal(facts.minZ, 0, 'rests on the bed');
+  return facts;
+}
+
+/** Each generator with its defaults and with other parameters that exercise its options. */
+const CASES: [string, Record<string, unknown>][] = [
+  ['text', {}],
+  ['text', { text: 'Bay 4 — 80%', style: 'sign', border_width: 0, hole_diameter: 5 }],
+  ['text', { text: 'ABC', style: 'lettering', letter_height: 12 }],
+  ['box', {}],
+  ['box', { width: 30, depth: 30, height: 15, corner_radius: 0 }],
+  ['gear', {}],
+  ['gear', { teeth: 9, module: 1.5, bore_diameter: 0 }],
+  ['temperature-tower', {}],
+  ['temperature-tower', { start_temperature: 240, end_temperature: 255, step: 5, block_height: 8 }],
+];
+
+describe('model generators give closed, manifold solids', () => {
+  test('every generator in the catalogue is tested here', () => {
+    assert.deepEqual([...new Set(CASES.map(([id]) => id))].sort(), GENERATORS.map((g) => g.id).sort());
+  });
+
+  for (const [id, body] of CASES) {
+    test(`${id} ${JSON.stringify(body)}`, async () => {
+      const model = await generate(id, body);
+      assertSolid(model.mesh);
+    });
+  }
+
+  test('a sign is as wide as its text plus margins and border, and higher by the letters than the plate', async () => {
+    const thin = solidFacts((await generate('text', { text: 'I', border_width: 0, margin: 5 })).mesh);
+    const wide = solidFacts((await generate('text', { text: 'IIII', border_width: 0, margin: 5 })).mesh);
+    assert.ok(wide.size[0] > thin.size[0] + 10, `${wide.size[0]} vs ${thin.size[0]}`);
+    assert.ok(Math.abs(thin.size[2] - 5) < 1e-4, `base 3 + letters 2: ${thin.size[2]}`);
+    assert.ok(Math.abs(thin.size[1] - (20 + 10)) < 1, `cap height 20 + two margins: ${thin.size[1]}`);
+  });
+
+  test('a gear is as wide as its outside diameter, and its outline has one tooth per step of 360°/teeth', async () => {
+    const facts = solidFacts((await generate('gear', { teeth: 20, module: 2 })).mesh);
+    assert.ok(Math.abs(facts.size[0] - 44) < 0.2, `outside diameter m(z+2) = 44: ${facts.size[0]}`);
+    const outline = gearOutline(20, 2, 20);
+    const radii = outline.map(([x, y]) => Math.hypot(x, y));
+    assert.ok(Math.abs(Math.max(...radii) - 22) < 1e-9 && Math.abs(Math.min(...radii) - 17.5) < 1e-9);
+    assert.equal(outline.length % 20, 0);
+  });
+
+  test('a temperature tower has one block per step and says where each temperature starts', async () => {
+    const model = await generate('temperature-tower', { start_temperature: 220, end_temperature: 200, step: 5, block_height: 10 });
+    const facts = solidFacts(model.mesh);
+    assert.ok(Math.abs(facts.size[2] - (1 + 5 * 10)) < 1e-4, String(facts.size[2]));
+    assert.deepEqual(model.notes?.temperature_changes, [
+      { from_z_mm: 1, temperature_c: 220 },
+      { from_z_mm: 11, temperature_c: 215 },
+      { from_z_mm: 21, temperature_c: 210 },
+      { from_z_mm: 31, temperature_c: 205 },
+      { from_z_mm: 41, temperature_c: 200 },
+    ]);
+  });
+
+  test('parameters the schema allows but that do not fit are refused with a reason', () => {
+    const box = generatorById('box');
+    assert.match(box?.check?.(withDefaults(box.schema, { height: 6, floor: 2, lip_height: 5 })) ?? '', /lip/);
+    const gear = generatorById('gear');
+    assert.match(gear?.check?.(withDefaults(gear.schema, { teeth: 10, module: 1, bore_diameter: 8 })) ?? '', /bore/);
+    const text = generatorById('text');
+    assert.match(text?.check?.(withDefaults(text.schema, { text: 'Kanji 漢字' })) ?? '', /no letter/);
+  });
+});
+
+/** Smaller than the defaults where that keeps the slice short; every generator still slices. */
+const SLICE_CASES: [string, Record<string, unknown>][] = [
+  ['text', { text: 'Hi', letter_height: 10 }],
+  ['box', { width: 30, depth: 24, height: 12, lip_height: 4 }],
+  ['gear', { teeth: 12, module: 2, thickness: 4 }],
+  ['temperature-tower', { start_temperature: 215, end_temperature: 205, step: 5, block_height: 7 }],
+];
+
+describe('generated models slice into G-code the checker accepts', () => {
+  for (const [id, body] of SLICE_CASES) {
+    test(id, async (t) => {
+      const model = await generate(id, body);
+      const sliced = await slice(model.mesh, await config());
+      try {
+        assert.ok(sliced.result.layers > 0 && sliced.gcode.includes('G1'), 'G-code with moves');
+        await acceptedByGcodeCheck(t, writeStl(sliced.dir, `${id}.stl`, model.mesh), sliced.result.outputPath);
+      } finally {
+        cleanup(sliced);
+      }
+    });
+  }
+});
