@@ -13,6 +13,7 @@ import type { Authenticator } from './http/route.js';
 import { createInventoryFeature } from './inventory/feature.js';
 import { createInventoryToolsFeature } from './inventory/tools-feature.js';
 import { createLiveFeature } from './live/feature.js';
+import { createMqttExportFeature } from './mqtt-export/feature.js';
 import { createNetworkFeature } from './network/feature.js';
 import { createNotificationsFeature } from './notifications/feature.js';
 import { createPrinterDiscoveryFeature } from './printers/discovery/feature.js';
@@ -52,6 +53,9 @@ export const queueFeature: FeatureFactory = (ctx, { queue }) => createQueueFeatu
 /** The box's pins (gpio/): after the printers and the queue, which its roles act on. */
 export const gpioFeature: FeatureFactory = (_ctx, { gpio }) => createGpioFeature(gpio);
 
+/** The printers on an MQTT broker (mqtt-export/): after the printers, whose states and controls it mirrors. */
+export const mqttExportFeature: FeatureFactory = (_ctx, { mqtt }) => createMqttExportFeature(mqtt);
+
 export const inventoryFeature: FeatureFactory = (ctx, { inventory, locations }) => createInventoryFeature(ctx, inventory, locations);
 export const inventoryToolsFeature: FeatureFactory = (ctx, { spoolDirectory, locations, usage }) =>
   createInventoryToolsFeature(ctx, { spools: spoolDirectory, storage: locations, usage });
@@ -77,6 +81,7 @@ export const FEATURES: readonly FeatureFactory[] = [
   slicerServiceFeature,
   queueFeature,
   gpioFeature,
+  mqttExportFeature,
   webFeature,
   networkFeature,
 ];

@@ -8,7 +8,8 @@
  * inventory's ledger) and the print queue (it sends to the printers, slices models through the
  * same chain, and matches jobs against the loaded spools), the box's presence on the LAN (mDNS,
  * started by app.ts once the port is open) and its GPIO pins (power relays the printers ask
- * before a start, inputs that pause, stop or confirm a plate through the queue, the status LED).
+ * before a start, inputs that pause, stop or confirm a plate through the queue, the status LED)
+ * and the MQTT export (the printers' states and controls on a broker, Home Assistant discovery).
  * Constructors do no I/O: each service
  * opens what it needs when its feature starts (features.ts says which).
  */
@@ -27,6 +28,7 @@ import { createPrinters, type Printers, type PrintersOptions } from './printers/
 import { QueueService } from './queue/queue-service.js';
 import { DesktopBridge, type BridgeOptions } from './slicing/bridge/desktop-bridge.js';
 import { NativeSlicing } from './slicing/native/native-slicing.js';
+import { MqttExport, type MqttExportOptions } from './mqtt-export/mqtt-export.js';
 import { NetworkPresence, type NetworkPresenceOptions } from './network/presence.js';
 import { type DiscoveryOptions, PrinterDiscovery } from './printers/discovery/printer-discovery.js';
 import { RemoteSlicing, type RemoteSlicingOptions } from './slicing/remote/remote-slicing.js';
@@ -48,6 +50,8 @@ export interface ServiceOptions {
   discovery?: DiscoveryOptions;
   /** The GPIO chip (tests: a simulated one); the one `gpio.type` names otherwise. */
   gpio?: { chip?: GpioChip };
+  /** The MQTT export's reconnect delay (tests: short). */
+  mqtt?: MqttExportOptions;
 }
 
 export interface DashboardServices {
@@ -72,6 +76,8 @@ export interface DashboardServices {
   readonly discovery: PrinterDiscovery;
   /** The box's pins: power relays (asked before every start through `printers.power`), inputs, the status LED. */
   readonly gpio: GpioService;
+  /** The fleet on an MQTT broker with Home Assistant discovery (off unless `mqtt.enabled`). */
+  readonly mqtt: MqttExport;
 }
 
 export function createServices(ctx: DashboardContext, options: ServiceOptions = {}): DashboardServices {
@@ -122,6 +128,7 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
     presence: new NetworkPresence(ctx, options.network),
     discovery: new PrinterDiscovery(printers.fleet, ctx.log.child('discovery'), options.discovery),
     gpio,
+    mqtt: new MqttExport(ctx, printers, options.mqtt),
     usage: options.usage ?? printUsage(history, queue),
   };
 }
