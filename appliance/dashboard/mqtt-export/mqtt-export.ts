@@ -16,6 +16,7 @@ import { ROLES } from '../http/route.js';
 import { loadBoxId } from '../network/box-id.js';
 import { PrinterControl } from '../printers/control.js';
 import type { Printers } from '../printers/feature.js';
+import type { PrinterView } from '../printers/printer.js';
 import type { PrintProgress } from '../printers/status.js';
 import type { DashboardSettings } from '../settings/settings.js';
 import {
@@ -98,7 +99,10 @@ export class MqttExport {
     this.unsubscribe.push(
       settings.onChange((current) => this.follow(current)),
       this.printers.fleet.onChange(() => this.publishDevices()),
-      bus.on('printer.status', (status) => this.stateChanged(status.printer_id)),
+      bus.on('printer.status', (status) => {
+        this.publishDevice(status.printer_id); // the firmware's identity (model, maker) arrives with the connection
+        this.stateChanged(status.printer_id);
+      }),
       bus.on('print.progress', (progress) => {
         this.progress.set(progress.printer_id, progress);
         this.stateChanged(progress.printer_id);
@@ -198,23 +202,16 @@ export class MqttExport {
     const layout = this.layout;
     const settings = this.running;
     if (!client || !layout || !settings || !this.connected) return;
-    let printers: ReturnType<Printers['fleet']['list']>;
+    let printers: PrinterView[];
     try {
       printers = this.printers.fleet.list();
     } catch {
       return; // the registry is not open yet; the fleet's start is followed by its first status events
     }
-    const boxName = this.ctx.settings.current.box.name;
     const seen = new Set<string>();
     for (const printer of printers) {
       seen.add(printer.id);
-      const messages = discoveryMessages(layout, printer, boxName, settings.buttons);
-      const signature = JSON.stringify(messages);
-      if (this.published.get(printer.id) === signature) continue;
-      this.published.set(printer.id, signature);
-      for (const m of messages) this.send(m.topic, m.payload, true);
-      this.lastState.delete(printer.id);
-      this.publishState(printer.id);
+      this.publishDevice(printer.id, printer);
     }
     for (const id of [...this.published.keys()]) {
       if (seen.has(id)) continue;
@@ -223,6 +220,26 @@ export class MqttExport {
       this.progress.delete(id);
       for (const m of clearedMessages(layout, id)) this.send(m.topic, m.payload, true);
     }
+  }
+
+  /** Publishes one printer's discovery configs when they differ from the last ones sent. */
+  private publishDevice(printerId: string, known?: PrinterView): void {
+    const layout = this.layout;
+    const settings = this.running;
+    if (!this.client || !layout || !settings || !this.connected) return;
+    let printer: PrinterView;
+    try {
+      printer = known ?? this.printers.fleet.view(printerId);
+    } catch {
+      return; // removed: publishDevices clears it
+    }
+    const messages = discoveryMessages(layout, printer, this.ctx.settings.current.box.name, settings.buttons);
+    const signature = JSON.stringify(messages);
+    if (this.published.get(printer.id) === signature) return;
+    this.published.set(printer.id, signature);
+    for (const m of messages) this.send(m.topic, m.payload, true);
+    this.lastState.delete(printer.id);
+    this.publishState(printer.id);
   }
 
   /** A status or progress event: publish now, or once the printer's interval has passed. */
