@@ -122,6 +122,20 @@ export function discoveryMessages(t: TopicLayout, printer: PrinterView, boxName:
   return messages;
 }
 
+/**
+ * The subscription that finds this box's retained state-sensor configs at connect, so configs of
+ * printers removed while the export was off are cleared too.
+ */
+export const stateConfigFilter = (t: TopicLayout): string => `${t.discoveryPrefix}/sensor/+/state/config`;
+
+/** The printer id of one of this box's state-sensor config topics, or null. */
+export function printerOfStateConfig(t: TopicLayout, topic: string): string | null {
+  const match = /^(.*)\/sensor\/([^/]+)\/state\/config$/.exec(topic);
+  const prefix = `printyard_${t.boxId}_`;
+  if (!match || match[1] !== t.discoveryPrefix || !match[2].startsWith(prefix)) return null;
+  return match[2].slice(prefix.length) || null;
+}
+
 /** The topics to clear (empty retained payload) when a printer is gone. */
 export function clearedMessages(t: TopicLayout, printerId: string): DiscoveryMessage[] {
   const node = nodeId(t, printerId);

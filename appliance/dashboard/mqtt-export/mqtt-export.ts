@@ -28,6 +28,8 @@ import {
   OFFLINE,
   ONLINE,
   printerOfCommandTopic,
+  printerOfStateConfig,
+  stateConfigFilter,
   stateTopic,
   statePayload,
   type TopicLayout,
@@ -159,7 +161,10 @@ export class MqttExport {
       this.lastError = err.message;
     });
     client.on('connect', () => void this.connectedTo(client, settings));
-    client.on('message', (topic, payload) => void this.command(topic, payload.toString('utf8')));
+    client.on('message', (topic, payload) => {
+      if (this.clearIfStale(topic, payload)) return;
+      void this.command(topic, payload.toString('utf8'));
+    });
     client.on('close', () => {
       if (this.client !== client) return;
       if (this.connected) this.log.warn('broker connection lost', { broker: shownUrl(settings.url), error: this.lastError });
@@ -191,6 +196,8 @@ export class MqttExport {
       this.published.clear();
       this.lastState.clear();
       this.publishDevices();
+      // The broker answers with the retained configs: those of printers no longer here are cleared.
+      await client.subscribeAsync(stateConfigFilter(layout), { qos: 1 });
     } catch (err) {
       this.lastError = (err as Error).message;
     }
@@ -279,6 +286,28 @@ export class MqttExport {
     this.client?.publish(topic, payload, { qos: 1, retain }, (err) => {
       if (err) this.lastError = err.message;
     });
+  }
+
+  /** A retained config of this box for a printer that is gone (removed while the export was off): cleared. */
+  private clearIfStale(topic: string, payload: Buffer): boolean {
+    const layout = this.layout;
+    if (!layout) return false;
+    const printerId = printerOfStateConfig(layout, topic);
+    if (printerId === null) return false;
+    if (payload.length > 0 && !this.published.has(printerId) && !this.exists(printerId)) {
+      this.log.info('cleared the discovery configs of a removed printer', { printer_id: printerId });
+      for (const m of clearedMessages(layout, printerId)) this.send(m.topic, m.payload, true);
+    }
+    return true;
+  }
+
+  private exists(printerId: string): boolean {
+    try {
+      this.printers.fleet.view(printerId);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** A button press: the printer's control, as `command_role` (refused below print, as the API would). */

@@ -190,6 +190,19 @@ test("a removed printer's discovery configs are cleared with empty retained payl
   assert.deepEqual(retained, [], 'no config is left retained for a new Home Assistant');
 });
 
+test('configs of printers removed while the export was off are cleared when it connects', async () => {
+  const staleNode = node.replace(printerId, 'deadbeef00000000');
+  const otherBox = `printyard_00000000_deadbeef00000000`;
+  await subscriber.publishAsync(`homeassistant/sensor/${staleNode}/state/config`, '{"name":"State"}', { retain: true });
+  await subscriber.publishAsync(`homeassistant/sensor/${otherBox}/state/config`, '{"name":"State"}', { retain: true });
+  const patched = await dash.request('patch', '/api/settings', { token: TEST_TOKENS.admin, body: { mqtt: { min_interval_ms: 200 } } });
+  assert.equal(patched.status, 200, patched.text);
+  await eventually('the stale config cleared', async () => seen.get(`homeassistant/sensor/${staleNode}/state/config`) === '', WAIT_MS);
+  assert.equal(seen.get(`homeassistant/button/${staleNode}/stop/config`), '');
+  assert.equal(seen.get(`homeassistant/sensor/${otherBox}/state/config`), '{"name":"State"}', "another box's printers are left alone");
+  await subscriber.publishAsync(`homeassistant/sensor/${otherBox}/state/config`, '', { retain: true });
+});
+
 test('bad settings are refused naming the key', async () => {
   const bad = await dash.request('patch', '/api/settings', {
     token: TEST_TOKENS.admin,
