@@ -177,6 +177,18 @@ test('a printer rename and a box rename update the device', async () => {
   await eventually('the box rename', async () => configOf('button', 'stop')?.device.name === 'Farm Left', WAIT_MS);
 });
 
+test('a lost broker: the export retries with its backoff and, once back, says online and re-sends the configs', async () => {
+  const info = async () => (await dash.request('get', '/api/system/info', { token: TEST_TOKENS.admin })).json.mqtt;
+  await broker.kill();
+  await eventually('the loss seen', async () => (await info()).connected === false, WAIT_MS);
+  seen.clear();
+  await new Promise((resolve) => setTimeout(resolve, 500)); // a few failed attempts
+  await broker.start();
+  await eventually('reconnected', async () => (await info()).connected === true, WAIT_MS);
+  await eventually('configs re-sent to the fresh broker', async () => configOf('sensor', 'state')?.device.name === 'Farm Left', WAIT_MS);
+  assert.equal(seen.get('printyard/status'), 'online');
+});
+
 test("a removed printer's discovery configs are cleared with empty retained payloads", async () => {
   const removed = await dash.request('delete', `/api/printers/${printerId}`, { token: TEST_TOKENS.admin });
   assert.equal(removed.status, 204, removed.text);
