@@ -84,6 +84,10 @@ export class MqttExport {
   private readonly pending = new Map<string, NodeJS.Timeout>();
   private readonly progress = new Map<string, PrintProgress>();
   private readonly unsubscribe: Array<() => void> = [];
+  /** Reconnects one after the other, so quick settings changes never leave two sessions. */
+  private switching: Promise<void> = Promise.resolve();
+  /** The settings the export runs with once the queued switches are done. */
+  private wanted: MqttSettings | null = null;
 
   constructor(
     private readonly ctx: DashboardContext,
@@ -115,6 +119,8 @@ export class MqttExport {
 
   async stop(): Promise<void> {
     for (const off of this.unsubscribe.splice(0)) off();
+    this.wanted = null;
+    await this.switching;
     await this.disconnect();
   }
 
@@ -133,14 +139,17 @@ export class MqttExport {
   /** Starts, stops or reconnects when the `mqtt` section changed; a box rename re-sends the devices. */
   private follow(current: DashboardSettings): void {
     const wanted = current.mqtt.enabled ? current.mqtt : null;
-    if (JSON.stringify(wanted) !== JSON.stringify(this.running)) {
-      void this.disconnect().then(() => {
-        this.running = wanted;
-        if (wanted) this.open(wanted);
-      });
+    if (JSON.stringify(wanted) === JSON.stringify(this.wanted)) {
+      this.publishDevices();
       return;
     }
-    this.publishDevices();
+    this.wanted = wanted;
+    this.switching = this.switching.then(async () => {
+      await this.disconnect();
+      if (this.wanted !== wanted) return; // a newer change is queued behind this one
+      this.running = wanted;
+      if (wanted) this.open(wanted);
+    });
   }
 
   private open(settings: MqttSettings): void {

@@ -168,6 +168,20 @@ test('a command role below print is refused, as an API key of that role would be
   await dash.request('patch', '/api/settings', { token: TEST_TOKENS.admin, body: { mqtt: { command_role: 'print' } } });
 });
 
+test('buttons off: their configs are cleared while the sensors stay; back on, they return', async () => {
+  const off = await dash.request('patch', '/api/settings', { token: TEST_TOKENS.admin, body: { mqtt: { buttons: false } } });
+  assert.equal(off.status, 200, off.text);
+  await eventually(
+    'the button configs cleared',
+    async () => ['pause', 'resume', 'stop'].every((a) => seen.get(`homeassistant/button/${node}/${a}/config`) === ''),
+    WAIT_MS,
+  );
+  assert.equal(configOf('sensor', 'state').name, 'State', 'the sensors stay');
+  const on = await dash.request('patch', '/api/settings', { token: TEST_TOKENS.admin, body: { mqtt: { buttons: true } } });
+  assert.equal(on.status, 200, on.text);
+  await eventually('the buttons back', async () => configOf('button', 'pause')?.payload_press === 'PAUSE', WAIT_MS);
+});
+
 test('a printer rename and a box rename update the device', async () => {
   const renamed = await dash.request('put', `/api/printers/${printerId}`, { token: TEST_TOKENS.admin, body: { name: 'Left' } });
   assert.equal(renamed.status, 200, renamed.text);
