@@ -4,7 +4,7 @@
  * const, minLength, maxLength, pattern, minimum, exclusiveMinimum, maximum, items, minItems,
  * maxItems, oneOf, anyOf and the formats `uri`, `date-time`, `password` (documentation only),
  * `display-name` (names: no control, bidirectional or invisible characters, see names.ts),
- * `http-url` (an absolute http or https URL) and `short-duration` (`30m`, `24h`, `7d`: a number
+ * `http-url` (an absolute http or https URL), `mqtt-url` (an mqtt:// or mqtts:// broker URL), `mqtt-topic` (levels of letters, digits, _ and -) and `short-duration` (`30m`, `24h`, `7d`: a number
  * and a unit, as jose writes token lifetimes; not ISO 8601's `PT30M`).
  *
  * The dashboard's routes check their input with it, and both services check their configuration
@@ -47,11 +47,16 @@ const KEYWORDS = new Set([
   'format',
 ]);
 const HTTP_URL = 'http-url';
+const MQTT_URL = 'mqtt-url';
+const MQTT_TOPIC = 'mqtt-topic';
+const TOPIC_LEVELS = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/;
 const SHORT_DURATION = 'short-duration';
-const FORMATS = new Set(['uri', 'date-time', 'password', NAME_FORMAT, HTTP_URL, SHORT_DURATION]);
+const FORMATS = new Set(['uri', 'date-time', 'password', NAME_FORMAT, HTTP_URL, MQTT_URL, MQTT_TOPIC, SHORT_DURATION]);
 /** What a value of the formats that have a fixed rule must be, for messages. */
 export const FORMAT_RULES: Readonly<Record<string, string>> = {
   [HTTP_URL]: 'an http:// or https:// URL',
+  [MQTT_URL]: 'an mqtt:// or mqtts:// URL with a host',
+  [MQTT_TOPIC]: 'a topic of letters, digits, _ and - levels split by / (no wildcards, no leading or trailing /)',
   [SHORT_DURATION]: 'a duration such as 30m, 24h or 7d',
 };
 /** `short-duration` text: jose's and vercel/ms's notation, `24h`, `30m`, `7d`, `90 s`. */
@@ -107,6 +112,15 @@ function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
     return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function isMqttUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'mqtt:' || url.protocol === 'mqtts:') && url.hostname !== '';
   } catch {
     return false;
   }
@@ -170,6 +184,8 @@ function validateInto(schema: JsonSchema, value: unknown, path: string, issues: 
     if (typeof schema.pattern === 'string' && !new RegExp(schema.pattern, 'u').test(value)) fail(`must match the pattern ${schema.pattern}`);
     if (schema.format === 'uri' && !isUri(value)) fail('must be an absolute URI');
     if (schema.format === HTTP_URL && !isHttpUrl(value)) fail(`must be ${FORMAT_RULES[HTTP_URL]}`);
+    if (schema.format === MQTT_URL && !isMqttUrl(value)) fail(`must be ${FORMAT_RULES[MQTT_URL]}`);
+    if (schema.format === MQTT_TOPIC && !TOPIC_LEVELS.test(value)) fail(`must be ${FORMAT_RULES[MQTT_TOPIC]}`);
     if (schema.format === SHORT_DURATION && !isShortDuration(value)) fail(`must be ${FORMAT_RULES[SHORT_DURATION]}`);
     if (schema.format === NAME_FORMAT) {
       const problem = nameProblem(value);

@@ -14,6 +14,7 @@ import { createInventoryFeature } from './inventory/feature.js';
 import { createInventoryToolsFeature } from './inventory/tools-feature.js';
 import { createModelGenerationFeature } from './model-generation/feature.js';
 import { createLiveFeature } from './live/feature.js';
+import { createMqttExportFeature } from './mqtt-export/feature.js';
 import { createNetworkFeature } from './network/feature.js';
 import { createNotificationsFeature } from './notifications/feature.js';
 import { createPrinterDiscoveryFeature } from './printers/discovery/feature.js';
@@ -58,6 +59,8 @@ export const gpioFeature: FeatureFactory = (_ctx, { gpio }) => createGpioFeature
 export const webhooksFeature: FeatureFactory = (_ctx, { webhooks }) => createWebhooksFeature(webhooks);
 /** Models made on the box (model-generation/): text signs, boxes, gears, calibration pieces, as jobs. */
 export const modelGenerationFeature: FeatureFactory = (ctx) => createModelGenerationFeature(ctx);
+/** The printers on an MQTT broker (mqtt-export/): after the printers, whose states and controls it mirrors. */
+export const mqttExportFeature: FeatureFactory = (_ctx, { mqtt }) => createMqttExportFeature(mqtt);
 
 export const inventoryFeature: FeatureFactory = (ctx, { inventory, locations }) => createInventoryFeature(ctx, inventory, locations);
 export const inventoryToolsFeature: FeatureFactory = (ctx, { spoolDirectory, locations, usage }) =>
@@ -86,6 +89,7 @@ export const FEATURES: readonly FeatureFactory[] = [
   gpioFeature,
   webhooksFeature,
   modelGenerationFeature,
+  mqttExportFeature,
   webFeature,
   networkFeature,
 ];

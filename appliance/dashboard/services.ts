@@ -9,7 +9,8 @@
  * same chain, and matches jobs against the loaded spools), the box's presence on the LAN (mDNS,
  * started by app.ts once the port is open) and its GPIO pins (power relays the printers ask
  * before a start, inputs that pause, stop or confirm a plate through the queue, the status LED),
- * and the incoming webhooks of print monitors (they notify, pause printers and add to history).
+ * the incoming webhooks of print monitors (they notify, pause printers and add to history) and
+ * the MQTT export (the printers' states and controls on a broker, Home Assistant discovery).
  * Constructors do no I/O: each service
  * opens what it needs when its feature starts (features.ts says which).
  */
@@ -28,6 +29,7 @@ import { createPrinters, type Printers, type PrintersOptions } from './printers/
 import { QueueService } from './queue/queue-service.js';
 import { DesktopBridge, type BridgeOptions } from './slicing/bridge/desktop-bridge.js';
 import { NativeSlicing } from './slicing/native/native-slicing.js';
+import { MqttExport, type MqttExportOptions } from './mqtt-export/mqtt-export.js';
 import { NetworkPresence, type NetworkPresenceOptions } from './network/presence.js';
 import { type DiscoveryOptions, PrinterDiscovery } from './printers/discovery/printer-discovery.js';
 import { RemoteSlicing, type RemoteSlicingOptions } from './slicing/remote/remote-slicing.js';
@@ -52,6 +54,8 @@ export interface ServiceOptions {
   gpio?: { chip?: GpioChip };
   /** The incoming webhooks' clock (tests move it to make signature timestamps stale). */
   webhooks?: { now?: () => Date };
+  /** The MQTT export's reconnect delay (tests: short). */
+  mqtt?: MqttExportOptions;
 }
 
 export interface DashboardServices {
@@ -78,6 +82,8 @@ export interface DashboardServices {
   readonly gpio: GpioService;
   /** Incoming webhooks of print monitors (Obico, OctoEverywhere, SimplyPrint) and their receivers. */
   readonly webhooks: WebhookService;
+  /** The fleet on an MQTT broker with Home Assistant discovery (off unless `mqtt.enabled`). */
+  readonly mqtt: MqttExport;
 }
 
 export function createServices(ctx: DashboardContext, options: ServiceOptions = {}): DashboardServices {
@@ -128,6 +134,7 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
     presence: new NetworkPresence(ctx, options.network),
     discovery: new PrinterDiscovery(printers.fleet, ctx.log.child('discovery'), options.discovery),
     gpio,
+    mqtt: new MqttExport(ctx, printers, options.mqtt),
     usage: options.usage ?? printUsage(history, queue),
     webhooks: new WebhookService(ctx, { printers, notifications, history, ...(options.webhooks?.now ? { now: options.webhooks.now } : {}) }),
   };

@@ -14,6 +14,8 @@ import type { PrinterStatus } from './status.js';
 
 export class PrinterFleet {
   private opened: PrinterRegistry | null = null;
+  /** Told after a printer was added, changed (renamed…) or removed, for exports that mirror the list (mqtt-export/). */
+  private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly stores: JsonStores,
@@ -28,6 +30,12 @@ export class PrinterFleet {
 
   async stop(): Promise<void> {
     await this.manager.stop();
+  }
+
+  /** Calls `listener` after every create, update and remove; returns the unsubscribe. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
   }
 
   list(): PrinterView[] {
@@ -46,6 +54,7 @@ export class PrinterFleet {
   async create(input: unknown): Promise<PrinterView> {
     const record = await this.registry.create(input);
     await this.manager.apply(record);
+    this.changed();
     return this.view(record.id);
   }
 
@@ -53,6 +62,7 @@ export class PrinterFleet {
   async update(id: string, patch: unknown): Promise<PrinterView> {
     const record = await this.registry.update(id, patch);
     await this.manager.apply(record);
+    this.changed();
     return this.view(record.id);
   }
 
@@ -68,6 +78,11 @@ export class PrinterFleet {
     }
     // An update that raced the removal may have started the driver again.
     await this.manager.release(id);
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
   }
 
   info(): Record<string, unknown> {

@@ -234,6 +234,51 @@ export const SETTINGS_SCHEMA = {
         },
       },
     },
+    mqtt: {
+      type: 'object',
+      description:
+        'the fleet on an MQTT broker with Home Assistant discovery (mqtt-export/). Whoever can publish to the broker can press ' +
+        'the pause, resume and stop buttons: off by default, and the buttons can be turned off',
+      additionalProperties: false,
+      properties: {
+        enabled: { type: 'boolean', default: false, description: 'publish the printers to the broker' },
+        url: {
+          type: 'string',
+          format: 'mqtt-url',
+          default: 'mqtt://127.0.0.1:1883',
+          description: 'the broker: mqtt://host:port, or mqtts://host:port for TLS',
+        },
+        username: { type: 'string', default: '', description: 'user name at the broker; empty for none' },
+        password: { type: 'string', default: '', 'x-secret': true, description: 'password at the broker; empty for none' },
+        base_topic: {
+          type: 'string',
+          format: 'mqtt-topic',
+          default: 'printyard',
+          description: 'topics of the states, commands and availability start with this',
+        },
+        discovery_prefix: {
+          type: 'string',
+          format: 'mqtt-topic',
+          default: 'homeassistant',
+          description: "Home Assistant's MQTT discovery prefix",
+        },
+        retain: { type: 'boolean', default: true, description: 'publish the states retained (discovery configs and availability always are)' },
+        buttons: { type: 'boolean', default: true, description: 'offer pause, resume and stop as buttons and act on their commands' },
+        command_role: {
+          type: 'string',
+          enum: ['view', 'print', 'admin'],
+          default: 'print',
+          description: 'the role a command from the broker acts as, as an API key of that role would (pause/resume/stop need print)',
+        },
+        min_interval_ms: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 60_000,
+          default: 1000,
+          description: "a printer's state is published on change, at most once in this many milliseconds",
+        },
+      },
+    },
   },
 } as const satisfies ConfigSchema;
 

@@ -55,6 +55,23 @@ export interface DashboardSettings {
     /** A dispatch round runs at least this often, whatever happens. */
     round_interval_s: number;
   };
+  mqtt: {
+    enabled: boolean;
+    /** mqtt:// or mqtts:// (TLS). */
+    url: string;
+    username: string;
+    password: string;
+    base_topic: string;
+    discovery_prefix: string;
+    /** States retained; discovery configs and availability are always retained. */
+    retain: boolean;
+    /** Offer pause/resume/stop buttons and act on their commands. */
+    buttons: boolean;
+    /** The role a command from the broker acts as. */
+    command_role: 'view' | 'print' | 'admin';
+    /** A printer's state goes out at most this often. */
+    min_interval_ms: number;
+  };
   gpio: {
     /** The chip implementation (read at start). */
     type: 'onoff' | 'simulated';
