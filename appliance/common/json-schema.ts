@@ -4,8 +4,9 @@
  * const, minLength, maxLength, pattern, minimum, exclusiveMinimum, maximum, items, minItems,
  * maxItems, oneOf, anyOf and the formats `uri`, `date-time`, `password` (documentation only),
  * `display-name` (names: no control, bidirectional or invisible characters, see names.ts),
- * `http-url` (an absolute http or https URL), `mqtt-url` (an mqtt:// or mqtts:// broker URL), `mqtt-topic` (levels of letters, digits, _ and -) and `short-duration` (`30m`, `24h`, `7d`: a number
- * and a unit, as jose writes token lifetimes; not ISO 8601's `PT30M`).
+ * `http-url` (an absolute http or https URL), `mqtt-url` (an mqtt:// or mqtts:// broker URL),
+ * `mqtt-topic` (levels of letters, digits, _ and -) and `short-duration` (`30m`, `24h`, `7d`: a
+ * number and a unit, as jose writes token lifetimes; not ISO 8601's `PT30M`).
  *
  * The dashboard's routes check their input with it, and both services check their configuration
  * with it (config.ts). The same schemas go into the OpenAPI description, so what is documented is
