@@ -13,6 +13,7 @@ import type { Authenticator } from './http/route.js';
 import { createInventoryFeature } from './inventory/feature.js';
 import { createInventoryToolsFeature } from './inventory/tools-feature.js';
 import { createLiveFeature } from './live/feature.js';
+import { createMeshToolsFeature } from './mesh-tools/feature.js';
 import { createNetworkFeature } from './network/feature.js';
 import { createNotificationsFeature } from './notifications/feature.js';
 import { createPrinterDiscoveryFeature } from './printers/discovery/feature.js';
@@ -56,6 +57,9 @@ export const inventoryFeature: FeatureFactory = (ctx, { inventory, locations }) 
 export const inventoryToolsFeature: FeatureFactory = (ctx, { spoolDirectory, locations, usage }) =>
   createInventoryToolsFeature(ctx, { spools: spoolDirectory, storage: locations, usage });
 
+/** Mesh analysis, repair, conversion, transforms and splitting (mesh-tools/): stateless. */
+export const meshToolsFeature: FeatureFactory = () => createMeshToolsFeature();
+
 /** The browser app at `/` (web/): its files and the fallback to index.html for the app's own paths. */
 export const webFeature: FeatureFactory = (ctx) => createWebFeature({ log: ctx.log.child('web') });
 
@@ -77,6 +81,7 @@ export const FEATURES: readonly FeatureFactory[] = [
   slicerServiceFeature,
   queueFeature,
   gpioFeature,
+  meshToolsFeature,
   webFeature,
   networkFeature,
 ];
