@@ -109,12 +109,21 @@ export interface AnalysedModel {
 export function analyseModel(model: MeshModel): AnalysedModel {
   const repairs = model.objects.map((o) => repairForOutput(o.mesh));
   const objects = model.objects.map((o, k) => objectFacts(o.name, o.mesh, repairs[k]));
-  const box = model.objects.map((o) => meshBounds(o.mesh)).reduce((a, b) => ({
-    min: a.min.map((v, k) => Math.min(v, b.min[k])) as BBox3['min'],
-    max: a.max.map((v, k) => Math.max(v, b.max[k])) as BBox3['max'],
-  }));
+  const box = model.objects
+    .map((o) => meshBounds(o.mesh))
+    .reduce((a, b) => ({
+      min: a.min.map((v, k) => Math.min(v, b.min[k])) as BBox3['min'],
+      max: a.max.map((v, k) => Math.max(v, b.max[k])) as BBox3['max'],
+    }));
   return {
-    report: { format: model.sourceFormat, ...sumFacts(objects), bbox: bboxFacts(box), objects, repair: sumChanges(repairs), warnings: model.warnings },
+    report: {
+      format: model.sourceFormat,
+      ...sumFacts(objects),
+      bbox: bboxFacts(box),
+      objects,
+      repair: sumChanges(repairs),
+      warnings: model.warnings,
+    },
     repairs,
   };
 }

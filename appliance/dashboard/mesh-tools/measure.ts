@@ -29,7 +29,10 @@ export function signedVolume(mesh: IndexedMesh): number {
     const a = idx[k] * 3;
     const b = idx[k + 1] * 3;
     const c = idx[k + 2] * 3;
-    sum += v[a] * (v[b + 1] * v[c + 2] - v[b + 2] * v[c + 1]) - v[a + 1] * (v[b] * v[c + 2] - v[b + 2] * v[c]) + v[a + 2] * (v[b] * v[c + 1] - v[b + 1] * v[c]);
+    sum +=
+      v[a] * (v[b + 1] * v[c + 2] - v[b + 2] * v[c + 1]) -
+      v[a + 1] * (v[b] * v[c + 2] - v[b + 2] * v[c]) +
+      v[a + 2] * (v[b] * v[c + 1] - v[b + 1] * v[c]);
   }
   return sum / 6;
 }

@@ -33,7 +33,8 @@ export const transformQuery: Record<string, JsonSchema> = {
     type: 'string',
     pattern: `^(${NUMBER})?,(${NUMBER})?,(${NUMBER})?$`,
     maxLength: 100,
-    description: 'Target size in mm per axis, after rotation; an axis left empty keeps its size, except when only one axis is given: ' +
+    description:
+      'Target size in mm per axis, after rotation; an axis left empty keeps its size, except when only one axis is given: ' +
       'then the model scales uniformly (`,,50` makes it 50 mm tall).',
   },
   mirror: { type: 'string', pattern: '^(x|y|z|xy|xz|yz|xyz)$', description: 'Axes to mirror along (`x` flips X coordinates).' },

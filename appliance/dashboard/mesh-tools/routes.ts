@@ -69,7 +69,12 @@ function splitAll(model: MeshModel): { parts: MeshObject[]; report: ModelReport 
 }
 
 export function meshRoutes(): RouteSpec[] {
-  const route = (path: string, summary: string, description: string, rest: Pick<RouteSpec, 'responses' | 'handler'> & Partial<Pick<RouteSpec, 'query'>>): RouteSpec => ({
+  const route = (
+    path: string,
+    summary: string,
+    description: string,
+    rest: Pick<RouteSpec, 'responses' | 'handler'> & Partial<Pick<RouteSpec, 'query'>>,
+  ): RouteSpec => ({
     method: 'post',
     path,
     level: 'print',
@@ -155,7 +160,10 @@ export function meshRoutes(): RouteSpec[] {
         ...formatQuery("Format of the answer; the upload's by default."),
         index: { type: 'integer', minimum: 1, maximum: 100000, required: true, description: 'Which part, from 1.' },
       },
-      responses: { 200: meshAnswer('The part; the report describes the whole model.'), 404: { description: 'The model has fewer parts (ERR_NOT_FOUND).' } },
+      responses: {
+        200: meshAnswer('The part; the report describes the whole model.'),
+        404: { description: 'The model has fewer parts (ERR_NOT_FOUND).' },
+      },
       handler: async ({ req, query }) => {
         const model = await receiveModel(req, query);
         const { parts, report } = splitAll(model);

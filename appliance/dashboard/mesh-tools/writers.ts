@@ -75,8 +75,7 @@ export function toObj(objects: readonly MeshObject[]): Uint8Array {
   return strToU8(lines.join('\n'));
 }
 
-const escapeXml = (text: string): string =>
-  text.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c] ?? c);
+const escapeXml = (text: string): string => text.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c] ?? c);
 
 function meshXml(mesh: IndexedMesh): string {
   const parts: string[] = ['<mesh><vertices>'];

@@ -25,7 +25,11 @@ const FIXTURES: Record<string, () => Uint8Array> = {
   'broken.stl': () => toBinaryStl(brokenMesh()),
 };
 const corpusMissing = needsShared(CORPUS_DIR);
-const CORPUS = corpusMissing ? [] : readdirSync(CORPUS_DIR).filter((f) => f.endsWith('.stl')).sort();
+const CORPUS = corpusMissing
+  ? []
+  : readdirSync(CORPUS_DIR)
+      .filter((f) => f.endsWith('.stl'))
+      .sort();
 
 let dash: DashboardFixture;
 let files: TempFiles;
@@ -137,10 +141,15 @@ describe('repair leaves admesh nothing to fix', { skip: admeshMissing }, () => {
   });
 });
 
-test('a repaired broken mesh slices and passes the G-code checker', { skip: needsShared(join(CORPUS_DIR, 'gearwheel_holes.stl'), GCODE_CHECKER) }, async () => {
+test('a repaired broken mesh slices and passes the G-code checker', {
+  skip: needsShared(join(CORPUS_DIR, 'gearwheel_holes.stl'), GCODE_CHECKER),
+}, async () => {
   const response = await upload(dash, '/api/mesh/repair', new Uint8Array(readFileSync(join(CORPUS_DIR, 'gearwheel_holes.stl'))));
   const stl = files.write('gearwheel-repaired.stl', response.bytes);
-  const sliced = await slice(new Uint8Array(response.bytes), await config({ sparse_infill_density: 15, initial_layer_print_height: 0.3, brim_type: 'no_brim' }));
+  const sliced = await slice(
+    new Uint8Array(response.bytes),
+    await config({ sparse_infill_density: 15, initial_layer_print_height: 0.3, brim_type: 'no_brim' }),
+  );
   try {
     assert.ok(sliced.result.layers > 30);
     const check = gcodeCheck(stl, sliced.result.outputPath, ['--bed=0,0,220,220']);

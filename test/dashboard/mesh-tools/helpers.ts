@@ -27,7 +27,14 @@ export async function upload(dash: DashboardFixture, path: string, model: Uint8A
   const text = bytes.toString('utf8');
   const isJson = (response.headers.get('content-type') ?? '').includes('json');
   const header = response.headers.get('x-mesh-report');
-  return { status: response.status, headers: response.headers, text, json: isJson ? JSON.parse(text) : undefined, bytes, report: header ? JSON.parse(header) : undefined };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    json: isJson ? JSON.parse(text) : undefined,
+    bytes,
+    report: header ? JSON.parse(header) : undefined,
+  };
 }
 
 export function reversed(mesh: IndexedMesh, triangles: (t: number) => boolean): IndexedMesh {
