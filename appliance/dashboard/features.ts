@@ -14,6 +14,7 @@ import { createInventoryFeature } from './inventory/feature.js';
 import { createInventoryToolsFeature } from './inventory/tools-feature.js';
 import { createModelGenerationFeature } from './model-generation/feature.js';
 import { createLiveFeature } from './live/feature.js';
+import { createMeshToolsFeature } from './mesh-tools/feature.js';
 import { createMqttExportFeature } from './mqtt-export/feature.js';
 import { createNetworkFeature } from './network/feature.js';
 import { createNotificationsFeature } from './notifications/feature.js';
@@ -66,6 +67,9 @@ export const inventoryFeature: FeatureFactory = (ctx, { inventory, locations }) 
 export const inventoryToolsFeature: FeatureFactory = (ctx, { spoolDirectory, locations, usage }) =>
   createInventoryToolsFeature(ctx, { spools: spoolDirectory, storage: locations, usage });
 
+/** Mesh analysis, repair, conversion, transforms and splitting (mesh-tools/): stateless. */
+export const meshToolsFeature: FeatureFactory = () => createMeshToolsFeature();
+
 /** The browser app at `/` (web/): its files and the fallback to index.html for the app's own paths. */
 export const webFeature: FeatureFactory = (ctx) => createWebFeature({ log: ctx.log.child('web') });
 
@@ -90,6 +94,7 @@ export const FEATURES: readonly FeatureFactory[] = [
   webhooksFeature,
   modelGenerationFeature,
   mqttExportFeature,
+  meshToolsFeature,
   webFeature,
   networkFeature,
 ];

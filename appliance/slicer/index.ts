@@ -16,6 +16,15 @@ export { runBounds, runSlice } from './run/task-runner.js';
 export { DEFAULT_3MF_LIMITS } from './engine/mesh/opc.js';
 export type { BBox3 } from './engine/mesh/types.js';
 
+// Mesh tools (the dashboard's /api/mesh): loading any model file, the edge table, repair, transforms.
+export { meshBounds } from './engine/mesh/bounds.js';
+export { buildEdgeTable } from './engine/mesh/edges.js';
+export { badModel } from './engine/mesh/errors.js';
+export { loadModel } from './engine/mesh/load.js';
+export { repairMesh } from './engine/mesh/repair.js';
+export { type Affine, compose, concatMeshes, identity, transformMesh } from './engine/mesh/transform.js';
+export type { IndexedMesh, RepairReport } from './engine/mesh/types.js';
+
 // Profiles: the catalogue, the settings schema, importers of other slicers' profiles.
 export { loadBundledProfiles } from './profiles/bundled.js';
 export { ProfileCatalogue } from './profiles/catalogue.js';
