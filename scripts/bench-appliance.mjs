@@ -3,7 +3,7 @@
 // systemd sees it), then its idle CPU (% of one core) and memory (RSS) over --seconds with
 // --bambu/--marlin virtual printers connected to the dashboard. Prints a Markdown table.
 //   node scripts/bench-appliance.mjs [--dist dist] [--bambu 5] [--marlin 5] [--seconds 30]
-// A service is one line of SERVICES: Node-RED is added there once its launcher is built.
+// A service is one line of SERVICES.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,6 +36,13 @@ const SERVICES = [
     args: (d) => ['--port', '0', '--bind', '127.0.0.1', '--data-dir', join(d, 'data')],
     env: { PRINTYARD_DASHBOARD_RATE_LIMIT_ENABLED: 'false' },
   },
+  {
+    name: 'printyard-node-red',
+    main: 'appliance/automation/main.js',
+    // The heap cap of its unit (image/systemd/printyard-node-red.service).
+    node: ['--max-old-space-size=256'],
+    args: (d) => ['--port', '0', '--data-dir', join(d, 'data')],
+  },
 ];
 
 const TICKS = 100; // USER_HZ of Linux
@@ -55,7 +62,7 @@ try {
   for (const service of SERVICES.filter((s) => existsSync(join(dist, s.main)))) {
     const listener = await startNotifyListener();
     const t0 = performance.now();
-    const child = spawn(process.execPath, [join(dist, service.main), ...service.args(join(root, service.name))], {
+    const child = spawn(process.execPath, [...(service.node ?? []), join(dist, service.main), ...service.args(join(root, service.name))], {
       env: { ...process.env, ...service.env, NOTIFY_SOCKET: listener.socket, WATCHDOG_USEC: '30000000' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });

@@ -21,7 +21,7 @@ const HELPER_NICE = 19;
 const PRIVATE_UMASK = 0o077;
 
 await runService({
-  name: 'pyard-slicer',
+  name: 'printyard-slicer',
   summary: 'The Printyard slicing service: profiles, slicing and previews over HTTP.',
   schema: OPTIONS,
   optionsFile: `<config-dir>/${SETTINGS_FILE}`,

@@ -24,8 +24,8 @@ function xdgDir(env: Env, variable: string, fallback: string): string {
 /** The defaults that depend on the environment (folders under $HOME), so are not in the schema. */
 export function folderDefaults(env: Env): Record<string, string> {
   return {
-    config_dir: path.join(xdgDir(env, 'XDG_CONFIG_HOME', '.config'), 'pyard-slicer'),
-    jobs_dir: path.join(xdgDir(env, 'XDG_CACHE_HOME', '.cache'), 'pyard-slicer', 'jobs'),
+    config_dir: path.join(xdgDir(env, 'XDG_CONFIG_HOME', '.config'), 'printyard-slicer'),
+    jobs_dir: path.join(xdgDir(env, 'XDG_CACHE_HOME', '.cache'), 'printyard-slicer', 'jobs'),
   };
 }
 

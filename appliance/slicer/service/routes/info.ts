@@ -5,7 +5,7 @@
 import { packageVersion } from '../../../common/version.js';
 import type { RouteInstaller } from '../context.js';
 
-export const SERVICE_NAME = 'pyard-slicer';
+export const SERVICE_NAME = 'printyard-slicer';
 /** Contract version of the REST API; bumped only on a breaking change. */
 export const API_VERSION = 1;
 

@@ -15,7 +15,7 @@ test('GET /api/health answers the contract fields, without the token', async () 
   const body = (await res.json()) as Record<string, unknown>;
   assert.deepEqual(Object.keys(body).sort(), ['config_dir', 'ok', 'service', 'started_at', 'upstream', 'version']);
   assert.equal(body.ok, true);
-  assert.equal(body.service, 'pyard-slicer');
+  assert.equal(body.service, 'printyard-slicer');
   assert.equal(body.version, '0.1.0');
   assert.match(String(body.upstream), /Printyard engine 0\.1\.0.*OrcaSlicer/);
   assert.equal(body.config_dir, svc.configDir);
