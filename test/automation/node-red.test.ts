@@ -85,6 +85,12 @@ async function held(id: string): Promise<boolean> {
   return response.json.state === 'held';
 }
 
+async function pauseReasons(): Promise<string[]> {
+  const response = await dash.request('GET', '/api/queue', { token: printToken });
+  assert.equal(response.status, 200, response.text);
+  return response.json.pause.reasons.map((r: { reason: string }) => r.reason);
+}
+
 async function reading(humidity: number): Promise<void> {
   await inject('climate-try', [{ p: 'payload', v: JSON.stringify({ temperature_c: 21.5, humidity_pct: humidity }), vt: 'json' }]);
   await inject('climate-tick');
@@ -142,21 +148,31 @@ test('climate: a reading is stored on the location; above the limit it alerts an
   assert.equal(await held(jobIds.manual), true, 'a job held by hand stays held');
 });
 
-test('queue dispatch: outside the window the queue is held; a cheap price releases it, a dear one holds it again', async () => {
+test('queue dispatch: outside the window the queue is paused, a job added meanwhile waits; a cheap price resumes it, a dear one pauses it again', async () => {
   await red.deploy(adminToken, bothFlows({ LOCATION_ID: String(locationId), WINDOW_START: clock(120), WINDOW_END: clock(180), CHEAP_PRICE: '0.15' }));
   await inject('dispatch-tick');
-  await eventually('every job held', async () => (await held(jobIds.pa)) && (await held(jobIds.pla)));
+  await eventually('the queue paused for the window', async () => (await pauseReasons()).includes('dispatch-window'));
+  assert.equal(await held(jobIds.pa), false, 'the pause holds back the whole queue, no job is held one by one');
+
+  // The gap of the per-job holds: a job added outside the window must not start before the next tick.
+  const late = await postJob(dash, 'late.gcode', gcodeFile([['PLA', '#000000', 10]]), { name: 'late' }, printToken);
+  assert.equal(late.status, 201, late.text);
+  assert.equal(late.json.waiting_reason, 'queue paused: dispatch-window');
 
   await inject('dispatch-price-try', [
     { p: 'topic', v: 'price', vt: 'str' },
     { p: 'payload', v: '0.08', vt: 'num' },
   ]);
-  await eventually('the jobs released', async () => !(await held(jobIds.pa)) && !(await held(jobIds.pla)));
-  assert.equal(await held(jobIds.manual), true, 'the flow releases only what it held');
+  await eventually('the queue resumed', async () => (await pauseReasons()).length === 0);
+  await eventually('the late job no longer waits for the pause', async () => {
+    const now = await dash.request('GET', `/api/queue/${late.json.id}`, { token: printToken });
+    return now.json.waiting_reason !== 'queue paused: dispatch-window';
+  });
+  assert.equal(await held(jobIds.manual), true, 'a job held by hand stays held');
 
   await inject('dispatch-price-try', [
     { p: 'topic', v: 'price', vt: 'str' },
     { p: 'payload', v: '0.40', vt: 'num' },
   ]);
-  await eventually('held again', async () => (await held(jobIds.pa)) && (await held(jobIds.pla)));
+  await eventually('paused again', async () => (await pauseReasons()).includes('dispatch-window'));
 });
