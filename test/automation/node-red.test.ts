@@ -12,6 +12,8 @@ import { startDashboardFixture, type DashboardFixture } from '../fixtures/dashbo
 import { eventually } from '../fixtures/eventually.js';
 import { readyFlow, startNodeRedFixture, type FlowNode, type NodeRedFixture } from '../fixtures/node-red.js';
 import { gcodeFile, postJob } from '../dashboard/queue/queue-dashboard.js';
+import { launchChromium, openSignedIn } from '../dashboard/web/browser.js';
+import { ADMIN, USER_PASSWORD } from '../fixtures/dashboard-auth.js';
 
 let dash: DashboardFixture;
 let red: NodeRedFixture;
@@ -104,6 +106,32 @@ test('the editor signs in dashboard admins only, with their session token', asyn
   assert.equal((await red.admin('GET', '/flows', apiKey)).status, 401, 'a print-role API key is no admin');
   const granted = await red.admin('GET', '/flows', adminToken);
   assert.equal(granted.status, 200, granted.text);
+});
+
+test("the settings page links admins to the editor, signed in with their session; the link's address is the setting, else port 1880", async () => {
+  const info = async () => (await dash.request('GET', '/api/system/info', { token: printToken })).json.automation.node_red_url;
+  assert.equal(await info(), 'http://127.0.0.1:1880', 'no setting: the host the request came to, port 1880');
+  const set = await dash.request('PATCH', '/api/settings', { token: adminToken, body: { automation: { node_red_url: `${red.url}/` } } });
+  assert.equal(set.status, 200, set.text);
+  assert.equal(await info(), red.url);
+
+  const browser = await launchChromium();
+  try {
+    const viewer = await openSignedIn(browser, dash.url, { username: 'print-user', password: USER_PASSWORD }, '/settings');
+    await viewer.page.getByRole('heading', { name: 'System' }).waitFor();
+    assert.equal(await viewer.page.locator('.node-red-link').count(), 0, 'no link for a print user (the editor would refuse them)');
+
+    const { page, problems, token } = await openSignedIn(browser, dash.url, ADMIN, '/settings');
+    const link = page.getByRole('link', { name: 'Open the automation editor (Node-RED)' });
+    assert.equal(await link.getAttribute('href'), `${red.url}/?access_token=${encodeURIComponent(token)}`);
+    const [editor] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+    // Our palette is only listed to a signed-in admin: the editor took the dashboard session.
+    await editor.locator('.red-ui-palette-node[data-palette-type="printyard-queue-action"]').waitFor({ timeout: 30_000 });
+    assert.equal(await editor.locator('#node-dialog-login-fields').count(), 0, 'no login form');
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+  }
 });
 
 test('every node of both ready flows is installed: core nodes and ours', async () => {

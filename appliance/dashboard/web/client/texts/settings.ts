@@ -109,6 +109,10 @@ export const settingsTexts = {
   },
   system: {
     title: 'System',
+    automation: 'Automation',
+    automationHint:
+      'Node-RED runs beside the dashboard: flows for the queue, the dispatch window and the storage climate. You are signed in there as here.',
+    openEditor: 'Open the automation editor (Node-RED)',
     version: 'Printyard',
     node: 'Node.js',
     started: 'Running since',
