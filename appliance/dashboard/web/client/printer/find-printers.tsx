@@ -50,12 +50,14 @@ export function FindPrinters({ onUse }: { onUse: (found: FoundPrinter) => void }
     );
 
   const result = found.value;
+  let label = result === null ? f.search : f.again;
+  if (busy.value) label = f.searching;
   return (
     <section class="panel find-printers" aria-labelledby="find-heading">
       <h2 id="find-heading">{f.heading}</h2>
       <p class="hint">{f.intro}</p>
       <button type="button" disabled={busy.value} onClick={() => void search()}>
-        {busy.value ? f.searching : result === null ? f.search : f.again}
+        {label}
       </button>
       {problem.value !== null && (
         <p class="error-text" role="alert">
