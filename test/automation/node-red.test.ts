@@ -176,7 +176,7 @@ test('climate: a reading is stored on the location; above the limit it alerts an
   assert.equal(await held(jobIds.manual), true, 'a job held by hand stays held');
 });
 
-test('queue dispatch: outside the window the queue is paused, a job added meanwhile waits; a cheap price resumes it, a dear one pauses it again', async () => {
+test('queue dispatch: outside the window the queue is paused, a job added meanwhile waits; cheap power resumes it, dear pauses it', async () => {
   await red.deploy(adminToken, bothFlows({ LOCATION_ID: String(locationId), WINDOW_START: clock(120), WINDOW_END: clock(180), CHEAP_PRICE: '0.15' }));
   await inject('dispatch-tick');
   await eventually('the queue paused for the window', async () => (await pauseReasons()).includes('dispatch-window'));

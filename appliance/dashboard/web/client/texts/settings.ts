@@ -15,7 +15,8 @@ export const settingsTexts = {
   gpio: {
     title: 'GPIO',
     intro:
-      'The header pins of this box: power relays per printer, sensors and buttons, the status LED. The pin map is set through the API (PUT /api/hardware/gpio/config).',
+      'The header pins of this box: power relays per printer, sensors and buttons, the status LED. ' +
+      'The pin map is set through the API (PUT /api/hardware/gpio/config).',
     unavailable: (why: string) => `No GPIO: ${why}`,
     chip: (label: string, base: number) => `Chip ${label}, GPIO numbers from ${base}`,
     none: 'No pins are mapped.',
