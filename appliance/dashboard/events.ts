@@ -25,7 +25,7 @@ export interface DashboardEvents {
   'inventory.climate': ClimateEvent;
   'print.starting': PrintStarting;
   'history.added': HistoryRecord;
-  /** A queue job was added, changed (state, copies, waiting reason…) or removed. */
+  /** A queue job was added, changed (state, copies, waiting reason…) or removed; or the queue-wide pause changed. */
   'queue.update': QueueUpdate;
   /** The queue is about to start a print of a job's copy on a printer. */
   'print.dispatched': PrintDispatched;

@@ -12,6 +12,8 @@ import { startDashboardFixture, type DashboardFixture } from '../fixtures/dashbo
 import { eventually } from '../fixtures/eventually.js';
 import { readyFlow, startNodeRedFixture, type FlowNode, type NodeRedFixture } from '../fixtures/node-red.js';
 import { gcodeFile, postJob } from '../dashboard/queue/queue-dashboard.js';
+import { launchChromium, openSignedIn } from '../dashboard/web/browser.js';
+import { ADMIN, USER_PASSWORD } from '../fixtures/dashboard-auth.js';
 
 let dash: DashboardFixture;
 let red: NodeRedFixture;
@@ -85,6 +87,12 @@ async function held(id: string): Promise<boolean> {
   return response.json.state === 'held';
 }
 
+async function pauseReasons(): Promise<string[]> {
+  const response = await dash.request('GET', '/api/queue', { token: printToken });
+  assert.equal(response.status, 200, response.text);
+  return response.json.pause.reasons.map((r: { reason: string }) => r.reason);
+}
+
 async function reading(humidity: number): Promise<void> {
   await inject('climate-try', [{ p: 'payload', v: JSON.stringify({ temperature_c: 21.5, humidity_pct: humidity }), vt: 'json' }]);
   await inject('climate-tick');
@@ -98,6 +106,32 @@ test('the editor signs in dashboard admins only, with their session token', asyn
   assert.equal((await red.admin('GET', '/flows', apiKey)).status, 401, 'a print-role API key is no admin');
   const granted = await red.admin('GET', '/flows', adminToken);
   assert.equal(granted.status, 200, granted.text);
+});
+
+test("the settings page links admins to the editor, signed in with their session; the link's address is the setting, else port 1880", async () => {
+  const info = async () => (await dash.request('GET', '/api/system/info', { token: printToken })).json.automation.node_red_url;
+  assert.equal(await info(), 'http://127.0.0.1:1880', 'no setting: the host the request came to, port 1880');
+  const set = await dash.request('PATCH', '/api/settings', { token: adminToken, body: { automation: { node_red_url: `${red.url}/` } } });
+  assert.equal(set.status, 200, set.text);
+  assert.equal(await info(), red.url);
+
+  const browser = await launchChromium();
+  try {
+    const viewer = await openSignedIn(browser, dash.url, { username: 'print-user', password: USER_PASSWORD }, '/settings');
+    await viewer.page.getByRole('heading', { name: 'System' }).waitFor();
+    assert.equal(await viewer.page.locator('.node-red-link').count(), 0, 'no link for a print user (the editor would refuse them)');
+
+    const { page, problems, token } = await openSignedIn(browser, dash.url, ADMIN, '/settings');
+    const link = page.getByRole('link', { name: 'Open the automation editor (Node-RED)' });
+    assert.equal(await link.getAttribute('href'), `${red.url}/?access_token=${encodeURIComponent(token)}`);
+    const [editor] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+    // Our palette is only listed to a signed-in admin: the editor took the dashboard session.
+    await editor.locator('.red-ui-palette-node[data-palette-type="printyard-queue-action"]').waitFor({ timeout: 30_000 });
+    assert.equal(await editor.locator('#node-dialog-login-fields').count(), 0, 'no login form');
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+  }
 });
 
 test('every node of both ready flows is installed: core nodes and ours', async () => {
@@ -142,21 +176,31 @@ test('climate: a reading is stored on the location; above the limit it alerts an
   assert.equal(await held(jobIds.manual), true, 'a job held by hand stays held');
 });
 
-test('queue dispatch: outside the window the queue is held; a cheap price releases it, a dear one holds it again', async () => {
+test('queue dispatch: outside the window the queue is paused, a job added meanwhile waits; cheap power resumes it, dear pauses it', async () => {
   await red.deploy(adminToken, bothFlows({ LOCATION_ID: String(locationId), WINDOW_START: clock(120), WINDOW_END: clock(180), CHEAP_PRICE: '0.15' }));
   await inject('dispatch-tick');
-  await eventually('every job held', async () => (await held(jobIds.pa)) && (await held(jobIds.pla)));
+  await eventually('the queue paused for the window', async () => (await pauseReasons()).includes('dispatch-window'));
+  assert.equal(await held(jobIds.pa), false, 'the pause holds back the whole queue, no job is held one by one');
+
+  // The gap of the per-job holds: a job added outside the window must not start before the next tick.
+  const late = await postJob(dash, 'late.gcode', gcodeFile([['PLA', '#000000', 10]]), { name: 'late' }, printToken);
+  assert.equal(late.status, 201, late.text);
+  assert.equal(late.json.waiting_reason, 'queue paused: dispatch-window');
 
   await inject('dispatch-price-try', [
     { p: 'topic', v: 'price', vt: 'str' },
     { p: 'payload', v: '0.08', vt: 'num' },
   ]);
-  await eventually('the jobs released', async () => !(await held(jobIds.pa)) && !(await held(jobIds.pla)));
-  assert.equal(await held(jobIds.manual), true, 'the flow releases only what it held');
+  await eventually('the queue resumed', async () => (await pauseReasons()).length === 0);
+  await eventually('the late job no longer waits for the pause', async () => {
+    const now = await dash.request('GET', `/api/queue/${late.json.id}`, { token: printToken });
+    return now.json.waiting_reason !== 'queue paused: dispatch-window';
+  });
+  assert.equal(await held(jobIds.manual), true, 'a job held by hand stays held');
 
   await inject('dispatch-price-try', [
     { p: 'topic', v: 'price', vt: 'str' },
     { p: 'payload', v: '0.40', vt: 'num' },
   ]);
-  await eventually('held again', async () => (await held(jobIds.pa)) && (await held(jobIds.pla)));
+  await eventually('paused again', async () => (await pauseReasons()).includes('dispatch-window'));
 });

@@ -19,7 +19,7 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<DashboardEventType, string>> = 
   'print.dispatched': "the queue is about to start a job's copy on a printer",
   'print.starting': 'a user is about to start a print through slice-and-send',
   'history.added': 'a print ended and its history record was closed',
-  'queue.update': 'a queue job was added, changed or removed',
+  'queue.update': 'a queue job was added, changed or removed, or the whole queue was paused or resumed',
   'printer.plate': "a printer's plate was confirmed clear, or a print occupied it",
   'model.job': 'a model generation job was queued, progressed, finished or failed (as GET /api/ai-model/jobs/:id)',
   'slicer.status': "the slicer service's indicator changed: enabled, configured, reachable or unreachable (as GET /api/slicer/remote/status)",

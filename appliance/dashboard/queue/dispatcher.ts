@@ -7,7 +7,8 @@
  * flight. The claims (copy `dispatching` on its printer) are written to disk before anything is
  * uploaded, then each copy is sent in the background (send-copy.ts) and its outcome recorded:
  * `printing` and the plate occupied, or `failed` with the error. Jobs that get nothing keep the
- * reason on `waiting_reason`.
+ * reason on `waiting_reason`. While the queue is paused a round claims nothing: every job that would
+ * go out waits with the pause's reason.
  *
  * Restart rule: a copy found `dispatching` when the queue starts was claimed by a dashboard that
  * died before it knew how the send ended. Its printer is kept out of rounds until its driver is
@@ -46,6 +47,8 @@ export interface DispatcherDeps {
   dataDir: string;
   log: Logger;
   settings(): DispatchSettings;
+  /** The waiting reason while the queue is paused (pause.ts), null when it is not: then no copy goes out. */
+  pausedReason(): string | null;
   /** Saves the jobs and announces them (`queue.update`). */
   changed(jobs: readonly QueueJob[]): Promise<void>;
   /** Announces jobs whose waiting reason alone changed, without saving them. */
@@ -142,9 +145,12 @@ export class Dispatcher {
     const claims: PendingClaim[] = [];
     const touched = new Set<QueueJob>();
     const reasoned = new Set<QueueJob>();
+    const paused = this.deps.pausedReason();
     for (const job of this.deps.jobs.byPriority()) {
       let reason: string | null = null;
-      if (isDispatchable(job)) {
+      if (paused !== null) {
+        if (isDispatchable(job) && job.copies.some((copy) => copy.state === 'pending')) reason = paused;
+      } else if (isDispatchable(job)) {
         for (const copy of job.copies) {
           if (copy.state !== 'pending') continue;
           const pick = pickPrinter(job, printers, taken);

@@ -22,6 +22,7 @@ import { Dispatcher, type Claim } from './dispatcher.js';
 import type { QueueJob, SliceSpec } from './job.js';
 import { createJob, normaliseRequirements, removeJobFiles, sweepFiles, type ParsedForm, type RequirementsInput } from './job-input.js';
 import { JobStore } from './job-store.js';
+import { QueuePause, type PauseView } from './pause.js';
 import { Plates, type PlateChange, type PlateView } from './plates.js';
 import { applyCommand, canMoveCopy, checkDeletable, commandFor, hasActiveCopy, jobState, moveCopy, type JobState } from './states.js';
 import { newCopy } from './job.js';
@@ -29,10 +30,8 @@ import type { MultipartForm } from '../../common/multipart.js';
 
 export type QueueContext = Pick<DashboardContext, 'dataDir' | 'bus' | 'log' | 'stores' | 'settings'>;
 
-export interface QueueUpdate {
-  action: 'added' | 'changed' | 'removed';
-  job: JobView;
-}
+/** A job added, changed or removed; or the queue-wide pause changed (a reason added or ended). */
+export type QueueUpdate = { action: 'added' | 'changed' | 'removed'; job: JobView } | { action: 'paused' | 'resumed'; pause: PauseView };
 
 export interface JobView extends Omit<QueueJob, 'held' | 'cancelled' | 'plan' | 'file' | 'slice'> {
   slice: Omit<SliceSpec, 'owner'> | null;
@@ -66,7 +65,7 @@ const PRINTING_STATES = new Set<PrinterStatus['state']>(['preparing', 'printing'
 const READY_STATES = new Set<PrinterStatus['state']>(['idle', 'finished', 'error']);
 
 export class QueueService {
-  private opened: { jobs: JobStore; plates: Plates; dispatcher: Dispatcher } | null = null;
+  private opened: { jobs: JobStore; plates: Plates; pause: QueuePause; dispatcher: Dispatcher } | null = null;
   private readonly unsubscribe: Array<() => void> = [];
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
@@ -83,6 +82,7 @@ export class QueueService {
   async start(): Promise<void> {
     const jobs = await JobStore.open(this.ctx.stores);
     const plates = await Plates.open(this.ctx.stores);
+    const pause = await QueuePause.open(this.ctx.stores);
     const log = this.ctx.log.child('queue');
     const swept = await sweepFiles(this.ctx.dataDir, new Set(jobs.list().map((job) => job.id)));
     if (swept.length > 0) log.info(`removed ${swept.length} leftover file(s) of unfinished uploads and slices: ${swept.join(', ')}`);
@@ -95,6 +95,7 @@ export class QueueService {
       dataDir: this.ctx.dataDir,
       log,
       settings: () => ({ attempts: this.ctx.settings.current.queue.dispatch_attempts, retryDelayMs: this.ctx.settings.current.queue.retry_delay_ms }),
+      pausedReason: () => pause.waitingReason(),
       changed: (changed) => this.changed(changed),
       reasonsChanged: (jobs) => {
         for (const job of jobs) this.announce('changed', job);
@@ -102,7 +103,7 @@ export class QueueService {
       occupy: (printerId, by) => this.setPlate(printerId, 'occupied', by),
       announce: (dispatched) => this.ctx.bus.emit('print.dispatched', dispatched),
     });
-    this.opened = { jobs, plates, dispatcher };
+    this.opened = { jobs, plates, pause, dispatcher };
     dispatcher.recover();
     this.unsubscribe.push(
       this.ctx.bus.on('printer.status', (status) => this.onStatus(status)),
@@ -130,6 +131,8 @@ export class QueueService {
   async add(form: MultipartForm, parsed: ParsedForm, owner: JobOwner): Promise<JobView> {
     this.checkPrinters(parsed.requirements?.printer_ids ?? []);
     const job = await createJob(form, parsed, this.ctx.dataDir, owner);
+    // Said at once, so the answer already tells why the job will not start; the round says it again.
+    if (!job.held) job.waiting_reason = this.state.pause.waitingReason();
     await this.state.jobs.add(job, parsed.position);
     this.announce('added', job);
     void this.state.dispatcher.round();
@@ -179,6 +182,24 @@ export class QueueService {
     await this.state.jobs.remove(id);
     await removeJobFiles(job, this.ctx.dataDir);
     this.ctx.bus.emit('queue.update', { action: 'removed', job: view });
+  }
+
+  pauseView(): PauseView {
+    return this.state.pause.view();
+  }
+
+  /** Pauses the whole queue for a reason (others may pause it as well): no copy goes out until every reason is resumed. */
+  async pause(reason: string, by: string): Promise<PauseView> {
+    if (await this.state.pause.pause(reason, by)) this.ctx.bus.emit('queue.update', { action: 'paused', pause: this.pauseView() });
+    void this.state.dispatcher.round();
+    return this.pauseView();
+  }
+
+  /** Ends the pause of this reason (null: of every reason); a round follows, which starts what waited if nothing else pauses. */
+  async resume(reason: string | null): Promise<PauseView> {
+    if (await this.state.pause.resume(reason)) this.ctx.bus.emit('queue.update', { action: 'resumed', pause: this.pauseView() });
+    void this.state.dispatcher.round();
+    return this.pauseView();
   }
 
   dispatchNow(): Promise<Claim[]> {
@@ -235,7 +256,7 @@ export class QueueService {
     const jobs = this.opened?.jobs.list() ?? [];
     const counts: Partial<Record<JobState, number>> = {};
     for (const job of jobs) counts[jobState(job)] = (counts[jobState(job)] ?? 0) + 1;
-    return { jobs: jobs.length, by_state: counts };
+    return { jobs: jobs.length, by_state: counts, paused: this.opened?.pause.view().paused ?? false };
   }
 
   private get state(): NonNullable<QueueService['opened']> {
@@ -306,7 +327,7 @@ export class QueueService {
     for (const job of new Set(jobs)) this.announce('changed', job);
   }
 
-  private announce(action: QueueUpdate['action'], job: QueueJob): void {
+  private announce(action: 'added' | 'changed', job: QueueJob): void {
     this.ctx.bus.emit('queue.update', { action, job: this.view(job) });
   }
 

@@ -16,7 +16,10 @@ import {
   jobListSchema,
   jobSchema,
   jobUpdateSchema,
+  pauseBodySchema,
+  pauseSchema,
   plateSchema,
+  resumeBodySchema,
 } from './schemas.js';
 
 export const TAG = 'queue';
@@ -34,9 +37,38 @@ export function queueRoutes(queue: QueueService, dataDir: string): RouteSpec[] {
       level: 'view',
       tag: TAG,
       summary: 'List the queue',
-      description: 'Every job in queue order (position), with its state, copies and why it waits (`waiting_reason`).',
-      responses: { 200: { description: 'The jobs.', schema: jobListSchema } },
-      handler: () => ({ items: queue.list() }),
+      description:
+        'Every job in queue order (position), with its state, copies and why it waits (`waiting_reason`), and whether the whole ' +
+        'queue is paused (`pause`: each reason, who paused and when).',
+      responses: { 200: { description: 'The jobs and the pause.', schema: jobListSchema } },
+      handler: () => ({ items: queue.list(), pause: queue.pauseView() }),
+    },
+    {
+      method: 'post',
+      path: '/api/queue/pause',
+      level: 'print',
+      tag: TAG,
+      summary: 'Pause the whole queue',
+      description:
+        'Nothing new is sent to a printer while any reason pauses the queue (prints already running go on); jobs that would go out ' +
+        'wait with `waiting_reason` "queue paused: <reasons>". Each reason is its own pause: pausing again for the same reason ' +
+        'changes nothing. Announced as `queue.update` {action: "paused", pause}.',
+      body: { kind: 'json', schema: pauseBodySchema },
+      responses: { 200: { description: 'The pause now.', schema: pauseSchema }, 400: invalid },
+      handler: ({ body, principal }) => queue.pause((body as { reason: string }).reason.trim(), principal?.name ?? 'unknown'),
+    },
+    {
+      method: 'post',
+      path: '/api/queue/resume',
+      level: 'print',
+      tag: TAG,
+      summary: 'Resume the queue',
+      description:
+        'Ends the pause of `reason`, or of every reason when none is given; the queue runs again once no reason is left (a dispatch ' +
+        'round follows). Announced as `queue.update` {action: "resumed", pause}.',
+      body: { kind: 'json', schema: resumeBodySchema },
+      responses: { 200: { description: 'The pause now.', schema: pauseSchema }, 400: invalid },
+      handler: ({ body }) => queue.resume((body as { reason?: string }).reason?.trim() ?? null),
     },
     {
       method: 'post',

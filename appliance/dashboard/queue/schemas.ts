@@ -3,6 +3,8 @@ import { NAME_FORMAT, NAME_RULE } from '../../common/names.js';
 import type { JsonSchema } from '../http/route.js';
 import { COPY_STATES, JOB_STATES } from './states.js';
 
+import { MAX_PAUSE_REASON_LENGTH } from './pause.js';
+
 export const errorSchemaRef: JsonSchema = { $ref: '#/components/schemas/Error' };
 
 export const MAX_COPIES = 1000;
@@ -159,11 +161,44 @@ export const jobSchema: JsonSchema = {
   },
 };
 
+export const pauseSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['paused', 'reasons'],
+  properties: {
+    paused: { type: 'boolean' },
+    reasons: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['reason', 'by', 'at'],
+        properties: { reason: { type: 'string' }, by: { type: 'string' }, at: dateTime },
+      },
+    },
+  },
+};
+
 export const jobListSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['items'],
-  properties: { items: { type: 'array', items: jobSchema } },
+  required: ['items', 'pause'],
+  properties: { items: { type: 'array', items: jobSchema }, pause: pauseSchema },
+};
+
+const pauseReasonSchema: JsonSchema = { type: 'string', minLength: 1, maxLength: MAX_PAUSE_REASON_LENGTH, pattern: '\\S' };
+
+export const pauseBodySchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['reason'],
+  properties: { reason: pauseReasonSchema },
+};
+
+export const resumeBodySchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { reason: pauseReasonSchema },
 };
 
 export const jobUpdateSchema: JsonSchema = {

@@ -179,6 +179,20 @@ export const SETTINGS_SCHEMA = {
         },
       },
     },
+    automation: {
+      type: 'object',
+      description: 'the automation service (Node-RED) that runs beside the dashboard',
+      additionalProperties: false,
+      properties: {
+        node_red_url: {
+          type: 'string',
+          default: '',
+          description:
+            "the Node-RED editor's address as browsers reach it (http or https), linked from the settings page for admins; " +
+            "empty: the host the browser reached the dashboard by, port 1880 (the launcher's default)",
+        },
+      },
+    },
     queue: {
       type: 'object',
       description: 'the print queue and its dispatcher',

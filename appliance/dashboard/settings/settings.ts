@@ -47,6 +47,10 @@ export interface DashboardSettings {
     /** Base URL of the web UI for links printed on labels; empty: the request's host. */
     public_url: string;
   };
+  automation: {
+    /** The Node-RED editor's address as browsers reach it; empty: the dashboard's host, port 1880. */
+    node_red_url: string;
+  };
   queue: {
     /** Upload-and-start attempts of one dispatch before the copy fails. */
     dispatch_attempts: number;

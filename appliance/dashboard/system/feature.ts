@@ -14,6 +14,7 @@ import type { DashboardContext, DashboardFeature } from '../feature.js';
 import { Reply, type JsonSchema } from '../http/route.js';
 import type { FeatureStates } from '../feature-states.js';
 import { probeHardware, type HardwareSupport, type MdnsState } from './hardware.js';
+import { nodeRedUrl } from './node-red-link.js';
 import { HEALTH_SCHEMA, SYSTEM_INFO_SCHEMA } from './schemas.js';
 
 export const SERVICE_NAME = 'printyard-dashboard';
@@ -74,7 +75,7 @@ export function createSystemFeature(ctx: DashboardContext, parts: SystemParts): 
     return { running: state.running, note: state.note };
   };
 
-  const info = async (): Promise<Record<string, unknown>> => {
+  const info = async (hostHeader: string | undefined): Promise<Record<string, unknown>> => {
     hardware ??= probeHardware({ env: parts.env ?? process.env });
     const slicer = ctx.settings.current.slicer_service;
     const body: Record<string, unknown> = {
@@ -89,6 +90,7 @@ export function createSystemFeature(ctx: DashboardContext, parts: SystemParts): 
       hardware: { ...(await hardware), mdns: mdnsState() },
       features: parts.states.list(),
       slicer_service: { enabled: slicer.enabled, url: slicer.url, ok: null, version: null, upstream: null, last_check: null, error: null },
+      automation: { node_red_url: nodeRedUrl(ctx.settings.current.automation.node_red_url, hostHeader) },
     };
     for (const feature of parts.features) {
       if (feature.info && !parts.states.failed(feature.name)) body[feature.name] = feature.info();
@@ -118,7 +120,7 @@ export function createSystemFeature(ctx: DashboardContext, parts: SystemParts): 
         tag: TAG,
         summary: 'Versions, uptime, storage, hardware support and the state of every feature',
         responses: { 200: jsonSchema(SYSTEM_INFO_SCHEMA) },
-        handler: info,
+        handler: ({ req }) => info(req.headers.host),
       },
     ],
   };

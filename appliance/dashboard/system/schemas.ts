@@ -46,7 +46,20 @@ export const SLICER_STATUS_SCHEMA: JsonSchema = {
 export const SYSTEM_INFO_SCHEMA: JsonSchema = {
   type: 'object',
   description: 'Besides the keys below, every running feature that reports a state has a block under its name.',
-  required: ['service', 'box', 'version', 'versions', 'started_at', 'uptime_s', 'data_dir', 'storage', 'hardware', 'features', 'slicer_service'],
+  required: [
+    'service',
+    'box',
+    'version',
+    'versions',
+    'started_at',
+    'uptime_s',
+    'data_dir',
+    'storage',
+    'hardware',
+    'features',
+    'slicer_service',
+    'automation',
+  ],
   properties: {
     service: { type: 'string' },
     box: {
@@ -56,6 +69,14 @@ export const SYSTEM_INFO_SCHEMA: JsonSchema = {
       properties: { name: { type: 'string' } },
     },
     version: { type: 'string', description: 'Product version, shared with the slicer service.' },
+    automation: {
+      type: 'object',
+      description:
+        "The Node-RED editor's address as this request's browser reaches it (setting automation.node_red_url, else the request's " +
+        'host on port 1880); null when the setting is no http(s) URL. Admins open it with `?access_token=<session token>`.',
+      required: ['node_red_url'],
+      properties: { node_red_url: NULLABLE_STRING },
+    },
     versions: {
       type: 'object',
       properties: {

@@ -1,13 +1,17 @@
 /**
- * printyard-queue-action: adds a job, runs a dispatch round, holds or releases jobs. Holds and
- * releases without a job id act on the queue for a reason (lib/holds.js): a release lets go of
- * what this reason held and nothing else.
+ * printyard-queue-action: adds a job, runs a dispatch round, pauses or resumes the whole queue for
+ * a reason (the dashboard's own pause: nothing starts while any reason pauses it, jobs added
+ * meanwhile included), holds or releases jobs. Holds and releases without a job id act on the
+ * jobs for a reason (lib/holds.js): a release lets go of what this reason held and nothing else.
  */
 
 const { planHold, planRelease, recordHolds } = require('../lib/holds.js');
 const { familyList } = require('../lib/materials.js');
 
-const ACTIONS = ['add', 'dispatch', 'hold', 'release'];
+const ACTIONS = ['add', 'dispatch', 'pause', 'resume', 'hold', 'release'];
+
+/** The queue's pause as the node's status shows it: the reasons still pausing it, or running. */
+const pauseText = (pause) => (pause.paused ? `paused: ${pause.reasons.map((r) => r.reason).join(', ')}`.slice(0, 60) : 'queue running');
 
 module.exports = (RED) => {
   function QueueActionNode(config) {
@@ -79,10 +83,13 @@ module.exports = (RED) => {
         let result;
         if (action === 'add') result = await add(msg);
         else if (action === 'dispatch') result = await request('POST', '/api/queue/dispatch', {});
+        else if (action === 'pause') result = await request('POST', '/api/queue/pause', { reason });
+        else if (action === 'resume') result = await request('POST', '/api/queue/resume', { reason });
         else if (action === 'hold') result = await hold(msg, reason);
         else result = await release(msg, reason);
         const count = result.held?.length ?? result.released?.length ?? result.dispatched?.length;
-        this.status({ fill: 'green', shape: 'dot', text: count === undefined ? action : `${action}: ${count}` });
+        if (result.paused !== undefined) this.status({ fill: result.paused ? 'yellow' : 'green', shape: 'dot', text: pauseText(result) });
+        else this.status({ fill: 'green', shape: 'dot', text: count === undefined ? action : `${action}: ${count}` });
         send({ ...msg, payload: result });
         done();
       } catch (err) {

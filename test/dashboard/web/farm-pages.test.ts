@@ -128,6 +128,32 @@ test('queue: jobs in order, reorder by keyboard and by drag, "Plate cleared" dis
   assert.deepEqual(problems, []);
 });
 
+test('queue: a print user pauses the whole queue with a reason, the banner follows pauses made elsewhere, Resume ends them', async () => {
+  const page = adminPage;
+  const pauseReasons = async () => ((await call('get', '/api/queue')).json.pause.reasons as Array<{ reason: string }>).map((r) => r.reason);
+  await page.getByLabel('Reason for pausing').fill('nozzle change');
+  await page.getByRole('button', { name: 'Pause the queue' }).click();
+  await eventually('the queue paused', async () => (await pauseReasons()).join() === 'nozzle change');
+  const banner = page.locator('.pause-banner');
+  await banner.waitFor({ timeout: WAIT_MS });
+  assert.match((await banner.textContent()) ?? '', /nozzle change \(by farmer, since /);
+  await page.locator('.job', { hasText: 'queue paused: nozzle change' }).first().waitFor({ timeout: WAIT_MS });
+
+  // A pause made elsewhere (Node-RED's dispatch window) arrives over the live feed.
+  assert.equal((await call('post', '/api/queue/pause', { reason: 'dispatch-window' })).status, 200);
+  await page.locator('[data-pause-reason="dispatch-window"]').waitFor({ timeout: WAIT_MS });
+  await checkPage(page, 'queue-paused');
+  await page.getByRole('button', { name: 'Resume: nozzle change' }).click();
+  await eventually('one reason left', async () => (await pauseReasons()).join() === 'dispatch-window');
+  await page.locator('[data-pause-reason="nozzle change"]').waitFor({ state: 'detached', timeout: WAIT_MS });
+
+  await page.getByRole('button', { name: 'Resume the queue' }).click();
+  await eventually('the queue running', async () => (await pauseReasons()).length === 0);
+  await banner.waitFor({ state: 'detached', timeout: WAIT_MS });
+  await page.getByRole('button', { name: 'Pause the queue' }).waitFor({ timeout: WAIT_MS });
+  assert.deepEqual(problems, []);
+});
+
 test('spools: create one, its QR code loads at 256×256, assign it to a tool; locations show their climate chart', async () => {
   const page = adminPage;
   await page.getByRole('link', { name: 'Spools' }).click();
@@ -195,7 +221,7 @@ test('history: filter, open a record, export the filtered CSV, statistics charts
 test('a view user sees the three pages without write controls; the server refuses them anyway', async () => {
   const { page, problems: viewProblems, token } = await openSignedIn(browser, dash.url, VIEWER, '/queue', { colorScheme: 'dark' });
   await page.locator('.job').first().waitFor({ timeout: WAIT_MS });
-  assert.equal(await page.getByRole('button', { name: /Dispatch now|Plate cleared|Move|Hold|Delete|Add to queue/ }).count(), 0);
+  assert.equal(await page.getByRole('button', { name: /Dispatch now|Plate cleared|Move|Hold|Delete|Add to queue|Pause|Resume/ }).count(), 0);
   await page.getByRole('link', { name: 'Spools' }).click();
   await page.locator('[data-spool]').first().waitFor();
   assert.equal(await page.getByRole('button', { name: /Add a spool|Edit|Assign|Delete/ }).count(), 0);

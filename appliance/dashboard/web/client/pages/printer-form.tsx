@@ -1,8 +1,9 @@
 /**
  * Adding (`/printers/new`) and changing (`/printers/:id/edit`) a printer, for admins: the name,
  * model, vendor (for types without a fixed maker), enabled, and the type's connection fields as
- * `GET /api/printer-types` describes them. Editing also deletes, after asking. The API's
- * refusals land on the fields they name.
+ * `GET /api/printer-types` describes them. Adding offers "Find printers" (find-printers.tsx):
+ * a printer found fills the form. Editing also deletes, after asking. The API's refusals land on
+ * the fields they name.
  */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
@@ -11,6 +12,7 @@ import { can } from '../api/session';
 import type { PrinterView } from '../fleet/store';
 import { Field } from '../form-field';
 import { ConnectionFields, type PrinterType } from '../printer/connection-fields';
+import { FindPrinters, type FoundPrinter } from '../printer/find-printers';
 import { createBody, editBody, initialValues } from '../printer/form-body';
 import { followLink, navigate } from '../router';
 import type { RouteParams } from '../routes';
@@ -28,6 +30,12 @@ function fieldErrors(err: unknown): Record<string, string> {
   return errors;
 }
 
+/** The required connection fields still empty. */
+function connectionFieldsMissing(type: PrinterType, values: Record<string, string>): string[] {
+  const required = (type.connection as { required?: string[] }).required ?? [];
+  return required.filter((field) => (values[field] ?? '').trim() === '');
+}
+
 export function PrinterFormPage({ params }: { params: RouteParams }) {
   const editing = params.id ?? null;
   const types = useSignal<PrinterType[] | null>(null);
@@ -41,6 +49,7 @@ export function PrinterFormPage({ params }: { params: RouteParams }) {
   const errors = useSignal<Record<string, string>>({});
   const problem = useSignal<string | null>(null);
   const busy = useSignal(false);
+  const notice = useSignal<string | null>(null);
 
   const fill = (type: PrinterType, printer: PrinterView | null) => {
     const values = initialValues(type, printer);
@@ -127,12 +136,31 @@ export function PrinterFormPage({ params }: { params: RouteParams }) {
     }
   };
 
+  /** A found printer into the form; the fields it does not name (a Bambu access code) stay for the admin. */
+  const useFound = (found: FoundPrinter) => {
+    const foundType = types.value?.find((candidate) => candidate.type === found.type);
+    if (foundType === undefined) return;
+    fill(foundType, null);
+    if (found.name !== undefined) name.value = found.name;
+    if (found.model !== undefined) model.value = found.model;
+    const given = Object.fromEntries(Object.entries(found.connection).map(([key, value]) => [key, String(value)]));
+    connection.value = { ...connection.value, ...given };
+    errors.value = {};
+    const missing = connectionFieldsMissing(foundType, connection.value);
+    notice.value = missing.length > 0 ? t.printerForm.find.filledBambu(name.value) : t.printerForm.find.filled(name.value);
+    window.setTimeout(() => document.getElementById(missing.length > 0 ? `conn-${missing[0]}` : 'printer-name')?.focus());
+  };
+
   const stored = view.value?.connection as Record<string, unknown> | undefined;
   const secretsSet = stored === undefined ? null : Object.fromEntries(type.secrets.map((field) => [field, stored[`${field}_set`] === true]));
   return (
     <section class="narrow printer-form">
       <h1 tabIndex={-1}>{title}</h1>
+      {view.value === null && <FindPrinters onUse={useFound} />}
       <form class="form" onSubmit={(e) => void submit(e)} noValidate>
+        <p class="notice" role="status">
+          {notice.value ?? ''}
+        </p>
         {problem.value !== null && (
           <p class="error-text" role="alert">
             {problem.value}

@@ -1,7 +1,7 @@
 /**
  * The queue page: the plates waiting for a "Plate cleared", the jobs in queue order (drag or move
- * buttons to reorder, hold / release / requeue, cancel, delete, priority), "Dispatch now" and a
- * form to add a print-ready file. Live over `queue.update`, `printer.plate` and `printer.status`;
+ * buttons to reorder, hold / release / requeue, cancel, delete, priority), the queue-wide pause
+ * (pause-panel.tsx), "Dispatch now" and a form to add a print-ready file. Live over `queue.update`, `printer.plate` and `printer.status`;
  * the whole state is reloaded whenever the live feed (re)connects.
  */
 import { useSignal } from '@preact/signals';
@@ -11,6 +11,7 @@ import { canPrint } from '../api/session';
 import { live } from '../app-live';
 import { AddJob } from '../queue/add-job';
 import { JobRow, type JobActions } from '../queue/job-row';
+import { PausePanel } from '../queue/pause-panel';
 import { type Job, type Plate, type Printer, QueueStore, type QueueUpdate } from '../queue/store';
 import { t } from '../texts';
 
@@ -147,6 +148,7 @@ export function QueuePage() {
         </p>
       )}
       {!store.loaded.value && problem.value === null && <p>{t.loading}</p>}
+      {store.loaded.value && <PausePanel pause={store.pause.value} run={run} />}
       {store.loaded.value && (
         <div class="farm-columns">
           <div>

@@ -1,7 +1,8 @@
 /**
  * Settings: the box's name, the slicer service, users and roles, API keys, notification channels,
- * the other settings of config.json, and the system's information. Everything but the system
- * information is for admins (the server refuses others anyway); other users see the system part.
+ * the other settings of config.json, the GPIO pins (admins switch power relays), and the system's
+ * information. Everything but GPIO and the system information is for admins (the server refuses
+ * others anyway); other users see those two.
  */
 import { useEffect } from 'preact/hooks';
 import { can } from '../api/session';
@@ -9,6 +10,7 @@ import { location } from '../router';
 import { ApiKeysSection } from '../settings/api-keys-section';
 import { BoxSection } from '../settings/box-section';
 import { ChannelsSection } from '../settings/channels-section';
+import { GpioSection } from '../settings/gpio-section';
 import { PreferencesSection } from '../settings/preferences-section';
 import { SlicerSection } from '../settings/slicer-section';
 import { SystemSection } from '../settings/system-section';
@@ -29,7 +31,7 @@ export function SettingsPage() {
       <h1 tabIndex={-1}>{t.settings.title}</h1>
       {admin ? (
         <nav class="section-links" aria-label={t.settings.sectionsLabel}>
-          {[...ADMIN_SECTIONS, 'system' as const].map((id) => (
+          {[...ADMIN_SECTIONS, 'gpio' as const, 'system' as const].map((id) => (
             <a key={id} href={`#${id}`}>
               {t.settings.sectionNames[id]}
             </a>
@@ -48,6 +50,7 @@ export function SettingsPage() {
           <PreferencesSection />
         </>
       )}
+      <GpioSection />
       <SystemSection />
     </div>
   );

@@ -1,6 +1,7 @@
 /**
  * The queue as the page shows it: the jobs in the API's order, the plates, and the printers' names,
- * kept current by the live feed (`queue.update` {action, job}, `printer.plate`). A job's reason to
+ * and the queue-wide pause, kept current by the live feed (`queue.update` {action, job} or {action:
+ * paused|resumed, pause}, `printer.plate`). A job's reason to
  * wait is worked out by every dispatch round and only announced, so the events carry the newest.
  */
 import { signal } from '@preact/signals';
@@ -9,10 +10,9 @@ import { api, type Ok } from '../api/client';
 export type Job = Ok<'GET /api/queue'>['items'][number];
 export type Plate = Ok<'GET /api/queue/plates'>['items'][number];
 export type Printer = Ok<'GET /api/printers'>['items'][number];
-export interface QueueUpdate {
-  action: 'added' | 'changed' | 'removed';
-  job: Job;
-}
+export type Pause = Ok<'GET /api/queue'>['pause'];
+/** A job added, changed or removed; or the queue-wide pause changed. */
+export type QueueUpdate = { action: 'added' | 'changed' | 'removed'; job: Job } | { action: 'paused' | 'resumed'; pause: Pause };
 
 /** States whose jobs are still in play (done and cancelled ones sort last in the API's list too). */
 export const ACTIVE_STATES: readonly Job['state'][] = ['queued', 'held', 'dispatching', 'printing', 'failed'];
@@ -21,26 +21,33 @@ export class QueueStore {
   readonly jobs = signal<Job[]>([]);
   readonly plates = signal<Plate[]>([]);
   readonly printers = signal<Printer[]>([]);
+  readonly pause = signal<Pause>({ paused: false, reasons: [] });
   readonly loaded = signal(false);
 
   async load(): Promise<void> {
     const [queue, plates, printers] = await Promise.all([api('GET /api/queue'), api('GET /api/queue/plates'), api('GET /api/printers')]);
     this.jobs.value = queue.items;
+    this.pause.value = queue.pause;
     this.plates.value = plates.items;
     this.printers.value = printers.items;
     this.loaded.value = true;
   }
 
-  /** A change of one job: positions of the others may have moved too, so a move reloads the list. */
+  /** A change of the pause, or of one job: positions of the others may have moved too, so a move reloads the list. */
   apply(update: QueueUpdate): boolean {
-    const list = this.jobs.value;
-    const index = list.findIndex((j) => j.id === update.job.id);
-    if (update.action === 'removed') {
-      this.jobs.value = list.filter((j) => j.id !== update.job.id);
+    if ('pause' in update) {
+      this.pause.value = update.pause;
       return true;
     }
-    if (index === -1 || list[index].position !== update.job.position || list[index].priority !== update.job.priority) return false;
-    this.jobs.value = list.map((j, i) => (i === index ? update.job : j));
+    const { job } = update;
+    const list = this.jobs.value;
+    const index = list.findIndex((j) => j.id === job.id);
+    if (update.action === 'removed') {
+      this.jobs.value = list.filter((j) => j.id !== job.id);
+      return true;
+    }
+    if (index === -1 || list[index].position !== job.position || list[index].priority !== job.priority) return false;
+    this.jobs.value = list.map((j, i) => (i === index ? job : j));
     return true;
   }
 

@@ -1,7 +1,11 @@
-/** What the box is and has: versions, uptime, storage (free space and damaged state files), hardware, and every feature's state. */
+/**
+ * What the box is and has: versions, uptime, storage (free space and damaged state files), hardware, and every feature's state;
+ * for admins, the link to the Node-RED editor with their session (`?access_token=`, the editor's one sign-in).
+ */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { api, reason, type Ok } from '../api/client';
+import { can, session } from '../api/session';
 import { t } from '../texts';
 import { Section } from './section';
 
@@ -73,6 +77,22 @@ export function SystemSection() {
             <li>{t.settings.system.systemd(i.hardware.systemd_notify?.available === true)}</li>
             <li>{t.settings.system.mdns(i.hardware.mdns?.running === true)}</li>
           </ul>
+          {can('admin') && i.automation.node_red_url !== null && session.value !== null && (
+            <>
+              <h3>{t.settings.system.automation}</h3>
+              <p class="hint">{t.settings.system.automationHint}</p>
+              <p>
+                <a
+                  class="node-red-link"
+                  href={`${i.automation.node_red_url}/?access_token=${encodeURIComponent(session.value.token)}`}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                >
+                  {t.settings.system.openEditor}
+                </a>
+              </p>
+            </>
+          )}
           <h3>{t.settings.system.features}</h3>
           <ul class="plain-list features">
             {i.features.map((f) => (

@@ -64,6 +64,27 @@ export const printerPageTexts = {
 };
 
 export const printerFormTexts = {
+  find: {
+    heading: 'Find printers',
+    intro: 'Bambu Lab printers on this network and printers on the USB ports. Probing a USB port resets most boards, so do it while nothing prints.',
+    search: 'Find printers',
+    searching: 'Looking for printers…',
+    again: 'Look again',
+    bambu: 'Bambu Lab printers on the network',
+    bambuNone: 'None heard in the last five minutes.',
+    bambuOff: (why: string) => `Not listening for Bambu Lab printers: ${why}`,
+    serial: 'USB serial ports',
+    serialNone: 'No serial ports.',
+    serialError: (why: string) => `The serial ports could not be listed: ${why}`,
+    use: 'Use',
+    useLabel: (what: string) => `Use ${what}`,
+    added: 'added already',
+    inUse: (printer: string) => `used by printer ${printer}`,
+    marlin: (firmware: string) => `Marlin: ${firmware}`,
+    notMarlin: (why: string) => `not a Marlin printer (${why})`,
+    filled: (name: string) => `The form holds ${name}. Check it and add the printer.`,
+    filledBambu: (name: string) => `The form holds ${name}. Enter its access code (on the printer's screen: LAN only mode), then add it.`,
+  },
   addTitle: 'Add a printer',
   editTitle: (name: string) => `Edit ${name}`,
   adminOnly: 'Only an administrator adds, changes or deletes printers.',
