@@ -7,6 +7,7 @@
  */
 import { createAuthFeature, openAuthenticator } from './auth/feature.js';
 import type { DashboardContext, DashboardFeature } from './feature.js';
+import { createGcodeToolsFeature } from './gcode-tools/feature.js';
 import { createGpioFeature } from './gpio/feature.js';
 import { createHistoryFeature } from './history/feature.js';
 import type { Authenticator } from './http/route.js';
@@ -56,6 +57,9 @@ export const inventoryFeature: FeatureFactory = (ctx, { inventory, locations }) 
 export const inventoryToolsFeature: FeatureFactory = (ctx, { spoolDirectory, locations, usage }) =>
   createInventoryToolsFeature(ctx, { spools: spoolDirectory, storage: locations, usage });
 
+/** G-code estimate and reference (gcode-tools/): no state, no services. */
+export const gcodeToolsFeature: FeatureFactory = () => createGcodeToolsFeature();
+
 /** The browser app at `/` (web/): its files and the fallback to index.html for the app's own paths. */
 export const webFeature: FeatureFactory = (ctx) => createWebFeature({ log: ctx.log.child('web') });
 
@@ -77,6 +81,7 @@ export const FEATURES: readonly FeatureFactory[] = [
   slicerServiceFeature,
   queueFeature,
   gpioFeature,
+  gcodeToolsFeature,
   webFeature,
   networkFeature,
 ];

@@ -16,6 +16,10 @@ export { runBounds, runSlice } from './run/task-runner.js';
 export { DEFAULT_3MF_LIMITS } from './engine/mesh/opc.js';
 export type { BBox3 } from './engine/mesh/types.js';
 
+// Estimating uploaded G-code (the dashboard's G-code tools).
+export { estimateGcodeFile, parseSettingLines } from './engine/estimate/index.js';
+export type { EstimateResult } from './engine/estimate/index.js';
+
 // Profiles: the catalogue, the settings schema, importers of other slicers' profiles.
 export { loadBundledProfiles } from './profiles/bundled.js';
 export { ProfileCatalogue } from './profiles/catalogue.js';
