@@ -68,5 +68,6 @@ if (sliceS !== null)
   console.log(`PrusaSlicer slicing it ${(mb / sliceS).toFixed(1).padStart(7)} MB/s  ${sliceS.toFixed(2)} s (slicing and its estimate together)`);
 const theirs = report.slicer_estimate?.total_s;
 console.log(
-  `print time: ours ${report.time.total_s} s, ${report.slicer?.name ?? 'the slicer'} ${theirs ?? '?'} s (${report.slicer_estimate?.difference_percent ?? '?'} %)`,
+  `print time: ours ${report.time.total_s} s, ${report.slicer?.name ?? 'the slicer'} ${theirs ?? '?'} s ` +
+    `(${report.slicer_estimate?.difference_percent ?? '?'} %)`,
 );
