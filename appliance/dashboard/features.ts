@@ -7,6 +7,7 @@
  */
 import { createAuthFeature, openAuthenticator } from './auth/feature.js';
 import type { DashboardContext, DashboardFeature } from './feature.js';
+import { createGcodeToolsFeature } from './gcode-tools/feature.js';
 import { createGpioFeature } from './gpio/feature.js';
 import { createHistoryFeature } from './history/feature.js';
 import type { Authenticator } from './http/route.js';
@@ -69,6 +70,8 @@ export const inventoryToolsFeature: FeatureFactory = (ctx, { spoolDirectory, loc
 
 /** Mesh analysis, repair, conversion, transforms and splitting (mesh-tools/): stateless. */
 export const meshToolsFeature: FeatureFactory = () => createMeshToolsFeature();
+/** G-code estimate and reference (gcode-tools/): no state, no services. */
+export const gcodeToolsFeature: FeatureFactory = () => createGcodeToolsFeature();
 
 /** The browser app at `/` (web/): its files and the fallback to index.html for the app's own paths. */
 export const webFeature: FeatureFactory = (ctx) => createWebFeature({ log: ctx.log.child('web') });
@@ -95,6 +98,7 @@ export const FEATURES: readonly FeatureFactory[] = [
   modelGenerationFeature,
   mqttExportFeature,
   meshToolsFeature,
+  gcodeToolsFeature,
   webFeature,
   networkFeature,
 ];

@@ -24,6 +24,9 @@ export { loadModel } from './engine/mesh/load.js';
 export { repairMesh } from './engine/mesh/repair.js';
 export { type Affine, compose, concatMeshes, identity, transformMesh } from './engine/mesh/transform.js';
 export type { IndexedMesh, RepairReport } from './engine/mesh/types.js';
+// Estimating uploaded G-code (the dashboard's G-code tools).
+export { estimateGcodeFile, parseSettingLines } from './engine/estimate/index.js';
+export type { EstimateResult } from './engine/estimate/index.js';
 
 // Profiles: the catalogue, the settings schema, importers of other slicers' profiles.
 export { loadBundledProfiles } from './profiles/bundled.js';

@@ -6,6 +6,7 @@
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import { CommandLetter, GcodeReader, type GcodeWords, Letter, type GcodeSink } from './gcode-reader.js';
 import { DEFAULT_FIRMWARE_RETRACTION, type FirmwareRetraction, type MachineLimits } from './limits.js';
+import { FeatureTracker } from './feature-tracker.js';
 import { LayerTracker } from './layer-tracker.js';
 import { applyExtendedCommand, applyLimitCommand } from './limit-commands.js';
 import { MotionPlanner } from './planner.js';
@@ -24,6 +25,8 @@ export interface EstimateResult {
   layerStartS: number[];
   /** Whether layers came from the slicer's layer-change comments or from Z rising under extrusion. */
   layerSource: 'comments' | 'z';
+  /** Seconds per feature type named by the slicer's `;TYPE:` / `; FEATURE:` comments ("Other" before any). */
+  featureS: Record<string, number>;
   /** Filament pushed per extruder in mm, retracts subtracted. */
   filamentMm: number[];
   /** Motion commands that moved the machine (an arc counts once). */
@@ -56,6 +59,7 @@ export class GcodeEstimator implements GcodeSink {
   private readonly planner: MotionPlanner;
   private readonly reader: GcodeReader;
   private readonly layers = new LayerTracker();
+  private readonly features = new FeatureTracker();
   private readonly retraction: readonly FirmwareRetraction[];
 
   /** Machine position as the planner knows it; the file's coordinates are this minus `offset` (G92). */
@@ -81,7 +85,7 @@ export class GcodeEstimator implements GcodeSink {
 
   constructor(limits: MachineLimits, options: EstimatorOptions = {}) {
     this.retraction = options.firmwareRetraction && options.firmwareRetraction.length > 0 ? options.firmwareRetraction : DEFAULT_FIRMWARE_RETRACTION;
-    this.planner = new MotionPlanner(limits, { onMarker: (tag, timeS) => this.layers.resolved(tag, timeS) });
+    this.planner = new MotionPlanner(limits, { onMarker: (tag, timeS) => this.resolved(tag, timeS) });
     this.reader = new GcodeReader(this);
   }
 
@@ -101,6 +105,7 @@ export class GcodeEstimator implements GcodeSink {
       totalS,
       layerStartS: this.layers.starts(),
       layerSource: this.layers.source(),
+      featureS: this.features.finish(totalS),
       filamentMm: this.filament.slice(),
       moves: this.moves,
       extrusions: this.extrusions,
@@ -116,7 +121,16 @@ export class GcodeEstimator implements GcodeSink {
   }
 
   comment(bytes: Uint8Array, start: number, end: number): void {
-    if (this.layers.isLayerComment(bytes, start, end)) this.planner.marker(LayerTracker.COMMENT_TAG);
+    if (this.layers.isLayerComment(bytes, start, end)) {
+      this.planner.marker(LayerTracker.COMMENT_TAG);
+      return;
+    }
+    const feature = FeatureTracker.tagOf(bytes, start, end);
+    if (feature !== null) this.planner.marker(feature);
+  }
+
+  private resolved(tag: string, timeS: number): void {
+    if (!this.features.resolved(tag, timeS)) this.layers.resolved(tag, timeS);
   }
 
   extended(line: string): void {
