@@ -6,6 +6,7 @@
  * mesh, so a model with flipped triangles still finds its outside.
  */
 import { type Affine, concatMeshes, type IndexedMesh, repairMesh } from '../../slicer/index.js';
+import { faceCross } from './measure.js';
 
 /** Normals within about 0.06° and planes within 0.01 mm are one face. */
 const NORMAL_STEP = 1e-3;
@@ -25,19 +26,10 @@ function planes(mesh: IndexedMesh): Plane[] {
   const v = mesh.vertices;
   const idx = mesh.indices;
   const groups = new Map<string, Plane>();
+  const n = new Float64Array(3);
   for (let k = 0; k < idx.length; k += 3) {
     const a = idx[k] * 3;
-    const b = idx[k + 1] * 3;
-    const c = idx[k + 2] * 3;
-    const ux = v[b] - v[a],
-      uy = v[b + 1] - v[a + 1],
-      uz = v[b + 2] - v[a + 2];
-    const wx = v[c] - v[a],
-      wy = v[c + 1] - v[a + 1],
-      wz = v[c + 2] - v[a + 2];
-    const cx = uy * wz - uz * wy,
-      cy = uz * wx - ux * wz,
-      cz = ux * wy - uy * wx;
+    const [cx, cy, cz] = faceCross(mesh, k, n);
     const length = Math.hypot(cx, cy, cz);
     if (length === 0) continue;
     const nx = cx / length,

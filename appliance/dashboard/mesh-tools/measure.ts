@@ -1,21 +1,34 @@
-/** Plain measures of a triangle mesh: surface area, signed volume, boundary loops. */
+/** Plain measures of a triangle mesh: face normals, surface area, signed volume, boundary loops. */
 import { buildEdgeTable, type IndexedMesh } from '../../slicer/index.js';
 
-export function surfaceArea(mesh: IndexedMesh): number {
+/**
+ * The cross product of the two edges from the first corner of the triangle that starts at index
+ * `k` of `mesh.indices`, written into `out`: the face's normal as the triangle is wound, as long
+ * as twice its area.
+ */
+export function faceCross(mesh: IndexedMesh, k: number, out: Float64Array): Float64Array {
   const v = mesh.vertices;
-  const idx = mesh.indices;
+  const a = mesh.indices[k] * 3;
+  const b = mesh.indices[k + 1] * 3;
+  const c = mesh.indices[k + 2] * 3;
+  const ux = v[b] - v[a];
+  const uy = v[b + 1] - v[a + 1];
+  const uz = v[b + 2] - v[a + 2];
+  const wx = v[c] - v[a];
+  const wy = v[c + 1] - v[a + 1];
+  const wz = v[c + 2] - v[a + 2];
+  out[0] = uy * wz - uz * wy;
+  out[1] = uz * wx - ux * wz;
+  out[2] = ux * wy - uy * wx;
+  return out;
+}
+
+export function surfaceArea(mesh: IndexedMesh): number {
+  const n = new Float64Array(3);
   let sum = 0;
-  for (let k = 0; k < idx.length; k += 3) {
-    const a = idx[k] * 3;
-    const b = idx[k + 1] * 3;
-    const c = idx[k + 2] * 3;
-    const ux = v[b] - v[a],
-      uy = v[b + 1] - v[a + 1],
-      uz = v[b + 2] - v[a + 2];
-    const wx = v[c] - v[a],
-      wy = v[c + 1] - v[a + 1],
-      wz = v[c + 2] - v[a + 2];
-    sum += Math.hypot(uy * wz - uz * wy, uz * wx - ux * wz, ux * wy - uy * wx) / 2;
+  for (let k = 0; k < mesh.indices.length; k += 3) {
+    faceCross(mesh, k, n);
+    sum += Math.hypot(n[0], n[1], n[2]) / 2;
   }
   return sum;
 }

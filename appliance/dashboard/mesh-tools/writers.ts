@@ -5,6 +5,7 @@
  */
 import { strToU8, zipSync } from 'fflate';
 import type { IndexedMesh } from '../../slicer/index.js';
+import { faceCross } from './measure.js';
 import type { MeshFormat, MeshObject } from './read-model.js';
 
 export const CONTENT_TYPES: Record<MeshFormat | 'zip', string> = {
@@ -30,22 +31,12 @@ export function toBinaryStl(objects: readonly MeshObject[]): Uint8Array {
   const view = new DataView(bytes.buffer);
   view.setUint32(80, triangles, true);
   let offset = 84;
+  const normal = new Float64Array(3);
   for (const { mesh } of objects) {
     const v = mesh.vertices;
     const idx = mesh.indices;
     for (let k = 0; k < idx.length; k += 3) {
-      const a = idx[k] * 3;
-      const b = idx[k + 1] * 3;
-      const c = idx[k + 2] * 3;
-      const ux = v[b] - v[a],
-        uy = v[b + 1] - v[a + 1],
-        uz = v[b + 2] - v[a + 2];
-      const wx = v[c] - v[a],
-        wy = v[c + 1] - v[a + 1],
-        wz = v[c + 2] - v[a + 2];
-      const nx = uy * wz - uz * wy,
-        ny = uz * wx - ux * wz,
-        nz = ux * wy - uy * wx;
+      const [nx, ny, nz] = faceCross(mesh, k, normal);
       const length = Math.hypot(nx, ny, nz) || 1;
       view.setFloat32(offset, nx / length, true);
       view.setFloat32(offset + 4, ny / length, true);

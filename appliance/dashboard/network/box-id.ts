@@ -5,30 +5,13 @@
  * one and the old content moved aside, as the JSON stores do.
  */
 import { randomBytes } from 'node:crypto';
-import { open, readFile, rename } from 'node:fs/promises';
+import { readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomic } from '../../common/json-store.js';
 import type { Logger } from '../../common/logger.js';
 
 export const BOX_ID_FILE = 'box-id';
 const BOX_ID = /^[0-9a-f]{32}$/;
-
-async function writeDurably(file: string, text: string): Promise<void> {
-  const temp = `${file}.tmp-${process.pid}`;
-  const handle = await open(temp, 'w', 0o600);
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, file);
-  const dir = await open(path.dirname(file), 'r');
-  try {
-    await dir.sync();
-  } finally {
-    await dir.close();
-  }
-}
 
 export async function loadBoxId(dataDir: string, log: Logger): Promise<string> {
   const file = path.join(dataDir, BOX_ID_FILE);
@@ -45,6 +28,6 @@ export async function loadBoxId(dataDir: string, log: Logger): Promise<string> {
     log.error(`${BOX_ID_FILE} did not hold a box id; moved to ${path.basename(aside)}, a new id is made`);
   }
   const id = randomBytes(16).toString('hex');
-  await writeDurably(file, `${id}\n`);
+  await writeFileAtomic(file, `${id}\n`);
   return id;
 }
