@@ -12,7 +12,8 @@ describe('GET and PATCH /api/settings', () => {
       createAuthenticator: testAuthenticator,
       features: [settingsFeature],
       config: { slicer_service: { enabled: true, url: 'http://slicer.lan:8765', token: 'kept-secret' } },
-      env: { PRINTYARD_DASHBOARD_RATE_LIMIT_PER_MINUTE: '500' },
+      // The fixture switches mDNS off through the environment; here the environment holds one key only.
+      env: { PRINTYARD_DASHBOARD_RATE_LIMIT_PER_MINUTE: '500', PRINTYARD_DASHBOARD_MDNS_ENABLED: undefined },
     });
   });
   after(async () => dash.cleanup());

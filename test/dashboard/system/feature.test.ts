@@ -24,7 +24,8 @@ describe('health and system info', () => {
     dash = await startDashboardFixture({
       createAuthenticator: testAuthenticator,
       features: [widgets],
-      env: { SLICER_URL: 'http://slicer.lan:8765', SLICER_TOKEN: 'do-not-show' },
+      // mDNS left on (the fixture's default is off): the note then says the feature is not running.
+      env: { SLICER_URL: 'http://slicer.lan:8765', SLICER_TOKEN: 'do-not-show', PRINTYARD_DASHBOARD_MDNS_ENABLED: undefined },
       files: { 'widgets.json': '{"items": [' },
     });
   });
