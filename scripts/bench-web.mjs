@@ -14,22 +14,13 @@
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
 import { cleanUpOnSignals, cleanupStack } from './bench/cleanup.mjs';
 import { BENCH_USER, signIn, startDashboard } from './bench/dashboard-process.mjs';
 import { addPrinters, builtFleet, sleep, startSimulators, waitOnline } from './bench/virtual-fleet.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
 const VIEWPORT = { width: 1280, height: 800 };
 /** The pages a person opens, by path; the printer page is added once a printer exists. */
 const PAGES = ['/', '/slice', '/queue', '/spools', '/history', '/notifications', '/settings'];
@@ -235,7 +226,8 @@ async function main() {
     const base = await dashboard.url;
     const credentials = await signIn(base, { apiKey: null });
     const session = { token: credentials.token, username: BENCH_USER.username, role: 'admin' };
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+    const { launchChromium } = await import(pathToFileURL(join(opts.dist, 'test', 'fixtures', 'chromium.js')).href);
+    const browser = await launchChromium();
     cleanup.add(() => browser.close());
 
     let fleetSize = 0;

@@ -95,12 +95,8 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
   const inventory = new Inventory({ stores: ctx.stores, bus: ctx.bus, log: ctx.log.child('inventory') });
   const printerDirectory: PrinterDirectory = {
     describe: (id) => {
-      try {
-        const view = printers.fleet.view(id);
-        return { name: view.name, type: view.type };
-      } catch {
-        return null; // deleted, or the printers are not open
-      }
+      const view = printers.fleet.find(id); // null: deleted, or the printers are not open
+      return view === null ? null : { name: view.name, type: view.type };
     },
   };
   const spoolDirectory = options.spools ?? inventory;

@@ -217,12 +217,7 @@ export class GpioService {
   }
 
   private printerExists(id: string): boolean {
-    try {
-      this.deps.printers.fleet.view(id);
-      return true;
-    } catch {
-      return false;
-    }
+    return this.deps.printers.fleet.find(id) !== null;
   }
 
   private requireStore(): JsonStore<StoredConfig> {

@@ -243,12 +243,8 @@ export class MqttExport {
     const layout = this.layout;
     const settings = this.running;
     if (!this.client || !layout || !settings || !this.connected) return;
-    let printer: PrinterView;
-    try {
-      printer = known ?? this.printers.fleet.view(printerId);
-    } catch {
-      return; // removed: publishDevices clears it
-    }
+    const printer = known ?? this.printers.fleet.find(printerId);
+    if (printer === null) return; // removed: publishDevices clears it
     const messages = discoveryMessages(layout, printer, this.ctx.settings.current.box.name, settings.buttons);
     const signature = JSON.stringify(messages);
     if (this.published.get(printer.id) === signature) return;
@@ -311,12 +307,7 @@ export class MqttExport {
   }
 
   private exists(printerId: string): boolean {
-    try {
-      this.printers.fleet.view(printerId);
-      return true;
-    } catch {
-      return false;
-    }
+    return this.printers.fleet.find(printerId) !== null;
   }
 
   /** A button press: the printer's control, as `command_role` (refused below print, as the API would). */

@@ -47,6 +47,15 @@ export class PrinterFleet {
     return printerView(findPrinterFamily(record.type), record, this.manager.status(id), this.manager.identity(id));
   }
 
+  /**
+   * The printer's view, or null when there is no such printer — or no printers yet, while the
+   * registry is not open (for the parts that follow printers by id: the queue, GPIO, exports).
+   */
+  find(id: string): PrinterView | null {
+    const record = this.opened?.get(id);
+    return record ? printerView(findPrinterFamily(record.type), record, this.manager.status(id), this.manager.identity(id)) : null;
+  }
+
   status(id: string): PrinterStatus {
     return this.manager.status(this.registry.require(id).id);
   }

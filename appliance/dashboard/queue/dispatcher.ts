@@ -238,12 +238,7 @@ export class Dispatcher {
   private async resolveRecovered(): Promise<void> {
     const resolved: QueueJob[] = [];
     for (const [printerId, { job, copy }] of this.recovering) {
-      let view: ReturnType<Printers['fleet']['view']> | null = null;
-      try {
-        view = this.deps.printers.fleet.view(printerId);
-      } catch {
-        view = null;
-      }
+      const view = this.deps.printers.fleet.find(printerId);
       // Wait for the printer to answer again, unless it was disabled (then it will not).
       if (view !== null && !view.online && view.enabled) continue;
       const file = view?.status.job?.file ?? null;

@@ -156,12 +156,8 @@ export class WebhookService {
   private ports(): ActionPorts {
     return {
       printer: (id) => {
-        try {
-          const view = this.deps.printers.fleet.view(id);
-          return { name: view.name, state: view.state };
-        } catch {
-          return null;
-        }
+        const view = this.deps.printers.fleet.find(id);
+        return view === null ? null : { name: view.name, state: view.state };
       },
       pause: async (id) => {
         await this.control.control(id, 'pause');
@@ -172,12 +168,7 @@ export class WebhookService {
   }
 
   private printerExists(id: string): boolean {
-    try {
-      this.deps.printers.fleet.view(id);
-      return true;
-    } catch {
-      return false;
-    }
+    return this.deps.printers.fleet.find(id) !== null;
   }
 
   private store(): ReceiverStore {

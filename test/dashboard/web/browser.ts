@@ -1,5 +1,5 @@
 /**
- * Chromium for the web app's tests: Debian's browser through playwright-core (DESIGN.md's flags),
+ * Chromium for the web app's tests (launched by test/fixtures/chromium.ts),
  * an axe-core check that runs inside the page, screenshots saved under test-artifacts/web/, and a
  * record of what the page reported (console errors, failed requests, CSP refusals).
  */
@@ -8,17 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
-import { chromium, type Browser, type Page } from 'playwright-core';
-
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import type { Browser, Page } from 'playwright-core';
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
@@ -26,9 +16,7 @@ export const PHONE = { width: 390, height: 844 };
 /** Gitignored; the screenshots are the test's artefacts, for people to look at. */
 export const ARTIFACTS = fileURLToPath(new URL('../../../../test-artifacts/web/', import.meta.url));
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
-}
+export { launchChromium } from '../../fixtures/chromium.js';
 
 /** What a page said that a working page never says. */
 export function watchProblems(page: Page): string[] {

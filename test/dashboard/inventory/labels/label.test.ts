@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { inventoryToolsFeature } from '../../../../appliance/dashboard/features.js';
 import { expectError, startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture } from '../../../fixtures/dashboard.js';
+import { launchChromium } from '../../../fixtures/chromium.js';
 import { MemorySpools, stockedSpool } from '../../../fixtures/memory-spools.js';
 
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const MM_IN_PT = 72 / 25.4;
 
 const hostile = '<img src=x onerror="alert(1)">&"\'';
@@ -33,7 +25,7 @@ before(async () => {
     config: { rate_limit: { enabled: false } },
     logLevel: 'warn',
   });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();
