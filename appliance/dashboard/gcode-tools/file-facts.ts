@@ -5,7 +5,7 @@
  * under 2 MB. Each slicer's way of writing them is one pattern below; a file from an unknown
  * program gives nulls, never an error.
  */
-import { open } from 'node:fs/promises';
+import { readFileEnds } from '../../common/file-ends.js';
 import { parseSettingLines } from '../../slicer/index.js';
 
 const HEAD_BYTES = 64 * 1024;
@@ -94,29 +94,16 @@ function filamentMmOf(text: string, settings: ReadonlyMap<string, string>): numb
 
 /** Reads the head and tail of a G-code file for what it says about itself. */
 export async function readFileFacts(path: string): Promise<FileFacts> {
-  const handle = await open(path, 'r');
-  try {
-    const { size } = await handle.stat();
-    const read = async (position: number, length: number): Promise<string> => {
-      const buffer = Buffer.alloc(length);
-      const { bytesRead } = await handle.read(buffer, 0, length, position);
-      return buffer.toString('latin1', 0, bytesRead);
-    };
-    const head = await read(0, Math.min(size, HEAD_BYTES));
-    const tail = size <= HEAD_BYTES ? '' : await read(Math.max(HEAD_BYTES, size - TAIL_BYTES), Math.min(size - HEAD_BYTES, TAIL_BYTES));
-    const text = `${head}\n${tail}`;
-    const settings = settingsWithSpaces(text);
-    return {
-      slicer: slicerOf(head),
-      slicerEstimateS: estimateOf(text),
-      slicerFilamentMm: filamentMmOf(text, settings),
-      slicerFilamentG: positives(settings.get('filament used [g]')),
-      densities: positives(settings.get('filament_density')),
-      diameters: positives(settings.get('filament_diameter')),
-    };
-  } finally {
-    await handle.close();
-  }
+  const { head, text } = await readFileEnds(path, HEAD_BYTES, TAIL_BYTES);
+  const settings = settingsWithSpaces(text);
+  return {
+    slicer: slicerOf(head),
+    slicerEstimateS: estimateOf(text),
+    slicerFilamentMm: filamentMmOf(text, settings),
+    slicerFilamentG: positives(settings.get('filament used [g]')),
+    densities: positives(settings.get('filament_density')),
+    diameters: positives(settings.get('filament_diameter')),
+  };
 }
 
 /**

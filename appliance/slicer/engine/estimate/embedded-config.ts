@@ -4,7 +4,7 @@
  * `; CONFIG_BLOCK_START` … `; CONFIG_BLOCK_END`, which may sit at either end of the file. Only the
  * head and the tail of the file are read, so a 100 MB file costs a couple of megabytes.
  */
-import { open } from 'node:fs/promises';
+import { readFileEnds } from '../../../common/file-ends.js';
 import { defaultConfig, isSettingKey, parseSetting, settingDef, type PrintConfig, type SettingKey } from '../../profiles/schema.js';
 import { firmwareRetractionFromConfig, limitsFromConfig, type FirmwareRetraction, type MachineLimits } from './limits.js';
 
@@ -93,17 +93,6 @@ export function machineFromSettings(settings: ReadonlyMap<string, string>): Embe
 
 /** Reads the settings embedded at the head and the tail of a G-code file. */
 export async function readEmbeddedMachine(path: string): Promise<EmbeddedMachine> {
-  const handle = await open(path, 'r');
-  try {
-    const { size } = await handle.stat();
-    const read = async (position: number, length: number): Promise<string> => {
-      const buffer = Buffer.alloc(length);
-      const { bytesRead } = await handle.read(buffer, 0, length, position);
-      return buffer.toString('latin1', 0, bytesRead);
-    };
-    const text = size <= HEAD_BYTES + TAIL_BYTES ? await read(0, size) : `${await read(0, HEAD_BYTES)}\n${await read(size - TAIL_BYTES, TAIL_BYTES)}`;
-    return machineFromSettings(parseSettingLines(text));
-  } finally {
-    await handle.close();
-  }
+  const { text } = await readFileEnds(path, HEAD_BYTES, TAIL_BYTES);
+  return machineFromSettings(parseSettingLines(text));
 }
