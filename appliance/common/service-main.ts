@@ -40,8 +40,12 @@ export interface ServiceDefinition<O extends Options, S extends RunningService> 
   /** --help text after the options. */
   moreHelp?(): string;
   loadOptions(argv: readonly string[], env: Env): O;
-  /** Starts the service; anything it logs or sets up around the start is its own. */
-  start(options: O, log: Logger): Promise<S>;
+  /**
+   * Starts the service; anything it logs or sets up around the start is its own. `host.systemd`:
+   * systemd supervises this process (it passed a notify socket, which the notifier has taken out of
+   * the environment so that child processes cannot speak for the service).
+   */
+  start(options: O, log: Logger, host: { systemd: boolean }): Promise<S>;
   /** Fields of the log line that says where it listens: its folders. */
   startedFields(options: O): LogFields;
   /** The STATUS line systemd shows, asked for again now and then: `listening on …, 12 printers`. */
@@ -91,7 +95,7 @@ async function main<O extends Options, S extends RunningService>(service: Servic
   const notifier = createServiceNotifier(process.env, log.child('systemd'));
   let running: S;
   try {
-    running = await service.start(options, log);
+    running = await service.start(options, log, { systemd: notifier.socket !== null });
   } catch (err) {
     const error = toAppError(err);
     log.error(`cannot start: ${error.message}`);

@@ -52,6 +52,8 @@ export interface Composition {
   /** Options of the shared services (fake printer drivers, the bridge's search path…). */
   services?: ServiceOptions;
   createAuthenticator?: AuthenticatorFactory;
+  /** systemd supervises the process (service-main.ts): reported in /api/system/info. */
+  underSystemd?: boolean;
 }
 
 function rateLimits(settings: DashboardSettings): RateLimits {
@@ -101,7 +103,13 @@ export async function startDashboard(options: StartOptions, log: Logger, composi
   const app = createHttpServer({ maxBodyBytes: DEFAULT_JSON_MAX_BYTES, log: log.child('http') });
   const router = new DashboardRouter(app, { auth, limiter, log: log.child('http') });
   const all = [
-    createSystemFeature(ctx, { settingsProblem: settings.problem, features, states, mdns: () => services.presence.state() }),
+    createSystemFeature(ctx, {
+      settingsProblem: settings.problem,
+      features,
+      states,
+      underSystemd: composition.underSystemd ?? false,
+      mdns: () => services.presence.state(),
+    }),
     ...features,
     createOpenApiFeature(() => router.routes),
   ];

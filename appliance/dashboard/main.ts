@@ -17,8 +17,8 @@ await runService({
   folderDefaults,
   moreHelp: () => `Settings in <data-dir>/${CONFIG_FILE} (created with the defaults on the first start):\n${settingsUsage()}`,
   loadOptions,
-  async start(options, log) {
-    const server = await startDashboard(options, log);
+  async start(options, log, host) {
+    const server = await startDashboard(options, log, { underSystemd: host.systemd });
     log.debug('settings', { settings: JSON.stringify(redactSettings(server.context.settings.current)) });
     return server;
   },

@@ -29,7 +29,8 @@ export interface SystemParts {
   features: readonly DashboardFeature[];
   /** Which of them run and which failed to start. */
   states: Pick<FeatureStates, 'list' | 'failed'>;
-  env?: Readonly<Record<string, string | undefined>>;
+  /** systemd supervises the process (it gave the notify socket the service's notifier uses). */
+  underSystemd: boolean;
   /** The mDNS announcement's state; absent: the dashboard has no announcement. */
   mdns?: () => MdnsState;
 }
@@ -76,7 +77,7 @@ export function createSystemFeature(ctx: DashboardContext, parts: SystemParts): 
   };
 
   const info = async (hostHeader: string | undefined): Promise<Record<string, unknown>> => {
-    hardware ??= probeHardware({ env: parts.env ?? process.env });
+    hardware ??= probeHardware({ underSystemd: parts.underSystemd });
     const slicer = ctx.settings.current.slicer_service;
     const body: Record<string, unknown> = {
       service: SERVICE_NAME,

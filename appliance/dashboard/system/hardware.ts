@@ -39,7 +39,8 @@ async function probeGpio(devDir: string, sysfsDir: string): Promise<HardwareSupp
 }
 
 export interface HardwareProbeOptions {
-  env: Readonly<Record<string, string | undefined>>;
+  /** systemd supervises the process: sd_notify (READY, WATCHDOG) reaches it. */
+  underSystemd: boolean;
   devDir?: string;
   gpioSysfsDir?: string;
 }
@@ -49,7 +50,6 @@ export async function probeHardware(options: HardwareProbeOptions): Promise<Hard
   return {
     serial,
     gpio,
-    // sd_notify needs the socket systemd passes; without it (not under systemd) there is nothing to notify.
-    systemd_notify: { available: Boolean(options.env.NOTIFY_SOCKET) },
+    systemd_notify: { available: options.underSystemd },
   };
 }

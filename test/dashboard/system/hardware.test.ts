@@ -12,13 +12,13 @@ test('GPIO chips and the systemd notify socket are found where they are', async 
   const dev = path.join(root, 'dev');
   mkdirSync(dev);
   for (const name of ['gpiochip1', 'gpiochip0', 'ttyUSB0']) writeFileSync(path.join(dev, name), '');
-  const found = await probeHardware({ env: { NOTIFY_SOCKET: '/run/systemd/notify' }, devDir: dev, gpioSysfsDir: path.join(root, 'no-sysfs') });
+  const found = await probeHardware({ underSystemd: true, devDir: dev, gpioSysfsDir: path.join(root, 'no-sysfs') });
   assert.deepEqual(found.gpio, { available: true, chips: ['gpiochip0', 'gpiochip1'], sysfs: false });
   assert.deepEqual(found.systemd_notify, { available: true });
 });
 
 test('a machine without them says so', async () => {
-  const found = await probeHardware({ env: {}, devDir: path.join(root, 'missing'), gpioSysfsDir: path.join(root, 'missing') });
+  const found = await probeHardware({ underSystemd: false, devDir: path.join(root, 'missing'), gpioSysfsDir: path.join(root, 'missing') });
   assert.deepEqual(found.gpio, { available: false, chips: [], sysfs: false });
   assert.deepEqual(found.systemd_notify, { available: false });
 });

@@ -30,6 +30,18 @@ const SERVICES = [
     main: 'appliance/dashboard/main.js',
     args: (dir: string) => ['--port', '0', '--bind', '127.0.0.1', '--data-dir', path.join(dir, 'data')],
     status: /^STATUS=listening on http:\/\/127\.0\.0\.1:\d+, 0 printers$/,
+    // The notifier takes NOTIFY_SOCKET out of the environment; the system info still knows.
+    afterReady: async (url: string) => {
+      const admin = { username: 'owner', password: 'Spool-Yard-4711' };
+      const post = (route: string) =>
+        fetch(`${url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
+      assert.equal((await post('/api/auth/setup')).status, 201);
+      const { token } = (await (await post('/api/auth/login')).json()) as { token: string };
+      const info = (await (await fetch(`${url}/api/system/info`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+        hardware: { systemd_notify: { available: boolean } };
+      };
+      assert.equal(info.hardware.systemd_notify.available, true, 'the dashboard reports that systemd supervises it');
+    },
   },
 ];
 
@@ -66,6 +78,7 @@ for (const service of SERVICES) {
       const url = (status ?? '').replace(/^STATUS=listening on (\S+?),?( .*)?$/, '$1');
       const health = await fetch(`${url}/api/health`);
       assert.equal(health.status, 200, 'the port answers once READY is said');
+      await service.afterReady?.(url);
 
       const first = listener.messages.indexOf(ready);
       await listener.waitFor('WATCHDOG=1', first);
