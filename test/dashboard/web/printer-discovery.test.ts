@@ -80,7 +80,13 @@ test('a Bambu Lab printer found on the network: "Use" fills the form, the access
   }
   await found.waitFor({ timeout: WAIT_MS });
   assert.match((await found.textContent()) ?? '', /Farm P1S\s*P1S.*127\.0\.0\.1/);
+  // The searches above probe the virtual Marlin's pty each time; one may have caught it while socat
+  // reopened it after the previous probe: look again until a search has found it.
   const port = page.locator(`[data-found="${marlin.hostPath}"]`);
+  for (let i = 0; i < 10 && !/Marlin: /.test((await port.textContent()) ?? ''); i++) {
+    await page.getByRole('button', { name: /Look again|Find printers/ }).click();
+    await page.getByRole('button', { name: /Look again|Find printers/ }).waitFor({ timeout: WAIT_MS });
+  }
   assert.match((await port.textContent()) ?? '', /Arduino.*Marlin: .*Marlin /);
   await checkPage(page, 'printer-find');
 
