@@ -24,6 +24,7 @@ import path from 'node:path';
 import { AppError, ErrorCode } from './errors.js';
 import { writeFileAtomic, type StoreProblem } from './json-store.js';
 import type { Logger } from './logger.js';
+import { stateVersionsOf } from './state-versions.js';
 
 export const DEFAULT_COMPACT_RATIO = 2;
 export const DEFAULT_COMPACT_MIN_BYTES = 64 * 1024;
@@ -328,6 +329,7 @@ export class AppendLog<S, R> {
   }
 
   private async writeDurably(bytes: Buffer): Promise<void> {
+    await stateVersionsOf(this.options.file)?.keepBeforeWrite(this.options.file, 'in-place');
     // Opened per write, so no descriptor outlives a write (nor a store nobody closes).
     const handle = await open(this.options.file, 'r+');
     try {

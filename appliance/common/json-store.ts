@@ -13,11 +13,13 @@
  * store starts from its defaults — or, when the caller can salvage the valid part of a file that
  * fails its shape check (one bad record among good ones), from that part, written back at once.
  */
-import { open, readFile, rename } from 'node:fs/promises';
+import { readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { Low, type Adapter } from 'lowdb';
+import { fsyncPath, replaceFileDurably } from './atomic-file.js';
 import { AppError, ErrorCode } from './errors.js';
 import type { Logger } from './logger.js';
+import { stateVersionsOf } from './state-versions.js';
 
 export interface StoreProblem {
   /** The store's file name, relative to the data directory. */
@@ -37,28 +39,16 @@ export type ShapeCheck = (data: unknown) => string | null;
  */
 export type Salvage<T> = (data: unknown) => { data: T; kept: string } | null;
 
-/** fsyncs a file (`flags` 'r+') or a directory (`flags` 'r', after a rename or unlink in it). */
-export async function fsyncPath(target: string, flags: string): Promise<void> {
-  const handle = await open(target, flags);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
+export { fsyncPath };
 
-/** Writes `text` to `file` so that after a crash the file holds either the old or the new text. */
+/**
+ * Writes `text` to `file` so that after a crash the file holds either the old or the new text.
+ * Under a data directory whose state versions are kept (state-versions.ts), the file as the
+ * previous version left it is kept first.
+ */
 export async function writeFileAtomic(file: string, text: string | Buffer): Promise<void> {
-  const temp = `${file}.tmp`;
-  const handle = await open(temp, 'w', 0o600);
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, file);
-  await fsyncPath(path.dirname(file), 'r');
+  await stateVersionsOf(file)?.keepBeforeWrite(file, 'replace');
+  await replaceFileDurably(file, text);
 }
 
 interface PendingWrite {

@@ -13,7 +13,9 @@ import { EventBus } from '../common/event-bus.js';
 import { closeServer, createHttpServer, listen } from '../common/http-server.js';
 import { JsonStores } from '../common/json-store.js';
 import type { Logger } from '../common/logger.js';
+import { StateVersions } from '../common/state-versions.js';
 import { ensureTokenFile } from '../common/token-file.js';
+import { packageVersion } from '../common/version.js';
 import type { DashboardEvents } from './events.js';
 import type { DashboardContext, DashboardFeature } from './feature.js';
 import { FeatureStates } from './feature-states.js';
@@ -83,7 +85,13 @@ function firstRunSettings(options: StartOptions): SettingsPatch {
 export async function startDashboard(options: StartOptions, log: Logger, composition: Composition = {}): Promise<DashboardServer> {
   const dataDir = options.data_dir;
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const settings = await FileSettings.load(dataDir, composition.env ?? process.env, log.child('settings'), () => firstRunSettings(options));
+  const stateVersions = await StateVersions.open(dataDir, packageVersion(), log.child('state'));
+  const settings = await FileSettings.load(dataDir, composition.env ?? process.env, log.child('settings'), () => firstRunSettings(options)).catch(
+    (err: unknown) => {
+      stateVersions.close();
+      throw err;
+    },
+  );
   const base = {
     dataDir,
     log,
@@ -136,6 +144,7 @@ export async function startDashboard(options: StartOptions, log: Logger, composi
     closeServer(app);
     unwatch();
     await ctx.stores.settled();
+    stateVersions.close();
     throw err;
   }
   limiter.startSweeping();
@@ -168,6 +177,7 @@ export async function startDashboard(options: StartOptions, log: Logger, composi
         clearTimeout(timer);
         closeServer(app);
         await ctx.stores.settled();
+        stateVersions.close();
       })();
       return stopping;
     },
