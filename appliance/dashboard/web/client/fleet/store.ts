@@ -10,6 +10,7 @@
  */
 import { computed, signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import { api, type Ok } from '../api/client';
+import { LiveReplay } from '../api/live-replay';
 import { JobPictures } from './job-pictures';
 
 export type PrinterView = Ok<'GET /api/printers'>['items'][number];
@@ -83,6 +84,7 @@ export class FleetStore {
   private readonly ids = signal<string[]>([]);
   readonly loaded = signal(false);
   private readonly pictures = new JobPictures((id) => this.entries.get(id));
+  private readonly replay = new LiveReplay();
 
   /** `filter` says which group the page shows (null: all); the page keeps it in its URL. */
   constructor(readonly filter: ReadonlySignal<StateGroup | null>) {}
@@ -135,8 +137,16 @@ export class FleetStore {
 
   /** Loads the list and the AMS of the printers that have one. */
   async load(): Promise<void> {
-    const { items } = await api('GET /api/printers');
-    this.setPrinters(items);
+    let items: PrinterView[] = [];
+    await this.replay.load(async () => {
+      // The plates are the queue's: without them the cards show none.
+      const [printers, plates] = await Promise.all([api('GET /api/printers'), api('GET /api/queue/plates').catch(() => ({ items: [] }))]);
+      items = printers.items;
+      return () => {
+        this.setPrinters(printers.items);
+        for (const plate of plates.items) this.setPlate(plate);
+      };
+    });
     const queue = items.filter(HAS_AMS).map((p) => p.id);
     const worker = async () => {
       for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
@@ -148,33 +158,35 @@ export class FleetStore {
         }
       }
     };
-    // The plates are the queue's and the pictures the history's: without them the cards show neither.
-    await Promise.all([
-      ...Array.from({ length: STATE_CONCURRENCY }, worker),
-      api('GET /api/queue/plates').then((plates) => {
-        for (const plate of plates.items) this.applyPlate(plate);
-      }, ignore),
-      this.pictures.loadAll().catch(ignore),
-    ]);
+    // The pictures are the history's: without them the cards show none.
+    await Promise.all([...Array.from({ length: STATE_CONCURRENCY }, worker), this.pictures.loadAll().catch(ignore)]);
   }
 
   /** True when the status belongs to a known printer; false asks the caller to reload the list. */
   applyStatus(status: PrinterStatus): boolean {
-    const entry = this.entries.get(status.printer_id);
-    if (entry === undefined) return false;
-    entry.status.value = status;
-    this.pictures.follow(entry);
-    return true;
+    return this.replay.apply(() => {
+      const entry = this.entries.get(status.printer_id);
+      if (entry === undefined) return false;
+      entry.status.value = status;
+      this.pictures.follow(entry);
+      return true;
+    });
   }
 
   applyProgress(progress: PrintProgress): void {
-    const entry = this.entries.get(progress.printer_id);
-    if (entry === undefined) return;
-    const { printer_id: _id, file, progress: percent, layer, total_layers, elapsed_s, remaining_s } = progress;
-    entry.status.value = { ...entry.status.value, job: { file, progress: percent, layer, total_layers, elapsed_s, remaining_s } };
+    this.replay.apply(() => {
+      const entry = this.entries.get(progress.printer_id);
+      if (entry === undefined) return;
+      const { printer_id: _id, file, progress: percent, layer, total_layers, elapsed_s, remaining_s } = progress;
+      entry.status.value = { ...entry.status.value, job: { file, progress: percent, layer, total_layers, elapsed_s, remaining_s } };
+    });
   }
 
   applyPlate(plate: Plate): void {
+    this.replay.apply(() => this.setPlate(plate));
+  }
+
+  private setPlate(plate: Plate): void {
     const entry = this.entries.get(plate.printer_id);
     if (entry !== undefined) entry.plate.value = plate;
   }

@@ -6,6 +6,7 @@
  */
 import { signal } from '@preact/signals';
 import { api, type Ok } from '../api/client';
+import { LiveReplay } from '../api/live-replay';
 
 export type Job = Ok<'GET /api/queue'>['items'][number];
 export type Plate = Ok<'GET /api/queue/plates'>['items'][number];
@@ -23,18 +24,40 @@ export class QueueStore {
   readonly printers = signal<Printer[]>([]);
   readonly pause = signal<Pause>({ paused: false, reasons: [] });
   readonly loaded = signal(false);
+  private readonly replay = new LiveReplay();
 
-  async load(): Promise<void> {
-    const [queue, plates, printers] = await Promise.all([api('GET /api/queue'), api('GET /api/queue/plates'), api('GET /api/printers')]);
-    this.jobs.value = queue.items;
-    this.pause.value = queue.pause;
-    this.plates.value = plates.items;
-    this.printers.value = printers.items;
-    this.loaded.value = true;
+  load(): Promise<void> {
+    return this.replay.load(async () => {
+      const [queue, plates, printers] = await Promise.all([api('GET /api/queue'), api('GET /api/queue/plates'), api('GET /api/printers')]);
+      return () => {
+        this.jobs.value = queue.items;
+        this.pause.value = queue.pause;
+        this.plates.value = plates.items;
+        this.printers.value = printers.items;
+        this.loaded.value = true;
+      };
+    });
   }
 
   /** A change of the pause, or of one job: positions of the others may have moved too, so a move reloads the list. */
   apply(update: QueueUpdate): boolean {
+    return this.replay.apply(() => this.change(update));
+  }
+
+  applyPlate(plate: Plate): void {
+    this.replay.apply(() => {
+      const others = this.plates.value.filter((p) => p.printer_id !== plate.printer_id);
+      this.plates.value = [...others, plate];
+    });
+  }
+
+  applyPrinter(status: Printer['status']): void {
+    this.replay.apply(() => {
+      this.printers.value = this.printers.value.map((p) => (p.id === status.printer_id ? { ...p, status } : p));
+    });
+  }
+
+  private change(update: QueueUpdate): boolean {
     if ('pause' in update) {
       this.pause.value = update.pause;
       return true;
@@ -49,15 +72,6 @@ export class QueueStore {
     if (index === -1 || list[index].position !== job.position || list[index].priority !== job.priority) return false;
     this.jobs.value = list.map((j, i) => (i === index ? job : j));
     return true;
-  }
-
-  applyPlate(plate: Plate): void {
-    const others = this.plates.value.filter((p) => p.printer_id !== plate.printer_id);
-    this.plates.value = [...others, plate];
-  }
-
-  applyPrinter(status: Printer['status']): void {
-    this.printers.value = this.printers.value.map((p) => (p.id === status.printer_id ? { ...p, status } : p));
   }
 
   printerName(id: string): string {

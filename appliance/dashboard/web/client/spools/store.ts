@@ -5,6 +5,7 @@
  */
 import { signal } from '@preact/signals';
 import { api, type Ok } from '../api/client';
+import { LiveReplay } from '../api/live-replay';
 
 type Flat = NonNullable<Ok<'GET /api/filaments'>['items']>[number];
 /** The flat spool view: every field is answered (the schema marks none required). */
@@ -27,34 +28,43 @@ export class SpoolsStore {
   readonly loaded = signal(false);
   /** Bumped by every reading, so that the open charts reload. */
   readonly climateVersion = signal(0);
+  private readonly replay = new LiveReplay();
 
-  async load(): Promise<void> {
-    const [spools, locations, printers, stats] = await Promise.all([
-      api('GET /api/filaments', { query: { archived: false } }),
-      api('GET /api/inventory/locations'),
-      api('GET /api/printers'),
-      api('GET /api/filaments/stats'),
-    ]);
-    this.spools.value = (spools.items ?? []) as Spool[];
-    this.locations.value = locations.items;
-    this.printers.value = printers.items;
-    // The statistics' answer is not described in detail by the API (an open object): read what is used.
-    const low = (stats as { low_stock?: { spools?: Array<{ id: number }> } }).low_stock?.spools ?? [];
-    this.lowStock.value = new Set(low.map((s) => s.id));
-    this.loaded.value = true;
+  load(): Promise<void> {
+    return this.replay.load(async () => {
+      const [spools, locations, printers, stats] = await Promise.all([
+        api('GET /api/filaments', { query: { archived: false } }),
+        api('GET /api/inventory/locations'),
+        api('GET /api/printers'),
+        api('GET /api/filaments/stats'),
+      ]);
+      return () => {
+        this.spools.value = (spools.items ?? []) as Spool[];
+        this.locations.value = locations.items;
+        this.printers.value = printers.items;
+        // The statistics' answer is not described in detail by the API (an open object): read what is used.
+        const low = (stats as { low_stock?: { spools?: Array<{ id: number }> } }).low_stock?.spools ?? [];
+        this.lowStock.value = new Set(low.map((s) => s.id));
+        this.loaded.value = true;
+      };
+    });
   }
 
   applySpool({ spool, deleted }: { spool: Spool; deleted: boolean }): void {
-    const others = this.spools.value.filter((s) => s.id !== spool.id);
-    this.spools.value = deleted || spool.archived ? others : [...others, spool].sort((a, b) => a.id - b.id);
+    this.replay.apply(() => {
+      const others = this.spools.value.filter((s) => s.id !== spool.id);
+      this.spools.value = deleted || spool.archived ? others : [...others, spool].sort((a, b) => a.id - b.id);
+    });
   }
 
   applyClimate(reading: ClimateEvent): void {
-    this.locations.value = this.locations.value.map((l) =>
-      l.id === reading.location_id
-        ? { ...l, latest_reading: { at: reading.at, temperature_c: reading.temperature_c, humidity_pct: reading.humidity_pct } }
-        : l,
-    );
+    this.replay.apply(() => {
+      this.locations.value = this.locations.value.map((l) =>
+        l.id === reading.location_id
+          ? { ...l, latest_reading: { at: reading.at, temperature_c: reading.temperature_c, humidity_pct: reading.humidity_pct } }
+          : l,
+      );
+    });
     this.climateVersion.value++;
   }
 
