@@ -201,3 +201,26 @@ test('a sunk object is cut at the bed', async () => {
   assert.ok(Math.abs(bounds.min[2]) < 1e-4, `rests on the bed (${bounds.min[2]})`);
   assert.ok(Math.abs(bounds.max[2] - (boxSize[2] - 5)) < 1e-3, `${boxSize[2] - 5} mm left above the bed: ${bounds.max[2]}`);
 });
+
+test('arranging lays overlapping objects out on the bed, after which the scene slices; too many for the bed are refused', async () => {
+  const id = await scene([
+    { job_id: gear, name: 'G1' },
+    { job_id: gear, name: 'G2' },
+    { job_id: box, name: 'B', transform: { rotate: { z: 30 } } },
+  ]);
+  expectError(await sliceScene(id), 409, 'ERR_CONFLICT', /overlap/);
+  const arranged = await dash.request('post', `/api/ai-model/scenes/${id}/arrange`, { ...as('print'), body: { spacing_mm: 4 } });
+  assert.equal(arranged.status, 200, arranged.text);
+  const places = arranged.json.objects.map((o: { transform: { translate: { x: number; y: number } } }) => o.transform.translate);
+  assert.equal(new Set(places.map((p: { x: number; y: number }) => `${p.x},${p.y}`)).size, 3, 'each object has a place of its own');
+  assert.equal(arranged.json.objects[2].transform.rotate.z, 30, 'rotations stay');
+  const sliced = await sliceScene(id);
+  assert.equal(sliced.status, 200, sliced.text);
+  const file = await fetch(dash.url + sliced.json.gcode_url, { headers: { authorization: `Bearer ${TEST_TOKENS.view}` } });
+  assert.deepEqual([...objectExtents(await file.text()).keys()].sort(), ['B', 'G1', 'G2']);
+
+  const crowd = await scene(Array.from({ length: 12 }, (_, k) => ({ job_id: box, name: `Big ${k}`, transform: { scale: { x: 2, y: 2 } } })));
+  const refused = await dash.request('post', `/api/ai-model/scenes/${crowd}/arrange`, { ...as('print'), body: {} });
+  expectError(refused, 422, 'ERR_MODEL_OUTSIDE_BED', /the 12 objects do not fit on the bed of "generic-marlin-0.4" \(220 x 220 mm\)/);
+  expectError(await dash.request('post', `/api/ai-model/scenes/${crowd}/arrange`, { ...as('view'), body: {} }), 403, 'ERR_FORBIDDEN');
+});

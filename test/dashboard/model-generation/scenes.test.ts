@@ -100,6 +100,8 @@ test('bad input is refused, naming the job, the field or the size', async () => 
   const flat = await createScene({ name: 'x', objects: [{ job_id: gear, transform: { scale: { z: 0.01 } } }] });
   expectError(flat, 400, 'ERR_VALIDATION', /0\.0 mm|from 0.1/);
   expectError(await createScene({ name: 'x', objects: [{ job_id: gear, transform: { scale: 0 } }] }), 400, 'ERR_VALIDATION');
+  const buried = await createScene({ name: 'x', objects: [{ job_id: gear, transform: { translate: { z: -4 } } }] });
+  expectError(buried, 400, 'ERR_VALIDATION', /sinks the whole object \(4\.0 mm high\) into the bed/);
   expectError(await createScene({ name: 'x', objects: [{ job_id: gear, transform: { translate: { z: 2 } } }] }), 400, 'ERR_VALIDATION');
   expectError(await createScene({ name: 'x', objects: [{ job_id: gear, colour: 'red' }] }), 400, 'ERR_VALIDATION');
   expectError(await createScene({ name: '', objects: [] }), 400, 'ERR_VALIDATION');

@@ -7,7 +7,7 @@
  */
 import { type Affine, compose, meshBounds, transformMesh } from '../../../slicer/index.js';
 import { disposing, type ManifoldToplevel, type SolidMesh } from '../geometry/manifold.js';
-import type { SceneTransform } from './scene.js';
+import { MIN_OBJECT_SIZE_MM, type SceneTransform } from './scene.js';
 
 export type Point = [number, number];
 
@@ -58,7 +58,6 @@ async function cutAtBed(kernel: ManifoldToplevel, mesh: SolidMesh): Promise<Soli
   return disposing((keep) => {
     const solid = keep(kernel.Manifold.ofMesh(new kernel.Mesh({ numProp: 3, vertProperties: mesh.vertices, triVerts: mesh.indices })));
     const cut = keep(solid.trimByPlane([0, 0, 1], 0));
-    if (cut.isEmpty()) throw new Error('nothing of the object is left above the bed');
     const out = cut.getMesh();
     const count = out.vertProperties.length / out.numProp;
     const vertices = new Float32Array(count * 3);
@@ -72,6 +71,7 @@ export async function placeObject(kernel: ManifoldToplevel, name: string, source
   const box = meshBounds(turned);
   const centre = [(box.min[0] + box.max[0]) / 2, (box.min[1] + box.max[1]) / 2];
   const shift = Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1, -centre[0], -centre[1], transform.translate.z - box.min[2]);
+  if (box.max[2] - box.min[2] + transform.translate.z < MIN_OBJECT_SIZE_MM) throw new Error('nothing of the object is left above the bed');
   let mesh: SolidMesh = transformMesh(turned, shift);
   if (transform.translate.z < 0) mesh = await cutAtBed(kernel, mesh);
   const placed = meshBounds(mesh);

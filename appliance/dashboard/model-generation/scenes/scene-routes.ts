@@ -34,6 +34,18 @@ const SLICE_BODY_SCHEMA: JsonSchema = {
   },
 };
 
+/** Room between arranged objects (mm): enough for a nozzle to pass and for parts to come off apart. */
+const DEFAULT_SPACING_MM = 5;
+
+const ARRANGE_BODY_SCHEMA: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    printer_id: { type: 'string', minLength: 1, maxLength: 200, description: 'The printer profile whose bed to arrange on.' },
+    spacing_mm: { type: 'number', minimum: 0, maximum: 50, default: DEFAULT_SPACING_MM, description: 'Room between objects (mm).' },
+  },
+};
+
 export const SCENES_DESCRIPTION =
   `A scene places finished generation jobs' models on a bed, each with a transform (mirror, scale, rotate X/Y/Z in its own frame; ` +
   "then its bounding box's centre at `translate` x/y mm from the centre of the printable area, resting on the bed or sunk by a negative " +
@@ -134,6 +146,32 @@ export function sceneRoutes(scenes: SceneStore, slicing: SceneSlicing, tag: stri
       },
       handler: ({ req, res, params, body, principal }) =>
         slicing.slice(params.id, (body ?? {}) as SceneSliceOptions, ownerOf(principal), disconnectSignal(req, res)),
+    },
+    {
+      method: 'post',
+      path: '/api/ai-model/scenes/:id/arrange',
+      level: 'print',
+      tag,
+      summary: 'Arrange a scene on a bed',
+      description:
+        "Lays the objects out on the printable area of `printer_id` (default: the scene's printer profile): rows of footprints, the deepest " +
+        'first, `spacing_mm` apart, the whole centred on the bed. Rotations, scales and sinking stay; the new `translate` x/y are stored.',
+      params: idParam,
+      body: { kind: 'json', schema: ARRANGE_BODY_SCHEMA, maxBytes: 4 * 1024 },
+      responses: {
+        200: { description: 'The scene with its objects moved.', schema: SCENE_SCHEMA },
+        400: { description: 'No printer profile to arrange on (ERR_VALIDATION).', schema: errorSchemaRef },
+        404: {
+          description: 'No such scene (ERR_NOT_FOUND), or a printer profile the dashboard does not know (ERR_PROFILE_NOT_FOUND).',
+          schema: errorSchemaRef,
+        },
+        409: { description: 'The scene has missing objects or none (ERR_CONFLICT).', schema: errorSchemaRef },
+        422: { description: 'The objects do not fit on the bed together (ERR_MODEL_OUTSIDE_BED).', schema: errorSchemaRef },
+      },
+      handler: ({ params, body }) => {
+        const { printer_id, spacing_mm } = (body ?? {}) as { printer_id?: string; spacing_mm?: number };
+        return slicing.arrange(params.id, printer_id, spacing_mm ?? DEFAULT_SPACING_MM);
+      },
     },
     {
       method: 'get',

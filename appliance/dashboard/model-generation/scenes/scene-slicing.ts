@@ -23,7 +23,8 @@ import { manifoldKernel } from '../geometry/manifold.js';
 import { type ThreeMfObject, threeMfObjects } from '../geometry/mesh-files.js';
 import type { ModelJobs } from '../jobs.js';
 import { insidePolygon, overlapDepth, type PlacedObject, placeObject, type Point } from './placement.js';
-import type { SceneStore } from './scene-store.js';
+import { arrange, type Footprint } from './arrange.js';
+import type { SceneStore, SceneView } from './scene-store.js';
 
 /** Footprints may overlap this much (mm) before two objects count as one on top of the other. */
 const OVERLAP_TOLERANCE_MM = 0.05;
@@ -111,6 +112,41 @@ export class SceneSlicing {
     const printer = printerId ?? scene.printer_id;
     const bed = printer === null ? null : await this.bedOf(printer);
     return this.file(placed, bed);
+  }
+
+  /**
+   * Lays the objects out on the bed of `printerId` (default: the scene's printer profile) with
+   * `spacing` mm between them (arrange.ts) and stores their new places; rotations stay.
+   */
+  async arrange(sceneId: string, printerId: string | undefined, spacing: number): Promise<SceneView> {
+    const scene = this.scenes.get(sceneId);
+    const printer = printerId ?? scene.printer_id;
+    if (printer === null) {
+      throw validationError([{ path: 'body/printer_id', message: 'is required: the scene has no printer profile whose bed to arrange on' }]);
+    }
+    const bed = await this.bedOf(printer);
+    if (bed === null) throw new AppError(ErrorCode.profileNotFound, 404, `unknown printer profile "${printer}"`, { id: printer, kind: 'printer' });
+    const placed = await this.place(sceneId);
+    const footprints = placed.map((o): Footprint => {
+      const xs = o.footprint.map((p) => p[0]);
+      const ys = o.footprint.map((p) => p[1]);
+      const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+      return { size: [maxX - minX, maxY - minY], centre: [(minX + maxX) / 2 - o.offset[0], (minY + maxY) / 2 - o.offset[1]] };
+    });
+    const xs = bed.area.map((p) => p[0]);
+    const ys = bed.area.map((p) => p[1]);
+    const bedSize: Point = [Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)];
+    const offsets = arrange(footprints, bedSize, spacing);
+    if (offsets === null) {
+      throw new AppError(
+        ErrorCode.modelOutsideBed,
+        422,
+        `the ${placed.length} objects do not fit on the bed of "${printer}" (${mm(bedSize[0])} x ${mm(bedSize[1])} mm) ` +
+          `with ${mm(spacing)} mm between them`,
+        { printable_area: bed.area },
+      );
+    }
+    return this.scenes.move(sceneId, offsets);
   }
 
   async slice(sceneId: string, options: SceneSliceOptions, owner: JobOwner, signal: AbortSignal): Promise<StoredResult> {
@@ -205,7 +241,7 @@ function refuseOverlaps(placed: readonly PlacedObject[]): void {
         throw new AppError(
           ErrorCode.conflict,
           409,
-          `objects "${placed[a].name}" and "${placed[b].name}" overlap on the bed (by ${mm(depth)} mm); move them apart`,
+          `objects "${placed[a].name}" and "${placed[b].name}" overlap on the bed (by ${mm(depth)} mm); move them apart or arrange the scene`,
           { objects: [placed[a].name, placed[b].name], overlap_mm: Number(depth.toFixed(2)) },
         );
       }

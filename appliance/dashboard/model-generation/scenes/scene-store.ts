@@ -99,6 +99,19 @@ export class SceneStore {
     return this.view(scene);
   }
 
+  /** Moves each object to its new `translate` x/y (arranging); everything else stays. */
+  async move(id: string, offsets: readonly [number, number][]): Promise<SceneView> {
+    const scene = this.file().data.scenes.find((s) => s.id === id);
+    if (!scene) throw new AppError(ErrorCode.notFound, 404, `no scene ${id}`);
+    scene.objects.forEach((object, k) => {
+      const round = (value: number) => Math.round(value * 1000) / 1000;
+      object.transform.translate = { ...object.transform.translate, x: round(offsets[k][0]), y: round(offsets[k][1]) };
+    });
+    scene.updated_at = new Date().toISOString();
+    await this.file().write();
+    return this.view(scene);
+  }
+
   async delete(id: string): Promise<void> {
     const store = this.file();
     if (!store.data.scenes.some((s) => s.id === id)) throw new AppError(ErrorCode.notFound, 404, `no scene ${id}`);
@@ -147,6 +160,11 @@ export class SceneStore {
             path: `${where}/transform/scale`,
             message: `makes the object ${extent} mm; each side must be from ${MIN_OBJECT_SIZE_MM} to ${MAX_OBJECT_SIZE_MM} mm`,
           },
+        ]);
+      }
+      if (size[2] + transform.translate.z < MIN_OBJECT_SIZE_MM) {
+        throw validationError([
+          { path: `${where}/transform/translate/z`, message: `sinks the whole object (${size[2].toFixed(1)} mm high) into the bed` },
         ]);
       }
       objects.push({ job_id: job.id, name: normalizeName(object.name ?? `${job.generator}-${index + 1}`), transform });
