@@ -7,6 +7,7 @@
  * one too tall for the printer are refused before anything is sliced.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,6 +21,7 @@ import {
 } from '../../../appliance/dashboard/features.js';
 import { loadModel } from '../../../appliance/slicer/engine/mesh/load.js';
 import { meshBounds } from '../../../appliance/slicer/engine/mesh/bounds.js';
+import { modelLabelIds, readBambuProject, skipBlocks } from '../../fixtures/bambu-project-reader.js';
 import { type DashboardFixture, expectError, startDashboardFixture, TEST_TOKENS, testAuthenticator } from '../../fixtures/dashboard.js';
 import { eventually } from '../../fixtures/eventually.js';
 import { merge, toBinaryStl } from '../../fixtures/meshes.js';
@@ -30,6 +32,8 @@ const PROFILES = { printer_id: 'generic-marlin-0.4', filament_ids: ['generic-pla
 const BED_CENTRE = [110, 110];
 const GEAR_AT = { x: -50, y: 0 };
 const BOX_AT = { x: 30, y: 5 };
+const GEAR = { teeth: 12, module: 2, thickness: 4 };
+const BOX = { width: 30, depth: 24, height: 12, lip_height: 4 };
 
 let dash: DashboardFixture;
 let work: string;
@@ -38,10 +42,10 @@ let box: string;
 
 const as = (role: keyof typeof TEST_TOKENS) => ({ token: TEST_TOKENS[role] });
 
-async function generated(generator: string, body: Record<string, unknown>): Promise<{ id: string; size: number[] }> {
-  const id: string = (await dash.request('post', `/api/ai-model/${generator}`, { ...as('print'), body })).json.id;
+async function generated(generator: string, body: Record<string, unknown>, on = dash): Promise<{ id: string; size: number[] }> {
+  const id: string = (await on.request('post', `/api/ai-model/${generator}`, { ...as('print'), body })).json.id;
   const job = await eventually(`job ${id} done`, async () => {
-    const answer = (await dash.request('get', `/api/ai-model/jobs/${id}`, as('view'))).json;
+    const answer = (await on.request('get', `/api/ai-model/jobs/${id}`, as('view'))).json;
     return answer.state === 'done' ? answer : null;
   });
   return { id, size: job.result.size_mm };
@@ -59,8 +63,8 @@ before(async () => {
     services: { bridge: { searchDirs: [] } },
     logLevel: 'warn',
   });
-  ({ id: gear, size: gearSize } = await generated('gear', { teeth: 12, module: 2, thickness: 4 }));
-  ({ id: box, size: boxSize } = await generated('box', { width: 30, depth: 24, height: 12, lip_height: 4 }));
+  ({ id: gear, size: gearSize } = await generated('gear', GEAR));
+  ({ id: box, size: boxSize } = await generated('box', BOX));
 });
 
 after(async () => {
@@ -68,13 +72,13 @@ after(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-async function scene(objects: unknown[], profiles: Record<string, unknown> = PROFILES): Promise<string> {
-  const created = await dash.request('post', '/api/ai-model/scenes', { ...as('print'), body: { name: 'Farm plate 1', objects, ...profiles } });
+async function scene(objects: unknown[], profiles: Record<string, unknown> = PROFILES, on = dash): Promise<string> {
+  const created = await on.request('post', '/api/ai-model/scenes', { ...as('print'), body: { name: 'Farm plate 1', objects, ...profiles } });
   assert.equal(created.status, 201, created.text);
   return created.json.id;
 }
 
-const sliceScene = (id: string, body: unknown = {}) => dash.request('post', `/api/ai-model/scenes/${id}/slice`, { ...as('print'), body });
+const sliceScene = (id: string, body: unknown = {}, on = dash) => on.request('post', `/api/ai-model/scenes/${id}/slice`, { ...as('print'), body });
 
 interface Extent {
   minX: number;
@@ -83,15 +87,18 @@ interface Extent {
   maxY: number;
 }
 
-/** The x/y extent of the extrusions inside each labelled object (`; printing object NAME` … `M486 S-1`). */
+/**
+ * The x/y extent of the extrusions inside each labelled object: from `; printing object NAME` (the
+ * engine's; PrusaSlicer adds ` id:0 copy 0`) to `M486 S-1` (the engine's) or `; stop printing object`.
+ */
 function objectExtents(gcode: string): Map<string, Extent> {
   const extents = new Map<string, Extent>();
   let current: string | null = null;
   let x = 0;
   let y = 0;
   for (const line of gcode.split('\n')) {
-    if (line.startsWith('; printing object ')) current = line.slice('; printing object '.length).trim();
-    else if (line.startsWith('M486 S-1')) current = null;
+    if (line.startsWith('; printing object ')) current = line.slice('; printing object '.length).replace(/ id:\d+ copy \d+/, '').trim();
+    else if (line.startsWith('M486 S-1') || line.startsWith('; stop printing object')) current = null;
     const code = line.split(';')[0];
     if (!/^G[01] /.test(code)) continue;
     const value = (axis: string) => Number(new RegExp(`${axis}(-?[\\d.]+)`).exec(code)?.[1] ?? Number.NaN);
@@ -116,27 +123,8 @@ function objectExtents(gcode: string): Map<string, Extent> {
   return extents;
 }
 
-test('a scene of two generated models slices into G-code with both objects where they were placed', async (t) => {
-  const id = await scene([
-    { job_id: gear, name: 'Gear', transform: { translate: GEAR_AT } },
-    { job_id: box, name: 'Box', transform: { translate: BOX_AT, rotate: { z: 90 } } },
-  ]);
-  const sliced = await sliceScene(id);
-  assert.equal(sliced.status, 200, sliced.text);
-  const result = sliced.json;
-  assert.equal(result.backend, 'native');
-  assert.deepEqual(
-    result.skipped.map((s: { backend: string }) => s.backend),
-    ['remote', 'bridge'],
-  );
-  assert.equal(result.file_name, 'Farm_plate_1.gcode');
-  assert.ok(result.layers > 0 && result.estimated_time_s > 0, JSON.stringify(result));
-  assert.match(result.gcode_url, /^\/api\/slicer\/results\/[0-9a-f]{16}\/gcode$/);
-
-  const file = await fetch(dash.url + result.gcode_url, { headers: { authorization: `Bearer ${TEST_TOKENS.view}` } });
-  assert.equal(file.status, 200);
-  const gcode = await file.text();
-  assert.match(gcode, /^M486 T2$/m, 'two objects announced');
+/** The gear and the box printed where `plate()` puts them, each as large as its model. */
+function assertPlaced(gcode: string): void {
   const extents = objectExtents(gcode);
   assert.deepEqual([...extents.keys()].sort(), ['Box', 'Gear']);
   // The box turned a quarter: its depth lies along X.
@@ -154,6 +142,32 @@ test('a scene of two generated models slices into G-code with both objects where
       assert.ok(printed[k] <= size[k] + 0.01 && printed[k] > size[k] - 1, `${name} printed ${printed[k]} mm wide for a model of ${size[k]} mm`);
     }
   }
+}
+
+const plate = (gearJob: string, boxJob: string) => [
+  { job_id: gearJob, name: 'Gear', transform: { translate: GEAR_AT } },
+  { job_id: boxJob, name: 'Box', transform: { translate: BOX_AT, rotate: { z: 90 } } },
+];
+
+test('a scene of two generated models slices into G-code with both objects where they were placed', async (t) => {
+  const id = await scene(plate(gear, box));
+  const sliced = await sliceScene(id);
+  assert.equal(sliced.status, 200, sliced.text);
+  const result = sliced.json;
+  assert.equal(result.backend, 'native');
+  assert.deepEqual(
+    result.skipped.map((s: { backend: string }) => s.backend),
+    ['remote', 'bridge'],
+  );
+  assert.equal(result.file_name, 'Farm_plate_1.gcode');
+  assert.ok(result.layers > 0 && result.estimated_time_s > 0, JSON.stringify(result));
+  assert.match(result.gcode_url, /^\/api\/slicer\/results\/[0-9a-f]{16}\/gcode$/);
+
+  const file = await fetch(dash.url + result.gcode_url, { headers: { authorization: `Bearer ${TEST_TOKENS.view}` } });
+  assert.equal(file.status, 200);
+  const gcode = await file.text();
+  assert.match(gcode, /^M486 T2$/m, 'two objects announced');
+  assertPlaced(gcode);
 
   const download = await fetch(`${dash.url}/api/ai-model/scenes/${id}/download`, { headers: { authorization: `Bearer ${TEST_TOKENS.view}` } });
   assert.equal(download.status, 200);
@@ -223,4 +237,39 @@ test('arranging lays overlapping objects out on the bed, after which the scene s
   const refused = await dash.request('post', `/api/ai-model/scenes/${crowd}/arrange`, { ...as('print'), body: {} });
   expectError(refused, 422, 'ERR_MODEL_OUTSIDE_BED', /the 12 objects do not fit on the bed of "generic-marlin-0.4" \(220 x 220 mm\)/);
   expectError(await dash.request('post', `/api/ai-model/scenes/${crowd}/arrange`, { ...as('view'), body: {} }), 403, 'ERR_FORBIDDEN');
+});
+
+test('for a Bambu Lab printer the scene becomes a project whose two objects the printer can skip one by one', async () => {
+  const id = await scene(plate(gear, box));
+  const sliced = await sliceScene(id, { printer_id: 'bambu-lab-x1-carbon-0.4', filament_ids: ['bambu-pla-basic'] });
+  assert.equal(sliced.status, 200, sliced.text);
+  assert.equal(sliced.json.format, 'gcode.3mf');
+  const file = await fetch(dash.url + sliced.json.gcode_url, { headers: { authorization: `Bearer ${TEST_TOKENS.view}` } });
+  const project = readBambuProject(new Uint8Array(await file.arrayBuffer()));
+  assert.deepEqual(project.objects.map((o) => o.name).sort(), ['Box', 'Gear']);
+  assert.equal(project.plate.label_object_enabled, 'true');
+  const ids = modelLabelIds(project.gcode);
+  assert.equal(ids.length, 2);
+  assert.deepEqual([...new Set(skipBlocks(project.gcode).map((b) => b.id))].sort(), [...ids].sort(), 'each object in blocks of its own');
+});
+
+const noPrusaSlicer = spawnSync('prusa-slicer', ['--help']).error ? 'needs prusa-slicer (Debian package prusa-slicer)' : false;
+
+test('through the desktop-slicer bridge (PrusaSlicer) the objects stay where the scene put them', { skip: noPrusaSlicer }, async () => {
+  const bridged = await startDashboardFixture({
+    features: [notificationsFeature, nativeSlicingFeature, bridgeFeature, slicerServiceFeature, modelGenerationFeature],
+    createAuthenticator: testAuthenticator,
+    config: { rate_limit: { enabled: false }, slicer_service: { enabled: false } },
+    logLevel: 'warn',
+  });
+  try {
+    const id = await scene(plate((await generated('gear', GEAR, bridged)).id, (await generated('box', BOX, bridged)).id), PROFILES, bridged);
+    const sliced = await sliceScene(id, {}, bridged);
+    assert.equal(sliced.status, 200, sliced.text);
+    assert.equal(sliced.json.backend, 'bridge');
+    const file = await fetch(bridged.url + sliced.json.gcode_url, { headers: { authorization: `Bearer ${TEST_TOKENS.view}` } });
+    assertPlaced(await file.text());
+  } finally {
+    await bridged.cleanup();
+  }
 });
