@@ -64,7 +64,11 @@ export const modelGenerationFeature: FeatureFactory = (ctx, { remote, bridge, na
   createModelGenerationFeature(ctx, {
     backends: () => [remote.backend, bridge.backend, native.backend],
     results: remote.results,
-    catalogue: async () => (await native.userProfiles()).catalogue(),
+    // The bridge's catalogue: the built-in engine's profiles and those of the installed desktop slicers.
+    catalogue: async () => {
+      const user = await native.userProfiles();
+      return bridge.desktopProfiles.catalogue(user.catalogue(), user.profiles(), await bridge.detector.probe());
+    },
   });
 /** The printers on an MQTT broker (mqtt-export/): after the printers, whose states and controls it mirrors. */
 export const mqttExportFeature: FeatureFactory = (_ctx, { mqtt }) => createMqttExportFeature(mqtt);

@@ -97,7 +97,11 @@ function objectExtents(gcode: string): Map<string, Extent> {
   let x = 0;
   let y = 0;
   for (const line of gcode.split('\n')) {
-    if (line.startsWith('; printing object ')) current = line.slice('; printing object '.length).replace(/ id:\d+ copy \d+/, '').trim();
+    if (line.startsWith('; printing object '))
+      current = line
+        .slice('; printing object '.length)
+        .replace(/ id:\d+ copy \d+/, '')
+        .trim();
     else if (line.startsWith('M486 S-1') || line.startsWith('; stop printing object')) current = null;
     const code = line.split(';')[0];
     if (!/^G[01] /.test(code)) continue;

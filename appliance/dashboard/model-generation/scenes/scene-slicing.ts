@@ -5,9 +5,10 @@
  * through the dashboard's chain (slicing/fallback.ts: slicer service → desktop slicer → built-in
  * engine) into a stored slice result, the same result `POST /api/slicer/remote/slice` answers.
  *
- * The bed comes from the printer profile as the dashboard's catalogue resolves it (bundled and
- * user profiles). A profile only the slicer service knows cannot be checked here: the objects go
- * in the 3MF without build positions and the slicer centres the arrangement on its bed as a whole.
+ * The bed comes from the printer profile as the dashboard's catalogue resolves it (bundled, user
+ * and installed desktop slicers' profiles). A profile only the slicer service knows cannot be
+ * checked here: the objects go in the 3MF without build positions and the slicer centres the
+ * arrangement on its bed as a whole.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -35,7 +36,7 @@ export interface SlicingPath {
   backends(): readonly SlicingBackend[];
   /** Where slice results are kept (`GET /api/slicer/results/:id/gcode`). */
   results: Pick<SliceResults, 'create' | 'save' | 'discard'>;
-  /** The profiles the dashboard resolves (bundled and user), for the bed's shape. */
+  /** The profiles the dashboard resolves (bundled, user, desktop slicers'), for the bed's shape. */
   catalogue(): Promise<ProfileCatalogue>;
 }
 
