@@ -1,6 +1,7 @@
 /**
  * A scene of two generated models sent to slicing end to end, over loopback HTTP, through the
- * dashboard's chain (the slicer service disabled, no desktop slicer: the built-in engine slices):
+ * dashboard's chain (the slicer service disabled, no desktop slicer: the built-in engine slices;
+ * then, each on a dashboard of its own, the real slicer service and Debian's PrusaSlicer):
  * the answer is the stored slice result; the G-code labels two objects, each printed where the
  * scene put it and as large as the model; the shared checker accepts the G-code against the placed
  * scene (read back from the scene's 3MF download). Overlapping objects, an object off the bed and
@@ -22,9 +23,17 @@ import {
 import { loadModel } from '../../../appliance/slicer/engine/mesh/load.js';
 import { meshBounds } from '../../../appliance/slicer/engine/mesh/bounds.js';
 import { modelLabelIds, readBambuProject, skipBlocks } from '../../fixtures/bambu-project-reader.js';
-import { type DashboardFixture, expectError, startDashboardFixture, TEST_TOKENS, testAuthenticator } from '../../fixtures/dashboard.js';
+import {
+  type DashboardFixture,
+  type DashboardFixtureOptions,
+  expectError,
+  startDashboardFixture,
+  TEST_TOKENS,
+  testAuthenticator,
+} from '../../fixtures/dashboard.js';
 import { eventually } from '../../fixtures/eventually.js';
 import { merge, toBinaryStl } from '../../fixtures/meshes.js';
+import { startSlicer } from '../../fixtures/slicer-service.js';
 import { acceptedByGcodeCheck } from '../../fixtures/slicing.js';
 
 const PROFILES = { printer_id: 'generic-marlin-0.4', filament_ids: ['generic-pla'], process_id: '0.20mm-standard' };
@@ -257,23 +266,41 @@ test('for a Bambu Lab printer the scene becomes a project whose two objects the 
   assert.deepEqual([...new Set(skipBlocks(project.gcode).map((b) => b.id))].sort(), [...ids].sort(), 'each object in blocks of its own');
 });
 
+/** A second dashboard with its own jobs, whose chain reaches `backend` first; the scene sliced there lands as placed. */
+async function slicedThrough(backend: 'remote' | 'bridge', options: Partial<DashboardFixtureOptions>): Promise<void> {
+  const other = await startDashboardFixture({
+    features: [notificationsFeature, nativeSlicingFeature, bridgeFeature, slicerServiceFeature, modelGenerationFeature],
+    createAuthenticator: testAuthenticator,
+    logLevel: 'warn',
+    ...options,
+  });
+  try {
+    if (backend === 'remote') {
+      const status = () => other.request('get', '/api/slicer/remote/status?force=1', as('view'));
+      await eventually('the slicer service is reachable', async () => (await status()).json.ok === true);
+    }
+    const jobs = [(await generated('gear', GEAR, other)).id, (await generated('box', BOX, other)).id];
+    const sliced = await sliceScene(await scene(plate(jobs[0], jobs[1]), PROFILES, other), {}, other);
+    assert.equal(sliced.status, 200, sliced.text);
+    assert.equal(sliced.json.backend, backend);
+    const file = await fetch(other.url + sliced.json.gcode_url, { headers: { authorization: `Bearer ${TEST_TOKENS.view}` } });
+    assertPlaced(await file.text());
+  } finally {
+    await other.cleanup();
+  }
+}
+
+test('through the slicer service the objects stay where the scene put them', async () => {
+  const slicer = await startSlicer();
+  try {
+    await slicedThrough('remote', { config: { rate_limit: { enabled: false }, slicer_service: { enabled: true, url: slicer.url, token: '' } } });
+  } finally {
+    await slicer.cleanup();
+  }
+});
+
 const noPrusaSlicer = spawnSync('prusa-slicer', ['--help']).error ? 'needs prusa-slicer (Debian package prusa-slicer)' : false;
 
 test('through the desktop-slicer bridge (PrusaSlicer) the objects stay where the scene put them', { skip: noPrusaSlicer }, async () => {
-  const bridged = await startDashboardFixture({
-    features: [notificationsFeature, nativeSlicingFeature, bridgeFeature, slicerServiceFeature, modelGenerationFeature],
-    createAuthenticator: testAuthenticator,
-    config: { rate_limit: { enabled: false }, slicer_service: { enabled: false } },
-    logLevel: 'warn',
-  });
-  try {
-    const id = await scene(plate((await generated('gear', GEAR, bridged)).id, (await generated('box', BOX, bridged)).id), PROFILES, bridged);
-    const sliced = await sliceScene(id, {}, bridged);
-    assert.equal(sliced.status, 200, sliced.text);
-    assert.equal(sliced.json.backend, 'bridge');
-    const file = await fetch(bridged.url + sliced.json.gcode_url, { headers: { authorization: `Bearer ${TEST_TOKENS.view}` } });
-    assertPlaced(await file.text());
-  } finally {
-    await bridged.cleanup();
-  }
+  await slicedThrough('bridge', { config: { rate_limit: { enabled: false }, slicer_service: { enabled: false } } });
 });
