@@ -10,7 +10,7 @@
  * checked here: the objects go in the 3MF without build positions and the slicer centres the
  * arrangement on its bed as a whole.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import { type PrintConfig, type Profile, type ProfileCatalogue, SETTINGS } from '../../../slicer/index.js';
@@ -51,7 +51,17 @@ interface Bed {
   printerId: string;
   area: Point[];
   height: number;
+  /** The centre and the size of the printable area's bounding box. */
   centre: Point;
+  size: Point;
+}
+
+/** The profiles of one slice, each given or the scene's. */
+interface SliceProfiles {
+  printer_id: string;
+  filament_ids: string[];
+  process_id: string;
+  overrides: Record<string, unknown>;
 }
 
 const mm = (value: number): string => String(Number(value.toFixed(1)));
@@ -66,7 +76,7 @@ export class SceneSlicing {
   ) {}
 
   /** The scene's objects placed relative to the bed's centre; refused when an object is missing. */
-  async place(sceneId: string): Promise<PlacedObject[]> {
+  private async place(sceneId: string): Promise<PlacedObject[]> {
     const scene = this.scenes.get(sceneId);
     const missing = scene.objects.filter((o) => o.missing !== null);
     if (missing.length > 0) {
@@ -81,7 +91,7 @@ export class SceneSlicing {
   }
 
   /** The bed of a printer profile the dashboard knows; null for one it does not (the slicer service's own). */
-  async bed(request: Required<Omit<SceneSliceOptions, 'overrides'>> & { overrides: Record<string, unknown> }): Promise<Bed | null> {
+  private async bed(request: SliceProfiles): Promise<Bed | null> {
     let config: PrintConfig;
     try {
       config = resolveJobConfig(await this.slicing.catalogue(), {
@@ -98,7 +108,7 @@ export class SceneSlicing {
   }
 
   /** The placed scene as a 3MF: on the bed when it is known, else without build positions. */
-  file(placed: readonly PlacedObject[], bed: Bed | null): Uint8Array {
+  private file(placed: readonly PlacedObject[], bed: Bed | null): Uint8Array {
     const objects: ThreeMfObject[] = placed.map((o) => {
       if (bed === null) return { name: o.name, mesh: shifted(o.mesh, o.offset) };
       return { name: o.name, mesh: o.mesh, translation: [bed.centre[0] + o.offset[0], bed.centre[1] + o.offset[1], 0] };
@@ -134,15 +144,12 @@ export class SceneSlicing {
       const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
       return { size: [maxX - minX, maxY - minY], centre: [(minX + maxX) / 2 - o.offset[0], (minY + maxY) / 2 - o.offset[1]] };
     });
-    const xs = bed.area.map((p) => p[0]);
-    const ys = bed.area.map((p) => p[1]);
-    const bedSize: Point = [Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)];
-    const offsets = arrange(footprints, bedSize, spacing);
+    const offsets = arrange(footprints, bed.size, spacing);
     if (offsets === null) {
       throw new AppError(
         ErrorCode.modelOutsideBed,
         422,
-        `the ${placed.length} objects do not fit on the bed of "${printer}" (${mm(bedSize[0])} x ${mm(bedSize[1])} mm) ` +
+        `the ${placed.length} objects do not fit on the bed of "${printer}" (${mm(bed.size[0])} x ${mm(bed.size[1])} mm) ` +
           `with ${mm(spacing)} mm between them`,
         { printable_area: bed.area },
       );
@@ -161,7 +168,7 @@ export class SceneSlicing {
     if (unset.length > 0) {
       throw validationError(unset.map(([key]) => ({ path: `body/${key}`, message: 'is required: the scene has none to slice with' })));
     }
-    const request = {
+    const request: SliceProfiles = {
       printer_id: profiles.printer_id as string,
       filament_ids: profiles.filament_ids as string[],
       process_id: profiles.process_id as string,
@@ -172,9 +179,10 @@ export class SceneSlicing {
     const bed = await this.bed(request);
     if (bed !== null) refuseOffBed(placed, bed);
 
-    const work = await mkdtemp(path.join(this.workDir, 'slice-'));
     const { id, dir } = await this.slicing.results.create();
+    const work = path.join(this.workDir, id);
     try {
+      await mkdir(work, { mode: 0o700 });
       const modelName = `${fileStem(scene.name)}.3mf`;
       const modelPath = path.join(work, 'scene.3mf');
       await writeFile(modelPath, this.file(placed, bed), { mode: 0o600 });
@@ -221,7 +229,8 @@ function bedOf(printerId: string, printableArea: readonly (readonly number[])[],
   const area = printableArea.map(([x, y]): Point => [x, y]);
   const xs = area.map((p) => p[0]);
   const ys = area.map((p) => p[1]);
-  return { printerId, area, height, centre: [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2] };
+  const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  return { printerId, area, height, centre: [(minX + maxX) / 2, (minY + maxY) / 2], size: [maxX - minX, maxY - minY] };
 }
 
 /** The mesh moved by `offset` on x/y: the arrangement around the origin, for a slicer that centres it. */
@@ -251,9 +260,7 @@ function refuseOverlaps(placed: readonly PlacedObject[]): void {
 }
 
 function refuseOffBed(placed: readonly PlacedObject[], bed: Bed): void {
-  const xs = bed.area.map((p) => p[0]);
-  const ys = bed.area.map((p) => p[1]);
-  const bedSize = `${mm(Math.max(...xs) - Math.min(...xs))} x ${mm(Math.max(...ys) - Math.min(...ys))} mm, ${mm(bed.height)} mm high`;
+  const bedSize = `${mm(bed.size[0])} x ${mm(bed.size[1])} mm, ${mm(bed.height)} mm high`;
   for (const object of placed) {
     const outside = object.footprint.find(([x, y]) => !insidePolygon([bed.centre[0] + x, bed.centre[1] + y], bed.area));
     if (outside === undefined && object.size[2] <= bed.height + 1e-6) continue;
