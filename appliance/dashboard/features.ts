@@ -59,7 +59,7 @@ export const gpioFeature: FeatureFactory = (_ctx, { gpio }) => createGpioFeature
 
 /** Incoming webhooks of print monitors (webhooks/): after the printers and history, which their actions reach. */
 export const webhooksFeature: FeatureFactory = (_ctx, { webhooks }) => createWebhooksFeature(webhooks);
-/** Models made on the box (model-generation/): text signs, boxes, gears, calibration pieces, as jobs; scenes of them sliced through the chain. */
+/** Models made on the box (model-generation/): signs, boxes, gears, calibration pieces, as jobs; scenes of them, sliced through the chain. */
 export const modelGenerationFeature: FeatureFactory = (ctx, { remote, bridge, native }) =>
   createModelGenerationFeature(ctx, {
     backends: () => [remote.backend, bridge.backend, native.backend],

@@ -3,8 +3,8 @@
  * two cores shared with slicing and printing), their progress published on the bus as
  * `model.job`, kept in `model-jobs.json` (an atomic store) with each result mesh in
  * `model-generation/<id>.mesh`. At most MAX_JOBS are kept: a new job drops the oldest finished
- * ones that no scene uses (`pinned`); past MAX_PENDING unfinished jobs a new one is refused. Jobs unfinished at a restart are
- * marked failed (their work was lost with the process).
+ * ones that no scene uses (`pinned`); past MAX_PENDING unfinished jobs a new one is refused. Jobs
+ * unfinished at a restart are marked failed (their work was lost with the process).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';

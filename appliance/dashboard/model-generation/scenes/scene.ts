@@ -78,6 +78,7 @@ export interface SceneInput {
 
 const mm = (description: string, minimum: number, maximum: number): JsonSchema => ({ type: 'number', minimum, maximum, description });
 const factor: JsonSchema = { type: 'number', minimum: MIN_SCALE, maximum: MAX_SCALE };
+const DEGREES: JsonSchema = { type: 'number', minimum: -360, maximum: 360 };
 const profileId = (what: string): JsonSchema => ({ type: ['string', 'null'], minLength: 1, maxLength: 200, description: `${what} profile id` });
 
 export const TRANSFORM_SCHEMA: JsonSchema = {
@@ -99,7 +100,7 @@ export const TRANSFORM_SCHEMA: JsonSchema = {
       type: 'object',
       additionalProperties: false,
       description: 'Degrees about X, then Y, then Z, counter-clockwise looking down each axis (default 0).',
-      properties: { x: mm('', -360, 360), y: mm('', -360, 360), z: mm('', -360, 360) },
+      properties: { x: DEGREES, y: DEGREES, z: DEGREES },
     },
     scale: {
       oneOf: [
