@@ -59,8 +59,17 @@ export const gpioFeature: FeatureFactory = (_ctx, { gpio }) => createGpioFeature
 
 /** Incoming webhooks of print monitors (webhooks/): after the printers and history, which their actions reach. */
 export const webhooksFeature: FeatureFactory = (_ctx, { webhooks }) => createWebhooksFeature(webhooks);
-/** Models made on the box (model-generation/): text signs, boxes, gears, calibration pieces, as jobs. */
-export const modelGenerationFeature: FeatureFactory = (ctx) => createModelGenerationFeature(ctx);
+/** Models made on the box (model-generation/): signs, boxes, gears, calibration pieces, as jobs; scenes of them, sliced through the chain. */
+export const modelGenerationFeature: FeatureFactory = (ctx, { remote, bridge, native }) =>
+  createModelGenerationFeature(ctx, {
+    backends: () => [remote.backend, bridge.backend, native.backend],
+    results: remote.results,
+    // The bridge's catalogue: the built-in engine's profiles and those of the installed desktop slicers.
+    catalogue: async () => {
+      const user = await native.userProfiles();
+      return bridge.desktopProfiles.catalogue(user.catalogue(), user.profiles(), await bridge.detector.probe());
+    },
+  });
 /** The printers on an MQTT broker (mqtt-export/): after the printers, whose states and controls it mirrors. */
 export const mqttExportFeature: FeatureFactory = (_ctx, { mqtt }) => createMqttExportFeature(mqtt);
 

@@ -1,19 +1,42 @@
 /**
  * The model generation feature: parametric and text models made on the box, offline, as jobs
- * (jobs.ts) behind /api/ai-model/* (routes.ts), their progress on the WebSocket as `model.job`.
+ * (jobs.ts) behind /api/ai-model/* (routes.ts), their progress on the WebSocket as `model.job`;
+ * and scenes of those models (scenes/), sliced through the dashboard's slicing chain.
  */
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 import type { DashboardContext, DashboardFeature } from '../feature.js';
 import { MAX_JOBS, ModelJobs } from './jobs.js';
-import { modelGenerationRoutes } from './routes.js';
+import { modelGenerationRoutes, TAG } from './routes.js';
 import { GENERATORS } from './generators/catalogue.js';
+import { sceneRoutes } from './scenes/scene-routes.js';
+import { SceneSlicing, type SlicingPath } from './scenes/scene-slicing.js';
+import { SceneStore } from './scenes/scene-store.js';
 
-export function createModelGenerationFeature(ctx: DashboardContext): DashboardFeature {
-  const jobs = new ModelJobs({ dataDir: ctx.dataDir, stores: ctx.stores, bus: ctx.bus, log: ctx.log.child('model-generation') });
+export function createModelGenerationFeature(ctx: DashboardContext, slicing: SlicingPath): DashboardFeature {
+  let scenes: SceneStore | null = null;
+  const jobs = new ModelJobs({
+    dataDir: ctx.dataDir,
+    stores: ctx.stores,
+    bus: ctx.bus,
+    log: ctx.log.child('model-generation'),
+    pinned: (id) => scenes?.uses(id) ?? false,
+  });
+  scenes = new SceneStore(ctx.stores, jobs);
+  // The scene's 3MF waits here while it is sliced; what a crash left is removed at start.
+  const workDir = path.join(ctx.dataDir, 'slicing-work', 'scenes');
+  const sceneSlicing = new SceneSlicing(scenes, jobs, slicing, workDir);
+  const store = scenes;
   return {
     name: 'model-generation',
-    routes: modelGenerationRoutes(jobs),
-    start: () => jobs.open(),
+    routes: [...modelGenerationRoutes(jobs), ...sceneRoutes(store, sceneSlicing, TAG)],
+    async start() {
+      await rm(workDir, { recursive: true, force: true });
+      await mkdir(workDir, { recursive: true, mode: 0o700 });
+      await jobs.open();
+      await store.open();
+    },
     stop: () => jobs.stop(),
-    info: () => ({ generators: GENERATORS.map((g) => g.id), jobs: jobs.size, max_jobs: MAX_JOBS }),
+    info: () => ({ generators: GENERATORS.map((g) => g.id), jobs: jobs.size, max_jobs: MAX_JOBS, scenes: store.size }),
   };
 }

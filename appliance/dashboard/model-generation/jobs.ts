@@ -3,8 +3,8 @@
  * two cores shared with slicing and printing), their progress published on the bus as
  * `model.job`, kept in `model-jobs.json` (an atomic store) with each result mesh in
  * `model-generation/<id>.mesh`. At most MAX_JOBS are kept: a new job drops the oldest finished
- * ones; past MAX_PENDING unfinished jobs a new one is refused. Jobs unfinished at a restart are
- * marked failed (their work was lost with the process).
+ * ones that no scene uses (`pinned`); past MAX_PENDING unfinished jobs a new one is refused. Jobs
+ * unfinished at a restart are marked failed (their work was lost with the process).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
@@ -60,6 +60,8 @@ export interface ModelJobsOptions {
   stores: JsonStores;
   bus: EventBus<DashboardEvents>;
   log: Logger;
+  /** Jobs a scene uses: never dropped to make room (they go only when deleted). */
+  pinned?: (id: string) => boolean;
 }
 
 export class ModelJobs {
@@ -135,7 +137,7 @@ export class ModelJobs {
       error: null,
       result: null,
     };
-    const finished = store.data.jobs.filter((j) => j.state === 'done' || j.state === 'failed');
+    const finished = store.data.jobs.filter((j) => (j.state === 'done' || j.state === 'failed') && !this.options.pinned?.(j.id));
     const excess = store.data.jobs.length + 1 - MAX_JOBS;
     const evicted = new Set(finished.slice(0, Math.max(0, excess)).map((j) => j.id));
     store.data.jobs = store.data.jobs.filter((j) => !evicted.has(j.id));
@@ -160,9 +162,14 @@ export class ModelJobs {
   /** The result as a file in the format asked for. */
   async download(id: string, format: MeshFormat): Promise<Uint8Array> {
     const job = this.get(id);
+    return meshFile(await this.mesh(id), `${job.generator}-${id.slice(0, 8)}`, format);
+  }
+
+  /** The result mesh of a finished job (scenes place it). */
+  async mesh(id: string): Promise<SolidMesh> {
+    const job = this.get(id);
     if (job.state !== 'done') throw new AppError(ErrorCode.conflict, 409, `job ${id} is ${job.state}, not done`);
-    const mesh: SolidMesh = decodeMesh(await readFile(this.file(id)));
-    return meshFile(mesh, `${job.generator}-${id.slice(0, 8)}`, format);
+    return decodeMesh(await readFile(this.file(id)));
   }
 
   private publish(job: ModelJob): void {

@@ -1,7 +1,7 @@
 /**
- * A generated solid as a file: binary STL (what every slicer reads) or a 3MF (one object, in
- * millimetres, that keeps the model's name). Both are written here because the dashboard reaches
- * the slicer only through its public entry, which has readers, not writers.
+ * A generated solid as a file: binary STL (what every slicer reads) or a 3MF (in millimetres,
+ * keeping the model's name; a scene's 3MF has one object per model). Both are written here because
+ * the dashboard reaches the slicer only through its public entry, which has readers, not writers.
  */
 import { strToU8, zipSync } from 'fflate';
 import type { SolidMesh } from './manifold.js';
@@ -41,20 +41,37 @@ function xmlText(text: string): string {
   return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-export function threeMf(mesh: SolidMesh, name: string): Uint8Array {
+/** An object of a 3MF: its mesh, and where its build item puts it on the bed (none: the slicer places it). */
+export interface ThreeMfObject {
+  name: string;
+  mesh: SolidMesh;
+  translation?: [number, number, number];
+}
+
+/** A 3MF with one object and one build item per entry, so a slicer keeps them apart (and can skip one mid-print). */
+export function threeMfObjects(objects: readonly ThreeMfObject[]): Uint8Array {
   const parts: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>\n',
     '<model unit="millimeter" xml:lang="en-US" xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02">\n',
-    `<metadata name="Application">Printyard</metadata>\n<resources>\n<object id="1" type="model" name="${xmlText(name)}">\n<mesh>\n<vertices>\n`,
+    '<metadata name="Application">Printyard</metadata>\n<resources>\n',
   ];
-  for (let i = 0; i < mesh.vertices.length; i += 3) {
-    parts.push(`<vertex x="${mesh.vertices[i]}" y="${mesh.vertices[i + 1]}" z="${mesh.vertices[i + 2]}"/>\n`);
-  }
-  parts.push('</vertices>\n<triangles>\n');
-  for (let i = 0; i < mesh.indices.length; i += 3) {
-    parts.push(`<triangle v1="${mesh.indices[i]}" v2="${mesh.indices[i + 1]}" v3="${mesh.indices[i + 2]}"/>\n`);
-  }
-  parts.push('</triangles>\n</mesh>\n</object>\n</resources>\n<build>\n<item objectid="1"/>\n</build>\n</model>\n');
+  objects.forEach(({ name, mesh }, k) => {
+    parts.push(`<object id="${k + 1}" type="model" name="${xmlText(name)}">\n<mesh>\n<vertices>\n`);
+    for (let i = 0; i < mesh.vertices.length; i += 3) {
+      parts.push(`<vertex x="${mesh.vertices[i]}" y="${mesh.vertices[i + 1]}" z="${mesh.vertices[i + 2]}"/>\n`);
+    }
+    parts.push('</vertices>\n<triangles>\n');
+    for (let i = 0; i < mesh.indices.length; i += 3) {
+      parts.push(`<triangle v1="${mesh.indices[i]}" v2="${mesh.indices[i + 1]}" v3="${mesh.indices[i + 2]}"/>\n`);
+    }
+    parts.push('</triangles>\n</mesh>\n</object>\n');
+  });
+  parts.push('</resources>\n<build>\n');
+  objects.forEach(({ translation }, k) => {
+    const transform = translation ? ` transform="1 0 0 0 1 0 0 0 1 ${translation.join(' ')}"` : '';
+    parts.push(`<item objectid="${k + 1}"${transform}/>\n`);
+  });
+  parts.push('</build>\n</model>\n');
   return zipSync({
     '[Content_Types].xml': strToU8(
       '<?xml version="1.0" encoding="UTF-8"?>\n<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
@@ -68,6 +85,10 @@ export function threeMf(mesh: SolidMesh, name: string): Uint8Array {
     ),
     '3D/3dmodel.model': strToU8(parts.join('')),
   });
+}
+
+export function threeMf(mesh: SolidMesh, name: string): Uint8Array {
+  return threeMfObjects([{ name, mesh }]);
 }
 
 export function meshFile(mesh: SolidMesh, name: string, format: MeshFormat): Uint8Array {

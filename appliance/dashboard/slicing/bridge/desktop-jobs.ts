@@ -77,6 +77,19 @@ function renderedGcode(job: DesktopJob) {
   return peerGcode(job.config, peerJob(job.config, job.bounds, job.modelBase));
 }
 
+/**
+ * PrusaSlicer's command line arranges the objects it is given around the bed's centre unless told
+ * `--dont-arrange`. The engine keeps a 3MF's own placement when it lies on the printable area (a
+ * plate laid out in a slicer, a dashboard scene) and centres it otherwise; the bridge does the same.
+ */
+function keepsPlacement(job: DesktopJob): boolean {
+  if (job.modelFormat !== '3mf') return false;
+  const xs = job.config.printable_area.map((p) => p[0]);
+  const ys = job.config.printable_area.map((p) => p[1]);
+  const { min, max } = job.bounds;
+  return min[0] >= Math.min(...xs) && max[0] <= Math.max(...xs) && min[1] >= Math.min(...ys) && max[1] <= Math.max(...ys);
+}
+
 export async function runPrusaSlicer(runner: CliRunner, job: DesktopJob): Promise<DesktopJobReport> {
   const { settings, caveats } = prusaSettings(job.config, renderedGcode(job));
   const ini = path.join(job.workDir, 'printyard.ini');
@@ -85,7 +98,19 @@ export async function runPrusaSlicer(runner: CliRunner, job: DesktopJob): Promis
   await runner.run({
     command: job.slicer.path,
     // Its own data folder keeps it away from the service user's home (which may be read-only).
-    args: ['--export-gcode', '--load', ini, '--output', job.outputPath, '--datadir', path.join(job.workDir, 'datadir'), '--loglevel', '1', model],
+    args: [
+      '--export-gcode',
+      '--load',
+      ini,
+      '--output',
+      job.outputPath,
+      '--datadir',
+      path.join(job.workDir, 'datadir'),
+      '--loglevel',
+      '1',
+      ...(keepsPlacement(job) ? ['--dont-arrange'] : []),
+      model,
+    ],
     cwd: job.workDir,
     timeoutMs: job.timeoutMs,
     signal: job.signal,
