@@ -76,7 +76,7 @@ function pointsOutline(p: SketchSource): SketchOutline {
   const crossing = firstCrossing(all);
   if (crossing) {
     const name = (polygon: number) => (polygon === 0 ? 'the outline' : `hole ${polygon}`);
-    const [a, b] = [crossing.first[0], crossing.second[0]];
+    const [a, b] = [crossing.first[0], crossing.second[0]].sort((x, y) => x - y);
     throw new SketchError(
       a === b ? `${name(a)} crosses itself (edges ${crossing.first[1]} and ${crossing.second[1]})` : `${name(a)} and ${name(b)} cross`,
     );

@@ -140,6 +140,7 @@ export function flattenPath(d: string, tolerance: number): Point[][] {
   let lastCubic: Point | null = null;
   let lastQuad: Point | null = null;
   let command: string | null = null;
+  let started = false;
   const finish = () => {
     const polygon = current ? withoutRepeats(current) : [];
     if (polygon.length >= 3) subpaths.push(polygon);
@@ -153,10 +154,13 @@ export function flattenPath(d: string, tolerance: number): Point[][] {
     const letter = scan.command();
     if (letter) command = letter;
     else if (command === null || command === 'z' || command === 'Z') throw new PathSyntaxError(`a command was expected at character ${scan.at}`);
-    if (command === null) throw new PathSyntaxError('the path is empty');
+    if (command === null || (!started && command.toLowerCase() !== 'm')) throw new PathSyntaxError('a path starts with a moveto (M or m)');
+    started = true;
     const relative: boolean = command === command.toLowerCase();
     const at = (x: number, y: number): Point => (relative ? [point[0] + x, point[1] + y] : [x, y]);
     const c = command.toLowerCase();
+    /** S and T mirror the previous curve's last control point about the current point (or use the point itself). */
+    const reflected = (last: Point | null): Point => (last ? [2 * point[0] - last[0], 2 * point[1] - last[1]] : point);
     let cubicControl: Point | null = null;
     let quadControl: Point | null = null;
     if (c === 'm') {
@@ -181,15 +185,13 @@ export function flattenPath(d: string, tolerance: number): Point[][] {
       point = [point[0], relative ? point[1] + y : y];
       draw().push(point);
     } else if (c === 'c' || c === 's') {
-      const first: Point =
-        c === 'c' ? at(scan.number(), scan.number()) : lastCubic ? [2 * point[0] - lastCubic[0], 2 * point[1] - lastCubic[1]] : point;
+      const first: Point = c === 'c' ? at(scan.number(), scan.number()) : reflected(lastCubic);
       const second = at(scan.number(), scan.number());
       const end = at(scan.number(), scan.number());
       cubic(draw(), point, first, second, end, tolerance);
       [point, cubicControl] = [end, second];
     } else if (c === 'q' || c === 't') {
-      const control: Point =
-        c === 'q' ? at(scan.number(), scan.number()) : lastQuad ? [2 * point[0] - lastQuad[0], 2 * point[1] - lastQuad[1]] : point;
+      const control: Point = c === 'q' ? at(scan.number(), scan.number()) : reflected(lastQuad);
       const end = at(scan.number(), scan.number());
       quadratic(draw(), point, control, end, tolerance);
       [point, quadControl] = [end, control];
