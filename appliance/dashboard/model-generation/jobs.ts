@@ -206,6 +206,8 @@ export class ModelJobs {
         },
         file,
       );
+      // The upload is needed no more: gone before the job says it is done.
+      if (file) await rm(this.uploadFile(id), { force: true });
       if (this.dropped.delete(id)) return;
       await writeFileAtomic(this.file(id), encodeMesh(model.mesh));
       await this.update(id, {
@@ -217,9 +219,8 @@ export class ModelJobs {
     } catch (err) {
       this.options.log.warn('model generation failed', { job: id, generator: job.generator, error: (err as Error).message });
       this.dropped.delete(id);
-      await this.update(id, { state: 'failed', finished_at: new Date().toISOString(), error: (err as Error).message });
-    } finally {
       await rm(this.uploadFile(id), { force: true });
+      await this.update(id, { state: 'failed', finished_at: new Date().toISOString(), error: (err as Error).message });
     }
   }
 }

@@ -26,7 +26,7 @@ export function uploadGeneratorRoute(generator: Generator, upload: GeneratorUplo
       `${generator.description} The body: ${upload.description} Creates a job and answers at once (202); follow it with \`model.job\` events on ` +
       `the WebSocket or GET /api/ai-model/jobs/:id. Jobs run one at a time; at most ${MAX_PENDING} may wait (429 ERR_TOO_MANY_JOBS past that).`,
     query: properties,
-    body: { kind: 'raw', contentType: upload.mediaTypes.join(', '), maxBytes: upload.maxBytes },
+    body: { kind: 'raw', contentType: upload.mediaType, maxBytes: upload.maxBytes },
     responses: {
       202: { description: 'The job, queued.', schema: jobSchema },
       400: {

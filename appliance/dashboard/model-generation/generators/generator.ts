@@ -18,8 +18,8 @@ export interface GeneratedModel {
  * parameters come in the query string, and the job is given the file's bytes.
  */
 export interface GeneratorUpload {
-  /** Media types of the body, for the OpenAPI description (the file is recognised by its content). */
-  mediaTypes: readonly string[];
+  /** Media type (or range) of the body, for the OpenAPI description; the file is recognised by its content, whatever its Content-Type. */
+  mediaType: string;
   maxBytes: number;
   /** What the body holds, in words for the route's description. */
   description: string;

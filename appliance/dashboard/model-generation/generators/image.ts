@@ -124,7 +124,7 @@ export const imageGenerator: Generator = {
   },
   check: problem,
   upload: {
-    mediaTypes: ['image/png', 'image/jpeg'],
+    mediaType: 'image/*',
     maxBytes: MAX_IMAGE_BYTES,
     description: 'The picture, PNG or JPEG (recognised by its content), at most 16 MB and 25 megapixels.',
     check(file, params) {
