@@ -2,9 +2,10 @@
  * Generation jobs: created from a generator and its parameters, run one at a time (the box has
  * two cores shared with slicing and printing), their progress published on the bus as
  * `model.job`, kept in `model-jobs.json` (an atomic store) with each result mesh in
- * `model-generation/<id>.mesh` (and an uploaded input file in `<id>.upload` until its job has run). At most MAX_JOBS are kept: a new job drops the oldest finished
- * ones; past MAX_PENDING unfinished jobs a new one is refused. Jobs unfinished at a restart are
- * marked failed (their work was lost with the process).
+ * `model-generation/<id>.mesh` (and an uploaded input file in `<id>.upload` until its job has
+ * run). At most MAX_JOBS are kept: a new job drops the oldest finished ones; past MAX_PENDING
+ * unfinished jobs a new one is refused. Jobs unfinished at a restart are marked failed (their
+ * work was lost with the process).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';

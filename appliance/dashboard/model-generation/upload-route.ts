@@ -31,7 +31,8 @@ export function uploadGeneratorRoute(generator: Generator, upload: GeneratorUplo
       202: { description: 'The job, queued.', schema: jobSchema },
       400: {
         description:
-          'No body, a body that is not a usable file (named in the message), or parameters outside the schema or that do not fit together (ERR_VALIDATION).',
+          'No body, a body that is not a usable file (the message says why), or parameters outside the schema or that do not fit ' +
+          'together (ERR_VALIDATION).',
         schema: errorSchema,
       },
       413: { description: `The body is over ${formatBytes(upload.maxBytes)} (ERR_PAYLOAD_TOO_LARGE).`, schema: errorSchema },
