@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { manifoldKernel } from '../../../appliance/dashboard/model-generation/geometry/manifold.js';
 import { firstCrossing, insidePolygon, signedArea } from '../../../appliance/dashboard/model-generation/geometry/polygons.js';
+import { parseTransform, svgDocumentShapes } from '../../../appliance/dashboard/model-generation/geometry/svg-document.js';
 import { flattenPath, PathSyntaxError, type Point } from '../../../appliance/dashboard/model-generation/geometry/svg-path.js';
 import { withDefaults } from '../../../appliance/dashboard/model-generation/generators/generator.js';
 import { sketchGenerator } from '../../../appliance/dashboard/model-generation/generators/sketch.js';
@@ -136,6 +137,58 @@ describe('SVG path data is flattened to closed polygons', () => {
         (err: Error) => err instanceof PathSyntaxError && pattern.test(err.message),
         d,
       );
+  });
+});
+
+describe('SVG documents give their filled shapes, transformed', () => {
+  const apply = (m: number[], [x, y]: Point): Point => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+
+  test('transforms compose left to right, as SVG applies them', () => {
+    const cases: [string, Point, Point][] = [
+      ['translate(10,5) rotate(90)', [1, 0], [10, 6]],
+      ['rotate(90 5 5)', [10, 5], [5, 10]],
+      ['scale(2) translate(1 1)', [0, 0], [2, 2]],
+      ['scale(2,-1)', [3, 3], [6, -3]],
+      ['matrix(1 0 0 1 7 8)', [1, 1], [8, 9]],
+      ['skewX(45)', [0, 2], [2, 2]],
+    ];
+    for (const [text, from, to] of cases) {
+      const [x, y] = apply(parseTransform(text), from);
+      close(x, to[0], 1e-9, `${text} x`);
+      close(y, to[1], 1e-9, `${text} y`);
+    }
+  });
+
+  test('paths, rectangles (rounded), circles and polygons are read; unfilled shapes, defs and comments are not', () => {
+    const svg = `<?xml version="1.0"?><!-- <rect width="99" height="99"/> -->
+      <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">
+        <defs><rect width="500" height="500"/></defs>
+        <g transform="translate(10 10)">
+          <rect x="0" y="0" width="20" height="10" rx="2"/>
+          <circle cx="40" cy="5" r="5" transform="scale(1)"/>
+        </g>
+        <polygon points="0,50 10,50 5,60"/>
+        <polyline points="20 50 30 50 30 60" fill="none"/>
+        <ellipse cx="50" cy="50" rx="10" ry="5" style="stroke:red; fill: none"/>
+        <path d='M60 60h10v10h-10z'/>
+      </svg>`;
+    const shapes = svgDocumentShapes(svg, 0.01);
+    const areas = shapes.map((shape) => Math.abs(signedArea(shape[0])));
+    assert.equal(shapes.length, 4, JSON.stringify(areas));
+    // Chords within 0.01 of a curve lose at most 0.01 × its length of area.
+    close(areas[0], 200 - (4 - Math.PI) * 4, 2 * Math.PI * 2 * 0.01, 'rounded rectangle');
+    close(areas[1], Math.PI * 25, 2 * Math.PI * 5 * 0.01, 'circle');
+    close(areas[2], 50, 1e-9, 'triangle');
+    close(areas[3], 100, 1e-9, 'square');
+    const xs = shapes[0][0].map(([x]) => x);
+    close(Math.min(...xs), 10, 1e-9, 'the group moved the rectangle');
+    close(Math.max(...shapes[1][0].map(([x]) => x)), 55, 1e-9, 'and the circle');
+  });
+
+  test('a document extrudes to the union of its shapes', async () => {
+    const svg = '<svg><rect width="20" height="20"/><rect x="10" y="10" width="20" height="20"/><circle cx="50" cy="50" r="5"/></svg>';
+    const facts = await sketch({ source: 'svg', svg, height: 2, tolerance: 0.005 });
+    close(facts.volume, (400 + 400 - 100 + Math.PI * 25) * 2, 2 * Math.PI * 5 * 0.005 * 2, 'overlap counted once');
   });
 });
 
@@ -289,7 +342,9 @@ describe('sketches extrude to closed solids of the size asked for', () => {
 
   test('input a user must fix is refused with a reason', () => {
     const refused = (body: Record<string, unknown>) => sketchGenerator.check?.(withDefaults(sketchGenerator.schema, body)) ?? '';
-    assert.match(refused({ path: 'M0 0 L10 0' }), /no closed shape/);
+    assert.match(refused({ path: 'M0 0 L10 0' }), /the path draws no filled shape/);
+    assert.match(refused({ source: 'svg', svg: '<svg><rect width="10" height="10" fill="none"/></svg>' }), /the svg draws no filled shape/);
+    assert.match(refused({ source: 'svg', svg: '<svg><path d="M0 0 L10"/></svg>' }), /^svg: <path> number 1: a number was expected/);
     assert.match(refused({ path: 'M0 0 Q' }), /^path: a number was expected/);
     assert.match(
       refused({

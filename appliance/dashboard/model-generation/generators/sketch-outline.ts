@@ -1,17 +1,20 @@
 /**
- * The outline a sketch extrudes, in millimetres with y up: from an SVG path (flattened, flipped so
- * the drawing reads the same seen from above, its holes left to the fill rule) or from an outline
+ * The outline a sketch extrudes, in millimetres with y up: from an SVG path or the filled shapes of
+ * an SVG document (flattened, flipped so the drawing reads the same seen from above, holes left to
+ * the fill rule) or from an outline
  * and hole polylines (each hole cut from the outline whichever way it runs). Every problem a user
  * can fix — a syntax error, nothing drawn, edges that cross, a hole outside the outline, a drawing
  * too large to print without scaling — is found here, in plain JavaScript, so the POST answers it
  * as a 400 before a job is made.
  */
 import { firstCrossing, insidePolygon, signedArea } from '../geometry/polygons.js';
+import { svgDocumentShapes } from '../geometry/svg-document.js';
 import { flattenPath, PathSyntaxError, type Point } from '../geometry/svg-path.js';
 
 export interface SketchSource {
-  source: 'path' | 'points';
+  source: 'path' | 'svg' | 'points';
   path: string;
+  svg: string;
   points: Point[];
   holes: Point[][];
   fit_size: number;
@@ -19,8 +22,8 @@ export interface SketchSource {
 }
 
 export interface SketchOutline {
-  /** For a path, every subpath (the fill rule decides holes); for points, the outline. */
-  polygons: Point[][];
+  /** Shapes, each of polygons filled by the fill rule, then united: a path is one shape, a document one per element, points one. */
+  shapes: Point[][][];
   /** For points: the holes, each counter-clockwise. */
   holes: Point[][];
 }
@@ -56,18 +59,22 @@ function scaleFor(polygons: readonly Point[][], fitSize: number): number {
 
 const counterClockwise = (polygon: Point[]): Point[] => (signedArea(polygon) < 0 ? [...polygon].reverse() : polygon);
 
-function pathOutline(p: SketchSource): SketchOutline {
-  let polygons: Point[][];
+/** A path or a document: flattened once to find its size, again within the tolerance after scaling. */
+function drawingOutline(p: SketchSource): SketchOutline {
+  const what = p.source === 'path' ? 'path' : 'svg';
+  const flatten = (tolerance: number) => (p.source === 'path' ? [flattenPath(p.path, tolerance)] : svgDocumentShapes(p.svg, tolerance));
+  let shapes: Point[][][];
   try {
-    polygons = flattenPath(p.path, p.tolerance);
-    if (polygons.length > 0 && p.fit_size > 0) polygons = flattenPath(p.path, p.tolerance / scaleFor(polygons, p.fit_size));
+    shapes = flatten(p.tolerance);
+    if (shapes.flat().length > 0 && p.fit_size > 0) shapes = flatten(p.tolerance / scaleFor(shapes.flat(), p.fit_size));
   } catch (err) {
-    if (err instanceof PathSyntaxError) throw new SketchError(`path: ${err.message}`);
+    if (err instanceof PathSyntaxError) throw new SketchError(`${what}: ${err.message}`);
     throw err;
   }
-  if (polygons.every((polygon) => Math.abs(signedArea(polygon)) < MIN_AREA)) throw new SketchError('the path draws no closed shape with an area');
-  const scale = scaleFor(polygons, p.fit_size);
-  return { polygons: polygons.map((polygon) => polygon.map(([x, y]) => [x * scale, -y * scale])), holes: [] };
+  if (shapes.flat().every((polygon) => Math.abs(signedArea(polygon)) < MIN_AREA))
+    throw new SketchError(`the ${what} draws no filled shape with an area`);
+  const scale = scaleFor(shapes.flat(), p.fit_size);
+  return { shapes: shapes.map((shape) => shape.map((polygon) => polygon.map(([x, y]): Point => [x * scale, -y * scale]))), holes: [] };
 }
 
 function pointsOutline(p: SketchSource): SketchOutline {
@@ -86,10 +93,10 @@ function pointsOutline(p: SketchSource): SketchOutline {
   if (outside >= 0) throw new SketchError(`hole ${outside + 1} is outside the outline`);
   const scale = scaleFor([p.points], p.fit_size);
   const scaled = (polygon: Point[]) => counterClockwise(polygon.map(([x, y]): Point => [x * scale, y * scale]));
-  return { polygons: [scaled(p.points)], holes: p.holes.map(scaled) };
+  return { shapes: [[scaled(p.points)]], holes: p.holes.map(scaled) };
 }
 
 /** The outline in mm; throws SketchError for an input a user must fix. */
 export function sketchOutline(p: SketchSource): SketchOutline {
-  return p.source === 'path' ? pathOutline(p) : pointsOutline(p);
+  return p.source === 'points' ? pointsOutline(p) : drawingOutline(p);
 }

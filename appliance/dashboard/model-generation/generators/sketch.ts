@@ -1,6 +1,6 @@
 /**
- * A sketch → a solid: an SVG path (holes by its fill rule) or an outline with hole polylines,
- * extruded to a height, optionally with its top edge chamfered or rounded. The edge is a stack of
+ * A sketch → a solid: an SVG path or document (holes by the fill rule) or an outline with hole
+ * polylines, extruded to a height, optionally with its top edge chamfered or rounded. The edge is a stack of
  * thin slabs, each the cross-section inset by the profile at its height (45° for a chamfer, a
  * quarter circle for a rounded edge): 0.1 mm steps at most, finer than a printed layer, so the
  * slicer sees the slope; the bottom stays sharp for the bed.
@@ -49,19 +49,33 @@ export const sketchGenerator: Generator = {
   id: 'sketch',
   title: 'Extruded sketch (SVG path or outline)',
   description:
-    'An SVG path `d` (M L H V C S Q T A Z, absolute and relative; y down as in SVG, so the drawing reads the same from above) or an outline ' +
+    'An SVG path `d` (M L H V C S Q T A Z, absolute and relative; y down as in SVG, so the drawing reads the same from above), ' +
+    'a whole SVG document, or an outline ' +
     'with holes as lists of [x, y] points in mm (y up), extruded to a height, with an optional chamfered or rounded top edge.',
   maxBodyBytes: 128 * 1024,
   schema: {
     type: 'object',
     additionalProperties: false,
     properties: {
-      source: { type: 'string', enum: ['path', 'points'], description: 'Which input to use: `path`, or `points` with `holes`.', default: 'path' },
+      source: {
+        type: 'string',
+        enum: ['path', 'svg', 'points'],
+        description: 'Which input to use: `path`, `svg`, or `points` with `holes`.',
+        default: 'path',
+      },
       path: {
         type: 'string',
         maxLength: 100_000,
         description: 'SVG path data (the `d` attribute); units are mm unless fit_size scales it.',
         default: EXAMPLE_PATH,
+      },
+      svg: {
+        type: 'string',
+        maxLength: 100_000,
+        description:
+          'A whole SVG document: its <path>, <polygon>, <polyline>, <rect>, <circle> and <ellipse> elements with their transforms ' +
+          '(and their groups\'), except those with fill="none"; user units are mm unless fit_size scales it.',
+        default: '',
       },
       points: {
         ...polylineSchema,
@@ -77,7 +91,7 @@ export const sketchGenerator: Generator = {
       fill_rule: {
         type: 'string',
         enum: ['nonzero', 'evenodd'],
-        description: "For a path: SVG's fill rule, which decides what is a hole.",
+        description: "For a path or document: SVG's fill rule, which decides what is a hole in each shape.",
         default: 'nonzero',
       },
       height: numberParam('Extrusion height (mm).', 0.4, 200, 5),
@@ -93,7 +107,9 @@ export const sketchGenerator: Generator = {
     const { CrossSection, Manifold } = kernel;
     return disposing((keep) => {
       const outline = sketchOutline(p);
-      let section = keep(new CrossSection(outline.polygons, p.source === 'path' && p.fill_rule === 'evenodd' ? 'EvenOdd' : 'NonZero'));
+      const fillRule = p.source !== 'points' && p.fill_rule === 'evenodd' ? 'EvenOdd' : 'NonZero';
+      const filled = outline.shapes.map((shape) => keep(new CrossSection(shape, fillRule)));
+      let section = filled.length === 1 ? filled[0] : keep(CrossSection.union(filled));
       if (outline.holes.length > 0) section = keep(section.subtract(keep(new CrossSection(outline.holes, 'NonZero'))));
       if (section.area() < 1e-6) throw new Error('the filled shape has no area');
       progress(0.3);
