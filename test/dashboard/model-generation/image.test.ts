@@ -1,5 +1,5 @@
 /**
- * The image generator: lithophanes and reliefs from PNG and JPEG, flat, curved and as a closed
+ * The image generator: lithophanes and reliefs from PNG and JPEG, flat, standing, curved and as a closed
  * ring, are closed, manifold solids of the size asked for; the thickness follows the brightness
  * (a grey ramp gives a monotonic profile); the grid stays bounded; unusable pictures are refused
  * with a reason; and the solids slice into G-code the shared checker accepts.
@@ -46,6 +46,7 @@ describe('pictures become closed solids', () => {
     ['a framed flat lithophane (the defaults)', {}],
     ['an inverted relief without a frame', { mode: 'relief', invert: true, border_width: 0 }],
     ['a lithophane curved over 120°', { shape: 'curved', curve_angle: 120, width: 80 }],
+    ['a standing lithophane', { shape: 'standing', width: 60 }],
     ['a closed ring', { shape: 'curved', curve_angle: 360, border_width: 3 }],
     ['a JPEG', { mode: 'relief', width: 60 }, rampJpeg(90, 60)],
   ];
@@ -62,6 +63,13 @@ describe('pictures become closed solids', () => {
     close(facts.size[1], 96 / 2 + 4, 1e-4, 'height: 96 mm of a 2:1 picture and two 2 mm frame sides');
     close(facts.size[2], 3.2, 1e-5, 'the frame is at max_thickness');
     assert.deepEqual(model.notes?.picture, { format: 'png', width_px: 120, height_px: 60 });
+  });
+
+  test('a standing piece is as wide as asked, as thick as max_thickness, and stands as high as the picture with its frame', async () => {
+    const facts = assertSolid((await image({ shape: 'standing', width: 100, border_width: 2, max_thickness: 3 })).mesh);
+    close(facts.size[0], 100, 1e-4, 'width');
+    close(facts.size[1], 3, 1e-5, 'thickness');
+    close(facts.size[2], 96 / 2 + 4, 1e-4, 'height');
   });
 
   test('a closed ring is round: its width is its circumference along the back, and it stands as high as the picture', async () => {

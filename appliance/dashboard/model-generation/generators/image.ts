@@ -16,7 +16,7 @@ export interface ImageParams {
   min_thickness: number;
   max_thickness: number;
   resolution: number;
-  shape: 'flat' | 'curved';
+  shape: 'flat' | 'standing' | 'curved';
   curve_angle: number;
   border_width: number;
   invert: boolean;
@@ -116,7 +116,12 @@ export const imageGenerator: Generator = {
         10,
         5,
       ),
-      shape: { type: 'string', enum: ['flat', 'curved'], description: 'Flat on the bed, or standing, curved around a cylinder.', default: 'flat' },
+      shape: {
+        type: 'string',
+        enum: ['flat', 'standing', 'curved'],
+        description: 'Lying flat on the bed, standing upright (finer detail in a lithophane), or standing curved around a cylinder.',
+        default: 'flat',
+      },
       curve_angle: numberParam('For a curved piece: the angle of the arc (degrees); 360 makes a closed ring (a lamp shade).', 10, 360, 120),
       border_width: numberParam('Width of a frame around the picture, at max_thickness (mm); 0 for none.', 0, 20, 2),
       invert: { type: 'boolean', description: 'Swap thick and thin.', default: false },
@@ -146,9 +151,9 @@ export const imageGenerator: Generator = {
       progress(0.2);
       const grid = imageHeightGrid(image, p);
       const surface: HeightSurface =
-        p.shape === 'flat'
-          ? { kind: 'flat' }
-          : { kind: 'arc', radius: p.width / ((Math.min(p.curve_angle, 360) * Math.PI) / 180), fullTurn: grid.ring };
+        p.shape === 'curved'
+          ? { kind: 'arc', radius: p.width / ((Math.min(p.curve_angle, 360) * Math.PI) / 180), fullTurn: grid.ring }
+          : { kind: p.shape };
       const mesh = heightFieldMesh(grid, surface);
       progress(0.5);
       const solid = keep(new kernel.Manifold(new kernel.Mesh({ numProp: 3, vertProperties: mesh.vertices, triVerts: mesh.indices })));

@@ -7,9 +7,9 @@
  * another whatever the thicknesses.
  *
  * The grid is laid out in (x, y, t): columns along x, rows along y, thickness t. A flat piece puts
- * t on z; an arc wraps x around a cylinder whose axis is z (y becomes the height, t points out), and
- * a full turn joins the last column to the first (no side walls). The arc mapping keeps the
- * orientation of (x, y, t), so one set of windings serves both.
+ * t on z; a standing one puts y on z and t on -y (its back faces +y); an arc wraps x around a cylinder whose axis is z (y becomes the height, t points out), and
+ * a full turn joins the last column to the first (no side walls). Every mapping keeps the
+ * orientation of (x, y, t), so one set of windings serves them all.
  */
 import type { SolidMesh } from './manifold.js';
 
@@ -23,7 +23,7 @@ export interface HeightGrid {
   spacingY: number;
 }
 
-export type HeightSurface = { kind: 'flat' } | { kind: 'arc'; radius: number; fullTurn: boolean };
+export type HeightSurface = { kind: 'flat' } | { kind: 'standing' } | { kind: 'arc'; radius: number; fullTurn: boolean };
 
 export function heightFieldMesh(grid: HeightGrid, surface: HeightSurface): SolidMesh {
   const { columns: C, rows: R, heights } = grid;
@@ -31,6 +31,7 @@ export function heightFieldMesh(grid: HeightGrid, surface: HeightSurface): Solid
   const ring = surface.kind === 'arc' && surface.fullTurn;
   const place = (x: number, y: number, t: number): [number, number, number] => {
     if (surface.kind === 'flat') return [x, y, t];
+    if (surface.kind === 'standing') return [x, -t, y];
     const angle = x / surface.radius;
     const r = surface.radius + t;
     return [r * Math.cos(angle), r * Math.sin(angle), y];
