@@ -386,6 +386,9 @@ describe('sketches extrude to closed solids of the size asked for', () => {
     );
     assert.match(refused({ path: 'M0 0H1000V10H0Z' }), /fit_size/);
     assert.match(refused({ edge: 'chamfer', edge_size: 5, height: 5 }), /edge_size/);
+    // 600 circles of radius 100 mm within 0.003 mm: about 400 chords each.
+    const manyCircles = Array.from({ length: 600 }, (_, k) => `M${k * 0.3} 0a100 100 0 1 0 1 0`).join('');
+    assert.match(refused({ path: manyCircles, tolerance: 0.003 }), /flattens to \d+ points .*raise the tolerance/);
   });
 
   test('a chamfer wider than the shape fails the job with a reason', async () => {

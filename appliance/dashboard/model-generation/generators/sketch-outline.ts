@@ -30,6 +30,8 @@ export interface SketchOutline {
 
 /** The largest drawing (mm) taken as it is; past it, fit_size must scale it. */
 export const MAX_SKETCH_MM = 400;
+/** Points a flattened drawing may have: far more than a printer can show, few enough to build quickly. */
+export const MAX_FLATTENED_POINTS = 200_000;
 const MIN_AREA = 1e-6;
 
 /** Thrown for an outline a user has to fix; the message says what. */
@@ -71,6 +73,9 @@ function drawingOutline(p: SketchSource): SketchOutline {
     if (err instanceof PathSyntaxError) throw new SketchError(`${what}: ${err.message}`);
     throw err;
   }
+  const points = shapes.flat().reduce((n, polygon) => n + polygon.length, 0);
+  if (points > MAX_FLATTENED_POINTS)
+    throw new SketchError(`the ${what} flattens to ${points} points (at most ${MAX_FLATTENED_POINTS}): raise the tolerance`);
   if (shapes.flat().every((polygon) => Math.abs(signedArea(polygon)) < MIN_AREA))
     throw new SketchError(`the ${what} draws no filled shape with an area`);
   const scale = scaleFor(shapes.flat(), p.fit_size);
