@@ -57,29 +57,26 @@ const generatorSchema: JsonSchema = {
 };
 
 function generatorRoutes(jobs: ModelJobs): RouteSpec[] {
-  return GENERATORS.map((generator) =>
-    generator.upload
-      ? uploadGeneratorRoute(generator, generator.upload, jobs, jobSchema, TAG)
-      : {
-          method: 'post',
-          path: `/api/ai-model/${generator.id}`,
-          level: 'print',
-          tag: TAG,
-          summary: `Generate: ${generator.title}`,
-          description:
-            `${generator.description} Creates a job and answers at once (202); follow it with \`model.job\` events on the WebSocket or ` +
-            `GET /api/ai-model/jobs/:id. Jobs run one at a time; at most ${MAX_PENDING} may wait (429 ERR_TOO_MANY_JOBS past that).`,
-          body: { kind: 'json', schema: generator.schema, maxBytes: generator.maxBodyBytes ?? 16 * 1024 },
-          responses: {
-            202: { description: 'The job, queued.', schema: jobSchema },
-            400: { description: 'Parameters outside the schema, or that do not fit together (ERR_VALIDATION).', schema: errorSchemaRef },
-            429: { description: 'Too many jobs waiting (ERR_TOO_MANY_JOBS).', schema: errorSchemaRef },
-          },
-          async handler({ body }) {
-            return new Reply(202, await jobs.create(generator.id, (body ?? {}) as Record<string, unknown>));
-          },
-        },
-  );
+  const jsonRoutes: RouteSpec[] = GENERATORS.filter((g) => !g.upload).map((generator) => ({
+    method: 'post',
+    path: `/api/ai-model/${generator.id}`,
+    level: 'print',
+    tag: TAG,
+    summary: `Generate: ${generator.title}`,
+    description:
+      `${generator.description} Creates a job and answers at once (202); follow it with \`model.job\` events on the WebSocket or ` +
+      `GET /api/ai-model/jobs/:id. Jobs run one at a time; at most ${MAX_PENDING} may wait (429 ERR_TOO_MANY_JOBS past that).`,
+    body: { kind: 'json', schema: generator.schema, maxBytes: generator.maxBodyBytes ?? 16 * 1024 },
+    responses: {
+      202: { description: 'The job, queued.', schema: jobSchema },
+      400: { description: 'Parameters outside the schema, or that do not fit together (ERR_VALIDATION).', schema: errorSchemaRef },
+      429: { description: 'Too many jobs waiting (ERR_TOO_MANY_JOBS).', schema: errorSchemaRef },
+    },
+    async handler({ body }) {
+      return new Reply(202, await jobs.create(generator.id, (body ?? {}) as Record<string, unknown>));
+    },
+  }));
+  return [...jsonRoutes, ...GENERATORS.flatMap((g) => (g.upload ? [uploadGeneratorRoute(g, g.upload, jobs, jobSchema, TAG)] : []))];
 }
 
 export function modelGenerationRoutes(jobs: ModelJobs): RouteSpec[] {
