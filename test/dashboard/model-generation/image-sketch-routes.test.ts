@@ -97,6 +97,11 @@ test('a sketch job extrudes an SVG path; bad paths and crossing outlines are a 4
   assert.deepEqual(job.result.size_mm, [60, 40, 4]);
   assert.equal(await downloadedTriangles(job.id), job.result.triangles);
 
+  const document = '<svg><g transform="rotate(90)"><rect width="30" height="10" rx="3"/></g><circle cx="-5" cy="40" r="5"/></svg>';
+  const fromSvg = await finished((await post({ source: 'svg', svg: document, height: 3 })).json.id);
+  assert.equal(fromSvg.state, 'done', fromSvg.error);
+  assert.deepEqual(fromSvg.result.size_mm, [10, 45, 3], 'the rectangle turned upright, the circle below it');
+
   expectError(await post({ path: 'M0 0 L10 0 A5 5 0 2 0 10 10' }), 400, 'ERR_VALIDATION', /path: an arc flag/);
   expectError(
     await post({
