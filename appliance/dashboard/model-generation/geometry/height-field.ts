@@ -7,9 +7,10 @@
  * another whatever the thicknesses.
  *
  * The grid is laid out in (x, y, t): columns along x, rows along y, thickness t. A flat piece puts
- * t on z; a standing one puts y on z and t on -y (its back faces +y); an arc wraps x around a cylinder whose axis is z (y becomes the height, t points out), and
- * a full turn joins the last column to the first (no side walls). Every mapping keeps the
- * orientation of (x, y, t), so one set of windings serves them all.
+ * t on z; a standing one puts y on z and t on -y (its back faces +y); an arc wraps x around a
+ * cylinder whose axis is z (y becomes the height, t points out), and a full turn joins the last
+ * column to the first (no side walls). Every mapping keeps the orientation of (x, y, t), so one
+ * set of windings serves them all.
  */
 import type { SolidMesh } from './manifold.js';
 
