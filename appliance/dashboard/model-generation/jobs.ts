@@ -2,9 +2,10 @@
  * Generation jobs: created from a generator and its parameters, run one at a time (the box has
  * two cores shared with slicing and printing), their progress published on the bus as
  * `model.job`, kept in `model-jobs.json` (an atomic store) with each result mesh in
- * `model-generation/<id>.mesh`. At most MAX_JOBS are kept: a new job drops the oldest finished
- * ones that no scene uses (`pinned`); past MAX_PENDING unfinished jobs a new one is refused. Jobs
- * unfinished at a restart are marked failed (their work was lost with the process).
+ * `model-generation/<id>.mesh` (and an uploaded input file in `<id>.upload` until its job has
+ * run). At most MAX_JOBS are kept: a new job drops the oldest finished ones that no scene uses
+ * (`pinned`); past MAX_PENDING unfinished jobs a new one is refused. Jobs unfinished at a restart
+ * are marked failed (their work was lost with the process).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
@@ -80,6 +81,10 @@ export class ModelJobs {
     return path.join(this.resultsDir, `${id}.mesh`);
   }
 
+  private uploadFile(id: string): string {
+    return path.join(this.resultsDir, `${id}.upload`);
+  }
+
   private jobsFile(): JsonStore<JobsFile> {
     if (!this.store) throw new AppError(ErrorCode.unavailable, 503, 'model generation is starting');
     return this.store;
@@ -91,6 +96,7 @@ export class ModelJobs {
     const interrupted = store.data.jobs.filter((j) => j.state === 'queued' || j.state === 'running');
     for (const job of interrupted) Object.assign(job, { state: 'failed', error: 'interrupted by a restart', finished_at: new Date().toISOString() });
     if (interrupted.length > 0) await store.write();
+    await Promise.all(interrupted.map((j) => rm(this.uploadFile(j.id), { force: true })));
     this.store = store;
   }
 
@@ -114,12 +120,15 @@ export class ModelJobs {
     return job;
   }
 
-  /** Checks the parameters, records the job and queues it; the body was validated against the generator's schema. */
-  async create(generatorId: string, body: Record<string, unknown>): Promise<ModelJob> {
+  /**
+   * Checks the parameters (and the uploaded file of a generator that takes one), records the job
+   * and queues it; the body was validated against the generator's schema.
+   */
+  async create(generatorId: string, body: Record<string, unknown>, file?: Buffer): Promise<ModelJob> {
     const generator = generatorById(generatorId);
     if (!generator) throw new AppError(ErrorCode.notFound, 404, `no generator ${generatorId}`);
     const params = withDefaults(generator.schema, body);
-    const problem = generator.check?.(params) ?? null;
+    const problem = generator.check?.(params) ?? (generator.upload && file ? generator.upload.check(file, params) : null);
     if (problem) throw new AppError(ErrorCode.validation, 400, problem, [{ path: 'body', message: problem }]);
     const store = this.jobsFile();
     if (store.data.jobs.filter((j) => j.state === 'queued' || j.state === 'running').length >= MAX_PENDING) {
@@ -141,6 +150,7 @@ export class ModelJobs {
     const excess = store.data.jobs.length + 1 - MAX_JOBS;
     const evicted = new Set(finished.slice(0, Math.max(0, excess)).map((j) => j.id));
     store.data.jobs = store.data.jobs.filter((j) => !evicted.has(j.id));
+    if (file) await writeFileAtomic(this.uploadFile(job.id), file);
     store.data.jobs.push(job);
     await store.write();
     await Promise.all([...evicted].map((id) => rm(this.file(id), { force: true })));
@@ -156,7 +166,7 @@ export class ModelJobs {
     const store = this.jobsFile();
     store.data.jobs = store.data.jobs.filter((j) => j.id !== id);
     await store.write();
-    await rm(this.file(id), { force: true });
+    await Promise.all([rm(this.file(id), { force: true }), rm(this.uploadFile(id), { force: true })]);
   }
 
   /** The result as a file in the format asked for. */
@@ -192,12 +202,20 @@ export class ModelJobs {
     try {
       if (!generator) throw new Error(`the generator ${job.generator} is no longer offered`);
       let reported = 0;
-      const model = await generator.generate(await manifoldKernel(), job.params, (fraction) => {
-        // Whole tenths only, so a busy generator does not flood the WebSocket.
-        if (fraction - reported < 0.1) return;
-        reported = fraction;
-        this.publish({ ...job, progress: Math.min(0.95, fraction) });
-      });
+      const file = generator.upload ? await readFile(this.uploadFile(id)) : undefined;
+      const model = await generator.generate(
+        await manifoldKernel(),
+        job.params,
+        (fraction) => {
+          // Whole tenths only, so a busy generator does not flood the WebSocket.
+          if (fraction - reported < 0.1) return;
+          reported = fraction;
+          this.publish({ ...job, progress: Math.min(0.95, fraction) });
+        },
+        file,
+      );
+      // The upload is needed no more: gone before the job says it is done.
+      if (file) await rm(this.uploadFile(id), { force: true });
       if (this.dropped.delete(id)) return;
       await writeFileAtomic(this.file(id), encodeMesh(model.mesh));
       await this.update(id, {
@@ -209,6 +227,7 @@ export class ModelJobs {
     } catch (err) {
       this.options.log.warn('model generation failed', { job: id, generator: job.generator, error: (err as Error).message });
       this.dropped.delete(id);
+      await rm(this.uploadFile(id), { force: true });
       await this.update(id, { state: 'failed', finished_at: new Date().toISOString(), error: (err as Error).message });
     }
   }

@@ -9,6 +9,7 @@ import { type RouteSpec, Reply } from '../http/route.js';
 import { MESH_CONTENT_TYPES, MESH_FORMATS, type MeshFormat } from './geometry/mesh-files.js';
 import { GENERATORS } from './generators/catalogue.js';
 import { JOB_STATES, MAX_JOBS, MAX_PENDING, type ModelJobs } from './jobs.js';
+import { uploadGeneratorRoute } from './upload-route.js';
 
 export const TAG = 'model-generation';
 
@@ -56,7 +57,7 @@ const generatorSchema: JsonSchema = {
 };
 
 function generatorRoutes(jobs: ModelJobs): RouteSpec[] {
-  return GENERATORS.map((generator) => ({
+  const jsonRoutes: RouteSpec[] = GENERATORS.filter((g) => !g.upload).map((generator) => ({
     method: 'post',
     path: `/api/ai-model/${generator.id}`,
     level: 'print',
@@ -65,7 +66,7 @@ function generatorRoutes(jobs: ModelJobs): RouteSpec[] {
     description:
       `${generator.description} Creates a job and answers at once (202); follow it with \`model.job\` events on the WebSocket or ` +
       `GET /api/ai-model/jobs/:id. Jobs run one at a time; at most ${MAX_PENDING} may wait (429 ERR_TOO_MANY_JOBS past that).`,
-    body: { kind: 'json', schema: generator.schema, maxBytes: 16 * 1024 },
+    body: { kind: 'json', schema: generator.schema, maxBytes: generator.maxBodyBytes ?? 16 * 1024 },
     responses: {
       202: { description: 'The job, queued.', schema: jobSchema },
       400: { description: 'Parameters outside the schema, or that do not fit together (ERR_VALIDATION).', schema: errorSchemaRef },
@@ -75,6 +76,7 @@ function generatorRoutes(jobs: ModelJobs): RouteSpec[] {
       return new Reply(202, await jobs.create(generator.id, (body ?? {}) as Record<string, unknown>));
     },
   }));
+  return [...jsonRoutes, ...GENERATORS.flatMap((g) => (g.upload ? [uploadGeneratorRoute(g, g.upload, jobs, jobSchema, TAG)] : []))];
 }
 
 export function modelGenerationRoutes(jobs: ModelJobs): RouteSpec[] {

@@ -13,6 +13,20 @@ export interface GeneratedModel {
   notes?: Record<string, unknown>;
 }
 
+/**
+ * A generator whose input is a file (a picture): the file is the raw request body, the
+ * parameters come in the query string, and the job is given the file's bytes.
+ */
+export interface GeneratorUpload {
+  /** Media type (or range) of the body, for the OpenAPI description; the file is recognised by its content, whatever its Content-Type. */
+  mediaType: string;
+  maxBytes: number;
+  /** What the body holds, in words for the route's description. */
+  description: string;
+  /** Why this file cannot be used with these parameters (read cheaply, while the request waits), or null. */
+  check(file: Uint8Array, params: Record<string, unknown>): string | null;
+}
+
 export interface Generator {
   readonly id: string;
   readonly title: string;
@@ -21,7 +35,17 @@ export interface Generator {
   readonly schema: JsonSchema;
   /** A problem the schema cannot express (an inner part larger than the outer one), or null. */
   check?(params: Record<string, unknown>): string | null;
-  generate(kernel: ManifoldToplevel, params: Record<string, unknown>, progress: (fraction: number) => void): Promise<GeneratedModel>;
+  /** Largest JSON body (bytes); 16 KB when omitted. */
+  readonly maxBodyBytes?: number;
+  /** Set when the input is an uploaded file rather than a JSON body. */
+  readonly upload?: GeneratorUpload;
+  generate(
+    kernel: ManifoldToplevel,
+    params: Record<string, unknown>,
+    progress: (fraction: number) => void,
+    /** The uploaded file, for generators with `upload`. */
+    file?: Uint8Array,
+  ): Promise<GeneratedModel>;
 }
 
 /** The parameters with every omitted property set to its schema default. */
