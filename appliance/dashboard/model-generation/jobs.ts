@@ -113,6 +113,9 @@ export class ModelJobs {
   async open(): Promise<void> {
     await mkdir(this.resultsDir, { recursive: true });
     const store = await this.options.stores.open<JobsFile>(JOBS_STORE, { jobs: [] }, jobsProblem);
+    // A generator's first check may load what it needs (the text generator parses its font, a
+    // few hundred ms on the box): done here, not in the middle of a request while builds run.
+    for (const generator of GENERATORS) generator.check?.(withDefaults(generator.schema, {}));
     const interrupted = store.data.jobs.filter((j) => j.state === 'queued' || j.state === 'running');
     for (const job of interrupted) Object.assign(job, { state: 'failed', error: 'interrupted by a restart', finished_at: new Date().toISOString() });
     if (interrupted.length > 0) await store.write();
@@ -214,7 +217,8 @@ export class ModelJobs {
   private async run(id: string): Promise<void> {
     if (this.stopping) return;
     const job = await this.update(id, { state: 'running', started_at: new Date().toISOString(), progress: 0.05 });
-    if (!job) return;
+    // Gone, or deleted while its start was being written: nothing to build.
+    if (!job || this.dropped.delete(id)) return;
     try {
       if (job.generator !== REMOTE_TEXT_ID && !generatorById(job.generator)) throw new Error(`the generator ${job.generator} is no longer offered`);
       const provider = job.generator === REMOTE_TEXT_ID ? this.provider() : null;
