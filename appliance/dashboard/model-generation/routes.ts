@@ -61,7 +61,7 @@ const REMOTE_TEXT_ROUTE = {
   id: REMOTE_TEXT_ID,
   title: "Text to 3D (the admin's provider)",
   description:
-    "A model from a description in words, made by the text-to-3D provider an admin configured (settings `model_provider`), " +
+    'A model from a description in words, made by the text-to-3D provider an admin configured (settings `model_provider`), ' +
     'repaired into a closed solid and scaled; 404 ERR_NOT_FOUND while no provider is configured.',
   schema: REMOTE_TEXT_SCHEMA,
 };

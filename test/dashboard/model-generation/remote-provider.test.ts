@@ -39,7 +39,12 @@ function providerBrick(): Uint8Array {
   return toObj(mesh);
 }
 
-const BRICK_FILES = { glb: new Uint8Array([0x67, 0x6c, 0x54, 0x46, 2, 0, 0, 0]), fbx: new Uint8Array(16), obj: providerBrick(), mtl: new Uint8Array(8) };
+const BRICK_FILES = {
+  glb: new Uint8Array([0x67, 0x6c, 0x54, 0x46, 2, 0, 0, 0]),
+  fbx: new Uint8Array(16),
+  obj: providerBrick(),
+  mtl: new Uint8Array(8),
+};
 
 before(async () => {
   fake = await startFakeMeshy(API_KEY);
@@ -115,7 +120,13 @@ test('enabled with a key, it is listed with its schema and a prompt becomes a cl
 
   const create = fake.requests.find((r) => r.method === 'POST');
   assert.deepEqual(create?.body, { mode: 'preview', prompt: 'a brick', model_type: 'standard' });
-  assert.equal(job.result.notes.provider_task, fake.requests.find((r) => r.path.startsWith('/openapi/v2/text-to-3d/'))?.path.split('/').pop());
+  assert.equal(
+    job.result.notes.provider_task,
+    fake.requests
+      .find((r) => r.path.startsWith('/openapi/v2/text-to-3d/'))
+      ?.path.split('/')
+      .pop(),
+  );
   assert.ok(fake.requests.filter((r) => r.path.startsWith('/openapi/')).every((r) => r.authorization === `Bearer ${API_KEY}`));
   const download = fake.requests.filter((r) => r.path.startsWith('/assets/'));
   assert.deepEqual(
@@ -151,7 +162,11 @@ test("the provider's errors are clear job failures", async () => {
     ['failed task', { failWith: 'The prompt was flagged by moderation', files: BRICK_FILES }, /could not make the model: The prompt was flagged/],
     ['only formats the box cannot read', { files: { glb: BRICK_FILES.glb, fbx: BRICK_FILES.fbx } }, /offered no model file the box reads.*glb, fbx/],
     ['a file that is no model', { files: { obj: new TextEncoder().encode('<html>Access denied</html>') } }, /model file cannot be read/],
-    ['a surface that is no solid', { files: { obj: new TextEncoder().encode('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n') } }, /not a closed solid|encloses no volume/],
+    [
+      'a surface that is no solid',
+      { files: { obj: new TextEncoder().encode('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n') } },
+      /not a closed solid|encloses no volume/,
+    ],
   ];
   for (const [what, plan, expected] of cases) {
     const job = await jobWith(plan);

@@ -32,10 +32,14 @@ const post = (dash: DashboardFixture, generator: string, body: unknown) =>
 const job = (dash: DashboardFixture, id: string) => dash.request('get', `/api/ai-model/jobs/${id}`, { token: TEST_TOKENS.view });
 
 async function finished(dash: DashboardFixture, id: string): Promise<Record<string, any>> {
-  return eventually(`job ${id} finished`, async () => {
-    const answer = (await job(dash, id)).json;
-    return answer.state === 'done' || answer.state === 'failed' ? answer : null;
-  }, JOB_TIMEOUT_MS);
+  return eventually(
+    `job ${id} finished`,
+    async () => {
+      const answer = (await job(dash, id)).json;
+      return answer.state === 'done' || answer.state === 'failed' ? answer : null;
+    },
+    JOB_TIMEOUT_MS,
+  );
 }
 
 async function running(dash: DashboardFixture, id: string): Promise<void> {
@@ -97,7 +101,12 @@ describe('a dashboard building models', () => {
     const queued = (await post(dash, 'box', {})).json.id;
     await running(dash, id);
     await dash.stop();
-    dash = await startDashboardFixture({ features: [modelGenerationFeature], createAuthenticator: testAuthenticator, dataDir: dash.dataDir, config: CONFIG });
+    dash = await startDashboardFixture({
+      features: [modelGenerationFeature],
+      createAuthenticator: testAuthenticator,
+      dataDir: dash.dataDir,
+      config: CONFIG,
+    });
     const stopped = (await job(dash, id)).json;
     assert.equal(stopped.state, 'failed');
     assert.equal(stopped.error, 'the dashboard stopped during the build');
@@ -154,14 +163,23 @@ describe('the generation worker', () => {
     } finally {
       await worker.close();
     }
-    await assert.rejects(worker.run(gear(12), () => {}), { code: 'ERR_UNAVAILABLE' });
+    await assert.rejects(
+      worker.run(gear(12), () => {}),
+      { code: 'ERR_UNAVAILABLE' },
+    );
   });
 
   test('fails a build of a generator it does not know, and stays usable', async () => {
     const worker = new GenerationWorker();
     try {
-      await assert.rejects(worker.run({ generator: 'teapot', params: {}, provider: null }, () => {}), /generator teapot is no longer offered/);
-      await assert.rejects(worker.run({ generator: 'remote-text', params: {}, provider: null }, () => {}), /no text-to-3D provider/);
+      await assert.rejects(
+        worker.run({ generator: 'teapot', params: {}, provider: null }, () => {}),
+        /generator teapot is no longer offered/,
+      );
+      await assert.rejects(
+        worker.run({ generator: 'remote-text', params: {}, provider: null }, () => {}),
+        /no text-to-3D provider/,
+      );
       await worker.run(gear(12), () => {});
       assert.equal(worker.started, 1);
     } finally {

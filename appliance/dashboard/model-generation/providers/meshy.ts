@@ -83,7 +83,9 @@ export class MeshyClient {
   private unreachable(err: unknown, what: string): Error {
     if (this.signal.aborted) return this.timedOut();
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    return new Error(`the text-to-3D provider at ${this.config.url} cannot be reached ${what}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
+    return new Error(
+      `the text-to-3D provider at ${this.config.url} cannot be reached ${what}: ${cause?.code ?? cause?.message ?? (err as Error).message}`,
+    );
   }
 
   timedOut(): Error {
