@@ -17,9 +17,8 @@ import type { JsonStore, JsonStores } from '../../common/json-store.js';
 import { writeFileAtomic } from '../../common/json-store.js';
 import type { Logger } from '../../common/logger.js';
 import type { DashboardEvents } from '../events.js';
-import type { SolidMesh } from './geometry/manifold.js';
-import { type MeshFormat, meshFile } from './geometry/mesh-files.js';
-import { decodeMesh, type MeshFacts } from './geometry/mesh-store.js';
+import type { MeshFormat } from './geometry/mesh-files.js';
+import type { MeshFacts } from './geometry/mesh-store.js';
 import { GENERATORS, generatorById } from './generators/catalogue.js';
 import { type Generator, withDefaults } from './generators/generator.js';
 import type { ProviderConfig } from './providers/provider.js';
@@ -197,8 +196,8 @@ export class ModelJobs {
   async download(id: string, format: MeshFormat): Promise<Uint8Array> {
     const job = this.get(id);
     if (job.state !== 'done') throw new AppError(ErrorCode.conflict, 409, `job ${id} is ${job.state}, not done`);
-    const mesh: SolidMesh = decodeMesh(await readFile(this.file(id)));
-    return meshFile(mesh, `${job.generator}-${id.slice(0, 8)}`, format);
+    // Written on the worker thread: a 3MF of a large model takes a second.
+    return this.worker.convert(await readFile(this.file(id)), format, `${job.generator}-${id.slice(0, 8)}`);
   }
 
   private publish(job: ModelJob): void {

@@ -14,7 +14,9 @@ import { createModelGenerationFeature } from '../../../appliance/dashboard/model
 import { manifoldKernel } from '../../../appliance/dashboard/model-generation/geometry/manifold.js';
 import { generatorById } from '../../../appliance/dashboard/model-generation/generators/catalogue.js';
 import { withDefaults } from '../../../appliance/dashboard/model-generation/generators/generator.js';
+import { encodeMesh } from '../../../appliance/dashboard/model-generation/geometry/mesh-store.js';
 import { GenerationWorker } from '../../../appliance/dashboard/model-generation/worker/generation-worker.js';
+import { loadModel } from '../../../appliance/slicer/index.js';
 import { type DashboardFixture, expectError, startDashboardFixture, TEST_TOKENS, testAuthenticator } from '../../fixtures/dashboard.js';
 import { eventually } from '../../fixtures/eventually.js';
 
@@ -65,8 +67,14 @@ describe('a dashboard building models', () => {
       answer = (await job(dash, created.json.id)).json;
       slowest.ms = Math.max(slowest.ms, performance.now() - asked);
     } while (answer.state !== 'done' && answer.state !== 'failed');
-    delay.disable();
     assert.equal(answer.state, 'done', answer.error);
+    // The download's 3MF is written on the worker too (seconds for this model on the thread).
+    const file = await fetch(`${dash.url}/api/ai-model/jobs/${answer.id}/download?format=3mf`, {
+      headers: { authorization: `Bearer ${TEST_TOKENS.view}` },
+    });
+    const model = loadModel(new Uint8Array(await file.arrayBuffer()), 'large.3mf');
+    assert.equal(model.objects[0].mesh.indices.length / 3, answer.result.triangles);
+    delay.disable();
     const heldMs = delay.max / 1e6;
     assert.ok(heldMs < LOOP_BOUND_MS, `the event loop was held ${heldMs.toFixed(0)} ms during the build`);
     assert.ok(slowest.ms < LOOP_BOUND_MS * 2, `a request took ${slowest.ms.toFixed(0)} ms during the build`);
@@ -154,12 +162,17 @@ describe('the generation worker', () => {
 
       const text = worker.run({ generator: 'text', params: withDefaults(generatorById('text')?.schema ?? {}, LARGE_TEXT), provider: null }, () => {});
       const cancelled = assert.rejects(text, { code: 'ERR_CANCELLED' });
+      const stl = worker.convert(first.stored, 'stl', 'gear');
       await worker.cancel();
       await cancelled;
-      assert.equal(worker.threadId, null);
+      const file = await stl;
+      assert.equal(file.byteLength, 84 + 50 * first.facts.triangles, 'a conversion in flight is done, on a fresh thread if need be');
       await worker.run(gear(16), () => {});
       assert.equal(worker.started, 2);
       assert.notEqual(worker.threadId, thread);
+      const stored = encodeMesh({ vertices: new Float32Array(9), indices: new Uint32Array(0) });
+      assert.equal((await worker.convert(new Uint8Array(stored), 'stl', 'empty')).byteLength, 84);
+      await assert.rejects(worker.convert(new Uint8Array(4), 'stl', 'broken'), /out of range|truncated/);
     } finally {
       await worker.close();
     }

@@ -1,4 +1,5 @@
 /** The messages between the jobs (host) and the generation worker thread. */
+import type { MeshFormat } from '../geometry/mesh-files.js';
 import type { MeshFacts } from '../geometry/mesh-store.js';
 import type { ProviderConfig } from '../providers/provider.js';
 
@@ -18,9 +19,18 @@ export interface BuildResult {
   notes: Record<string, unknown>;
 }
 
-export type ToWorker = { id: number } & BuildRequest;
+/** A stored mesh to write as a download (decoding it and writing a 3MF of a large model takes a second). */
+export interface ConvertRequest {
+  stored: Uint8Array;
+  format: MeshFormat;
+  /** The object's name in the file. */
+  name: string;
+}
+
+export type ToWorker = { id: number } & (({ kind: 'build' } & BuildRequest) | ({ kind: 'convert' } & ConvertRequest));
 
 export type FromWorker =
   | { id: number; kind: 'progress'; fraction: number }
   | ({ id: number; kind: 'done' } & BuildResult)
+  | { id: number; kind: 'converted'; file: Uint8Array }
   | { id: number; kind: 'failed'; message: string };
