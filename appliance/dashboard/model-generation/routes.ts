@@ -133,7 +133,7 @@ export function modelGenerationRoutes(jobs: ModelJobs): RouteSpec[] {
       level: 'print',
       tag: TAG,
       summary: 'Delete a generation job and its result',
-      description: 'A running job is forgotten at once; its result is discarded when the generator returns.',
+      description: 'A running job is forgotten at once and its build ended (the worker thread building it is stopped; the next job starts another).',
       params: idParam,
       responses: { 204: { description: 'Deleted.' }, 404: notFound },
       async handler({ params }) {
