@@ -56,6 +56,10 @@ describe('a dashboard building models', () => {
   after(() => dash.cleanup());
 
   test('answers HTTP requests while a large model is built: its event loop is never held long', async (t) => {
+    const progress: number[] = [];
+    const unsubscribe = dash.server.context.bus.on('model.job', (event) => {
+      if (event.state === 'running') progress.push(event.progress);
+    });
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     const created = await post(dash, 'text', LARGE_TEXT);
@@ -68,6 +72,11 @@ describe('a dashboard building models', () => {
       slowest.ms = Math.max(slowest.ms, performance.now() - asked);
     } while (answer.state !== 'done' && answer.state !== 'failed');
     assert.equal(answer.state, 'done', answer.error);
+    unsubscribe();
+    assert.ok(
+      progress.some((p) => p > 0.05 && p < 1),
+      `the progress the generator reported on the worker reached the bus: ${progress.join(', ')}`,
+    );
     // The download's 3MF is written on the worker too (seconds for this model on the thread).
     const file = await fetch(`${dash.url}/api/ai-model/jobs/${answer.id}/download?format=3mf`, {
       headers: { authorization: `Bearer ${TEST_TOKENS.view}` },
