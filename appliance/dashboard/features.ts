@@ -14,6 +14,7 @@ import type { Authenticator } from './http/route.js';
 import { createInventoryFeature } from './inventory/feature.js';
 import { createInventoryToolsFeature } from './inventory/tools-feature.js';
 import { createModelGenerationFeature } from './model-generation/feature.js';
+import type { SlicingPath } from './model-generation/scenes/scene-slicing.js';
 import { createLiveFeature } from './live/feature.js';
 import { createMeshToolsFeature } from './mesh-tools/feature.js';
 import { createMqttExportFeature } from './mqtt-export/feature.js';
@@ -60,8 +61,11 @@ export const gpioFeature: FeatureFactory = (_ctx, { gpio }) => createGpioFeature
 /** Incoming webhooks of print monitors (webhooks/): after the printers and history, which their actions reach. */
 export const webhooksFeature: FeatureFactory = (_ctx, { webhooks }) => createWebhooksFeature(webhooks);
 /** Models made on the box (model-generation/): signs, boxes, gears, calibration pieces, as jobs; scenes of them, sliced through the chain. */
-export const modelGenerationFeature: FeatureFactory = (ctx, { remote, bridge, native }) =>
-  createModelGenerationFeature(ctx, {
+export const modelGenerationFeature: FeatureFactory = (ctx, services) => createModelGenerationFeature(ctx, sceneSlicingPath(services));
+
+/** The slicing chain as scenes use it: the same backends, results and profile catalogue as the slicing routes. */
+export function sceneSlicingPath({ remote, bridge, native }: DashboardServices): SlicingPath {
+  return {
     backends: () => [remote.backend, bridge.backend, native.backend],
     results: remote.results,
     // The bridge's catalogue: the built-in engine's profiles and those of the installed desktop slicers.
@@ -69,7 +73,8 @@ export const modelGenerationFeature: FeatureFactory = (ctx, { remote, bridge, na
       const user = await native.userProfiles();
       return bridge.desktopProfiles.catalogue(user.catalogue(), user.profiles(), await bridge.detector.probe());
     },
-  });
+  };
+}
 /** The printers on an MQTT broker (mqtt-export/): after the printers, whose states and controls it mirrors. */
 export const mqttExportFeature: FeatureFactory = (_ctx, { mqtt }) => createMqttExportFeature(mqtt);
 

@@ -1,19 +1,21 @@
 /**
- * The model generation feature: parametric and text models made on the box, offline, as jobs
- * (jobs.ts) behind /api/ai-model/* (routes.ts), their progress on the WebSocket as `model.job`;
- * and scenes of those models (scenes/), sliced through the dashboard's slicing chain.
+ * The model generation feature: parametric and text models made on the box, offline, and models
+ * from the admin's text-to-3D provider when one is configured, as jobs (jobs.ts) built on a worker
+ * thread, behind /api/ai-model/* (routes.ts), their progress on the WebSocket as `model.job`; and
+ * scenes of those models (scenes/), sliced through the dashboard's slicing chain.
  */
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { DashboardContext, DashboardFeature } from '../feature.js';
 import { MAX_JOBS, ModelJobs } from './jobs.js';
+import { configuredProvider } from './providers/provider.js';
 import { modelGenerationRoutes, TAG } from './routes.js';
-import { GENERATORS } from './generators/catalogue.js';
 import { sceneRoutes } from './scenes/scene-routes.js';
 import { SceneSlicing, type SlicingPath } from './scenes/scene-slicing.js';
 import { SceneStore } from './scenes/scene-store.js';
+import type { GenerationWorkerOptions } from './worker/generation-worker.js';
 
-export function createModelGenerationFeature(ctx: DashboardContext, slicing: SlicingPath): DashboardFeature {
+export function createModelGenerationFeature(ctx: DashboardContext, slicing: SlicingPath, worker?: GenerationWorkerOptions): DashboardFeature {
   let scenes: SceneStore | null = null;
   const jobs = new ModelJobs({
     dataDir: ctx.dataDir,
@@ -21,6 +23,8 @@ export function createModelGenerationFeature(ctx: DashboardContext, slicing: Sli
     bus: ctx.bus,
     log: ctx.log.child('model-generation'),
     pinned: (id) => scenes?.uses(id) ?? false,
+    provider: () => configuredProvider(ctx.settings.current.model_provider),
+    worker,
   });
   scenes = new SceneStore(ctx.stores, jobs);
   // The scene's 3MF waits here while it is sliced; what a crash left is removed at start.
@@ -37,6 +41,12 @@ export function createModelGenerationFeature(ctx: DashboardContext, slicing: Sli
       await store.open();
     },
     stop: () => jobs.stop(),
-    info: () => ({ generators: GENERATORS.map((g) => g.id), jobs: jobs.size, max_jobs: MAX_JOBS, scenes: store.size }),
+    info: () => ({
+      generators: jobs.generators().map((g) => g.id),
+      jobs: jobs.size,
+      max_jobs: MAX_JOBS,
+      scenes: store.size,
+      worker: jobs.workerInfo,
+    }),
   };
 }

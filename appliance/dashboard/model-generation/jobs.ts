@@ -1,11 +1,13 @@
 /**
  * Generation jobs: created from a generator and its parameters, run one at a time (the box has
- * two cores shared with slicing and printing), their progress published on the bus as
+ * two cores shared with slicing and printing) on the generation worker thread, so a build never
+ * holds the dashboard's event loop; their progress published on the bus as
  * `model.job`, kept in `model-jobs.json` (an atomic store) with each result mesh in
  * `model-generation/<id>.mesh` (and an uploaded input file in `<id>.upload` until its job has
  * run). At most MAX_JOBS are kept: a new job drops the oldest finished ones that no scene uses
  * (`pinned`); past MAX_PENDING unfinished jobs a new one is refused. Jobs unfinished at a restart
- * are marked failed (their work was lost with the process).
+ * are marked failed (their work was lost with the process). Deleting a running job ends its build
+ * (its worker thread is ended; the next job starts a fresh one), and so does stopping.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
@@ -16,11 +18,14 @@ import type { JsonStore, JsonStores } from '../../common/json-store.js';
 import { writeFileAtomic } from '../../common/json-store.js';
 import type { Logger } from '../../common/logger.js';
 import type { DashboardEvents } from '../events.js';
-import { type SolidMesh, manifoldKernel } from './geometry/manifold.js';
-import { type MeshFormat, meshFile } from './geometry/mesh-files.js';
-import { decodeMesh, encodeMesh, meshFacts, type MeshFacts } from './geometry/mesh-store.js';
-import { generatorById } from './generators/catalogue.js';
-import { withDefaults } from './generators/generator.js';
+import type { SolidMesh } from './geometry/manifold.js';
+import type { MeshFormat } from './geometry/mesh-files.js';
+import { decodeMesh, type MeshFacts } from './geometry/mesh-store.js';
+import { GENERATORS, generatorById } from './generators/catalogue.js';
+import { type Generator, withDefaults } from './generators/generator.js';
+import type { ProviderConfig } from './providers/provider.js';
+import { REMOTE_TEXT_ID, remoteTextGenerator } from './providers/remote-text.js';
+import { GenerationWorker, type GenerationWorkerOptions } from './worker/generation-worker.js';
 
 export const MAX_JOBS = 50;
 export const MAX_PENDING = 8;
@@ -63,6 +68,9 @@ export interface ModelJobsOptions {
   log: Logger;
   /** Jobs a scene uses: never dropped to make room (they go only when deleted). */
   pinned?: (id: string) => boolean;
+  /** The text-to-3D provider as configured now, or null (read when a job is created and when it runs). */
+  provider?: () => ProviderConfig | null;
+  worker?: GenerationWorkerOptions;
 }
 
 export class ModelJobs {
@@ -70,8 +78,27 @@ export class ModelJobs {
   /** Ids deleted while they ran: their result is dropped when the generator returns. */
   private readonly dropped = new Set<string>();
   private chain: Promise<void> = Promise.resolve();
+  private stopping = false;
+  private readonly worker: GenerationWorker;
 
-  constructor(private readonly options: ModelJobsOptions) {}
+  constructor(private readonly options: ModelJobsOptions) {
+    this.worker = new GenerationWorker(options.worker);
+  }
+
+  private provider(): ProviderConfig | null {
+    return this.options.provider?.() ?? null;
+  }
+
+  /** The generators offered now: the box's own, and the remote provider's when one is configured. */
+  generators(): Generator[] {
+    const provider = this.provider();
+    return provider ? [...GENERATORS, remoteTextGenerator(provider)] : [...GENERATORS];
+  }
+
+  /** Worker threads started so far, and the one alive now (for the system info). */
+  get workerInfo(): { threads_started: number; thread_alive: boolean } {
+    return { threads_started: this.worker.started, thread_alive: this.worker.threadId !== null };
+  }
 
   private get resultsDir(): string {
     return path.join(this.options.dataDir, RESULTS_DIR);
@@ -93,6 +120,9 @@ export class ModelJobs {
   async open(): Promise<void> {
     await mkdir(this.resultsDir, { recursive: true });
     const store = await this.options.stores.open<JobsFile>(JOBS_STORE, { jobs: [] }, jobsProblem);
+    // A generator's first check may load what it needs (the text generator parses its font, a
+    // few hundred ms on the box): done here, not in the middle of a request while builds run.
+    for (const generator of GENERATORS) generator.check?.(withDefaults(generator.schema, {}));
     const interrupted = store.data.jobs.filter((j) => j.state === 'queued' || j.state === 'running');
     for (const job of interrupted) Object.assign(job, { state: 'failed', error: 'interrupted by a restart', finished_at: new Date().toISOString() });
     if (interrupted.length > 0) await store.write();
@@ -100,8 +130,10 @@ export class ModelJobs {
     this.store = store;
   }
 
-  /** Waits for the job running now, so a stop leaves no half-written result. */
+  /** Ends the running build (the job is marked failed), leaves queued jobs to the next start, and ends the worker thread. */
   async stop(): Promise<void> {
+    this.stopping = true;
+    await this.worker.close();
     await this.chain;
   }
 
@@ -125,8 +157,11 @@ export class ModelJobs {
    * and queues it; the body was validated against the generator's schema.
    */
   async create(generatorId: string, body: Record<string, unknown>, file?: Buffer): Promise<ModelJob> {
-    const generator = generatorById(generatorId);
-    if (!generator) throw new AppError(ErrorCode.notFound, 404, `no generator ${generatorId}`);
+    const generator = this.generators().find((g) => g.id === generatorId);
+    if (!generator) {
+      const why = generatorId === REMOTE_TEXT_ID ? ': no text-to-3D provider is configured (settings: model_provider)' : '';
+      throw new AppError(ErrorCode.notFound, 404, `no generator ${generatorId}${why}`);
+    }
     const params = withDefaults(generator.schema, body);
     const problem = generator.check?.(params) ?? (generator.upload && file ? generator.upload.check(file, params) : null);
     if (problem) throw new AppError(ErrorCode.validation, 400, problem, [{ path: 'body', message: problem }]);
@@ -166,20 +201,26 @@ export class ModelJobs {
     const store = this.jobsFile();
     store.data.jobs = store.data.jobs.filter((j) => j.id !== id);
     await store.write();
+    if (job.state === 'running') await this.worker.cancel();
     await Promise.all([rm(this.file(id), { force: true }), rm(this.uploadFile(id), { force: true })]);
   }
 
   /** The result as a file in the format asked for. */
   async download(id: string, format: MeshFormat): Promise<Uint8Array> {
     const job = this.get(id);
-    return meshFile(await this.mesh(id), `${job.generator}-${id.slice(0, 8)}`, format);
+    // Written on the worker thread: a 3MF of a large model takes a second.
+    return this.worker.convert(await this.storedResult(id), format, `${job.generator}-${id.slice(0, 8)}`);
   }
 
   /** The result mesh of a finished job (scenes place it). */
   async mesh(id: string): Promise<SolidMesh> {
+    return decodeMesh(await this.storedResult(id));
+  }
+
+  private async storedResult(id: string): Promise<Buffer> {
     const job = this.get(id);
     if (job.state !== 'done') throw new AppError(ErrorCode.conflict, 409, `job ${id} is ${job.state}, not done`);
-    return decodeMesh(await readFile(this.file(id)));
+    return readFile(this.file(id));
   }
 
   private publish(job: ModelJob): void {
@@ -196,39 +237,40 @@ export class ModelJobs {
   }
 
   private async run(id: string): Promise<void> {
+    if (this.stopping) return;
     const job = await this.update(id, { state: 'running', started_at: new Date().toISOString(), progress: 0.05 });
-    if (!job) return;
-    const generator = generatorById(job.generator);
+    // Gone, or deleted while its start was being written: nothing to build.
+    if (!job || this.dropped.delete(id)) return;
     try {
-      if (!generator) throw new Error(`the generator ${job.generator} is no longer offered`);
+      if (job.generator !== REMOTE_TEXT_ID && !generatorById(job.generator)) throw new Error(`the generator ${job.generator} is no longer offered`);
+      const provider = job.generator === REMOTE_TEXT_ID ? this.provider() : null;
+      if (job.generator === REMOTE_TEXT_ID && !provider) throw new Error('the text-to-3D provider is no longer configured');
       let reported = 0;
-      const file = generator.upload ? await readFile(this.uploadFile(id)) : undefined;
-      const model = await generator.generate(
-        await manifoldKernel(),
-        job.params,
-        (fraction) => {
-          // Whole tenths only, so a busy generator does not flood the WebSocket.
-          if (fraction - reported < 0.1) return;
-          reported = fraction;
-          this.publish({ ...job, progress: Math.min(0.95, fraction) });
-        },
-        file,
-      );
+      const file = generatorById(job.generator)?.upload ? await readFile(this.uploadFile(id)) : undefined;
+      const built = await this.worker.run({ generator: job.generator, params: job.params, provider, file }, (fraction) => {
+        // Whole tenths only, so a busy generator does not flood the WebSocket.
+        if (fraction - reported < 0.1) return;
+        reported = fraction;
+        this.publish({ ...job, progress: Math.min(0.95, fraction) });
+      });
       // The upload is needed no more: gone before the job says it is done.
       if (file) await rm(this.uploadFile(id), { force: true });
       if (this.dropped.delete(id)) return;
-      await writeFileAtomic(this.file(id), encodeMesh(model.mesh));
-      await this.update(id, {
+      await writeFileAtomic(this.file(id), Buffer.from(built.stored.buffer, built.stored.byteOffset, built.stored.byteLength));
+      const done = await this.update(id, {
         state: 'done',
         progress: 1,
         finished_at: new Date().toISOString(),
-        result: { ...meshFacts(model.mesh), notes: model.notes ?? {} },
+        result: { ...built.facts, notes: built.notes },
       });
+      // Deleted while its result was being written: the file goes too.
+      if (!done) await rm(this.file(id), { force: true });
     } catch (err) {
-      this.options.log.warn('model generation failed', { job: id, generator: job.generator, error: (err as Error).message });
-      this.dropped.delete(id);
       await rm(this.uploadFile(id), { force: true });
-      await this.update(id, { state: 'failed', finished_at: new Date().toISOString(), error: (err as Error).message });
+      if (this.dropped.delete(id)) return;
+      const message = this.stopping ? 'the dashboard stopped during the build' : (err as Error).message;
+      this.options.log.warn('model generation failed', { job: id, generator: job.generator, error: message });
+      await this.update(id, { state: 'failed', finished_at: new Date().toISOString(), error: message });
     }
   }
 }

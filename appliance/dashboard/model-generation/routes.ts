@@ -5,11 +5,12 @@
  */
 import type { JsonSchema } from '../../common/json-schema.js';
 import { contentDisposition } from '../../common/download.js';
-import { type RouteSpec, Reply } from '../http/route.js';
+import { type ResponseSpec, type RouteSpec, Reply } from '../http/route.js';
 import { MESH_CONTENT_TYPES, MESH_FORMATS, type MeshFormat } from './geometry/mesh-files.js';
 import { GENERATORS } from './generators/catalogue.js';
 import { JOB_STATES, MAX_JOBS, MAX_PENDING, type ModelJobs } from './jobs.js';
 import { uploadGeneratorRoute } from './upload-route.js';
+import { REMOTE_TEXT_ID, REMOTE_TEXT_SCHEMA } from './providers/remote-text.js';
 
 export const TAG = 'model-generation';
 
@@ -56,8 +57,20 @@ const generatorSchema: JsonSchema = {
   },
 };
 
+/** The provider's route exists always; it answers 404 and is not listed while no provider is configured. */
+const REMOTE_TEXT_ROUTE = {
+  id: REMOTE_TEXT_ID,
+  title: "Text to 3D (the admin's provider)",
+  description:
+    'A model from a description in words, made by the text-to-3D provider an admin configured (settings `model_provider`), ' +
+    'repaired into a closed solid and scaled; 404 ERR_NOT_FOUND while no provider is configured.',
+  schema: REMOTE_TEXT_SCHEMA,
+};
+
+const REMOTE_TEXT_404: Record<number, ResponseSpec> = { 404: { description: 'No provider is configured (ERR_NOT_FOUND).', schema: errorSchemaRef } };
+
 function generatorRoutes(jobs: ModelJobs): RouteSpec[] {
-  const jsonRoutes: RouteSpec[] = GENERATORS.filter((g) => !g.upload).map((generator) => ({
+  const jsonRoutes: RouteSpec[] = [...GENERATORS.filter((g) => !g.upload), REMOTE_TEXT_ROUTE].map((generator) => ({
     method: 'post',
     path: `/api/ai-model/${generator.id}`,
     level: 'print',
@@ -66,10 +79,11 @@ function generatorRoutes(jobs: ModelJobs): RouteSpec[] {
     description:
       `${generator.description} Creates a job and answers at once (202); follow it with \`model.job\` events on the WebSocket or ` +
       `GET /api/ai-model/jobs/:id. Jobs run one at a time; at most ${MAX_PENDING} may wait (429 ERR_TOO_MANY_JOBS past that).`,
-    body: { kind: 'json', schema: generator.schema, maxBytes: generator.maxBodyBytes ?? 16 * 1024 },
+    body: { kind: 'json', schema: generator.schema, maxBytes: ('maxBodyBytes' in generator ? generator.maxBodyBytes : undefined) ?? 16 * 1024 },
     responses: {
       202: { description: 'The job, queued.', schema: jobSchema },
       400: { description: 'Parameters outside the schema, or that do not fit together (ERR_VALIDATION).', schema: errorSchemaRef },
+      ...(generator.id === REMOTE_TEXT_ID ? REMOTE_TEXT_404 : {}),
       429: { description: 'Too many jobs waiting (ERR_TOO_MANY_JOBS).', schema: errorSchemaRef },
     },
     async handler({ body }) {
@@ -87,10 +101,12 @@ export function modelGenerationRoutes(jobs: ModelJobs): RouteSpec[] {
       level: 'view',
       tag: TAG,
       summary: 'List the model generators',
-      description: 'Every generator that runs on the box, with its parameters as JSON Schema (the body of its POST is validated against it).',
+      description:
+        'Every generator that runs on the box, and `remote-text` when an admin configured a text-to-3D provider, with its parameters ' +
+        'as JSON Schema (the body of its POST is validated against it).',
       responses: { 200: { description: 'The generators.', schema: { type: 'array', items: generatorSchema } } },
       handler: () =>
-        GENERATORS.map((g) => ({ id: g.id, title: g.title, description: g.description, path: `/api/ai-model/${g.id}`, parameters: g.schema })),
+        jobs.generators().map((g) => ({ id: g.id, title: g.title, description: g.description, path: `/api/ai-model/${g.id}`, parameters: g.schema })),
     },
     ...generatorRoutes(jobs),
     {
@@ -119,7 +135,7 @@ export function modelGenerationRoutes(jobs: ModelJobs): RouteSpec[] {
       level: 'print',
       tag: TAG,
       summary: 'Delete a generation job and its result',
-      description: 'A running job is forgotten at once; its result is discarded when the generator returns.',
+      description: 'A running job is forgotten at once and its build ended (the worker thread building it is stopped; the next job starts another).',
       params: idParam,
       responses: { 204: { description: 'Deleted.' }, 404: notFound },
       async handler({ params }) {

@@ -248,6 +248,33 @@ export const SETTINGS_SCHEMA = {
         },
       },
     },
+    model_provider: {
+      type: 'object',
+      description:
+        'a remote text-to-3D service behind the model generation jobs (generator `remote-text`); off by default: the box ' +
+        'generates its own models offline and contacts no provider unless one is enabled here',
+      additionalProperties: false,
+      properties: {
+        enabled: { type: 'boolean', default: false, description: 'offer the provider as a generator (it also needs an API key)' },
+        kind: { type: 'string', enum: ['meshy'], default: 'meshy', description: "the provider's API: meshy (Meshy's text-to-3D v2)" },
+        url: { type: 'string', format: 'http-url', default: 'https://api.meshy.ai', description: 'base URL of the provider API' },
+        api_key: { type: 'string', default: '', 'x-secret': true, description: 'API key at the provider, sent as a bearer token' },
+        timeout_s: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 3600,
+          default: 900,
+          description: 'seconds a job waits for the provider (creating the task, its generation, the download) before it fails',
+        },
+        poll_interval_s: {
+          type: 'number',
+          minimum: 0.1,
+          maximum: 60,
+          default: 5,
+          description: 'seconds between two reads of the state of a task at the provider',
+        },
+      },
+    },
     mqtt: {
       type: 'object',
       description:

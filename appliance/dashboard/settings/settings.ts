@@ -59,6 +59,16 @@ export interface DashboardSettings {
     /** A dispatch round runs at least this often, whatever happens. */
     round_interval_s: number;
   };
+  model_provider: {
+    /** Offer the remote text-to-3D generator (only with an API key). */
+    enabled: boolean;
+    kind: 'meshy';
+    url: string;
+    api_key: string;
+    /** A job's whole wait for the provider: task creation, generation and download. */
+    timeout_s: number;
+    poll_interval_s: number;
+  };
   mqtt: {
     enabled: boolean;
     /** mqtt:// or mqtts:// (TLS). */

@@ -15,11 +15,13 @@ import { eventually } from '../../fixtures/eventually.js';
 import { connect, type TestClient, wsUrl } from '../live/ws-client.js';
 
 const FEATURES = [authFeature, liveFeature, modelGenerationFeature];
+/** The tests poll jobs faster than the default rate limit allows when the machine is busy. */
+const CONFIG = { rate_limit: { enabled: false } };
 let dash: DashboardFixture;
 let socket: TestClient;
 
 before(async () => {
-  dash = await startDashboardFixture({ features: FEATURES, createAuthenticator: testAuthenticator });
+  dash = await startDashboardFixture({ features: FEATURES, createAuthenticator: testAuthenticator, config: CONFIG });
   socket = connect(wsUrl(dash.url, `?token=${TEST_TOKENS.view}`));
   await socket.opened;
 });
@@ -123,7 +125,7 @@ test(`at most ${MAX_JOBS} jobs are kept: the oldest finished ones go first; the 
   assert.equal(listed.includes(ids[0]), false, 'the oldest was dropped');
 
   await dash.stop();
-  dash = await startDashboardFixture({ features: FEATURES, createAuthenticator: testAuthenticator, dataDir: dash.dataDir });
+  dash = await startDashboardFixture({ features: FEATURES, createAuthenticator: testAuthenticator, dataDir: dash.dataDir, config: CONFIG });
   const again = (await dash.request('get', '/api/ai-model/jobs', { token: TEST_TOKENS.view })).json.map((j: { id: string }) => j.id);
   assert.deepEqual(again, listed);
   assert.equal((await dash.request('get', `/api/ai-model/jobs/${ids.at(-1)}/download`, { token: TEST_TOKENS.view })).status, 200);
