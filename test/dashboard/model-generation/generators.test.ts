@@ -5,69 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type SolidMesh, manifoldKernel } from '../../../appliance/dashboard/model-generation/geometry/manifold.js';
 import { GENERATORS, generatorById } from '../../../appliance/dashboard/model-generation/generators/catalogue.js';
 import { gearOutline } from '../../../appliance/dashboard/model-generation/generators/gear.js';
 import { withDefaults } from '../../../appliance/dashboard/model-generation/generators/generator.js';
 import { acceptedByGcodeCheck, cleanup, config, slice, writeStl } from '../../fixtures/slicing.js';
-
-interface SolidFacts {
-  openEdges: number;
-  overusedEdges: number;
-  flippedEdges: number;
-  volume: number;
-  size: [number, number, number];
-  minZ: number;
-}
-
-/** Counts edges used by one face or more than two, edges walked the same way twice, and the signed volume. */
-function solidFacts(mesh: SolidMesh): SolidFacts {
-  const directed = new Map<string, number>();
-  const undirected = new Map<string, number>();
-  const v = mesh.vertices;
-  let volume = 0;
-  for (let t = 0; t < mesh.indices.length; t += 3) {
-    const corners = [mesh.indices[t], mesh.indices[t + 1], mesh.indices[t + 2]];
-    for (let k = 0; k < 3; k++) {
-      const a = corners[k];
-      const b = corners[(k + 1) % 3];
-      directed.set(`${a}>${b}`, (directed.get(`${a}>${b}`) ?? 0) + 1);
-      const key = a < b ? `${a}-${b}` : `${b}-${a}`;
-      undirected.set(key, (undirected.get(key) ?? 0) + 1);
-    }
-    const [p, q, r] = corners.map((i) => [v[i * 3], v[i * 3 + 1], v[i * 3 + 2]]);
-    volume += (p[0] * (q[1] * r[2] - q[2] * r[1]) - p[1] * (q[0] * r[2] - q[2] * r[0]) + p[2] * (q[0] * r[1] - q[1] * r[0])) / 6;
-  }
-  const counts = [...undirected.values()];
-  const min = [0, 1, 2].map((axis) => Math.min(...v.filter((_, i) => i % 3 === axis)));
-  const max = [0, 1, 2].map((axis) => Math.max(...v.filter((_, i) => i % 3 === axis)));
-  return {
-    openEdges: counts.filter((c) => c < 2).length,
-    overusedEdges: counts.filter((c) => c > 2).length,
-    flippedEdges: [...directed.values()].filter((c) => c > 1).length,
-    volume,
-    size: [max[0] - min[0], max[1] - min[1], max[2] - min[2]],
-    minZ: min[2],
-  };
-}
-
-async function generate(id: string, body: Record<string, unknown> = {}) {
-  const generator = generatorById(id);
-  assert.ok(generator, id);
-  const params = withDefaults(generator.schema, body);
-  assert.equal(generator.check?.(params) ?? null, null);
-  return generator.generate(await manifoldKernel(), params, () => {});
-}
-
-function assertSolid(mesh: SolidMesh): SolidFacts {
-  const facts = solidFacts(mesh);
-  assert.equal(facts.openEdges, 0, 'every edge is shared by two faces');
-  assert.equal(facts.overusedEdges, 0, 'no edge is shared by more than two faces');
-  assert.equal(facts.flippedEdges, 0, 'neighbouring faces walk their shared edge in opposite directions');
-  assert.ok(facts.volume > 0, `positive volume (outward normals): ${facts.volume}`);
-  assert.equal(facts.minZ, 0, 'rests on the bed');
-  return facts;
-}
+import { assertSolid, generate, solidFacts } from './solids.js';
 
 /** Each generator with its defaults and with other parameters that exercise its options. */
 const CASES: [string, Record<string, unknown>][] = [
@@ -80,6 +22,14 @@ const CASES: [string, Record<string, unknown>][] = [
   ['gear', { teeth: 9, module: 1.5, bore_diameter: 0 }],
   ['temperature-tower', {}],
   ['temperature-tower', { start_temperature: 240, end_temperature: 255, step: 5, block_height: 8 }],
+  ['cable-clip', {}],
+  ['cable-clip', { cable_count: 4, cable_diameter: 3, mount: 'adhesive' }],
+  ['hook', {}],
+  ['hook', { screw_count: 1, plate_height: 40, arm_length: 10, thickness: 4, screw_head_diameter: 7 }],
+  ['spool-holder', {}],
+  ['spool-holder', { bore_diameter: 75, lip: 0, base_size: 120 }],
+  ['retraction-test', {}],
+  ['retraction-test', { towers: 3, vary: 'speed', bands: 4, tower_diameter: 5 }],
 ];
 
 describe('model generators give closed, manifold solids', () => {
@@ -140,6 +90,10 @@ const SLICE_CASES: [string, Record<string, unknown>][] = [
   ['box', { width: 30, depth: 24, height: 12, lip_height: 4 }],
   ['gear', { teeth: 12, module: 2, thickness: 4 }],
   ['temperature-tower', { start_temperature: 215, end_temperature: 205, step: 5, block_height: 7 }],
+  ['cable-clip', { cable_count: 2 }],
+  ['hook', { width: 10, plate_height: 40, hook_depth: 8, screw_count: 1 }],
+  ['spool-holder', { bore_diameter: 30, length: 10, base_size: 60, lip: 2 }],
+  ['retraction-test', { bands: 2, band_height: 3, tower_diameter: 5, tower_distance: 20 }],
 ];
 
 describe('generated models slice into G-code the checker accepts', () => {
