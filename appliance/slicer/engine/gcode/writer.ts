@@ -122,6 +122,8 @@ export class GcodeWriter {
     this.layerStart = [this.x, this.y, this.z];
     const b = this.buf;
     b.clear();
+    // From the layer change on, the layer's own settings: its retraction at the change included.
+    const heightLines = this.heights.enterLayer(layer.printZ - layer.height);
     for (const line of this.f.layerChangeComments(layer.printZ, layer.height)) b.line(line);
     this.text(this.d.render(c.before_layer_change_gcode, 'before_layer_change_gcode', { num: layer.index, z: layer.printZ }));
     if (pick(c.retract_when_changing_layer, this.filament)) this.retract();
@@ -132,7 +134,7 @@ export class GcodeWriter {
     if (this.f.klipper) b.line(`SET_PRINT_STATS_INFO CURRENT_LAYER=${layer.index + 1}`);
     b.line(PROGRESS_MARK + layer.index);
     if (layer.index === 1) this.normalTemperatures();
-    for (const line of this.heights.enterLayer(layer.printZ - layer.height)) b.line(line);
+    for (const line of heightLines) b.line(line);
     b.fan(FanMark.Normal);
 
     for (const e of layer.adhesion) this.extrude(e, null);
