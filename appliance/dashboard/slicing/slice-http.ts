@@ -150,6 +150,7 @@ export function jobRequest(form: SliceForm, outputDir: string, signal: AbortSign
     filamentIds: form.filamentIds,
     processId: form.processId,
     overrides: form.overrides ?? {},
+    ...(form.heightChanges ? { heightChanges: form.heightChanges } : {}),
     outputDir,
     owner,
     signal,
