@@ -115,4 +115,27 @@ describe('a retraction test sliced with its changes', () => {
       cleanup(run.sliced);
     }
   });
+
+  test('under firmware retraction tells the firmware each band’s length at the band’s first layer', async () => {
+    const cfg = await config({ use_firmware_retraction: true });
+    const body = { bands: 3, band_height: 3, tower_diameter: 5, tower_distance: 20, start_length: 0.5, length_step: 0.6 };
+    const run = await sliceWithChanges('retraction-test', body, cfg);
+    try {
+      const blocks = run.sliced.gcode.split(';LAYER_CHANGE\n').slice(1);
+      const told = blocks
+        .map((block) => [Number(/^;Z:([\d.]+)/m.exec(block)?.[1]), /^M207 S([\d.]+)/m.exec(block)?.[1]] as const)
+        .filter(([, length]) => length !== undefined);
+      assert.deepEqual(told, [
+        [1.2, '0.5'],
+        [4.2, '1.1'],
+        [7.2, '1.7'],
+      ]);
+      assert.ok(
+        blocks.slice(5).every((block) => /^G10\b/m.test(block)),
+        'the towers retract with G10',
+      );
+    } finally {
+      cleanup(run.sliced);
+    }
+  });
 });

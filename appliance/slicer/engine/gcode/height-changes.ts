@@ -3,7 +3,9 @@
  * blocks, a retraction test's bands): each change takes effect at the first layer that starts at
  * or above its `z_from`, and holds until the next change of the same setting. A nozzle
  * temperature change writes `M104` at that layer; a retraction length or speed change applies to
- * every retraction (and its deretraction) from that layer on, over the profile's value.
+ * every retraction (and its deretraction) from that layer on, over the profile's value. Under
+ * firmware retraction (G10/G11 carry no length) the firmware is told instead: `M207`/`M208`
+ * (Marlin, RepRapFirmware) or `SET_RETRACTION` (Klipper) at that layer.
  */
 
 export const HEIGHT_CHANGE_SETTINGS = ['nozzle_temperature', 'retraction_length', 'retraction_speed'] as const;
@@ -48,25 +50,53 @@ export function heightChangesProblem(value: unknown): string | null {
   return null;
 }
 
+/** How the firmware's own retraction is set, when G10/G11 retract: null when the G-code retracts itself. */
+export type FirmwareRetraction = 'm207' | 'klipper' | null;
+
+/** The lines that give the firmware a new retraction length and/or speed (mm, mm/s). */
+function firmwareRetractionLines(firmware: 'm207' | 'klipper', length: number | null, speed: number | null): string[] {
+  if (firmware === 'klipper') {
+    const length_ = length === null ? '' : ` RETRACT_LENGTH=${length}`;
+    const speed_ = speed === null ? '' : ` RETRACT_SPEED=${speed} UNRETRACT_SPEED=${speed}`;
+    return [`SET_RETRACTION${length_}${speed_}`];
+  }
+  const feed = speed === null ? '' : ` F${Math.round(speed * 60)}`;
+  const lines = [`M207${length === null ? '' : ` S${length}`}${feed} ; firmware retraction`];
+  if (speed !== null) lines.push(`M208${feed} ; firmware deretraction`);
+  return lines;
+}
+
 /** The changes in force as the writer goes up, layer by layer. */
 export class HeightChangeState {
   private readonly pending: HeightChange[];
   private readonly current = new Map<HeightChangeSetting, number>();
 
-  constructor(changes: readonly HeightChange[]) {
+  constructor(
+    changes: readonly HeightChange[],
+    private readonly firmware: FirmwareRetraction = null,
+  ) {
     // Stable sort: of two changes at one height, the later in the request wins.
     this.pending = [...changes].sort((a, b) => a.z_from - b.z_from);
   }
 
   /** Takes up the changes that start at or below this layer's bottom; answers the G-code lines they need now. */
   enterLayer(bottomZ: number): string[] {
-    let temperature: number | null = null;
+    const before = new Map(this.current);
     while (this.pending.length > 0 && this.pending[0].z_from <= bottomZ + Z_EPSILON) {
       const change = this.pending.shift() as HeightChange;
-      if (change.setting === 'nozzle_temperature' && change.value !== this.current.get('nozzle_temperature')) temperature = change.value;
       this.current.set(change.setting, change.value);
     }
-    return temperature === null ? [] : [`M104 S${Math.round(temperature)} ; nozzle temperature from z ${bottomZ.toFixed(2)}`];
+    const changed = (setting: HeightChangeSetting): number | null => {
+      const value = this.current.get(setting);
+      return value === undefined || value === before.get(setting) ? null : value;
+    };
+    const lines: string[] = [];
+    const temperature = changed('nozzle_temperature');
+    if (temperature !== null) lines.push(`M104 S${Math.round(temperature)} ; nozzle temperature from z ${bottomZ.toFixed(2)}`);
+    const length = changed('retraction_length');
+    const speed = changed('retraction_speed');
+    if (this.firmware !== null && (length !== null || speed !== null)) lines.push(...firmwareRetractionLines(this.firmware, length, speed));
+    return lines;
   }
 
   /** The value in force for a setting, or null where the profile's applies. */

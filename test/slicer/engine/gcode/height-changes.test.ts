@@ -53,3 +53,19 @@ test('a request’s list is checked item by item, each problem named', () => {
   ];
   for (const [value, message] of cases) assert.match(heightChangesProblem(value) ?? '', message, JSON.stringify(value).slice(0, 80));
 });
+
+test('under firmware retraction the firmware is told the new length and speed at the layer', () => {
+  const changes = [
+    { z_from: 1, setting: 'retraction_length', value: 0.8 },
+    { z_from: 2, setting: 'retraction_speed', value: 35 },
+    { z_from: 3, setting: 'retraction_length', value: 0.8 },
+  ] as const;
+  const marlin = new HeightChangeState(changes, 'm207');
+  assert.deepEqual(marlin.enterLayer(1), ['M207 S0.8 ; firmware retraction']);
+  assert.deepEqual(marlin.enterLayer(2), ['M207 F2100 ; firmware retraction', 'M208 F2100 ; firmware deretraction']);
+  assert.deepEqual(marlin.enterLayer(3), [], 'the same length again needs no line');
+  const klipper = new HeightChangeState(changes, 'klipper');
+  assert.deepEqual(klipper.enterLayer(1), ['SET_RETRACTION RETRACT_LENGTH=0.8']);
+  assert.deepEqual(klipper.enterLayer(2), ['SET_RETRACTION RETRACT_SPEED=35 UNRETRACT_SPEED=35']);
+  assert.deepEqual(new HeightChangeState(changes).enterLayer(2), [], 'the G-code retracts itself: nothing to tell the firmware');
+});
