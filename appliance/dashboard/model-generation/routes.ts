@@ -41,7 +41,8 @@ const jobSchema: JsonSchema = {
           type: 'object',
           description:
             "e.g. a temperature tower's `temperature_changes`: [{ from_z_mm, temperature_c }]. A calibration piece's `height_changes` " +
-            "([{ z_from, setting, value }]) go unchanged into a slice request (the slicer's `height_changes` form field) to print each band as meant.",
+            "([{ z_from, setting, value }]) go unchanged into a slice request (the slicer's `height_changes` form field) " +
+            'to print each band as meant.',
         },
       },
     },

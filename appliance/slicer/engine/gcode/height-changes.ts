@@ -53,6 +53,11 @@ export function heightChangesProblem(value: unknown): string | null {
 /** How the firmware's own retraction is set, when G10/G11 retract: null when the G-code retracts itself. */
 export type FirmwareRetraction = 'm207' | 'klipper' | null;
 
+export function firmwareRetraction(useFirmwareRetraction: boolean, klipper: boolean): FirmwareRetraction {
+  if (!useFirmwareRetraction) return null;
+  return klipper ? 'klipper' : 'm207';
+}
+
 /** The lines that give the firmware a new retraction length and/or speed (mm, mm/s). */
 function firmwareRetractionLines(firmware: 'm207' | 'klipper', length: number | null, speed: number | null): string[] {
   if (firmware === 'klipper') {

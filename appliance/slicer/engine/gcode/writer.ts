@@ -15,7 +15,7 @@ import { bedTemperatures } from './bed-temperature.js';
 import type { Flavour } from './flavour.js';
 import { GcodeFormatter, PROGRESS_MARK } from './formatter.js';
 import { fmt } from './ascii-out.js';
-import { HeightChangeState, type HeightChange } from './height-changes.js';
+import { firmwareRetraction, HeightChangeState, type HeightChange } from './height-changes.js';
 import { FanMark, LayerBuffer, MoveKind } from './layer-buffer.js';
 import { machineLimits } from './machine-limits.js';
 import { ObjectLabels, type LabelledObject } from './object-labels.js';
@@ -72,7 +72,7 @@ export class GcodeWriter {
     this.f = d.flavour;
     this.formatter = new GcodeFormatter(d.config, d.flavour, d.planner, d.out);
     this.labels = new ObjectLabels(d.config, d.flavour, d.objects);
-    this.heights = new HeightChangeState(d.heightChanges ?? [], d.config.use_firmware_retraction ? (d.flavour.klipper ? 'klipper' : 'm207') : null);
+    this.heights = new HeightChangeState(d.heightChanges ?? [], firmwareRetraction(d.config.use_firmware_retraction, d.flavour.klipper));
   }
 
   /** Heating (unless the start G-code does it), machine limits, the start G-code, modes; answers the text written. */
