@@ -4,8 +4,9 @@
  * or above its `z_from`, and holds until the next change of the same setting. A nozzle
  * temperature change writes `M104` at that layer; a retraction length or speed change applies to
  * every retraction (and its deretraction) from that layer on, over the profile's value. Under
- * firmware retraction (G10/G11 carry no length) the firmware is told instead: `M207`/`M208`
- * (Marlin, RepRapFirmware) or `SET_RETRACTION` (Klipper) at that layer.
+ * firmware retraction (G10/G11 carry no length) the firmware is told instead at that layer:
+ * `M207`/`M208` (Marlin), `M207` with its T for the deretraction (RepRapFirmware, where M208 sets
+ * axis limits) or `SET_RETRACTION` (Klipper).
  */
 
 export const HEIGHT_CHANGE_SETTINGS = ['nozzle_temperature', 'retraction_length', 'retraction_speed'] as const;
@@ -51,22 +52,27 @@ export function heightChangesProblem(value: unknown): string | null {
 }
 
 /** How the firmware's own retraction is set, when G10/G11 retract: null when the G-code retracts itself. */
-export type FirmwareRetraction = 'm207' | 'klipper' | null;
+export type FirmwareRetraction = 'marlin' | 'reprapfirmware' | 'klipper' | null;
 
-export function firmwareRetraction(useFirmwareRetraction: boolean, klipper: boolean): FirmwareRetraction {
+export function firmwareRetraction(useFirmwareRetraction: boolean, flavour: string): FirmwareRetraction {
   if (!useFirmwareRetraction) return null;
-  return klipper ? 'klipper' : 'm207';
+  if (flavour === 'klipper' || flavour === 'reprapfirmware') return flavour;
+  return 'marlin';
 }
 
 /** The lines that give the firmware a new retraction length and/or speed (mm, mm/s). */
-function firmwareRetractionLines(firmware: 'm207' | 'klipper', length: number | null, speed: number | null): string[] {
+function firmwareRetractionLines(firmware: Exclude<FirmwareRetraction, null>, length: number | null, speed: number | null): string[] {
+  const lengthPart = (name: string) => (length === null ? '' : ` ${name}${length}`);
   if (firmware === 'klipper') {
-    const length_ = length === null ? '' : ` RETRACT_LENGTH=${length}`;
-    const speed_ = speed === null ? '' : ` RETRACT_SPEED=${speed} UNRETRACT_SPEED=${speed}`;
-    return [`SET_RETRACTION${length_}${speed_}`];
+    const speedPart = speed === null ? '' : ` RETRACT_SPEED=${speed} UNRETRACT_SPEED=${speed}`;
+    return [`SET_RETRACTION${lengthPart('RETRACT_LENGTH=')}${speedPart}`];
   }
   const feed = speed === null ? '' : ` F${Math.round(speed * 60)}`;
-  const lines = [`M207${length === null ? '' : ` S${length}`}${feed} ; firmware retraction`];
+  if (firmware === 'reprapfirmware') {
+    const unretract = speed === null ? '' : ` T${Math.round(speed * 60)}`;
+    return [`M207${lengthPart('S')}${feed}${unretract} ; firmware retraction`];
+  }
+  const lines = [`M207${lengthPart('S')}${feed} ; firmware retraction`];
   if (speed !== null) lines.push(`M208${feed} ; firmware deretraction`);
   return lines;
 }

@@ -72,7 +72,7 @@ export class GcodeWriter {
     this.f = d.flavour;
     this.formatter = new GcodeFormatter(d.config, d.flavour, d.planner, d.out);
     this.labels = new ObjectLabels(d.config, d.flavour, d.objects);
-    this.heights = new HeightChangeState(d.heightChanges ?? [], firmwareRetraction(d.config.use_firmware_retraction, d.flavour.klipper));
+    this.heights = new HeightChangeState(d.heightChanges ?? [], firmwareRetraction(d.config.use_firmware_retraction, d.flavour.name));
   }
 
   /** Heating (unless the start G-code does it), machine limits, the start G-code, modes; answers the text written. */

@@ -60,10 +60,13 @@ test('under firmware retraction the firmware is told the new length and speed at
     { z_from: 2, setting: 'retraction_speed', value: 35 },
     { z_from: 3, setting: 'retraction_length', value: 0.8 },
   ] as const;
-  const marlin = new HeightChangeState(changes, 'm207');
+  const marlin = new HeightChangeState(changes, 'marlin');
   assert.deepEqual(marlin.enterLayer(1), ['M207 S0.8 ; firmware retraction']);
   assert.deepEqual(marlin.enterLayer(2), ['M207 F2100 ; firmware retraction', 'M208 F2100 ; firmware deretraction']);
   assert.deepEqual(marlin.enterLayer(3), [], 'the same length again needs no line');
+  const reprap = new HeightChangeState(changes, 'reprapfirmware');
+  assert.deepEqual(reprap.enterLayer(1), ['M207 S0.8 ; firmware retraction']);
+  assert.deepEqual(reprap.enterLayer(2), ['M207 F2100 T2100 ; firmware retraction'], 'M208 is an axis limit there');
   const klipper = new HeightChangeState(changes, 'klipper');
   assert.deepEqual(klipper.enterLayer(1), ['SET_RETRACTION RETRACT_LENGTH=0.8']);
   assert.deepEqual(klipper.enterLayer(2), ['SET_RETRACTION RETRACT_SPEED=35 UNRETRACT_SPEED=35']);
