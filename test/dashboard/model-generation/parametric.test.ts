@@ -119,10 +119,23 @@ describe('spool holder', () => {
     const points = fromCorner((await generate('spool-holder', { lip: 4, length: 60 })).mesh);
     const rim = points.filter((p) => p[2] > 5 + 60 + 4 - 1e-3).map((p) => Math.hypot(p[0] - 45, p[1] - 45));
     near(Math.max(...rim), 26.5 + 4, 0.02);
-    // Hole vertices on the base's top face: four countersinks, 8 mm across at the face.
-    const onTop = points.filter((p) => Math.abs(p[2] - 5) < 1e-3 && Math.hypot(p[0] - 45, p[1] - 45) > 40);
-    const corners = new Set(onTop.map((p) => `${Math.sign(p[0] - 45)},${Math.sign(p[1] - 45)}`));
-    assert.equal(corners.size, 4);
+    // The flare: the spindle's radius where the lip starts, 4 mm more 4 mm higher.
+    const outside = (z: number) => Math.max(...points.filter((p) => Math.abs(p[2] - z) < 1e-3).map((p) => Math.hypot(p[0] - 45, p[1] - 45)));
+    near(outside(5 + 60), 26.5, 0.02);
+    near(outside(5 + 60 + 4), 30.5, 0.02);
+    // Four holes 39 mm from the centre along x and y (the plate's edge less 2 mm and the head's radius):
+    // 8 mm across on the top face (the countersink), 4 mm on the bed (the shank).
+    for (const [sx, sy] of [
+      [-1, -1],
+      [1, -1],
+      [-1, 1],
+      [1, 1],
+    ]) {
+      const around = (z: number) =>
+        points.filter((p) => Math.abs(p[2] - z) < 1e-3).map((p) => Math.hypot(p[0] - (45 + 39 * sx), p[1] - (45 + 39 * sy)));
+      assert.ok(around(5).filter((r) => Math.abs(r - 4) < 0.01).length >= 32, `countersink at ${sx},${sy}`);
+      assert.ok(around(0).filter((r) => Math.abs(r - 2) < 0.01).length >= 32, `shank at ${sx},${sy}`);
+    }
   });
 
   test('a 75 mm bore fits the default base; too small a base or bore is refused with the size needed', () => {
