@@ -59,6 +59,14 @@ describe('cable clip', () => {
     const onBack = (points: [number, number, number][]) => points.filter((p) => Math.abs(p[1]) < 1e-4).length;
     assert.equal(onBack(adhesive), 4, 'the back is one rectangle');
     assert.ok(onBack(screw) > 4 + 2 * 30, `two round holes break the back: ${onBack(screw)} corners`);
+    // Each hole in the middle of its tab (3 + 2 × 2.5 mm long) and of the clip's width (10 mm): 1.5 mm round below its centre,
+    // and its teardrop tip 1.5·√2 above, towards +z, up in print.
+    const length = Math.max(...screw.map((p) => p[0]));
+    for (const centreX of [4, length - 4]) {
+      const rim = screw.filter((p) => Math.abs(p[1]) < 1e-4 && Math.abs(p[0] - centreX) < 2);
+      near(Math.min(...rim.map((p) => p[2])), 5 - 1.5, 1e-3);
+      near(Math.max(...rim.map((p) => p[2])), 5 + 1.5 * Math.SQRT2, 1e-3);
+    }
   });
 
   test('refuses a clip narrower than its screw holes', () => {
