@@ -39,7 +39,13 @@ const jobSchema: JsonSchema = {
         vertices: { type: 'integer' },
         size_mm: { type: 'array', items: { type: 'number' }, minItems: 3, maxItems: 3 },
         volume_mm3: { type: 'number' },
-        notes: { type: 'object', description: "e.g. a temperature tower's `temperature_changes`: [{ from_z_mm, temperature_c }]." },
+        notes: {
+          type: 'object',
+          description:
+            "e.g. a temperature tower's `temperature_changes`: [{ from_z_mm, temperature_c }]. A calibration piece's `height_changes` " +
+            "([{ z_from, setting, value }]) go unchanged into a slice request (the slicer's `height_changes` form field) " +
+            'to print each band as meant.',
+        },
       },
     },
   },

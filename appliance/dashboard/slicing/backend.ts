@@ -4,6 +4,7 @@
  * (slicing/fallback.ts) tries them in order and reports which one produced the G-code and why
  * the earlier ones were skipped.
  */
+import type { HeightChange } from '../../slicer/index.js';
 import type { JobOwner } from './ownership.js';
 
 export type BackendName = 'remote' | 'bridge' | 'native';
@@ -19,6 +20,8 @@ export interface SliceJobRequest {
   processId: string;
   /** OrcaSlicer-named setting overrides, values as the slice form's JSON gives them ("15%", 0.2, [215]). */
   overrides: Record<string, unknown>;
+  /** Settings that change with height (the slice form's `height_changes`); the bridge cannot apply them and passes. */
+  heightChanges?: HeightChange[];
   /** Where the backend writes the result (`.gcode` or `.gcode.3mf`, as the printer needs). */
   outputDir: string;
   /** Who asked for the slice: the remote backend remembers it for the service's job. */

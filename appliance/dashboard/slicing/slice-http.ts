@@ -45,6 +45,13 @@ export const SLICE_FORM_PROPERTIES: Record<string, JsonSchema> = {
     type: 'string',
     description: 'JSON object of settings (OrcaSlicer names) that replace the profiles\' values, e.g. {"sparse_infill_density": "15%"}',
   },
+  height_changes: {
+    type: 'string',
+    description:
+      "JSON array of settings that change with height, e.g. a calibration piece's `notes.height_changes`: " +
+      '[{"z_from": 11, "setting": "nozzle_temperature", "value": 215}]; `setting` is nozzle_temperature, retraction_length or ' +
+      'retraction_speed, each applied from the first layer at or above z_from. The desktop-slicer bridge cannot apply them.',
+  },
 };
 
 /** How the reply of a file-returning slice is described in the OpenAPI description. */
@@ -150,6 +157,7 @@ export function jobRequest(form: SliceForm, outputDir: string, signal: AbortSign
     filamentIds: form.filamentIds,
     processId: form.processId,
     overrides: form.overrides ?? {},
+    ...(form.heightChanges ? { heightChanges: form.heightChanges } : {}),
     outputDir,
     owner,
     signal,

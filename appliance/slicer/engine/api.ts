@@ -1,6 +1,7 @@
 /** Public types of the slicing engine: what a caller passes in and gets back. */
 import type { InflateLimits } from '../../common/zip.js';
 import type { PrintConfig } from '../profiles/schema.js';
+import type { HeightChange } from './gcode/height-changes.js';
 import type { RepairReport } from './mesh/types.js';
 
 export type SliceStage = 'loading' | 'repairing' | 'slicing' | 'gcode';
@@ -59,6 +60,8 @@ export interface SliceRequest {
   minFreeBytes?: number;
   /** What a 3MF's parts may inflate to (default `DEFAULT_3MF_LIMITS` of mesh/opc.ts); beyond, 413 ERR_PAYLOAD_TOO_LARGE. */
   inflateLimits?: InflateLimits;
+  /** Settings that change with height (a calibration print's), applied from the first layer at or above each `z_from`. */
+  heightChanges?: readonly HeightChange[];
 }
 
 export interface FilamentUsage {

@@ -6,11 +6,12 @@
  */
 import { AppError, ErrorCode } from '../../common/errors.js';
 import type { MultipartForm, UploadedFile } from '../../common/multipart.js';
+import { type HeightChange, heightChangesProblem } from '../engine/gcode/height-changes.js';
 import type { ProfileCatalogue } from '../profiles/catalogue.js';
 import type { PrintConfig } from '../profiles/schema.js';
 
 export const SLICE_FILE_FIELDS = ['model'] as const;
-const TEXT_FIELDS = ['printer_id', 'filament_ids', 'process_id', 'overrides'];
+const TEXT_FIELDS = ['printer_id', 'filament_ids', 'process_id', 'overrides', 'height_changes'];
 
 export interface SliceForm {
   model: UploadedFile;
@@ -18,6 +19,8 @@ export interface SliceForm {
   filamentIds: string[];
   processId: string;
   overrides: Record<string, unknown> | null;
+  /** Settings that change with height (a calibration print's); absent when none. */
+  heightChanges?: HeightChange[];
 }
 
 function bad(message: string): AppError {
@@ -59,6 +62,13 @@ export function parseSliceForm(form: MultipartForm): SliceForm {
     const parsed = parseJson(overridesText, 'overrides', 'a JSON object of settings');
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw bad('field "overrides" must be a JSON object of settings');
     overrides = parsed as Record<string, unknown>;
+  }
+  const changesText = form.fields.get('height_changes')?.trim();
+  if (changesText) {
+    const parsed = parseJson(changesText, 'height_changes', 'a JSON array of {z_from, setting, value}');
+    const problem = heightChangesProblem(parsed);
+    if (problem) throw bad(`field "height_changes": ${problem}`);
+    return { model, printerId, filamentIds: filamentIds as string[], processId, overrides, heightChanges: parsed as HeightChange[] };
   }
   return { model, printerId, filamentIds: filamentIds as string[], processId, overrides };
 }

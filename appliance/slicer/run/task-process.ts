@@ -62,6 +62,7 @@ async function slice(task: SliceTask, signal: AbortSignal): Promise<WorkerMessag
     maxOutputBytes: task.maxOutputBytes,
     minFreeBytes: task.minFreeBytes,
     inflateLimits: task.inflateLimits,
+    heightChanges: task.heightChanges,
     ...(task.engineThreads === null ? {} : { workers: task.engineThreads }),
     onProgress: (e) => {
       const now = Date.now();

@@ -1,6 +1,7 @@
 /** Messages between a caller and the process that runs one slice, preview or measurement for it (see task-process.ts). */
 import type { InflateLimits } from '../../common/zip.js';
 import type { SliceMetadata, SliceResult, SliceStage } from '../engine/api.js';
+import type { HeightChange } from '../engine/gcode/height-changes.js';
 import type { BBox3 } from '../engine/mesh/types.js';
 import type { MeshView } from '../engine/preview/mesh-render.js';
 import type { PrintConfig } from '../profiles/schema.js';
@@ -23,6 +24,8 @@ export interface SliceTask extends ModelTask {
   /** Largest G-code file, and free space to keep on the output's disk (the engine's SliceRequest); default none. */
   maxOutputBytes?: number;
   minFreeBytes?: number;
+  /** Settings that change with height (the engine's SliceRequest); default none. */
+  heightChanges?: HeightChange[];
 }
 
 export interface PreviewTask extends ModelTask {

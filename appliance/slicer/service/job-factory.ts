@@ -46,6 +46,7 @@ export async function createJob(catalogue: ProfileCatalogue, store: JobStore, fo
       outputPath: path.join(dir, outputFileName(modelName, outputFormatFor(config))),
       previewPath: path.join(dir, PREVIEW_FILE),
       metadata: sliceMetadata(catalogue, form),
+      heightChanges: form.heightChanges,
     },
   });
 }

@@ -180,6 +180,7 @@ export class JobQueue {
         maxOutputBytes: this.options.maxOutputBytes,
         minFreeBytes: this.options.minFreeBytes,
         inflateLimits: this.options.inflateLimits,
+        heightChanges: work.heightChanges,
       },
       (e) => (e.type === 'progress' ? job.progress(e.stage, e.pct) : job.layer(e.layer, e.total_layers)),
     );

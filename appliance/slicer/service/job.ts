@@ -8,6 +8,7 @@
  */
 import type { AppError } from '../../common/errors.js';
 import type { SliceMetadata, SliceStage } from '../engine/api.js';
+import type { HeightChange } from '../engine/gcode/height-changes.js';
 import type { PrintConfig } from '../profiles/schema.js';
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
@@ -66,6 +67,8 @@ export interface JobWork {
   metadata: SliceMetadata;
   outputPath: string;
   previewPath: string;
+  /** Settings that change with height, from the form's `height_changes`. */
+  heightChanges?: HeightChange[];
 }
 
 export interface NewJob {

@@ -5,20 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { manifoldKernel } from '../../../appliance/dashboard/model-generation/geometry/manifold.js';
 import { GENERATORS, generatorById } from '../../../appliance/dashboard/model-generation/generators/catalogue.js';
 import { gearOutline } from '../../../appliance/dashboard/model-generation/generators/gear.js';
 import { withDefaults } from '../../../appliance/dashboard/model-generation/generators/generator.js';
 import { acceptedByGcodeCheck, cleanup, config, slice, writeStl } from '../../fixtures/slicing.js';
-import { assertSolid, solidFacts } from '../../fixtures/solid-facts.js';
-
-async function generate(id: string, body: Record<string, unknown> = {}) {
-  const generator = generatorById(id);
-  assert.ok(generator, id);
-  const params = withDefaults(generator.schema, body);
-  assert.equal(generator.check?.(params) ?? null, null);
-  return generator.generate(await manifoldKernel(), params, () => {});
-}
+import { assertSolid, generate, solidFacts } from '../../fixtures/solid-facts.js';
 
 /** Each generator with its defaults and with other parameters that exercise its options. */
 const CASES: [string, Record<string, unknown>][] = [
@@ -47,6 +38,14 @@ const CASES: [string, Record<string, unknown>][] = [
       edge_size: 1.5,
     },
   ],
+  ['cable-clip', {}],
+  ['cable-clip', { cable_count: 4, cable_diameter: 3, mount: 'adhesive' }],
+  ['hook', {}],
+  ['hook', { screw_count: 1, plate_height: 40, arm_length: 10, thickness: 4, screw_head_diameter: 7 }],
+  ['spool-holder', {}],
+  ['spool-holder', { bore_diameter: 75, lip: 0, base_size: 120 }],
+  ['retraction-test', {}],
+  ['retraction-test', { towers: 3, vary: 'speed', bands: 4, tower_diameter: 5 }],
 ];
 
 describe('model generators give closed, manifold solids', () => {
@@ -109,6 +108,10 @@ const SLICE_CASES: [string, Record<string, unknown>][] = [
   ['gear', { teeth: 12, module: 2, thickness: 4 }],
   ['temperature-tower', { start_temperature: 215, end_temperature: 205, step: 5, block_height: 7 }],
   ['sketch', { edge: 'chamfer', height: 4 }],
+  ['cable-clip', { cable_count: 2 }],
+  ['hook', { width: 10, plate_height: 40, hook_depth: 8, screw_count: 1 }],
+  ['spool-holder', { bore_diameter: 30, length: 10, base_size: 60, lip: 2 }],
+  ['retraction-test', { bands: 2, band_height: 3, tower_diameter: 5, tower_distance: 20 }],
 ];
 
 describe('generated models slice into G-code the checker accepts', () => {

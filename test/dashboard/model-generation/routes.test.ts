@@ -46,7 +46,7 @@ test('the catalogue lists every generator with its parameters as JSON Schema, ea
   assert.equal(answer.status, 200);
   assert.deepEqual(
     answer.json.map((g: { id: string }) => g.id),
-    ['text', 'box', 'gear', 'temperature-tower', 'image', 'sketch'],
+    ['text', 'box', 'gear', 'temperature-tower', 'image', 'sketch', 'cable-clip', 'hook', 'spool-holder', 'retraction-test'],
   );
   for (const generator of answer.json) {
     assert.equal(generator.path, `/api/ai-model/${generator.id}`);

@@ -1,9 +1,10 @@
 /**
  * A temperature tower: one block per temperature, from the start temperature at the bottom to the
  * end temperature at the top, each block two legs joined by a bridge, with its temperature
- * engraved on the front. The heights where each temperature starts are in the job's notes, for
- * the slicer's per-height temperature changes.
+ * engraved on the front. The heights where each temperature starts are in the job's notes, as
+ * `height_changes` a slice request applies (the slicer's `height_changes`).
  */
+import type { HeightChange } from '../../../slicer/index.js';
 import { textContours } from '../geometry/font.js';
 import { disposing, type Manifold, solidMesh } from '../geometry/manifold.js';
 import { type Generator, integerParam, numberParam } from './generator.js';
@@ -80,6 +81,9 @@ export const temperatureTowerGenerator: Generator = {
       const tower = keep(Manifold.union(parts));
       const notes = {
         temperature_changes: temperatures.map((temperature, i) => ({ from_z_mm: BASE.thickness + i * p.block_height, temperature_c: temperature })),
+        height_changes: temperatures.map(
+          (temperature, i): HeightChange => ({ z_from: BASE.thickness + i * p.block_height, setting: 'nozzle_temperature', value: temperature }),
+        ),
       };
       return { mesh: solidMesh(tower), notes };
     });

@@ -78,6 +78,7 @@ export class BridgeBackend implements SlicingBackend {
     const found = await detector.probe();
     const slicers = found.filter((s) => s.can_slice);
     if (slicers.length === 0) throw unavailable(noSlicerReason(found));
+    if (request.heightChanges?.length) throw unavailable("the desktop slicers' command lines cannot change settings with height");
     const userProfiles = await native.userProfiles();
     const catalogue = await desktopProfiles.catalogue(userProfiles.catalogue(), userProfiles.profiles(), found);
     const config = resolveJobConfig(catalogue, request);

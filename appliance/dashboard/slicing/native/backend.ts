@@ -116,6 +116,7 @@ export class NativeBackend implements SlicingBackend {
           metadata: sliceMetadata(catalogue, request),
           engineThreads: null,
           inflateLimits: MODEL_INFLATE_LIMITS,
+          heightChanges: request.heightChanges,
           ...this.limits(),
         },
         (event) => {

@@ -68,6 +68,7 @@ export class RemoteBackend implements SlicingBackend {
           filamentIds: request.filamentIds,
           processId: request.processId,
           overrides: Object.keys(request.overrides).length > 0 ? request.overrides : null,
+          heightChanges: request.heightChanges,
         },
         'text/event-stream',
         request.signal,

@@ -13,6 +13,7 @@
  */
 import { openAsBlob } from 'node:fs';
 import { AppError, ErrorCode } from '../../../common/errors.js';
+import type { HeightChange } from '../../../slicer/index.js';
 import { displayUrl, hasCredentials } from './address.js';
 import { cleanText } from './redact.js';
 import { connectionProblem, RemoteUnavailableError, UNREACHABLE, upstreamError } from './errors.js';
@@ -78,6 +79,7 @@ export interface SliceUpload {
   filamentIds: string[];
   processId: string;
   overrides: Record<string, unknown> | null;
+  heightChanges?: HeightChange[];
 }
 
 export class RemoteSlicerClient {
@@ -197,6 +199,7 @@ export class RemoteSlicerClient {
     form.append('filament_ids', JSON.stringify(upload.filamentIds));
     form.append('process_id', upload.processId);
     if (upload.overrides !== null) form.append('overrides', JSON.stringify(upload.overrides));
+    if (upload.heightChanges?.length) form.append('height_changes', JSON.stringify(upload.heightChanges));
     return this.open('/api/slice', { what: 'slicing', method: 'POST', body: form, accept, signal });
   }
 }

@@ -167,6 +167,7 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
                 filamentIds: form.filamentIds,
                 processId: form.processId,
                 overrides: form.overrides,
+                heightChanges: form.heightChanges,
               },
               'text/event-stream',
               gone.signal,

@@ -15,6 +15,7 @@ import { bedTemperatures } from './bed-temperature.js';
 import type { Flavour } from './flavour.js';
 import { GcodeFormatter, PROGRESS_MARK } from './formatter.js';
 import { fmt } from './ascii-out.js';
+import { firmwareRetraction, HeightChangeState, type HeightChange } from './height-changes.js';
 import { FanMark, LayerBuffer, MoveKind } from './layer-buffer.js';
 import { machineLimits } from './machine-limits.js';
 import { ObjectLabels, type LabelledObject } from './object-labels.js';
@@ -36,6 +37,8 @@ export interface WriterDeps {
   planner: PlannerSink;
   /** Where the G-code goes: the start as text, then each layer as bytes. */
   out: (chunk: string | Uint8Array) => void;
+  /** Settings that change with height (height-changes.ts); none by default. */
+  heightChanges?: readonly HeightChange[];
 }
 
 export interface WriterStats {
@@ -62,12 +65,14 @@ export class GcodeWriter {
   private readonly buf = new LayerBuffer();
   private layerStart: [number, number, number] = [0, 0, 0];
   private readonly labels: ObjectLabels;
+  private readonly heights: HeightChangeState;
 
   constructor(private readonly d: WriterDeps) {
     this.c = d.config;
     this.f = d.flavour;
     this.formatter = new GcodeFormatter(d.config, d.flavour, d.planner, d.out);
     this.labels = new ObjectLabels(d.config, d.flavour, d.objects);
+    this.heights = new HeightChangeState(d.heightChanges ?? [], firmwareRetraction(d.config.use_firmware_retraction, d.flavour.name));
   }
 
   /** Heating (unless the start G-code does it), machine limits, the start G-code, modes; answers the text written. */
@@ -117,6 +122,8 @@ export class GcodeWriter {
     this.layerStart = [this.x, this.y, this.z];
     const b = this.buf;
     b.clear();
+    // From the layer change on, the layer's own settings: its retraction at the change included.
+    const heightLines = this.heights.enterLayer(layer.printZ - layer.height);
     for (const line of this.f.layerChangeComments(layer.printZ, layer.height)) b.line(line);
     this.text(this.d.render(c.before_layer_change_gcode, 'before_layer_change_gcode', { num: layer.index, z: layer.printZ }));
     if (pick(c.retract_when_changing_layer, this.filament)) this.retract();
@@ -127,6 +134,7 @@ export class GcodeWriter {
     if (this.f.klipper) b.line(`SET_PRINT_STATS_INFO CURRENT_LAYER=${layer.index + 1}`);
     b.line(PROGRESS_MARK + layer.index);
     if (layer.index === 1) this.normalTemperatures();
+    for (const line of heightLines) b.line(line);
     b.fan(FanMark.Normal);
 
     for (const e of layer.adhesion) this.extrude(e, null);
@@ -167,7 +175,8 @@ export class GcodeWriter {
   private normalTemperatures(): void {
     const c = this.c;
     const nozzle = pick(c.nozzle_temperature, this.filament);
-    if (nozzle !== pick(c.nozzle_temperature_initial_layer, this.filament)) this.buf.line(`M104 S${nozzle}`);
+    const heightSet = this.heights.value('nozzle_temperature') !== null;
+    if (!heightSet && nozzle !== pick(c.nozzle_temperature_initial_layer, this.filament)) this.buf.line(`M104 S${nozzle}`);
     const beds = bedTemperatures(c);
     const bed = pick(beds.bed, this.filament);
     if (bed !== pick(beds.firstLayer, this.filament)) this.buf.line(`M140 S${bed}`);
@@ -306,14 +315,14 @@ export class GcodeWriter {
     const c = this.c;
     const fil = this.filament;
     const override = pick(c.filament_retraction_length, fil);
-    const length = override >= 0 ? override : pick(c.retraction_length, fil);
+    const length = this.heights.value('retraction_length') ?? (override >= 0 ? override : pick(c.retraction_length, fil));
     if (length <= 0) return;
     if (c.use_firmware_retraction) {
       this.buf.line('G10');
       this.retracted = length;
       return;
     }
-    const speed = pick(c.retraction_speed, fil);
+    const speed = this.heights.value('retraction_speed') ?? pick(c.retraction_speed, fil);
     const wipeDistance = pick(c.wipe, fil) ? pick(c.wipe_distance, fil) : 0;
     if (wipeDistance > 0 && this.lastPath && this.lastPath.length >= 4) this.wipe(this.lastPath, length, speed, wipeDistance);
     else this.buf.move(this.x, this.y, this.z + this.lifted, -length, speed, MoveKind.Retract);
@@ -358,7 +367,7 @@ export class GcodeWriter {
     const fil = this.filament;
     if (c.use_firmware_retraction) this.buf.line('G11');
     else {
-      const speed = pick(c.deretraction_speed, fil) || pick(c.retraction_speed, fil);
+      const speed = this.heights.value('retraction_speed') ?? (pick(c.deretraction_speed, fil) || pick(c.retraction_speed, fil));
       this.buf.move(this.x, this.y, this.z, this.retracted + pick(c.retract_restart_extra, fil), speed, MoveKind.Retract);
     }
     this.retracted = 0;

@@ -8,6 +8,7 @@ import { GcodeEstimator } from '../estimate/estimator.js';
 import { MotionPlanner, type PlannerResult } from '../estimate/planner.js';
 import { FileSink, type SinkLimits } from '../gcode/file-sink.js';
 import type { Flavour } from '../gcode/flavour.js';
+import type { HeightChange } from '../gcode/height-changes.js';
 import { GcodeWriter, type LabelledObject, type WriterDeps, type WriterStats } from '../gcode/writer.js';
 import { bboxOfEx, extendBBox } from '../geometry/polygon.js';
 import type { OutlineResult } from '../layers/slice-outlines.js';
@@ -43,6 +44,7 @@ export interface BodyJob {
   progress: Progress;
   /** Whether to draw the toolpath preview. */
   preview: boolean;
+  heightChanges: readonly HeightChange[];
 }
 
 export interface Body {
@@ -72,6 +74,7 @@ export async function writeBody(job: BodyJob): Promise<Body> {
       render: job.render,
       planner,
       out: (chunk) => sink.write(chunk),
+      heightChanges: job.heightChanges,
     });
     const raster = job.preview
       ? new ToolpathRaster({ width: PREVIEW_SIZE, height: PREVIEW_SIZE, bounds: outlineBounds(job.first, job.outlines), maxZ })

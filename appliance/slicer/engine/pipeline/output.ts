@@ -99,6 +99,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
       runner: i.runner,
       progress: i.progress,
       preview: req.preview !== false,
+      heightChanges: req.heightChanges ?? [],
     });
     const filament = filamentUsage(c, stats.filamentMm);
     await writeFinalFile({
