@@ -64,8 +64,7 @@ function routes(updates: SystemUpdates): RouteSpec[] {
       tag: TAG,
       summary: 'Reboot into the slot an update was installed into',
       description:
-        'The box goes down at once; the new slot boots, and its health gate marks it good or goes back to the old slot ' +
-        '(image/rauc/README.md).',
+        'The box goes down at once; the new slot boots, and its health gate marks it good or goes back to the old slot ' + '(image/rauc/README.md).',
       responses: {
         202: { description: 'The reboot was asked for.' },
         409: { description: 'No installed update waits (ERR_UPDATE_NO_REBOOT_NEEDED), or one runs (ERR_UPDATE_BUSY).', schema: ERROR_SCHEMA_REF },

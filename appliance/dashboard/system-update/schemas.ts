@@ -53,7 +53,7 @@ export const UPDATE_STATE_SCHEMA: JsonSchema = {
   properties: {
     available: { type: 'boolean', description: 'RAUC answers (its service runs); false on a machine without it' },
     problem: { ...NULLABLE_STRING, description: 'why RAUC is not available' },
-    compatible: { ...NULLABLE_STRING, description: 'the system\'s `compatible`: a bundle must carry the same' },
+    compatible: { ...NULLABLE_STRING, description: "the system's `compatible`: a bundle must carry the same" },
     booted: { ...NULLABLE_STRING, description: 'bootname of the booted slot' },
     running_version: { type: 'string', description: "the booted slot's bundle version, else this build's" },
     slots: { type: 'array', items: SLOT_SCHEMA },

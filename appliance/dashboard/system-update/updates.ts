@@ -94,10 +94,15 @@ function refused(code: string, status: number, message: string, details?: unknow
   return new AppError(code, status, message, details);
 }
 
-function rebootPending(status: RaucStatus): SlotStatus | null {
+/**
+ * The slot our last install wrote, when it boots next and is not the booted one: the update waits
+ * for a reboot. (During a trial boot on the Pi the committed slot is primary again, and after a
+ * rollback the old one is booted: neither is an update waiting.)
+ */
+function rebootPending(status: RaucStatus, last: LastUpdate | null): SlotStatus | null {
+  if (last?.result !== 'installed' || last.slot !== status.primary) return null;
   const primary = status.slots.find((slot) => slot.name === status.primary);
-  if (!primary || primary.bootname === status.booted || primary.version === null) return null;
-  return primary;
+  return primary && primary.bootname !== status.booted ? primary : null;
 }
 
 export class SystemUpdates {
@@ -131,7 +136,12 @@ export class SystemUpdates {
     const last = this.#store.data.last;
     if (last?.result === 'installing') {
       // The dashboard stopped (or the box lost power) during the install: RAUC left the slot marked bad.
-      await this.#record({ ...last, result: 'failed', finished_at: new Date().toISOString(), error: 'interrupted: the dashboard stopped during the install' });
+      await this.#record({
+        ...last,
+        result: 'failed',
+        finished_at: new Date().toISOString(),
+        error: 'interrupted: the dashboard stopped during the install',
+      });
     }
   }
 
@@ -147,7 +157,16 @@ export class SystemUpdates {
       status = await this.#engine.status();
     } catch (err) {
       const problem = err instanceof Error ? err.message : String(err);
-      return { ...base, available: false, problem, compatible: null, booted: null, running_version: this.#runningVersion, slots: [], reboot_required: false };
+      return {
+        ...base,
+        available: false,
+        problem,
+        compatible: null,
+        booted: null,
+        running_version: this.#runningVersion,
+        slots: [],
+        reboot_required: false,
+      };
     }
     return {
       ...base,
@@ -157,7 +176,7 @@ export class SystemUpdates {
       booted: status.booted,
       running_version: this.#bootedVersion(status),
       slots: status.slots,
-      reboot_required: rebootPending(status) !== null,
+      reboot_required: rebootPending(status, base.last) !== null,
     };
   }
 
@@ -171,7 +190,8 @@ export class SystemUpdates {
    */
   async start(request: Request, allowDowngrade: boolean): Promise<{ version: string; build: string | null; compatible: string }> {
     if (this.#busy) throw refused(UpdateErrorCode.busy, 409, `an update is already ${this.#busy.phase}`);
-    this.#publish({ phase: 'receiving', percent: null, message: 'Receiving the bundle', version: null, error: null });
+    // Taken before the first await: a second upload arriving meanwhile is refused.
+    this.#busy = { phase: 'receiving', percent: null, message: 'Receiving the bundle', version: null, error: null };
     const dir = join(this.#ctx.dataDir, 'updates');
     const bundle = join(dir, 'incoming.raucb');
     let accepted = false;
@@ -179,11 +199,12 @@ export class SystemUpdates {
       const status = await this.#engine.status().catch((err: unknown) => {
         throw refused(UpdateErrorCode.unavailable, 503, `RAUC is not available: ${err instanceof Error ? err.message : String(err)}`);
       });
-      const pending = rebootPending(status);
+      const pending = rebootPending(status, this.#store?.data.last ?? null);
       if (pending) {
         throw refused(UpdateErrorCode.pending, 409, `version ${pending.version} is installed in ${pending.name} and waits for a reboot`);
       }
       await mkdir(dir, { recursive: true, mode: 0o700 });
+      this.#publish(this.#busy);
       const size = await saveBody(request, bundle, this.#maxBytes);
       if (size === 0) throw refused(UpdateErrorCode.invalidBundle, 400, 'the body is empty: send the bundle file itself');
       this.#publish({ phase: 'checking', percent: null, message: 'Checking the bundle', version: null, error: null });
@@ -203,10 +224,15 @@ export class SystemUpdates {
       if (!isVersion(info.version)) throw refused(UpdateErrorCode.invalidBundle, 422, `the bundle's version "${info.version}" is no version number`);
       const order = compareVersions(info.version, running);
       if (order !== null && order < 0 && !allowDowngrade) {
-        throw refused(UpdateErrorCode.downgrade, 409, `${info.version} is older than the running ${running}; add ?allow_downgrade=true to install it anyway`, {
-          bundle: info.version,
-          running,
-        });
+        throw refused(
+          UpdateErrorCode.downgrade,
+          409,
+          `${info.version} is older than the running ${running}; add ?allow_downgrade=true to install it anyway`,
+          {
+            bundle: info.version,
+            running,
+          },
+        );
       }
       const target = status.slots.find((slot) => slot.bootname !== status.booted && slot.state !== 'booted') ?? null;
       await this.#record({
@@ -259,7 +285,8 @@ export class SystemUpdates {
     const status = await this.#engine.status().catch((err: unknown) => {
       throw refused(UpdateErrorCode.unavailable, 503, `RAUC is not available: ${err instanceof Error ? err.message : String(err)}`);
     });
-    if (rebootPending(status) === null) throw refused(UpdateErrorCode.noReboot, 409, 'no installed update waits for a reboot');
+    if (rebootPending(status, this.#store?.data.last ?? null) === null)
+      throw refused(UpdateErrorCode.noReboot, 409, 'no installed update waits for a reboot');
     const [command, ...args] = this.#rebootCommand;
     if (command === undefined) throw refused(UpdateErrorCode.unavailable, 503, 'no reboot command is configured');
     this.#log.info('rebooting into the updated slot');
