@@ -24,7 +24,7 @@ export const PROGRESS_SCHEMA: JsonSchema = {
   description: 'An update in progress, as the `system.update` WebSocket event carries it.',
   required: ['phase', 'percent', 'message', 'version', 'error'],
   properties: {
-    phase: { enum: ['receiving', 'checking', 'installing', 'installed', 'failed'] },
+    phase: { enum: ['receiving', 'checking', 'refused', 'installing', 'installed', 'failed'] },
     percent: { type: ['integer', 'null'], minimum: 0, maximum: 100, description: "RAUC's overall percentage while installing" },
     message: { type: 'string', description: "RAUC's current step" },
     version: NULLABLE_STRING,

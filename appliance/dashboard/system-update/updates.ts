@@ -35,9 +35,10 @@ export const UpdateErrorCode = {
 /** A bundle may hold a whole root file system: 2 GiB by default. */
 export const DEFAULT_MAX_BUNDLE_BYTES = 2 * 1024 ** 3;
 
-export type UpdatePhase = 'receiving' | 'checking' | 'installing' | 'installed' | 'failed';
+/** `refused`: RAUC or our checks refused the bundle before anything was written (the uploader has the reason in the answer). */
+export type UpdatePhase = 'receiving' | 'checking' | 'refused' | 'installing' | 'installed' | 'failed';
 
-/** The `system.update` event: an update's progress, and its end (`installed` or `failed`). */
+/** The `system.update` event: an update's progress, and its end (`refused`, `installed` or `failed`). */
 export interface UpdateProgress {
   phase: UpdatePhase;
   /** RAUC's overall percentage while installing; null before. */
@@ -195,6 +196,7 @@ export class SystemUpdates {
     const dir = join(this.#ctx.dataDir, 'updates');
     const bundle = join(dir, 'incoming.raucb');
     let accepted = false;
+    let published = false;
     try {
       const status = await this.#engine.status().catch((err: unknown) => {
         throw refused(UpdateErrorCode.unavailable, 503, `RAUC is not available: ${err instanceof Error ? err.message : String(err)}`);
@@ -205,6 +207,7 @@ export class SystemUpdates {
       }
       await mkdir(dir, { recursive: true, mode: 0o700 });
       this.#publish(this.#busy);
+      published = true;
       const size = await saveBody(request, bundle, this.#maxBytes);
       if (size === 0) throw refused(UpdateErrorCode.invalidBundle, 400, 'the body is empty: send the bundle file itself');
       this.#publish({ phase: 'checking', percent: null, message: 'Checking the bundle', version: null, error: null });
@@ -248,6 +251,11 @@ export class SystemUpdates {
       this.#install = this.#run(bundle, info.version);
       accepted = true;
       return { version: info.version, build: info.build, compatible: info.compatible };
+    } catch (err) {
+      // Others watching saw it arrive: they see it end.
+      const error = err instanceof Error ? err.message : String(err);
+      if (published) this.#publish({ phase: 'refused', percent: null, message: 'Refused', version: null, error });
+      throw err;
     } finally {
       if (!accepted) {
         this.#busy = null;
@@ -304,7 +312,7 @@ export class SystemUpdates {
   }
 
   #publish(progress: UpdateProgress): void {
-    if (progress.phase !== 'installed' && progress.phase !== 'failed') this.#busy = progress;
+    if (progress.phase !== 'installed' && progress.phase !== 'failed' && progress.phase !== 'refused') this.#busy = progress;
     this.#ctx.bus.emit('system.update', progress);
   }
 }
