@@ -92,31 +92,27 @@ export function UpdatesSection() {
       {view?.available && (
         <>
           <p class="booted-slot">{u.booted(view.booted ?? '?', view.running_version)}</p>
-          {/* Focusable: at phone width the table scrolls sideways, and the keyboard must reach that too. */}
-          <div class="table-wrap" tabIndex={0} role="region" aria-label={u.slotsLabel}>
-            <table class="update-slots">
-              <thead>
-                <tr>
-                  <th scope="col">{u.slot}</th>
-                  <th scope="col">{u.state}</th>
-                  <th scope="col">{u.version}</th>
-                  <th scope="col">{u.health}</th>
-                  <th scope="col">{u.installed}</th>
+          {/* Four narrow columns fit a phone without scrolling; the install's time is in the last update's line. */}
+          <table class="update-slots" aria-label={u.slotsLabel}>
+            <thead>
+              <tr>
+                <th scope="col">{u.slot}</th>
+                <th scope="col">{u.state}</th>
+                <th scope="col">{u.version}</th>
+                <th scope="col">{u.health}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {view.slots.map((slot) => (
+                <tr key={slot.name} data-slot={slot.bootname ?? slot.name}>
+                  <td>{slot.bootname ?? slot.name}</td>
+                  <td>{slot.bootname === view.booted ? u.booted_ : u.other}</td>
+                  <td>{slot.version ?? u.factory}</td>
+                  <td>{slot.boot_status ?? '?'}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {view.slots.map((slot) => (
-                  <tr key={slot.name} data-slot={slot.bootname ?? slot.name}>
-                    <td>{slot.bootname ?? slot.name}</td>
-                    <td>{slot.bootname === view.booted ? u.booted_ : u.other}</td>
-                    <td>{slot.version ?? u.factory}</td>
-                    <td>{slot.boot_status ?? '?'}</td>
-                    <td>{slot.installed_at === null ? '' : new Date(slot.installed_at).toLocaleString()}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </table>
           {view.last !== null && (
             <p class="last-update">
               {u.last(view.last.version, u.results[view.last.result] ?? view.last.result, new Date(view.last.started_at).toLocaleString())}

@@ -60,7 +60,6 @@ export const settingsTexts = {
     version: 'Version',
     state: 'State',
     health: 'Health',
-    installed: 'Installed',
     factory: 'as delivered',
     booted_: 'running',
     other: 'standby',
