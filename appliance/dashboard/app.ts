@@ -13,6 +13,8 @@ import { EventBus } from '../common/event-bus.js';
 import { closeServer, createHttpServer, listen } from '../common/http-server.js';
 import { JsonStores } from '../common/json-store.js';
 import type { Logger } from '../common/logger.js';
+import { keepStateAcrossVersions } from '../common/state-versions.js';
+import { packageVersion } from '../common/version.js';
 import { ensureTokenFile } from '../common/token-file.js';
 import type { DashboardEvents } from './events.js';
 import type { DashboardContext, DashboardFeature } from './feature.js';
@@ -54,6 +56,8 @@ export interface Composition {
   createAuthenticator?: AuthenticatorFactory;
   /** systemd supervises the process (service-main.ts): reported in /api/system/info. */
   underSystemd?: boolean;
+  /** The version whose state files these are (common/state-versions.ts); default package.json's. */
+  version?: string;
 }
 
 function rateLimits(settings: DashboardSettings): RateLimits {
@@ -83,6 +87,8 @@ function firstRunSettings(options: StartOptions): SettingsPatch {
 export async function startDashboard(options: StartOptions, log: Logger, composition: Composition = {}): Promise<DashboardServer> {
   const dataDir = options.data_dir;
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  // Before anything reads or writes a state file: an update keeps the old version's, a rollback gets its own back.
+  await keepStateAcrossVersions(dataDir, composition.version ?? packageVersion(), log.child('state'));
   const settings = await FileSettings.load(dataDir, composition.env ?? process.env, log.child('settings'), () => firstRunSettings(options));
   const base = {
     dataDir,

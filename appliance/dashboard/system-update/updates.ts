@@ -18,7 +18,7 @@ import { packageVersion } from '../../common/version.js';
 import type { DashboardContext } from '../feature.js';
 import { saveBody } from '../http/body.js';
 import { BundleRejected, RaucCli, type RaucCliOptions, type RaucStatus, type SlotStatus, type UpdateEngine } from './rauc.js';
-import { compareVersions, isVersion } from './version.js';
+import { compareVersions, isVersion } from '../../common/version-order.js';
 
 /** The feature's error codes (the AppError of every refusal; the OpenAPI description lists them per status). */
 export const UpdateErrorCode = {

@@ -1,5 +1,5 @@
 /**
- * Ordering of the versions in bundles (`make-bundle.sh --version`): dotted numbers with an
+ * Ordering of versions (package.json, update bundles: `make-bundle.sh --version`): dotted numbers with an
  * optional `-suffix`, compared as semver does: number by number (missing ones are 0), and a
  * version with a suffix (a pre-release, `1.3.0-rc.1`) before the same version without one.
  */
