@@ -2,7 +2,8 @@
  * The boot side of updates (image/rauc/): the Pi's tryboot backend as RAUC drives it (a trial
  * set by an install, a power cut during the trial, a commit by mark-good, a failed install), the
  * health gate marking the booted slot good or bad through a real `rauc service` and rebooting
- * on failure, and the twin's GRUB slot choice passing GRUB's own script check.
+ * on failure, RAUC's GRUB support writing the grubenv variables the twin's grub.cfg reads, and
+ * that grub.cfg passing GRUB's own script check.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -12,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { RAUC_DIR, raucInstallMissing, startRaucSystem, type RaucSystem } from '../fixtures/rauc.js';
+import { makeBundle, makeRootfs, RAUC_DIR, raucInstallMissing, startRaucSystem, type RaucSystem } from '../fixtures/rauc.js';
 
 describe('the tryboot backend', () => {
   let dir: string;
@@ -89,6 +90,47 @@ test("the twin's GRUB slot choice passes grub-script-check", {
 }, () => {
   const r = spawnSync('grub-script-check', [path.join(RAUC_DIR, 'grub.cfg')], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stdout + r.stderr);
+});
+
+describe("RAUC's GRUB support (the twin)", {
+  skip: raucInstallMissing() || (existsSync('/usr/bin/grub-editenv') ? false : 'no grub-editenv'),
+}, () => {
+  test('an install puts the new slot first with one try; mark-good resets its try, mark-bad takes it out', async () => {
+    const system = await startRaucSystem({ bootloader: 'grub' });
+    const env = () => {
+      const text = spawnSync('grub-editenv', [system.grubenv, 'list'], { encoding: 'utf8' }).stdout;
+      return Object.fromEntries(
+        text
+          .trim()
+          .split('\n')
+          .map((line) => line.split('=', 2) as [string, string]),
+      );
+    };
+    const rauc = (...args: string[]) => spawnSync('rauc', args, { env: system.env, encoding: 'utf8' });
+    try {
+      const bundle = makeBundle({
+        version: '1.1.0',
+        format: 'plain',
+        ca: system.ca,
+        rootfs: makeRootfs(system.dir, '1.1.0'),
+        out: path.join(system.dir, 'b.raucb'),
+      });
+      const installed = rauc('install', bundle);
+      assert.equal(installed.status, 0, installed.stdout + installed.stderr);
+      assert.deepEqual(env(), { ORDER: 'B A', A_OK: '1', A_TRY: '0', B_OK: '1', B_TRY: '0' });
+      // GRUB boots B once (grub.cfg sets its try), the gate marks it good.
+      spawnSync('grub-editenv', [system.grubenv, 'set', 'B_TRY=1']);
+      await system.boot('B');
+      assert.equal(rauc('status', 'mark-good').status, 0);
+      assert.equal(env().B_TRY, '0');
+      assert.equal(env().B_OK, '1');
+      // A failed gate: B is out, GRUB's next choice is A.
+      assert.equal(rauc('status', 'mark-bad').status, 0);
+      assert.equal(env().B_OK, '0');
+    } finally {
+      await system.stop();
+    }
+  });
 });
 
 describe('the health gate', { skip: raucInstallMissing() }, () => {
