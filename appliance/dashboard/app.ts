@@ -56,6 +56,8 @@ export interface Composition {
   createAuthenticator?: AuthenticatorFactory;
   /** systemd supervises the process (service-main.ts): reported in /api/system/info. */
   underSystemd?: boolean;
+  /** The version whose state files these are (common/state-versions.ts); default package.json's. */
+  version?: string;
 }
 
 function rateLimits(settings: DashboardSettings): RateLimits {
@@ -85,7 +87,8 @@ function firstRunSettings(options: StartOptions): SettingsPatch {
 export async function startDashboard(options: StartOptions, log: Logger, composition: Composition = {}): Promise<DashboardServer> {
   const dataDir = options.data_dir;
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const stateVersions = await StateVersions.open(dataDir, packageVersion(), log.child('state'));
+  // Before anything writes a state file: an update keeps the old version's on first write, a rollback gets its own back.
+  const stateVersions = await StateVersions.open(dataDir, composition.version ?? packageVersion(), log.child('state'));
   const settings = await FileSettings.load(dataDir, composition.env ?? process.env, log.child('settings'), () => firstRunSettings(options)).catch(
     (err: unknown) => {
       stateVersions.close();

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { createLogger } from '../../appliance/common/logger.js';
 import { STATE_VERSION_FILE, StateVersions } from '../../appliance/common/state-versions.js';
 import { packageVersion } from '../../appliance/common/version.js';
-import { settingsFeature } from '../../appliance/dashboard/features.js';
+import { authFeature, settingsFeature } from '../../appliance/dashboard/features.js';
 import { startDashboardFixture, TEST_TOKENS, testAuthenticator } from '../fixtures/dashboard.js';
 
 const quiet = createLogger({ name: 'test', level: 'error', write: () => {} });
@@ -34,4 +34,31 @@ test('after an update the dashboard keeps its state as the old version left it, 
   (await StateVersions.open(dash.dataDir, '0.0.1-old', quiet)).close();
   const config = JSON.parse(await readFile(path.join(dash.dataDir, 'config.json'), 'utf8'));
   assert.equal(config.box.name, 'Before');
+});
+
+test('a dashboard rolled back from 1.1.0 to 1.0.0 finds its users as 1.0.0 left them', async (t) => {
+  const admin = { username: 'farmer', password: 'Spool-Yard-4711' };
+  const first = await startDashboardFixture({ features: [authFeature], version: '1.0.0', logLevel: 'error' });
+  t.after(() => first.cleanup());
+  assert.ok((await first.request('post', '/api/auth/setup', { body: admin })).status < 300);
+  await first.stop();
+
+  const updated = await startDashboardFixture({ features: [authFeature], version: '1.1.0', dataDir: first.dataDir, logLevel: 'error' });
+  const token = (await updated.request('post', '/api/auth/login', { body: admin })).json.token;
+  const made = await updated.request('post', '/api/users', { token, body: { username: 'trial', password: 'Glass-Bed-0815', role: 'view' } });
+  assert.equal(made.status, 201, made.text);
+  await updated.stop();
+
+  const rolledBack = await startDashboardFixture({ features: [authFeature], version: '1.0.0', dataDir: first.dataDir, logLevel: 'error' });
+  try {
+    const again = (await rolledBack.request('post', '/api/auth/login', { body: admin })).json.token;
+    const users = await rolledBack.request('get', '/api/users', { token: again });
+    assert.equal(users.status, 200, users.text);
+    assert.deepEqual(
+      users.json.map((user: { username: string }) => user.username),
+      ['farmer'],
+    );
+  } finally {
+    await rolledBack.stop();
+  }
 });
