@@ -138,7 +138,7 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
     gpio,
     mqtt: new MqttExport(ctx, printers, options.mqtt),
     usage: options.usage ?? printUsage(history, queue),
-    updates: new SystemUpdates(ctx, options.updates),
+    updates: new SystemUpdates(ctx, options.updates, notifications),
     webhooks: new WebhookService(ctx, { printers, notifications, history, ...(options.webhooks?.now ? { now: options.webhooks.now } : {}) }),
   };
 }

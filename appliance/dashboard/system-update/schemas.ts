@@ -41,7 +41,12 @@ const LAST_SCHEMA: JsonSchema = {
     slot: { ...NULLABLE_STRING, description: 'the slot written' },
     started_at: { type: 'string', format: 'date-time' },
     finished_at: { type: ['string', 'null'], format: 'date-time' },
-    result: { enum: ['installing', 'installed', 'failed'] },
+    result: {
+      enum: ['installing', 'installed', 'updated', 'rolled_back', 'failed'],
+      description:
+        'installed: written, waiting for the reboot; updated: the box runs from the slot written; rolled_back: that slot failed ' +
+        'its checks after the reboot and the box is back on the old one (`error` says why, a notification too); failed: the install failed',
+    },
     error: NULLABLE_STRING,
     allow_downgrade: { type: 'boolean' },
   },

@@ -17,6 +17,7 @@ import type { Logger } from '../../common/logger.js';
 import { packageVersion } from '../../common/version.js';
 import type { DashboardContext } from '../feature.js';
 import { saveBody } from '../http/body.js';
+import type { NotificationCenter } from '../notifications/center.js';
 import { BundleRejected, RaucCli, type RaucCliOptions, type RaucStatus, type SlotStatus, type UpdateEngine } from './rauc.js';
 import { compareVersions, isVersion } from '../../common/version-order.js';
 
@@ -55,7 +56,12 @@ export interface LastUpdate {
   slot: string | null;
   started_at: string;
   finished_at: string | null;
-  result: 'installing' | 'installed' | 'failed';
+  /**
+   * `installed`: written, waiting for its reboot; `updated`: the box runs from the slot written;
+   * `rolled_back`: the slot written failed its checks after the reboot and the box is back on the
+   * old one; `failed`: the install itself failed.
+   */
+  result: 'installing' | 'installed' | 'updated' | 'rolled_back' | 'failed';
   error: string | null;
   allow_downgrade: boolean;
 }
@@ -106,8 +112,12 @@ function rebootPending(status: RaucStatus, last: LastUpdate | null): SlotStatus 
   return primary && primary.bootname !== status.booted ? primary : null;
 }
 
+/** Who hears that an update came back on the old slot. */
+export type UpdateNotifier = Pick<NotificationCenter, 'notify'>;
+
 export class SystemUpdates {
   readonly #ctx: DashboardContext;
+  readonly #notifier: UpdateNotifier | null;
   readonly #log: Logger;
   readonly #engine: UpdateEngine;
   readonly #rebootCommand: readonly string[];
@@ -117,8 +127,9 @@ export class SystemUpdates {
   #busy: UpdateProgress | null = null;
   #install: Promise<void> = Promise.resolve();
 
-  constructor(ctx: DashboardContext, options: SystemUpdateOptions = {}) {
+  constructor(ctx: DashboardContext, options: SystemUpdateOptions = {}, notifier: UpdateNotifier | null = null) {
     this.#ctx = ctx;
+    this.#notifier = notifier;
     this.#log = ctx.log.child('system-update');
     this.#engine = options.engine ?? new RaucCli(options.rauc);
     this.#rebootCommand = options.rebootCommand ?? ['systemctl', 'reboot'];
@@ -144,6 +155,45 @@ export class SystemUpdates {
         error: 'interrupted: the dashboard stopped during the install',
       });
     }
+    await this.#settleAfterReboot();
+  }
+
+  /**
+   * The outcome of an installed update once the box has rebooted: running from the slot written
+   * (`updated`), or back on the old slot because the new one failed its health gate or never got
+   * there (`rolled_back`, said in a notification). After a rollback this runs in the old version,
+   * on the state it left (common/state-versions.ts), where the update is still `installed`.
+   */
+  async #settleAfterReboot(): Promise<void> {
+    const last = this.#store?.data.last;
+    if (last?.result !== 'installed' || last.slot === null) return;
+    let status: RaucStatus;
+    try {
+      status = await this.#engine.status();
+    } catch {
+      return;
+    }
+    const written = status.slots.find((slot) => slot.name === last.slot);
+    if (!written?.bootname || status.booted === null) return;
+    if (written.bootname === status.booted) {
+      await this.#record({ ...last, result: 'updated' });
+      return;
+    }
+    if (status.primary === last.slot) return;
+    const error =
+      `version ${last.version} did not pass its checks after the reboot: slot ${written.bootname} is marked ` +
+      `${written.boot_status ?? 'bad'} and the box is back on slot ${status.booted}`;
+    await this.#record({ ...last, result: 'rolled_back', error });
+    this.#log.warn(`update rolled back: ${error}`);
+    await this.#notifier
+      ?.notify({
+        kind: 'system.update_rolled_back',
+        level: 'error',
+        title: `Update to ${last.version} rolled back`,
+        message: `${error[0].toUpperCase()}${error.slice(1)}. The box runs version ${this.#bootedVersion(status)} with its data as it was.`,
+        data: { version: last.version, slot: last.slot, booted: status.booted },
+      })
+      .catch((err: unknown) => this.#log.error(`the rollback notification failed: ${err instanceof Error ? err.message : String(err)}`));
   }
 
   /** Waits for a running install (the feature's stop). */

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { liveFeature, systemUpdateFeature } from '../../../appliance/dashboard/features.js';
+import { liveFeature, notificationsFeature, systemUpdateFeature } from '../../../appliance/dashboard/features.js';
 import { expectError, startDashboardFixture, TEST_TOKENS, testAuthenticator, type DashboardFixture } from '../../fixtures/dashboard.js';
 import { makeBundle, makeDevCa, makeRootfs, raucInstallMissing, startRaucSystem, type RaucSystem } from '../../fixtures/rauc.js';
 import { connect, wsUrl, type TestClient } from '../live/ws-client.js';
@@ -187,6 +187,79 @@ describe('the update endpoints against rauc service', { skip: raucInstallMissing
     assert.equal(good.status, 0, good.stderr);
     assert.match(readFileSync(path.join(system.bootDir, 'autoboot.txt'), 'utf8'), /^\[all\]\ntryboot_a_b=1\nboot_partition=3\n/);
     expectError(await dash.request('post', '/api/system/update/reboot', admin), 409, 'ERR_UPDATE_NO_REBOOT_NEEDED');
+  });
+});
+
+describe('an update that fails its checks after the reboot', { skip: raucInstallMissing() }, () => {
+  let system: RaucSystem;
+  let bundle: string;
+  const dashboards: DashboardFixture[] = [];
+
+  before(async () => {
+    system = await startRaucSystem();
+    bundle = makeBundle({
+      version: '1.1.0',
+      format: 'plain',
+      ca: system.ca,
+      rootfs: makeRootfs(system.dir, 'failing-1.1.0'),
+      out: path.join(system.dir, 'failing.raucb'),
+    });
+  });
+
+  after(async () => {
+    for (const dash of dashboards) await dash.cleanup();
+    await system?.stop();
+  });
+
+  /** The dashboard of the slot that boots: its version and the data partition both slots share. */
+  const startAs = async (version: string, dataDir?: string) => {
+    const dash = await startDashboardFixture({
+      features: [systemUpdateFeature, notificationsFeature],
+      createAuthenticator: testAuthenticator,
+      version,
+      ...(dataDir === undefined ? {} : { dataDir }),
+      services: { updates: { rauc: { conf: system.conf, env: system.env }, rebootCommand: ['true'], runningVersion: version } },
+      logLevel: 'error',
+    });
+    dashboards.push(dash);
+    return dash;
+  };
+  const lastUpdate = async (dash: DashboardFixture) => (await dash.request('get', '/api/system/update', admin)).json.last;
+
+  test('the new slot runs as "updated"; after its health gate fails the old version says "rolled back" and notifies', async () => {
+    const old = await startAs('1.0.0');
+    const accepted = await old.request('post', '/api/system/update', { ...admin, body: readFileSync(bundle) });
+    assert.equal(accepted.status, 202, accepted.text);
+    const deadline = Date.now() + 30_000;
+    while ((await lastUpdate(old))?.result !== 'installed') {
+      assert.ok(Date.now() < deadline, 'the install ends');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await old.stop();
+
+    await system.boot('B');
+    const trial = await startAs('1.1.0', old.dataDir);
+    assert.equal((await lastUpdate(trial)).result, 'updated');
+    await trial.stop();
+    // The health gate of 1.1.0 fails: it marks its slot bad and reboots into the committed one.
+    const bad = spawnSync('rauc', ['status', 'mark-bad'], { env: system.env, encoding: 'utf8' });
+    assert.equal(bad.status, 0, bad.stderr);
+    await system.boot('A');
+
+    const back = await startAs('1.0.0', old.dataDir);
+    const state = (await back.request('get', '/api/system/update', admin)).json;
+    assert.equal(state.booted, 'A');
+    assert.equal(state.reboot_required, false);
+    assert.equal(state.last.result, 'rolled_back');
+    assert.match(state.last.error, /1\.1\.0 did not pass its checks after the reboot: slot B is marked bad and the box is back on slot A/);
+    const notes = await back.request('get', '/api/notifications', admin);
+    assert.equal(notes.status, 200, notes.text);
+    const note = notes.json.items.find((n: { kind: string }) => n.kind === 'system.update_rolled_back');
+    assert.ok(note, JSON.stringify(notes.json.items));
+    assert.equal(note.title, 'Update to 1.1.0 rolled back');
+    await back.stop();
+    const again = await startAs('1.0.0', old.dataDir);
+    assert.equal((await again.request('get', '/api/notifications', admin)).json.items.length, 1, 'said once, not at every start');
   });
 });
 

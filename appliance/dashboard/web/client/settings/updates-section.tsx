@@ -116,6 +116,7 @@ export function UpdatesSection() {
           {view.last !== null && (
             <p class="last-update">
               {u.last(view.last.version, u.results[view.last.result] ?? view.last.result, new Date(view.last.started_at).toLocaleString())}
+              {view.last.error !== null && <span class="error-text"> {view.last.error}</span>}
             </p>
           )}
         </>
