@@ -14,10 +14,11 @@
  * A directory without `state-version.json` (a new box, or state from before this module) starts
  * its record without a previous version: nothing is kept until the next update.
  */
-import { copyFile, link, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, link, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fsyncPath, replaceFileDurably } from './atomic-file.js';
 import type { Logger } from './logger.js';
+import { pathExists } from './path-exists.js';
 
 export const STATE_VERSION_FILE = 'state-version.json';
 export const KEPT_VERSIONS_DIR = 'versions';
@@ -57,16 +58,6 @@ function isRecord(data: unknown): data is StateVersionRecord {
     r.kept !== null &&
     Object.values(r.kept).every((v) => v === 'kept' || v === 'absent')
   );
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await stat(file);
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw err;
-  }
 }
 
 /** Moves `from` to `to` (replacing it), making `to`'s folder first. */
@@ -174,8 +165,8 @@ export class StateVersions {
     for (const [rel, outcome] of Object.entries(kept)) {
       const current = path.join(this.dir, rel);
       const keptFile = path.join(this.dir, KEPT_VERSIONS_DIR, older, rel);
-      if (outcome === 'kept' && !(await exists(keptFile))) continue;
-      if (await exists(current)) await moveReplacing(current, path.join(this.dir, KEPT_VERSIONS_DIR, newer, rel));
+      if (outcome === 'kept' && !(await pathExists(keptFile))) continue;
+      if (await pathExists(current)) await moveReplacing(current, path.join(this.dir, KEPT_VERSIONS_DIR, newer, rel));
       if (outcome === 'kept') await moveReplacing(keptFile, current);
     }
     this.log.warn(

@@ -23,7 +23,7 @@ export { buildEdgeTable } from './engine/mesh/edges.js';
 export { badModel } from './engine/mesh/errors.js';
 export { loadModel } from './engine/mesh/load.js';
 export { repairMesh } from './engine/mesh/repair.js';
-export { type Affine, compose, concatMeshes, identity, transformMesh } from './engine/mesh/transform.js';
+export { type Affine, compose, concatMeshes, identity, linearAffine, rotationAffine, transformMesh } from './engine/mesh/transform.js';
 export type { IndexedMesh, RepairReport } from './engine/mesh/types.js';
 // Estimating uploaded G-code (the dashboard's G-code tools).
 export { estimateGcodeFile, parseSettingLines } from './engine/estimate/index.js';

@@ -15,32 +15,23 @@
  * Deleting every one of these takes write access to the data directory, which is local proof
  * in itself.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, ErrorCode } from '../../common/errors.js';
 import { writeFileAtomic } from '../../common/json-store.js';
 import type { Logger } from '../../common/logger.js';
 import { SETUP_CODE_FILE, type SetupCode } from './setup-code.js';
 import { USERS_STORE, type PublicUser, type UserStore } from './users.js';
+import { pathExists } from '../../common/path-exists.js';
 
 export const USERS_EXISTED_FILE = 'users-existed';
 const USERS_FILE = `${USERS_STORE}.json`;
 
-async function exists(file: string): Promise<boolean> {
-  try {
-    await stat(file);
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw err;
-  }
-}
-
 /** Why the data directory shows that this box has had users, or null when it looks fresh. */
 async function traceOfUsers(dataDir: string): Promise<string | null> {
-  if (await exists(path.join(dataDir, USERS_EXISTED_FILE))) return `${USERS_EXISTED_FILE} says so`;
+  if (await pathExists(path.join(dataDir, USERS_EXISTED_FILE))) return `${USERS_EXISTED_FILE} says so`;
   if ((await readdir(dataDir)).some((name) => name.startsWith(`${USERS_FILE}.corrupt-`))) return `an unreadable ${USERS_FILE} was moved aside`;
-  if (await exists(path.join(dataDir, USERS_FILE))) return `${USERS_FILE} exists but holds no admin`;
+  if (await pathExists(path.join(dataDir, USERS_FILE))) return `${USERS_FILE} exists but holds no admin`;
   return null;
 }
 
@@ -101,7 +92,7 @@ export class FirstSetup {
   private async rememberUsers(): Promise<void> {
     this.hadUsers = true;
     const marker = path.join(this.dataDir, USERS_EXISTED_FILE);
-    if (await exists(marker)) return;
+    if (await pathExists(marker)) return;
     await writeFileAtomic(marker, `${new Date().toISOString()} this appliance has users: first-run setup needs the setup code from now on\n`);
   }
 }

@@ -4,7 +4,7 @@
  * translate, drop to the bed. Sizes are measured after the rotations, so "to a size" means the
  * size on the bed's axes.
  */
-import { type Affine, compose, identity, meshBounds, transformMesh } from '../../slicer/index.js';
+import { type Affine, compose, identity, linearAffine, meshBounds, rotationAffine, transformMesh } from '../../slicer/index.js';
 import { largestFlatFaceDown } from './lay-flat.js';
 import type { MeshObject } from './read-model.js';
 
@@ -23,22 +23,7 @@ export interface TransformOptions {
   dropToBed?: boolean;
 }
 
-function linear(m: readonly number[]): Affine {
-  return Float64Array.of(...m, 0, 0, 0);
-}
-
-/** Rotation about one axis by `degrees`, counter-clockwise looking down the axis. */
-function rotation(axis: 0 | 1 | 2, degrees: number): Affine {
-  const r = (degrees * Math.PI) / 180;
-  const c = Math.cos(r);
-  const s = Math.sin(r);
-  // Row-vector convention (x' = x*m00 + y*m10 + z*m20): the transpose of the textbook matrices.
-  if (axis === 0) return linear([1, 0, 0, 0, c, s, 0, -s, c]);
-  if (axis === 1) return linear([c, 0, -s, 0, 1, 0, s, 0, c]);
-  return linear([c, s, 0, -s, c, 0, 0, 0, 1]);
-}
-
-const scaling = ([x, y, z]: Triple): Affine => linear([x, 0, 0, 0, y, 0, 0, 0, z]);
+const scaling = ([x, y, z]: Triple): Affine => linearAffine([x, 0, 0, 0, y, 0, 0, 0, z]);
 const translation = ([x, y, z]: Triple): Affine => Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1, x, y, z);
 
 function apply(objects: MeshObject[], m: Affine): MeshObject[] {
@@ -72,9 +57,9 @@ export function transformModel(input: readonly MeshObject[], options: TransformO
   if (options.layFlat) step(largestFlatFaceDown(objects.map((o) => o.mesh)));
   if (options.rotate) {
     const [x, y, z] = options.rotate;
-    if (x) step(rotation(0, x));
-    if (y) step(rotation(1, y));
-    if (z) step(rotation(2, z));
+    if (x) step(rotationAffine(0, x));
+    if (y) step(rotationAffine(1, y));
+    if (z) step(rotationAffine(2, z));
   }
   if (options.size) {
     objects = apply(objects, m);

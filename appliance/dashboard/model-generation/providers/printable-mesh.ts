@@ -5,6 +5,7 @@
  * not a closed solid, and scaled so its largest side is the size asked for, centred on x/y = 0 and
  * resting on z = 0 like every generated model.
  */
+import { concatMeshes } from '../../../slicer/index.js';
 import { readMeshModel } from '../../mesh-tools/read-model.js';
 import { repairForOutput, type RepairChanges } from '../../mesh-tools/repair.js';
 import type { SolidMesh } from '../geometry/manifold.js';
@@ -15,20 +16,6 @@ export interface PrintableMesh {
   repair: RepairChanges;
   /** The provider's file format as read (`stl-binary`, `obj`, …). */
   sourceFormat: string;
-}
-
-function joined(meshes: readonly SolidMesh[]): SolidMesh {
-  const vertices = new Float32Array(meshes.reduce((n, m) => n + m.vertices.length, 0));
-  const indices = new Uint32Array(meshes.reduce((n, m) => n + m.indices.length, 0));
-  let v = 0;
-  let i = 0;
-  for (const mesh of meshes) {
-    vertices.set(mesh.vertices, v);
-    for (let k = 0; k < mesh.indices.length; k++) indices[i + k] = mesh.indices[k] + v / 3;
-    v += mesh.vertices.length;
-    i += mesh.indices.length;
-  }
-  return { vertices, indices };
 }
 
 /** A quarter turn about x: the provider's up (y) becomes z; a rotation, so the faces keep their winding. */
@@ -65,7 +52,7 @@ export function printableMesh(bytes: Uint8Array, fileName: string, largestSideMm
   } catch (err) {
     throw new Error(`the provider's model file cannot be read: ${(err as Error).message}`);
   }
-  const read = joined(model.objects.map((o) => o.mesh));
+  const read = concatMeshes(model.objects.map((o) => o.mesh));
   if (read.indices.length === 0) throw new Error("the provider's model has no triangles");
   const repaired = repairForOutput(upAxis === 'y' ? yUpToZUp(read) : read);
   const { openEdgesLeft, nonManifoldEdgesLeft } = repaired.changes;

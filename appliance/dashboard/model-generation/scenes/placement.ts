@@ -5,7 +5,7 @@
  * checks before slicing need: each object's footprint (its convex hull seen from above), whether
  * two footprints overlap, whether a footprint lies inside the printable area.
  */
-import { type Affine, compose, meshBounds, transformMesh } from '../../../slicer/index.js';
+import { type Affine, compose, linearAffine, meshBounds, rotationAffine, transformMesh } from '../../../slicer/index.js';
 import { disposing, type ManifoldToplevel, type SolidMesh } from '../geometry/manifold.js';
 import { MIN_OBJECT_SIZE_MM, type SceneTransform } from './scene.js';
 
@@ -23,27 +23,13 @@ export interface PlacedObject {
   footprint: Point[];
 }
 
-function linear(m: readonly number[]): Affine {
-  return Float64Array.of(...m, 0, 0, 0);
-}
-
-/** Rotation about one axis, counter-clockwise looking down it, in the row-vector convention of `Affine`. */
-function rotation(axis: 0 | 1 | 2, degrees: number): Affine {
-  const r = (degrees * Math.PI) / 180;
-  const c = Math.cos(r);
-  const s = Math.sin(r);
-  if (axis === 0) return linear([1, 0, 0, 0, c, s, 0, -s, c]);
-  if (axis === 1) return linear([c, 0, -s, 0, 1, 0, s, 0, c]);
-  return linear([c, s, 0, -s, c, 0, 0, 0, 1]);
-}
-
 /** The object's own transform (mirror, scale, rotate X, Y, Z) as one matrix. */
 export function objectMatrix(transform: SceneTransform): Affine {
   const { scale, mirror, rotate } = transform;
-  let m = linear([scale.x * (mirror.x ? -1 : 1), 0, 0, 0, scale.y * (mirror.y ? -1 : 1), 0, 0, 0, scale.z * (mirror.z ? -1 : 1)]);
-  if (rotate.x) m = compose(m, rotation(0, rotate.x));
-  if (rotate.y) m = compose(m, rotation(1, rotate.y));
-  if (rotate.z) m = compose(m, rotation(2, rotate.z));
+  let m = linearAffine([scale.x * (mirror.x ? -1 : 1), 0, 0, 0, scale.y * (mirror.y ? -1 : 1), 0, 0, 0, scale.z * (mirror.z ? -1 : 1)]);
+  if (rotate.x) m = compose(m, rotationAffine(0, rotate.x));
+  if (rotate.y) m = compose(m, rotationAffine(1, rotate.y));
+  if (rotate.z) m = compose(m, rotationAffine(2, rotate.z));
   return m;
 }
 

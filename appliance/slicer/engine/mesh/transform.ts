@@ -11,6 +11,22 @@ export function identity(): Affine {
   return Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0);
 }
 
+/** A transform of the linear part `m` alone (3x3, row by row), without a translation. */
+export function linearAffine(m: readonly number[]): Affine {
+  return Float64Array.of(...m, 0, 0, 0);
+}
+
+/** Rotation about one axis (0 = x, 1 = y, 2 = z) by `degrees`, counter-clockwise looking down the axis. */
+export function rotationAffine(axis: 0 | 1 | 2, degrees: number): Affine {
+  const r = (degrees * Math.PI) / 180;
+  const c = Math.cos(r);
+  const s = Math.sin(r);
+  // Row-vector convention: the transpose of the textbook matrices.
+  if (axis === 0) return linearAffine([1, 0, 0, 0, c, s, 0, -s, c]);
+  if (axis === 1) return linearAffine([c, 0, -s, 0, 1, 0, s, 0, c]);
+  return linearAffine([c, s, 0, -s, c, 0, 0, 0, 1]);
+}
+
 /** Parses a 3MF `transform` attribute; null when it is not 12 finite numbers. */
 export function parseAffine(text: string): Affine | null {
   const parts = text.trim().split(/\s+/);
