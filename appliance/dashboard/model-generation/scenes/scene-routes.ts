@@ -202,7 +202,9 @@ export function sceneRoutes(scenes: SceneStore, slicing: SceneSlicing, sending: 
       level: 'print',
       tag,
       summary: 'Slice a scene',
-      description: `${SLICE_DESCRIPTION} The answer is the stored result, as POST /api/slicer/remote/slice answers it: the backend, the statistics and \`gcode_url\`. Closing the connection cancels the slice.`,
+      description:
+        `${SLICE_DESCRIPTION} The answer is the stored result, as POST /api/slicer/remote/slice answers it: the backend, the ` +
+        'statistics and `gcode_url`. Closing the connection cancels the slice.',
       params: idParam,
       body: { kind: 'json', schema: SLICE_BODY_SCHEMA, maxBytes: 64 * 1024 },
       responses: {
@@ -250,7 +252,7 @@ export function sceneRoutes(scenes: SceneStore, slicing: SceneSlicing, sending: 
         ...sliceErrors,
         404: { description: 'No such scene or printer (ERR_NOT_FOUND), or an unknown profile (ERR_PROFILE_NOT_FOUND).', schema: errorSchemaRef },
         409: {
-          description: `The printer is offline, busy or in error (ERR_CONFLICT; after the slice with \`details.result\`); ${sliceErrors[409].description}`,
+          description: `The printer is offline, busy or in error (ERR_CONFLICT; after the slice: \`details.result\`). ${sliceErrors[409].description}`,
           schema: errorSchemaRef,
         },
         422: {
