@@ -252,7 +252,7 @@ export function sceneRoutes(scenes: SceneStore, slicing: SceneSlicing, sending: 
         ...sliceErrors,
         404: { description: 'No such scene or printer (ERR_NOT_FOUND), or an unknown profile (ERR_PROFILE_NOT_FOUND).', schema: errorSchemaRef },
         409: {
-          description: `The printer is offline, busy or in error (ERR_CONFLICT; after the slice: \`details.result\`). ${sliceErrors[409].description}`,
+          description: `Printer offline, busy or in error (ERR_CONFLICT, after the slice with \`details.result\`). ${sliceErrors[409].description}`,
           schema: errorSchemaRef,
         },
         422: {
