@@ -65,8 +65,10 @@ export const webhooksFeature: FeatureFactory = (_ctx, { webhooks }) => createWeb
 export const modelGenerationFeature: FeatureFactory = (ctx, services) => createModelGenerationFeature(ctx, sceneSlicingPath(services));
 
 /** The slicing chain as scenes use it: the same backends, results and profile catalogue as the slicing routes. */
-export function sceneSlicingPath({ remote, bridge, native }: DashboardServices): SlicingPath {
+export function sceneSlicingPath({ remote, bridge, native, printers, spoolDirectory }: DashboardServices): SlicingPath {
   return {
+    printers,
+    spools: spoolDirectory,
     backends: () => [remote.backend, bridge.backend, native.backend],
     results: remote.results,
     // The bridge's catalogue: the built-in engine's profiles and those of the installed desktop slicers.

@@ -16,6 +16,7 @@ export { runBounds, runSlice } from './run/task-runner.js';
 export { DEFAULT_3MF_LIMITS } from './engine/mesh/opc.js';
 export type { BBox3 } from './engine/mesh/types.js';
 export type { HeightChange } from './engine/gcode/height-changes.js';
+export { HEIGHT_CHANGE_SETTINGS, heightChangesProblem, MAX_HEIGHT_CHANGES } from './engine/gcode/height-changes.js';
 
 // Mesh tools (the dashboard's /api/mesh): loading any model file, the edge table, repair, transforms.
 export { meshBounds } from './engine/mesh/bounds.js';

@@ -21,6 +21,7 @@ import type { PrinterView } from '../printers/printer.js';
 import type { Principal } from '../http/route.js';
 import type { SpoolDirectory } from '../inventory/spool.js';
 import type { SliceJobResult } from './backend.js';
+import type { StoredResult } from './remote/results.js';
 import { plannedFilaments, type SlicedFigures } from './print-plan.js';
 import { parseSliceUpload } from './slice-http.js';
 import type { SliceForm } from '../../slicer/index.js';
@@ -201,4 +202,31 @@ export async function sendToPrinter(
   } catch (err) {
     throw withDetails(err, uploadedAs === null ? details : { ...details, uploaded_as: uploadedAs });
   }
+}
+
+/** What a slice-and-send answers: the stored result, the printer, the file's name there. */
+export interface SentResult {
+  result: StoredResult;
+  printer: { id: string; name: string };
+  remote_name: string;
+  started: true;
+}
+
+/**
+ * The printer side of every slice-and-send (the slicing routes', a scene's): a stored result
+ * (`file` its G-code) uploaded to `printerId` and started, announced with the slice's figures.
+ * When the printer refuses it now (busy since the first check, a file it cannot print, the
+ * driver's own refusal), the error names the result in `details.result`, so nothing is sliced in vain.
+ */
+export async function sendStoredResult(
+  printers: Printers,
+  printerId: string,
+  result: StoredResult,
+  file: string,
+  who: { principal: Principal | null; spools: SpoolDirectory | null },
+): Promise<SentResult> {
+  const sliced = { estimate_s: result.estimated_time_s, grams: result.filament_g, length_mm: result.filament_mm };
+  const start = { user: starterOf(who.principal), sliced, spools: who.spools };
+  const sent = await sendToPrinter(printers, printerId, file, result.format, start, { result });
+  return { result, printer: { id: sent.printer_id, name: sent.printer_name }, remote_name: sent.remote_name, started: true };
 }

@@ -21,7 +21,20 @@ export interface PlacedObject {
   size: [number, number, number];
   /** The convex hull of the mesh seen from above, counter-clockwise, relative to the bed's centre. */
   footprint: Point[];
+  /**
+   * How a height in the model's own frame maps to a height above the bed (`scale · z + shift`), or
+   * null when the object is tipped over or upside down (its heights no longer follow one axis).
+   */
+  heights: HeightMap | null;
 }
+
+export interface HeightMap {
+  scale: number;
+  shift: number;
+}
+
+/** Below this, a matrix entry counts as 0 (float residue of a rotation by a multiple of 90°). */
+const UPRIGHT_EPSILON = 1e-9;
 
 /** The object's own transform (mirror, scale, rotate X, Y, Z) as one matrix. */
 export function objectMatrix(transform: SceneTransform): Affine {
@@ -53,7 +66,8 @@ async function cutAtBed(kernel: ManifoldToplevel, mesh: SolidMesh): Promise<Soli
 }
 
 export async function placeObject(kernel: ManifoldToplevel, name: string, source: SolidMesh, transform: SceneTransform): Promise<PlacedObject> {
-  const turned = transformMesh(source, objectMatrix(transform));
+  const m = objectMatrix(transform);
+  const turned = transformMesh(source, m);
   const box = meshBounds(turned);
   const centre = [(box.min[0] + box.max[0]) / 2, (box.min[1] + box.max[1]) / 2];
   const shift = Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1, -centre[0], -centre[1], transform.translate.z - box.min[2]);
@@ -62,12 +76,15 @@ export async function placeObject(kernel: ManifoldToplevel, name: string, source
   if (transform.translate.z < 0) mesh = await cutAtBed(kernel, mesh);
   const placed = meshBounds(mesh);
   const offset: Point = [transform.translate.x, transform.translate.y];
+  // Upright: the placed height depends on the model's own height alone, and grows with it.
+  const upright = Math.abs(m[2]) < UPRIGHT_EPSILON && Math.abs(m[5]) < UPRIGHT_EPSILON && m[8] > 0;
   return {
     name,
     mesh,
     offset,
     size: [placed.max[0] - placed.min[0], placed.max[1] - placed.min[1], placed.max[2] - placed.min[2]],
     footprint: convexHull(mesh.vertices).map(([x, y]): Point => [x + offset[0], y + offset[1]]),
+    heights: upright ? { scale: m[8], shift: transform.translate.z - box.min[2] } : null,
   };
 }
 

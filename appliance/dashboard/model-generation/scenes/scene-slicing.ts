@@ -4,6 +4,9 @@
  * build item per model (so the G-code labels each object and a printer can skip one), and sliced
  * through the dashboard's chain (slicing/fallback.ts: slicer service → desktop slicer → built-in
  * engine) into a stored slice result, the same result `POST /api/slicer/remote/slice` answers.
+ * The calibration pieces' height changes go with it, moved to where each piece stands
+ * (scene-height-changes.ts). `prepare` checks everything first, so a route can refuse a scene
+ * before it opens an event stream; `run` slices.
  *
  * The bed comes from the printer profile as the dashboard's catalogue resolves it (bundled, user
  * and installed desktop slicers' profiles). A profile only the slicer service knows cannot be
@@ -13,11 +16,14 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, ErrorCode } from '../../../common/errors.js';
-import { type PrintConfig, type Profile, type ProfileCatalogue, SETTINGS } from '../../../slicer/index.js';
+import { type HeightChange, type PrintConfig, type Profile, type ProfileCatalogue, SETTINGS } from '../../../slicer/index.js';
 import type { SlicingBackend } from '../../slicing/backend.js';
 import { sliceWithFallback } from '../../slicing/fallback.js';
+import type { ProgressListener } from '../../slicing/slice-events.js';
 import { resolveJobConfig } from '../../slicing/native/backend.js';
 import type { JobOwner } from '../../slicing/ownership.js';
+import type { Printers } from '../../printers/feature.js';
+import type { SpoolDirectory } from '../../inventory/spool.js';
 import type { SliceResults, StoredResult } from '../../slicing/remote/results.js';
 import { validationError } from '../../http/validate.js';
 import { manifoldKernel } from '../geometry/manifold.js';
@@ -26,6 +32,7 @@ import type { ModelJobs } from '../jobs.js';
 import { insidePolygon, overlapDepth, type PlacedObject, placeObject, type Point } from './placement.js';
 import { arrange, type Footprint } from './arrange.js';
 import type { SceneStore, SceneView } from './scene-store.js';
+import { notedHeightChanges, sceneHeightChanges } from './scene-height-changes.js';
 
 /** Footprints may overlap this much (mm) before two objects count as one on top of the other. */
 const OVERLAP_TOLERANCE_MM = 0.05;
@@ -35,9 +42,13 @@ export interface SlicingPath {
   /** The fallback chain, in order. */
   backends(): readonly SlicingBackend[];
   /** Where slice results are kept (`GET /api/slicer/results/:id/gcode`). */
-  results: Pick<SliceResults, 'create' | 'save' | 'discard'>;
+  results: Pick<SliceResults, 'create' | 'save' | 'discard' | 'filePath'>;
   /** The profiles the dashboard resolves (bundled, user, desktop slicers'), for the bed's shape. */
   catalogue(): Promise<ProfileCatalogue>;
+  /** The dashboard's printers, which a scene's slice-and-send prints on. */
+  printers: Printers;
+  /** The spools, named per slot when a print starts; null when none are known. */
+  spools: SpoolDirectory | null;
 }
 
 export interface SceneSliceOptions {
@@ -45,9 +56,20 @@ export interface SceneSliceOptions {
   filament_ids?: string[];
   process_id?: string;
   overrides?: Record<string, unknown>;
+  /** Settings that change with height, above the bed; given, they replace the scene's calibration pieces' own. */
+  height_changes?: HeightChange[];
 }
 
-interface Bed {
+/** A scene checked and placed, ready to slice. */
+export interface PreparedScene {
+  name: string;
+  request: SliceProfiles;
+  placed: PlacedObject[];
+  bed: Bed | null;
+  heightChanges: HeightChange[];
+}
+
+export interface Bed {
   printerId: string;
   area: Point[];
   height: number;
@@ -57,7 +79,7 @@ interface Bed {
 }
 
 /** The profiles of one slice, each given or the scene's. */
-interface SliceProfiles {
+export interface SliceProfiles {
   printer_id: string;
   filament_ids: string[];
   process_id: string;
@@ -157,7 +179,11 @@ export class SceneSlicing {
     return this.scenes.move(sceneId, offsets);
   }
 
-  async slice(sceneId: string, options: SceneSliceOptions, owner: JobOwner, signal: AbortSignal): Promise<StoredResult> {
+  /**
+   * Everything checked before a slice, so a route can answer a mistake before it opens an event
+   * stream: the profiles, the objects placed, no overlap, inside the bed, the height changes.
+   */
+  async prepare(sceneId: string, options: SceneSliceOptions): Promise<PreparedScene> {
     const scene = this.scenes.get(sceneId);
     const profiles = {
       printer_id: options.printer_id ?? scene.printer_id,
@@ -178,12 +204,27 @@ export class SceneSlicing {
     refuseOverlaps(placed);
     const bed = await this.bed(request);
     if (bed !== null) refuseOffBed(placed, bed);
+    // The request's own list wins, even an empty one (a calibration piece sliced without its changes).
+    const heightChanges =
+      options.height_changes ??
+      sceneHeightChanges(
+        placed.map((o, i) => ({
+          name: o.name,
+          heights: o.heights,
+          changes: notedHeightChanges(this.jobs.get(scene.objects[i].job_id).result?.notes),
+        })),
+      );
+    return { name: scene.name, request, placed, bed, heightChanges };
+  }
 
+  /** Slices a prepared scene through the chain into a new stored result. */
+  async run(prepared: PreparedScene, owner: JobOwner, signal: AbortSignal, onProgress?: ProgressListener): Promise<StoredResult> {
+    const { request, placed, bed } = prepared;
     const { id, dir } = await this.slicing.results.create();
     const work = path.join(this.workDir, id);
     try {
       await mkdir(work, { mode: 0o700 });
-      const modelName = `${fileStem(scene.name)}.3mf`;
+      const modelName = `${fileStem(prepared.name)}.3mf`;
       const modelPath = path.join(work, 'scene.3mf');
       await writeFile(modelPath, this.file(placed, bed), { mode: 0o600 });
       const result = await sliceWithFallback(this.slicing.backends(), {
@@ -193,9 +234,11 @@ export class SceneSlicing {
         filamentIds: request.filament_ids,
         processId: request.process_id,
         overrides: request.overrides,
+        ...(prepared.heightChanges.length > 0 ? { heightChanges: prepared.heightChanges } : {}),
         outputDir: dir,
         owner,
         signal,
+        ...(onProgress ? { onProgress } : {}),
       });
       return await this.slicing.results.save(id, result, owner);
     } catch (err) {
@@ -204,6 +247,10 @@ export class SceneSlicing {
     } finally {
       await rm(work, { recursive: true, force: true });
     }
+  }
+
+  async slice(sceneId: string, options: SceneSliceOptions, owner: JobOwner, signal: AbortSignal): Promise<StoredResult> {
+    return this.run(await this.prepare(sceneId, options), owner, signal);
   }
 
   /** The bed of a printer profile alone, as its settings give it (for a download, which names no filament or process). */

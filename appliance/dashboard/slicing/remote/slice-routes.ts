@@ -16,15 +16,16 @@ import { AppError, ErrorCode } from '../../../common/errors.js';
 import { EventStream } from '../../../common/sse.js';
 import type { Principal, RouteSpec } from '../../http/route.js';
 import type { UpstreamEvent } from '../../../common/sse-reader.js';
-import type { SliceJobRequest, SlicingBackend } from '../backend.js';
+import type { SlicingBackend } from '../backend.js';
+import { type ProgressListener, SLICE_EVENTS_KEEPALIVE_MS, streamSlice } from '../slice-events.js';
 import type { Logger } from '../../../common/logger.js';
 import { sliceWithFallback } from '../fallback.js';
 import type { SpoolDirectory } from '../../inventory/spool.js';
 import type { Printers } from '../../printers/feature.js';
-import { sendTarget, sendToPrinter, sliceFormFor, starterOf } from '../send-to-printer.js';
+import { sendStoredResult, sendTarget, sliceFormFor } from '../send-to-printer.js';
 import { disconnectSignal, jobRequest, readSliceUpload, receiveSliceUpload, SLICE_BODY_MAX_BYTES, type SliceWorkspace } from '../slice-http.js';
 import { isAdmin, ownerOf, type JobOwner } from '../ownership.js';
-import { asHttpError, RemoteUnavailableError } from './errors.js';
+import { RemoteUnavailableError } from './errors.js';
 import { resultView } from './job-view.js';
 import { hidePaths } from './redact.js';
 import type { RemoteSlicing } from './remote-slicing.js';
@@ -35,7 +36,7 @@ import { proxied, TAG } from './routes.js';
 import type { SliceForm } from '../../../slicer/index.js';
 
 /** Keep-alive comments of the relayed stream, as the service sends its own. */
-export const RELAY_KEEPALIVE_MS = 15_000;
+const RELAY_KEEPALIVE_MS = SLICE_EVENTS_KEEPALIVE_MS;
 
 const sliceErrors = {
   400: { description: "A form field or setting is not valid (ERR_VALIDATION, or the service's ERR_BAD_REQUEST)." },
@@ -55,8 +56,6 @@ export interface SliceRouteDeps {
   /** The spools, named per slot in a slice-and-send's announcement. */
   spools: SpoolDirectory | null;
 }
-
-type ProgressListener = NonNullable<SliceJobRequest['onProgress']>;
 
 export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
   const { remote, workspace } = deps;
@@ -118,18 +117,7 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
       handler: proxied(({ req, res, principal }) =>
         workspace.use(async (dir) => {
           const form = await receiveSliceUpload(req, dir);
-          const gone = new AbortController();
-          res.once('abort', () => gone.abort());
-          const stream = new EventStream(req, res, { keepAliveMs: RELAY_KEEPALIVE_MS });
-          stream.open('slicing');
-          stream.onClose(() => gone.abort());
-          try {
-            const result = await sliceToResult(form, gone.signal, ownerOf(principal), (progress) => stream.send('progress', progress));
-            stream.send('done', result);
-          } catch (err) {
-            if (!gone.signal.aborted) stream.send('error', streamedError(asHttpError(err), deps.log));
-          }
-          stream.end();
+          await streamSlice(req, res, deps.log, (signal, onProgress) => sliceToResult(form, signal, ownerOf(principal), onProgress));
         }),
       ),
     },
@@ -235,24 +223,11 @@ export function sliceRoutes(deps: SliceRouteDeps): RouteSpec[] {
           const multipart = await readSliceUpload(req, dir);
           const { printers: access, printerId, printer } = sendTarget(deps.printers, multipart);
           const result = await sliceToResult(sliceFormFor(printer, multipart), disconnectSignal(req, res), owner);
-          // The result is stored: when the printer refuses it now (busy since the first check, a file
-          // it cannot print, the driver's own refusal), the error names it, so nothing is sliced in vain.
-          const sliced = { estimate_s: result.estimated_time_s, grams: result.filament_g, length_mm: result.filament_mm };
-          const start = { user: starterOf(principal), sliced, spools: deps.spools };
-          const sent = await sendToPrinter(access, printerId, remote.results.filePath(result), result.format, start, { result });
-          return { result, printer: { id: sent.printer_id, name: sent.printer_name }, remote_name: sent.remote_name, started: true };
+          return sendStoredResult(access, printerId, result, remote.results.filePath(result), { principal, spools: deps.spools });
         }),
       ),
     },
   ];
-}
-
-/** An error as the event stream carries it: the API's error shape plus its status; unexpected errors are logged, not shown. */
-function streamedError(err: unknown, log: Logger): { message: string; code: string; status: number; details?: unknown } {
-  if (err instanceof AppError)
-    return { message: err.message, code: err.code, status: err.status, ...(err.details === undefined ? {} : { details: err.details }) };
-  log.error(`slice with progress: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-  return { message: 'internal error', code: ErrorCode.internal, status: 500 };
 }
 
 /**
