@@ -8,7 +8,15 @@ import { AppError } from '../../../appliance/common/errors.js';
 import { DEFAULT_3MF_LIMITS } from '../../../appliance/slicer/engine/mesh/opc.js';
 import { ProfileCatalogue } from '../../../appliance/slicer/profiles/catalogue.js';
 import type { SliceTask } from '../../../appliance/slicer/run/task-protocol.js';
-import { runBounds, runPreview, runSlice, TASK_ENV, TASK_ENV_UNSET, TASK_NODE_FLAGS, type TaskEvent } from '../../../appliance/slicer/run/task-runner.js';
+import {
+  runBounds,
+  runPreview,
+  runSlice,
+  TASK_ENV,
+  TASK_ENV_UNSET,
+  TASK_NODE_FLAGS,
+  type TaskEvent,
+} from '../../../appliance/slicer/run/task-runner.js';
 import { eventually } from '../../fixtures/eventually.js';
 import { childrenOf } from '../../fixtures/process-memory.js';
 import { cubeStl, slowJob } from '../../fixtures/slicer-service.js';
