@@ -15,8 +15,8 @@
  * second thread as slicing on the first (rigid3d platform: CPU time -13 %, wall time -5 %, 3 MB
  * less; the long Menger sponge and bearing slices take the same time). NODE_EXTRA_CA_CERTS is
  * dropped: Node reads and parses that certificate file as it starts, before any code runs, and a
- * slice opens no TLS connection (a CA bundle of 140 certificates took 45-50 ms of CPU, a box's
- * whole slice 0.33 s).
+ * slice opens no TLS connection (Debian's bundle of 144 certificates took 45-50 ms of CPU, of
+ * 0.4 s for a box's whole slice).
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
