@@ -8,7 +8,15 @@ import { AppError } from '../../../appliance/common/errors.js';
 import { DEFAULT_3MF_LIMITS } from '../../../appliance/slicer/engine/mesh/opc.js';
 import { ProfileCatalogue } from '../../../appliance/slicer/profiles/catalogue.js';
 import type { SliceTask } from '../../../appliance/slicer/run/task-protocol.js';
-import { runBounds, runPreview, runSlice, TASK_ENV, TASK_NODE_FLAGS, type TaskEvent } from '../../../appliance/slicer/run/task-runner.js';
+import {
+  runBounds,
+  runPreview,
+  runSlice,
+  TASK_ENV,
+  TASK_ENV_UNSET,
+  TASK_NODE_FLAGS,
+  type TaskEvent,
+} from '../../../appliance/slicer/run/task-runner.js';
 import { eventually } from '../../fixtures/eventually.js';
 import { childrenOf } from '../../fixtures/process-memory.js';
 import { cubeStl, slowJob } from '../../fixtures/slicer-service.js';
@@ -130,13 +138,19 @@ test("a slice runs in a process at nice 19 with the command line's runtime, and 
   const slow = slowJob();
   const task = sliceTask('watched', slow.model, JSON.parse(slow.overrides) as Record<string, unknown>);
   const before = new Set(childrenOf(process.pid));
+  // Set here, so the test shows it left out whether or not this machine sets it.
+  const extraCa = process.env.NODE_EXTRA_CA_CERTS;
+  process.env.NODE_EXTRA_CA_CERTS = '/nonexistent/extra-ca.pem';
   const handle = runSlice(task, () => undefined);
+  if (extraCa === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
+  else process.env.NODE_EXTRA_CA_CERTS = extraCa;
   const child = await eventually('the task process is running', () => childrenOf(process.pid).find((pid) => !before.has(pid)));
   const cmdline = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0');
   assert.deepEqual(cmdline.slice(1, 1 + TASK_NODE_FLAGS.length), TASK_NODE_FLAGS);
   assert.match(cmdline[1 + TASK_NODE_FLAGS.length], /task-process\.js$/);
   const environ = readFileSync(`/proc/${child}/environ`, 'utf8').split('\0');
   for (const [name, value] of Object.entries(TASK_ENV)) assert.ok(environ.includes(`${name}=${value}`), name);
+  for (const name of TASK_ENV_UNSET) assert.ok(!environ.some((entry) => entry.startsWith(`${name}=`)), `${name} is left out`);
   // Field 19 of /proc/<pid>/stat (after the parenthesised command name) is the nice value of the main thread.
   await eventually('the task has lowered its priority', () => readFileSync(`/proc/${child}/stat`, 'utf8').split(') ')[1].split(' ')[16] === '19');
   handle.cancel(new AppError('ERR_CANCELLED', 409, 'stop'));
@@ -149,5 +163,6 @@ test("the task runtime is the one the command line's first line sets", () => {
   const env = Object.entries(TASK_ENV)
     .map(([name, value]) => `${name}=${value}`)
     .join(' ');
-  assert.equal(readFileSync(cli, 'utf8').split('\n')[0], `#!/usr/bin/env -S ${env} node ${TASK_NODE_FLAGS.join(' ')}`);
+  const unset = TASK_ENV_UNSET.map((name) => `-u ${name}`).join(' ');
+  assert.equal(readFileSync(cli, 'utf8').split('\n')[0], `#!/usr/bin/env -S ${unset} ${env} node ${TASK_NODE_FLAGS.join(' ')}`);
 });

@@ -108,6 +108,11 @@ function project(meshes: readonly IndexedMesh[], camera: Camera): Projected {
 class DepthCanvas {
   readonly depth: Float32Array;
   readonly shade: Float32Array;
+  /** The box of the samples any triangle reached (empty while minX > maxX): nothing outside it is drawn. */
+  minX = Infinity;
+  maxX = -Infinity;
+  minY = Infinity;
+  maxY = -Infinity;
 
   constructor(
     readonly width: number,
@@ -138,6 +143,10 @@ class DepthCanvas {
       c2 = 1 - c0 - c1;
     // z is linear in x along a row: step it instead of recomputing the weights per pixel.
     const dz = a0 * az + a1 * bz + a2 * cz;
+    // Locals, not fields, in the pixel loop: it mostly runs before the optimising compiler has
+    // seen it (a slice renders its thumbnails once), where each field load is a bytecode.
+    const depth = this.depth;
+    const shades = this.shade;
     for (let y = minY; y <= maxY; y++) {
       const py = y + 0.5;
       const e0 = b0 * py + c0,
@@ -158,11 +167,15 @@ class DepthCanvas {
       const first = Math.max(minX, Math.ceil(lo - 0.5));
       const last = Math.min(maxX, Math.floor(hi - 0.5));
       if (first > last) continue;
+      if (first < this.minX) this.minX = first;
+      if (last > this.maxX) this.maxX = last;
+      if (y < this.minY) this.minY = y;
+      if (y > this.maxY) this.maxY = y;
       let z = (a0 * (first + 0.5) + e0) * az + (a1 * (first + 0.5) + e1) * bz + (a2 * (first + 0.5) + e2) * cz;
       for (let x = first, row = y * this.width + first; x <= last; x++, row++, z += dz) {
-        if (z <= this.depth[row]) continue;
-        this.depth[row] = z;
-        this.shade[row] = shade;
+        if (z <= depth[row]) continue;
+        depth[row] = z;
+        shades[row] = shade;
       }
     }
   }
@@ -245,21 +258,27 @@ function downsample(
   const out = new Uint8ClampedArray(width * height * 4);
   const fx = canvas.width / width;
   const fy = canvas.height / height;
-  const depthSpan = projected.maxDepth - projected.minDepth;
+  const maxDepth = projected.maxDepth;
+  const depthSpan = maxDepth - projected.minDepth;
   const cue = depthSpan > 0 ? DEPTH_CUE / depthSpan : 0;
+  const { depth, shade: shades, width: stride } = canvas;
   for (let y = 0; y < height; y++) {
     const y0 = Math.floor(y * fy);
     const y1 = Math.min(canvas.height, Math.ceil((y + 1) * fy));
+    // Pixels whose samples lie outside the drawn box stay transparent.
+    if (y1 <= canvas.minY || y0 > canvas.maxY) continue;
     for (let x = 0; x < width; x++) {
       const x0 = Math.floor(x * fx);
       const x1 = Math.min(canvas.width, Math.ceil((x + 1) * fx));
+      if (x1 <= canvas.minX || x0 > canvas.maxX) continue;
       let covered = 0;
       let shadeSum = 0;
       for (let sy = y0; sy < y1; sy++) {
-        for (let row = sy * canvas.width + x0, end = sy * canvas.width + x1; row < end; row++) {
-          if (canvas.depth[row] === -Infinity) continue;
+        for (let row = sy * stride + x0, end = sy * stride + x1; row < end; row++) {
+          const d = depth[row];
+          if (d === -Infinity) continue;
           covered++;
-          shadeSum += canvas.shade[row] * (1 - (projected.maxDepth - canvas.depth[row]) * cue);
+          shadeSum += shades[row] * (1 - (maxDepth - d) * cue);
         }
       }
       if (covered === 0) continue;
