@@ -78,5 +78,12 @@ if (files.length === 0) {
   process.stderr.write('[test] no test files matched\n');
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], { cwd: root, stdio: 'inherit' });
+// Files run two at a time (node's default is one fewer than the cores: one on a 2-core machine):
+// most of a file's time is spent waiting on servers, printers, browsers and timers, which a second
+// file fills. PRINTYARD_TEST_CONCURRENCY=1 runs them one by one.
+const concurrency = process.env.PRINTYARD_TEST_CONCURRENCY ?? '2';
+const r = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], {
+  cwd: root,
+  stdio: 'inherit',
+});
 process.exit(r.status ?? 1);
