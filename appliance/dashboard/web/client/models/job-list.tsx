@@ -10,22 +10,27 @@ import { type Job, type ModelsStore, saveFile } from './store';
 
 const m = t.models;
 
-/** A note's value in words: a list of records as one line per record (`from_z_mm 0, temperature_c 230`). */
+/** A record in words: `from z mm 0, temperature c 230`. */
+function recordText(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return String(value);
+  if (Array.isArray(value)) return value.map(recordText).join(', ');
+  return Object.entries(value)
+    .map(([k, v]) => `${k.replace(/_/g, ' ')} ${recordText(v)}`)
+    .join(', ');
+}
+
+/** A note's value in words: a list of records (a tower's temperatures, the retraction bands) one line per record. */
 function NoteValue({ value }: { value: unknown }) {
   if (Array.isArray(value) && value.every((v) => typeof v === 'object' && v !== null)) {
     return (
       <ul class="note-list">
         {value.map((entry, i) => (
-          <li key={i}>
-            {Object.entries(entry as Record<string, unknown>)
-              .map(([k, v]) => `${k.replace(/_/g, ' ')} ${String(v)}`)
-              .join(', ')}
-          </li>
+          <li key={i}>{recordText(entry)}</li>
         ))}
       </ul>
     );
   }
-  return <span>{typeof value === 'object' ? JSON.stringify(value) : String(value)}</span>;
+  return <span>{recordText(value)}</span>;
 }
 
 function Facts({ result }: { result: NonNullable<Job['result']> }) {
