@@ -237,3 +237,30 @@ test('a view user sees the jobs and scenes without controls, and the server refu
   assert.deepEqual(viewer.problems, []);
   await p.context().close();
 });
+
+test('a job deleted from the page leaves its scene object missing, which the page says; the scene is deleted', async () => {
+  page.on('dialog', (dialog) => void dialog.accept());
+  const gearRow = page.locator('.job-row', { hasText: 'Spur gear' });
+  const gearId = await gearRow.getAttribute('data-job');
+  await gearRow.getByRole('button', { name: /^Delete job/ }).click();
+  await page.locator(`.job-row[data-job="${gearId}"]`).waitFor({ state: 'detached' });
+  assert.equal((await dash.request('get', `/api/ai-model/jobs/${gearId}`, { token: adminToken })).status, 404);
+  const editor = page.locator('.scene-editor');
+  await editor.getByText(/^Missing: generation job .* was deleted/).waitFor();
+  assert.match(await text(page.locator('.scenes li').first()), /2 objects, 1 missing/);
+  await editor.getByRole('button', { name: 'Slice', exact: true }).click();
+  // The edits are saved before a slice, and a scene naming a deleted job is not saved: the page says what to do.
+  await page.waitForFunction(() =>
+    /^A model is gone: .*Remove it/.test((globalThis as any).document.querySelector('[data-scene-message]')?.textContent ?? ''),
+  );
+  await editor.getByRole('button', { name: /^Remove gear-/ }).click();
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-scene-message]')?.textContent === 'Saved.');
+  assert.equal(await editor.locator('.scene-object').count(), 1);
+  assert.equal((await dash.request('get', '/api/ai-model/scenes', { token: adminToken })).json[0].missing, 0);
+  await editor.getByRole('button', { name: 'Delete scene' }).click();
+  await editor.waitFor({ state: 'detached' });
+  assert.deepEqual((await dash.request('get', '/api/ai-model/scenes', { token: adminToken })).json, []);
+  assert.equal(await text(page.locator('.scene-list .hint').first()), 'No scenes yet.');
+  assert.deepEqual(problems, []);
+});

@@ -35,6 +35,8 @@ function problemText(err: unknown): string {
   if (err.code === 'ERR_MODEL_OUTSIDE_BED') return m.problems.outside(why);
   if (err.code === 'ERR_CONFLICT') return /overlap/i.test(err.message) ? m.problems.overlap(why) : m.problems.conflict(why);
   if (err.code === 'ERR_PROFILE_NOT_FOUND') return m.problems.profile(why);
+  // A saved scene names a job that was deleted (the object shows as missing).
+  if (err.code === 'ERR_NOT_FOUND') return m.problems.gone(why);
   return m.problems.other(why);
 }
 
@@ -132,7 +134,7 @@ export function SceneEditor({ store, slicing, scene, allowed, onClose, onSource 
     slicing.printerProfile.value = scene.printer_id ?? '';
     slicing.filamentProfile.value = scene.filament_ids?.[0] ?? '';
     slicing.processProfile.value = scene.process_id ?? '';
-  }, [scene.id, scene.updated_at]);
+  }, [scene.id, scene.updated_at, scene.missing]);
   useEffect(() => () => slicing.cancel(), [scene.id]);
 
   const profiles = () => ({

@@ -72,6 +72,7 @@ export const modelsTexts = {
     outside: (why: string) => `Outside the bed: ${why}. Move, scale or arrange the objects.`,
     conflict: (why: string) => `Cannot do that now: ${why}`,
     profile: (why: string) => `A profile is missing: ${why}`,
+    gone: (why: string) => `A model is gone: ${why}. Remove it from the scene.`,
     other: (why: string) => why,
   },
 };
