@@ -167,6 +167,7 @@ test('a scene of two finished models: edited, arranged, sliced, the result added
   await page.getByRole('button', { name: 'Create scene' }).click();
   const editor = page.locator('.scene-editor');
   await editor.waitFor();
+  assert.equal(await page.evaluate(() => (globalThis as any).document.activeElement?.id), 'scene-edit-title', 'the opened scene has the focus');
   assert.equal(await editor.locator('.scene-object').count(), 2);
   await page.getByLabel('Printer profile').selectOption(PROFILES.printer);
   await page.getByLabel('Filament').selectOption(PROFILES.filament);

@@ -6,7 +6,7 @@
  * Without the print role the scene is shown, not edited.
  */
 import { useSignal } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { ApiError, reason } from '../api/client';
 import { ProfilePicker } from '../slicing/profile-picker';
 import { SendPanel } from '../slicing/send-panel';
@@ -135,7 +135,12 @@ export function SceneEditor({ store, slicing, scene, allowed, onClose, onSource 
     slicing.filamentProfile.value = scene.filament_ids?.[0] ?? '';
     slicing.processProfile.value = scene.process_id ?? '';
   }, [scene.id, scene.updated_at, scene.missing]);
-  useEffect(() => () => slicing.cancel(), [scene.id]);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Opened from the list, which may be a screen away on a phone: the editor comes into view with the focus.
+  useEffect(() => {
+    heading.current?.focus();
+    return () => slicing.cancel();
+  }, [scene.id]);
 
   const profiles = () => ({
     printer_id: slicing.printerProfile.value || null,
@@ -208,7 +213,9 @@ export function SceneEditor({ store, slicing, scene, allowed, onClose, onSource 
   return (
     <section class="models-section scene-editor" aria-labelledby="scene-edit-title" data-scene={scene.id}>
       <div class="scene-editor-head">
-        <h3 id="scene-edit-title">{scene.name}</h3>
+        <h3 id="scene-edit-title" tabIndex={-1} ref={heading}>
+          {scene.name}
+        </h3>
         <button type="button" onClick={onClose}>
           {m.close}
         </button>
