@@ -53,13 +53,20 @@ const jobSchema: JsonSchema = {
 
 const generatorSchema: JsonSchema = {
   type: 'object',
-  required: ['id', 'title', 'description', 'path', 'parameters'],
+  required: ['id', 'title', 'description', 'path', 'parameters', 'upload'],
   properties: {
     id: { type: 'string' },
     title: { type: 'string' },
     description: { type: 'string' },
     path: { type: 'string', description: 'Where to POST the parameters to create a job.' },
     parameters: { type: 'object', description: 'The request body as JSON Schema; every property has a default.' },
+    upload: {
+      type: ['object', 'null'],
+      required: ['media_type', 'max_bytes', 'description'],
+      description:
+        'Set when the input is a file: it is the raw request body (up to `max_bytes`), and `parameters` are query parameters instead of a body.',
+      properties: { media_type: { type: 'string' }, max_bytes: { type: 'integer' }, description: { type: 'string' } },
+    },
   },
 };
 
@@ -112,7 +119,14 @@ export function modelGenerationRoutes(jobs: ModelJobs): RouteSpec[] {
         'as JSON Schema (the body of its POST is validated against it).',
       responses: { 200: { description: 'The generators.', schema: { type: 'array', items: generatorSchema } } },
       handler: () =>
-        jobs.generators().map((g) => ({ id: g.id, title: g.title, description: g.description, path: `/api/ai-model/${g.id}`, parameters: g.schema })),
+        jobs.generators().map((g) => ({
+          id: g.id,
+          title: g.title,
+          description: g.description,
+          path: `/api/ai-model/${g.id}`,
+          parameters: g.schema,
+          upload: g.upload ? { media_type: g.upload.mediaType, max_bytes: g.upload.maxBytes, description: g.upload.description } : null,
+        })),
     },
     ...generatorRoutes(jobs),
     {

@@ -41,7 +41,7 @@ async function finished(id: string): Promise<Record<string, any>> {
   });
 }
 
-test('the catalogue lists every generator with its parameters as JSON Schema, each with a default', async () => {
+test('the catalogue lists every generator with its parameters as JSON Schema, each with a default, and which one takes a file', async () => {
   const answer = await dash.request('get', '/api/ai-model/generators', { token: TEST_TOKENS.view });
   assert.equal(answer.status, 200);
   assert.deepEqual(
@@ -51,6 +51,9 @@ test('the catalogue lists every generator with its parameters as JSON Schema, ea
   for (const generator of answer.json) {
     assert.equal(generator.path, `/api/ai-model/${generator.id}`);
     assert.equal(generator.parameters.type, 'object');
+    // Only the image generator takes a file: the raw body, its options in the query.
+    if (generator.id === 'image') assert.deepEqual([generator.upload.media_type, generator.upload.max_bytes], ['image/*', 16 * 1024 * 1024]);
+    else assert.equal(generator.upload, null, generator.id);
     for (const [name, property] of Object.entries(generator.parameters.properties as Record<string, { default?: unknown }>)) {
       assert.notEqual(property.default, undefined, `${generator.id}.${name} has a default`);
     }

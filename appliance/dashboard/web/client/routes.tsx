@@ -34,6 +34,7 @@ export const ROUTES: PageRoute[] = [
   { pattern: '/printers/:id', load: () => import('./pages/printer').then((m) => m.PrinterPage) },
   { pattern: '/printers/:id/edit', load: () => import('./pages/printer-form').then((m) => m.PrinterFormPage) },
   { pattern: '/slice', nav: 'slice', load: () => import('./pages/slice').then((m) => m.SlicePage) },
+  { pattern: '/models', nav: 'models', load: () => import('./pages/models').then((m) => m.ModelsPage) },
   { pattern: '/queue', nav: 'queue', load: () => import('./pages/queue').then((m) => m.QueuePage) },
   { pattern: '/spools', nav: 'spools', load: () => import('./pages/spools').then((m) => m.SpoolsPage) },
   { pattern: '/spools/:id', load: () => import('./pages/spools').then((m) => m.SpoolsPage) },

@@ -5,6 +5,7 @@
  */
 import { fleetTexts } from './texts/fleet';
 import { historyTexts } from './texts/history';
+import { modelsTexts } from './texts/models';
 import { notificationsTexts } from './texts/notifications';
 import { printerTexts } from './texts/printer';
 import { queueTexts } from './texts/queue';
@@ -17,7 +18,16 @@ import { printerFormTexts, printerPageTexts } from './texts/printer-page';
 export const en = {
   appName: 'Printyard',
   skipToContent: 'Skip to content',
-  nav: { label: 'Main', fleet: 'Fleet', slice: 'Slice', queue: 'Queue', spools: 'Spools', history: 'History', settings: 'Settings' },
+  nav: {
+    label: 'Main',
+    fleet: 'Fleet',
+    slice: 'Slice',
+    queue: 'Queue',
+    spools: 'Spools',
+    history: 'History',
+    models: 'Models',
+    settings: 'Settings',
+  },
   loading: 'Loading…',
   theme: {
     label: (mode: string) => `Colour scheme: ${mode}. Change`,
@@ -73,6 +83,7 @@ export const en = {
   queue: queueTexts,
   spools: spoolsTexts,
   history: historyTexts,
+  models: modelsTexts,
   printerPage: printerPageTexts,
   printerForm: printerFormTexts,
   duration: (hours: number, minutes: number) => (hours > 0 ? `${hours} h ${minutes} min` : `${minutes} min`),

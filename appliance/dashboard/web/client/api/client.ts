@@ -63,8 +63,10 @@ function url(template: string, path: Record<string, string> | undefined, query: 
 
 async function errorOf(response: Response): Promise<ApiError> {
   try {
-    const body = (await response.json()) as { error?: string; code?: string; details?: ErrorDetail[] };
-    return new ApiError(response.status, body.code ?? 'ERR_UNKNOWN', body.error ?? response.statusText, body.details ?? []);
+    const body = (await response.json()) as { error?: string; code?: string; details?: unknown };
+    // Field errors are a list; other errors' details are an object of their own (a scene's overlapping `objects`).
+    const fields = Array.isArray(body.details) ? (body.details as ErrorDetail[]) : [];
+    return new ApiError(response.status, body.code ?? 'ERR_UNKNOWN', body.error ?? response.statusText, fields);
   } catch {
     return new ApiError(response.status, 'ERR_UNKNOWN', response.statusText || `HTTP ${response.status}`);
   }

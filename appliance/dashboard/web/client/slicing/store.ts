@@ -168,6 +168,18 @@ export class SliceStore {
     }
   }
 
+  /**
+   * Shows a result sliced elsewhere (a scene of the models page) with the model file it was sliced
+   * from, so that the send panel starts or queues it as it does a slice of this page.
+   */
+  async showResult(result: SliceResult, model: File): Promise<void> {
+    this.reset();
+    this.model.value = model;
+    this.result.value = result;
+    this.phase.value = 'done';
+    await this.loadPreview(result.id);
+  }
+
   /** The first layer as an SVG picture (drawn by the dashboard from the stored G-code). */
   private async loadPreview(resultId: string): Promise<void> {
     try {
