@@ -21,9 +21,12 @@ import {
   slicerServiceFeature,
   webFeature,
 } from '../../../appliance/dashboard/features.js';
+import { marlinSerialDriverFactory } from '../../../appliance/dashboard/printers/families/marlin-serial/marlin-driver.js';
+import { DriverRegistry } from '../../../appliance/dashboard/printers/driver-registry.js';
 import { loadModel } from '../../../appliance/slicer/engine/mesh/load.js';
 import { startDashboardFixture, type DashboardFixture } from '../../fixtures/dashboard.js';
 import { rampPng } from '../../fixtures/gradient-image.js';
+import { startVirtualMarlin, type VirtualMarlinFixture } from '../../fixtures/virtual-marlin.js';
 import { NO_DESKTOP_SLICERS } from '../slicing/remote/remote-dashboard.js';
 import { checkPage, launchChromium, openSignedIn, PHONE } from './browser.js';
 
@@ -33,13 +36,16 @@ const PROFILES = { printer: 'generic-marlin-0.4', filament: 'generic-pla', proce
 const WAIT_MS = 60_000;
 
 let dash: DashboardFixture;
+let marlin: VirtualMarlinFixture;
 let browser: Browser;
 let adminToken = '';
 let page: Page;
 let problems: string[];
 
 before(async () => {
-  browser = await launchChromium();
+  [marlin, browser] = await Promise.all([startVirtualMarlin({ speed: 100 }), launchChromium()]);
+  const drivers = new DriverRegistry();
+  drivers.register('marlin-serial', marlinSerialDriverFactory({ helloIntervalMs: 300 }));
   dash = await startDashboardFixture({
     config: { slicer_service: { enabled: false } },
     features: [
@@ -53,18 +59,24 @@ before(async () => {
       modelGenerationFeature,
       webFeature,
     ],
-    services: { bridge: NO_DESKTOP_SLICERS },
+    services: { bridge: NO_DESKTOP_SLICERS, printers: { drivers } },
     logLevel: 'warn',
   });
   assert.equal((await dash.request('post', '/api/auth/setup', { body: ADMIN })).status, 201);
   adminToken = (await dash.request('post', '/api/auth/login', { body: ADMIN })).json.token;
   const viewer = await dash.request('post', '/api/users', { token: adminToken, body: { ...VIEWER, role: 'view' } });
   assert.equal(viewer.status, 201, viewer.text);
+  const printer = await dash.request('post', '/api/printers', {
+    token: adminToken,
+    body: { name: 'Mk3', type: 'marlin-serial', printer_profile: PROFILES.printer, connection: { port: marlin.hostPath } },
+  });
+  assert.equal(printer.status, 201, printer.text);
 });
 
 after(async () => {
   await browser?.close();
   await dash?.cleanup();
+  await marlin?.stop();
 });
 
 /** What an element says (textContent: the words, without layout). */
@@ -208,6 +220,20 @@ test('a scene of two finished models: edited, arranged, sliced, the result added
   await editor.locator('.slice-send [role="status"]').waitFor({ timeout: WAIT_MS });
   const queue = (await dash.request('get', '/api/queue', { token: adminToken })).json;
   assert.equal(queue.items.length, 1, JSON.stringify(queue).slice(0, 300));
+
+  // "Slice and start" goes through the scene's own slice-and-send (its calibration changes would go along).
+  const [started] = await Promise.all([
+    page.waitForResponse((r) => /\/api\/ai-model\/scenes\/[^/]+\/slice-and-send$/.test(r.url()), { timeout: WAIT_MS }),
+    editor.getByRole('button', { name: 'Slice and start' }).click(),
+  ]);
+  assert.equal(started.status(), 200, await started.text());
+  await page.waitForFunction(
+    () => /^Started on Mk3 as /.test((globalThis as any).document.querySelector('.slice-send [role="status"]')?.textContent ?? ''),
+    null,
+    {
+      timeout: WAIT_MS,
+    },
+  );
 
   const [file] = await Promise.all([page.waitForEvent('download'), editor.getByRole('button', { name: 'Download 3MF' }).click()]);
   assert.equal(file.suggestedFilename(), 'Plate 1.3mf');

@@ -183,8 +183,8 @@ export function SceneEditor({ store, slicing, scene, allowed, onClose, onSource 
       slicing.cancel();
       await save();
       const result = await store.slice(scene.id);
-      // The placed scene's file goes with the result: "Slice and start" slices it for the chosen printer.
-      await slicing.showResult(result, await store.sceneFile(scene.id));
+      // "Slice and start" slices the scene again for the chosen printer, its calibration changes included.
+      await slicing.showResult(result, await store.sceneFile(scene.id), (printerId, profileId) => store.sliceAndSend(scene.id, printerId, profileId));
       return null;
     });
   const onDownload = () =>

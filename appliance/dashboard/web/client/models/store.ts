@@ -6,6 +6,7 @@ import { computed, signal } from '@preact/signals';
 import { api, type Ok, send } from '../api/client';
 import type { Operations } from '../api/openapi.gen';
 import { LiveReplay } from '../api/live-replay';
+import type { SliceAndSent } from '../slicing/store';
 
 export type Generator = Ok<'GET /api/ai-model/generators'>[number];
 export type Job = Ok<'GET /api/ai-model/jobs'>[number];
@@ -104,6 +105,12 @@ export class ModelsStore {
 
   slice(id: string): Promise<SceneSliceResult> {
     return api('POST /api/ai-model/scenes/{id}/slice', { path: { id }, body: {} });
+  }
+
+  /** Slices the scene for a dashboard printer and starts it there, its calibration pieces' changes included. */
+  sliceAndSend(id: string, printerId: string, printerProfileId: string): Promise<SliceAndSent> {
+    const body = printerProfileId === '' ? { printer_id: printerId } : { printer_id: printerId, printer_profile_id: printerProfileId };
+    return api('POST /api/ai-model/scenes/{id}/slice-and-send', { path: { id }, body });
   }
 
   async deleteScene(id: string): Promise<void> {

@@ -23,6 +23,9 @@ export interface ProfileOption {
 export type ProfileSource = 'remote' | 'native';
 
 export type Phase = 'idle' | 'slicing' | 'done' | 'failed';
+export type SliceAndSent = Ok<'POST /api/slicer/remote/slice-and-send'>;
+/** How a result shown from elsewhere is sliced again for a printer and started there. */
+export type SendToPrinter = (printerId: string, printerProfileId: string) => Promise<SliceAndSent>;
 
 export interface SliceProblem {
   /** The API's code (`ERR_BAD_MODEL`…), which picks the words shown. */
@@ -63,6 +66,7 @@ export class SliceStore {
   readonly preview = signal<string | null>(null);
   readonly problem = signal<SliceProblem | null>(null);
   private running: AbortController | null = null;
+  private sendWith: SendToPrinter | null = null;
 
   /** The service may be used for profiles: enabled, reachable, and speaking our API. */
   readonly remoteUsable = computed(() => this.remote.value?.ok === true);
@@ -113,6 +117,7 @@ export class SliceStore {
 
   private reset(): void {
     this.running?.abort();
+    this.sendWith = null;
     this.phase.value = 'idle';
     this.progress.value = null;
     this.result.value = null;
@@ -172,8 +177,9 @@ export class SliceStore {
    * Shows a result sliced elsewhere (a scene of the models page) with the model file it was sliced
    * from, so that the send panel starts or queues it as it does a slice of this page.
    */
-  async showResult(result: SliceResult, model: File): Promise<void> {
+  async showResult(result: SliceResult, model: File, sendWith?: SendToPrinter): Promise<void> {
     this.reset();
+    this.sendWith = sendWith ?? null;
     this.model.value = model;
     this.result.value = result;
     this.phase.value = 'done';
@@ -191,8 +197,13 @@ export class SliceStore {
     }
   }
 
-  /** Slices the model again for `printerId` and starts it there (the slice-and-send path, with fallback). */
-  async sendToPrinter(printerId: string): Promise<Ok<'POST /api/slicer/remote/slice-and-send'>> {
+  /**
+   * Slices the model again for `printerId` and starts it there (the slice-and-send path, with
+   * fallback), or the way the page that showed the result sends it (a scene, with its calibration
+   * changes).
+   */
+  async sendToPrinter(printerId: string): Promise<SliceAndSent> {
+    if (this.sendWith !== null) return this.sendWith(printerId, this.printerProfile.value);
     return api('POST /api/slicer/remote/slice-and-send', {
       body: this.form({ printer_id: printerId, printer_profile_id: this.printerProfile.value }),
     });
