@@ -11,7 +11,7 @@ import { exArea, pointInExPolygon, polygonLength, simplifyPolyline } from '../ge
 import type { ExPolygon } from '../geometry/types.js';
 import type { Extrusion } from '../toolpath/types.js';
 import { crossSection } from './flow.js';
-import { type Corner, convexCorners, mitreCorners, withoutCoveredStubs } from './corner-mitres.js';
+import { type Corner, sharpCorners, mitreCorners, withoutCoveredStubs } from './corner-mitres.js';
 import { medialAxis, type MedialPath } from './medial-axis.js';
 import { centreLine } from './perimeters.js';
 
@@ -101,7 +101,7 @@ export function axisLines(region: ExPolygon[], island: ExPolygon, role: 'thin-wa
     // them: they are its corners and junctions.
     const lengths = paths.map(pathLength);
     const small = lengths.reduce((a, b) => a + b, 0) < 4 * o.minLength;
-    const corners = convexCorners(piece);
+    const corners = sharpCorners(piece);
     const lines: Extrusion[] = [];
     paths.forEach((path, k) => {
       if (!small || lengths[k] >= o.minLength) lines.push(...constantWidthPieces(extendEnds(path, island), role, height, o, inside, corners));
@@ -144,7 +144,7 @@ function extendEnds(path: MedialPath, island: ExPolygon): MedialPath {
 /**
  * A medial path as consecutive extrusions of constant width (closed when its ends meet). Where the
  * part takes two lines, they run a quarter of its spacing to each side of the axis, squared off
- * in the piece's convex `corners` (`corner-mitres.ts`).
+ * in the piece's sharp `corners` (`corner-mitres.ts`).
  */
 function constantWidthPieces(
   path: MedialPath,
@@ -213,9 +213,9 @@ function constantWidthPieces(
 }
 
 /**
- * The two lines side by side along a whole path (where it takes one line, they are not used), with
- * the line on the outside of each convex corner of the piece squared off into it: it runs half its
- * spacing inside the piece's sides, as it does along them, a quarter of the spacing off the axis.
+ * The two lines side by side along a whole path (where it takes one line, they are not used),
+ * squared off into the piece's sharp corners: each keeps through a corner the distance from the
+ * piece's sides it has along them, half the thickness less a quarter of the spacing.
  */
 function sideLines(pts: number[], thickness: number[], o: AxisOptions, closed: boolean, corners: readonly Corner[]): number[][] {
   const spacing = thickness.map(o.spacingFor);

@@ -5,17 +5,18 @@
  * reach into the corner touch its two sides at an angle, not opposite, and are pruned. A line
  * offset from the axis towards the corner follows that curve (or cuts straight across where the
  * axis jumps), while the loop or outline beside it turns sharp, and a pocket of 0.2 mm stays open
- * there. The line on the corner's side runs at a fixed distance from each of the corner's two
- * sides before and after it; here it is made to keep that distance through the corner, as a
- * mitre: the points between its last one along the first side and its first one along the second
- * move to the point at that distance from both sides. Points keep their indices, so the caller can
- * still cut the line into pieces by the axis's point numbers.
+ * there. Each line runs at a fixed distance from the side it is nearer to; here it is made to keep
+ * that distance through a corner, as a mitre: the points between its last one along the first side
+ * and its first one along the second move to the point at that distance from both sides. That is
+ * done at convex corners (the outer line) and at notches (the inner line, which otherwise cuts
+ * across the notch and leaves the middle of the corner open). Points keep their indices, so the
+ * caller can still cut the line into pieces by the axis's point numbers.
  */
 import { distToSegmentSq, polylineLength, signedArea } from '../geometry/polygon.js';
 import type { ExPolygon, Polygon } from '../geometry/types.js';
 import type { Extrusion } from '../toolpath/types.js';
 
-/** A convex corner of a region: its point and the inward unit normals of the sides before and after it. */
+/** A corner of a region: its point and the inward unit normals of the sides before and after it. */
 export interface Corner {
   x: number;
   y: number;
@@ -36,9 +37,11 @@ export interface Corner {
  */
 const MIN_TURN = Math.PI / 6;
 const MAX_TURN = (2 * Math.PI) / 3;
+/** Shortest side (mm) of a corner: a line does not run along the jags of a scanned outline. */
+const MIN_SIDE = 0.2;
 
-/** The convex corners of a region (of its outline and of its holes) that turn between `MIN_TURN` and `MAX_TURN`. */
-export function convexCorners(region: ExPolygon): Corner[] {
+/** The corners of a region (of its outline and of its holes) that turn either way by `MIN_TURN` to `MAX_TURN`. */
+export function sharpCorners(region: ExPolygon): Corner[] {
   const corners: Corner[] = [];
   const sign = signedArea(region.contour) > 0 ? 1 : -1;
   cornersOf(region.contour, sign, corners);
@@ -46,7 +49,7 @@ export function convexCorners(region: ExPolygon): Corner[] {
   return corners;
 }
 
-/** Adds the convex corners of one ring; `sign` is 1 where the region lies to the left of the ring's direction. */
+/** Adds the sharp corners of one ring; `sign` is 1 where the region lies to the left of the ring's direction. */
 function cornersOf(ring: Polygon, sign: number, out: Corner[]): void {
   const n = ring.length >> 1;
   if (n < 3) return;
@@ -59,7 +62,7 @@ function cornersOf(ring: Polygon, sign: number, out: Corner[]): void {
     const by = ring[2 * q + 1] - ring[2 * k + 1];
     const la = Math.hypot(ax, ay);
     const lb = Math.hypot(bx, by);
-    if (la < 1e-9 || lb < 1e-9) continue;
+    if (la < MIN_SIDE || lb < MIN_SIDE) continue;
     const turn = Math.atan2(sign * (ax * by - ay * bx), ax * bx + ay * by);
     if (Math.abs(turn) < MIN_TURN || Math.abs(turn) > MAX_TURN) continue;
     out.push({
@@ -79,10 +82,10 @@ function cornersOf(ring: Polygon, sign: number, out: Corner[]): void {
 const ALONG_TOLERANCE = 0.25;
 
 /**
- * Moves the points of `line` (x,y pairs; closed: its last point repeats its first) that round a
- * corner between running along its two sides onto the corner's mitre. `distance[k]` is how far
- * from the sides point k runs where the region is straight; points within `reach[k]` of a corner
- * are looked at.
+ * Puts the points of `line` (x,y pairs; closed: its last point repeats its first) that round a
+ * corner, from running along one of its sides to running along the other, onto the corner's mitre.
+ * `distance[k]` is how far from the sides point k runs where the region is straight; points within
+ * `reach[k]` of a corner are looked at.
  */
 export function mitreCorners(
   line: number[],
@@ -94,27 +97,39 @@ export function mitreCorners(
   const count = line.length >> 1;
   const size = closed ? count - 1 : count;
   if (size < 2) return;
+  const side = new Int8Array(size);
   for (const c of corners) {
-    // Each point near the corner: 1 along the first side, 2 along the second, 3 at the corner already, 0 between.
-    const state = new Int8Array(size).fill(-1);
-    let near = 0;
+    // Each point near the corner: bit 1 along the first side, bit 2 along the second, 0 along neither; -1 not near.
+    let far = -1;
     for (let k = 0; k < size; k++) {
       const x = line[2 * k] - c.x;
       const y = line[2 * k + 1] - c.y;
-      if (Math.hypot(x, y) > reach[k]) continue;
-      near++;
+      side[k] = -1;
+      if (Math.hypot(x, y) > reach[k]) {
+        far = k;
+        continue;
+      }
       const d1 = x * c.n1x + y * c.n1y;
       const d2 = x * c.n2x + y * c.n2y;
       const tolerance = ALONG_TOLERANCE * distance[k];
       // Along a side means at the line's distance from it, and on that side's half of the corner: short
       // of the other side's mitre line at a convex corner, past it at a notch.
       const before = (d: number) => (c.convex ? d > distance[k] - tolerance : d < distance[k] + tolerance);
-      const along1 = Math.abs(d1 - distance[k]) <= tolerance && before(d2);
-      const along2 = Math.abs(d2 - distance[k]) <= tolerance && before(d1);
-      state[k] = (along1 ? 1 : 0) + (along2 ? 2 : 0);
+      side[k] = (Math.abs(d1 - distance[k]) <= tolerance && before(d2) ? 1 : 0) + (Math.abs(d2 - distance[k]) <= tolerance && before(d1) ? 2 : 0);
     }
-    if (near === 0 || state.includes(3)) continue;
-    squareOff(line, closed, size, state, c, distance);
+    // A closed line is walked from a point away from the corner, so that no run of near points wraps round.
+    if (closed && far < 0) continue;
+    const start = closed ? far + 1 : 0;
+    let run: number[] = [];
+    for (let step = 0; step <= size; step++) {
+      const k = step < size ? (start + step) % size : -1;
+      if (k >= 0 && side[k] >= 0) {
+        run.push(k);
+        continue;
+      }
+      if (run.length) squareOff(line, run, side, c, distance);
+      run = [];
+    }
   }
   if (closed) {
     line[2 * size] = line[0];
@@ -123,33 +138,59 @@ export function mitreCorners(
 }
 
 /**
- * Finds a run of the line from a point along one side of the corner, through points along neither,
- * to a point along the other, and moves the points between onto the mitre (or, where there are
- * none between, the last point along the first side: the line then runs along that side into the
- * mitre and turns there).
+ * A run of points near a corner that goes from along one side to along the other: the points from
+ * the first along a side to the last are put on the mitre, the line at their distance from the side
+ * on whose half they lie, in order along it (where the axis doubled back round the corner, a point
+ * that would step back stays where the last one was), and the first on the second half at the
+ * point at that distance from both sides, so the line turns there even where it jumped the corner.
  */
-function squareOff(line: number[], closed: boolean, size: number, state: Int8Array, c: Corner, distance: readonly number[]): void {
-  const at = (k: number) => (closed ? (k + size) % size : k);
-  const steps = closed ? size : size - 1;
-  for (let first = 0; first < size; first++) {
-    const side = state[first];
-    if (side !== 1 && side !== 2) continue;
-    let k = first + 1;
-    while (k - first <= steps && (closed || k < size) && state[at(k)] === 0) k++;
-    if (k - first > steps || (!closed && k >= size)) return;
-    const other = state[at(k)];
-    if (other !== 3 - side) continue;
-    const to = (from: number) => {
-      const d = distance[from] * c.mitre;
-      const bx = c.n1x + c.n2x;
-      const by = c.n1y + c.n2y;
-      const len = Math.hypot(bx, by);
-      line[2 * from] = c.x + (bx / len) * d;
-      line[2 * from + 1] = c.y + (by / len) * d;
-    };
-    if (k === first + 1) to(first);
-    else for (let j = first + 1; j < k; j++) to(at(j));
-    return;
+function squareOff(line: number[], run: number[], side: Int8Array, c: Corner, distance: readonly number[]): void {
+  let first = -1;
+  let last = -1;
+  let sides = 0;
+  run.forEach((k, i) => {
+    if (side[k] === 0) return;
+    if (first < 0) first = i;
+    last = i;
+    sides |= side[k];
+  });
+  if (sides !== 3) return;
+  // Unit directions along each side's mitre line, away from the mitre point.
+  const away = (nx: number, ny: number, ox: number, oy: number): [number, number] => {
+    const flip = (c.convex ? 1 : -1) * (ny * ox - nx * oy) > 0 ? 1 : -1;
+    return [flip * ny, -flip * nx];
+  };
+  const [e1x, e1y] = away(c.n1x, c.n1y, c.n2x, c.n2y);
+  const [e2x, e2y] = away(c.n2x, c.n2y, c.n1x, c.n1y);
+  const bx = c.n1x + c.n2x;
+  const by = c.n1y + c.n2y;
+  const bl = Math.hypot(bx, by);
+  // Position along the mitre: negative on side 1's half, positive on side 2's, 0 at the mitre point.
+  const forward = side[run[first]] === 1 ? 1 : -1;
+  let reached = Number.NEGATIVE_INFINITY;
+  let turned = false;
+  for (let i = first; i <= last; i++) {
+    const k = run[i];
+    const x = line[2 * k] - c.x;
+    const y = line[2 * k + 1] - c.y;
+    const d1 = x * c.n1x + y * c.n1y;
+    const d2 = x * c.n2x + y * c.n2y;
+    // A point lies on side 1's half when it is further from side 2 than from side 1 at a convex corner, nearer at a notch.
+    const onFirst = c.convex ? d1 < d2 : d1 > d2;
+    const mx = (bx / bl) * distance[k] * c.mitre;
+    const my = (by / bl) * distance[k] * c.mitre;
+    const along = Math.max(0, onFirst ? (x - mx) * e1x + (y - my) * e1y : (x - mx) * e2x + (y - my) * e2y);
+    let at = forward * (onFirst ? -along : along);
+    at = Math.max(at, reached);
+    if (!turned && at >= 0) {
+      at = 0;
+      turned = true;
+    }
+    reached = at;
+    const position = forward * at;
+    const [ex, ey] = position < 0 ? [e1x, e1y] : [e2x, e2y];
+    line[2 * k] = c.x + mx + ex * Math.abs(position);
+    line[2 * k + 1] = c.y + my + ey * Math.abs(position);
   }
 }
 
