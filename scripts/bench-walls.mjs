@@ -4,7 +4,8 @@
 // with variable-width (arachne) walls, and by PrusaSlicer 2.5 with classic walls plus gap fill and
 // with its Arachne, on the bench profile. Per part and slicer it prints, as a Markdown table: the
 // share of the middle layer's cross-section the extrusions cover, the widest gap left between walls
-// (test/fixtures/wall-gaps.ts), the shared checker's verdict and the wall time. Runs after the build.
+// and the share of the covered area two lines cover (test/fixtures/wall-gaps.ts), the shared
+// checker's verdict and the wall time. Runs after the build.
 //   node scripts/bench-walls.mjs [--parts REGEX] [--no-check] [--no-prusa]
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,7 +51,8 @@ function cell(result) {
   if (result.error) return `failed (${result.error})`;
   let check = '–';
   if (result.check) check = result.check.pass ? '✓' : `✗ ${result.check.failed.join(',')}`;
-  return `${(100 * (1 - result.cover.uncovered)).toFixed(1)} % · ${result.cover.maxGap.toFixed(2)} · ${check} · ${result.wallS.toFixed(2)}`;
+  const { uncovered, maxGap, overlap } = result.cover;
+  return `${(100 * (1 - uncovered)).toFixed(1)} % · ${maxGap.toFixed(2)} · ${(100 * overlap).toFixed(1)} % · ${check} · ${result.wallS.toFixed(2)}`;
 }
 
 async function main() {
@@ -114,7 +116,9 @@ async function main() {
     rmSync(workDir, { recursive: true, force: true });
   }
 
-  console.log(`Middle layer of each part: covered share of its cross-section · widest gap between walls (mm) · gcode_check · wall time (s).`);
+  console.log(
+    'Middle layer of each part: covered share of its cross-section · widest gap between walls (mm) · share covered twice · gcode_check · wall time (s).',
+  );
   console.log(
     `Profile: ${WALL_PROFILE.printerId}, ${WALL_PROFILE.filamentId}, ${WALL_PROFILE.processId}, flow ratio 1.${check ? '' : ' No gcode_check.'}\n`,
   );

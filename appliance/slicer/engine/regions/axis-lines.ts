@@ -11,6 +11,7 @@ import { exArea, pointInExPolygon, polygonLength, simplifyPolyline } from '../ge
 import type { ExPolygon } from '../geometry/types.js';
 import type { Extrusion } from '../toolpath/types.js';
 import { crossSection } from './flow.js';
+import { type Corner, sharpCorners, mitreCorners, withoutCoveredStubs } from './corner-mitres.js';
 import { medialAxis, type MedialPath } from './medial-axis.js';
 import { centreLine } from './perimeters.js';
 
@@ -100,9 +101,12 @@ export function axisLines(region: ExPolygon[], island: ExPolygon, role: 'thin-wa
     // them: they are its corners and junctions.
     const lengths = paths.map(pathLength);
     const small = lengths.reduce((a, b) => a + b, 0) < 4 * o.minLength;
+    const corners = sharpCorners(piece);
+    const lines: Extrusion[] = [];
     paths.forEach((path, k) => {
-      if (!small || lengths[k] >= o.minLength) out.push(...constantWidthPieces(extendEnds(path, island), role, height, o, inside));
+      if (!small || lengths[k] >= o.minLength) lines.push(...constantWidthPieces(extendEnds(path, island), role, height, o, inside, corners));
     });
+    out.push(...(corners.length ? withoutCoveredStubs(lines, corners) : lines));
   }
   return out;
 }
@@ -139,7 +143,8 @@ function extendEnds(path: MedialPath, island: ExPolygon): MedialPath {
 
 /**
  * A medial path as consecutive extrusions of constant width (closed when its ends meet). Where the
- * part takes two lines, they run a quarter of its thickness to each side of the axis.
+ * part takes two lines, they run a quarter of its spacing to each side of the axis, squared off
+ * in the piece's sharp `corners` (`corner-mitres.ts`).
  */
 function constantWidthPieces(
   path: MedialPath,
@@ -147,6 +152,7 @@ function constantWidthPieces(
   height: number,
   o: AxisOptions,
   inside: (width: number) => ExPolygon[],
+  corners: readonly Corner[],
 ): Extrusion[] {
   const n = path.thickness.length;
   const pts = path.points.slice();
@@ -159,6 +165,7 @@ function constantWidthPieces(
   const beads = thickness.map(o.beadsOf);
   const widths = thickness.map((t, k) => o.widthOf(t, beads[k]));
   const count = widths.length;
+  const sides = beads.includes(2) ? sideLines(pts, thickness, o, closes, corners) : null;
   const out: Extrusion[] = [];
   let start = 0;
   while (start < count - 1) {
@@ -179,10 +186,7 @@ function constantWidthPieces(
     }
     const width = lengthSum > 0 ? widthSum / lengthSum : ref;
     const whole = closes && start === 0 && last === count - 1;
-    const lines =
-      beads[start] === 1
-        ? [pts.slice(2 * start, 2 * last + 2)]
-        : sideBySide(pts, thickness.map(o.spacingFor), start, last, whole, { head: start === 0 && !closes, tail: last === count - 1 && !closes });
+    const lines = beads[start] === 1 || !sides ? [pts.slice(2 * start, 2 * last + 2)] : sides.map((line) => line.slice(2 * start, 2 * last + 2));
     // Two lines are placed by the axis's direction, which turns sharply where arms of the part meet:
     // what would stick out of the island there is cut off.
     const placed =
@@ -207,6 +211,24 @@ function constantWidthPieces(
   }
   return out;
 }
+
+/**
+ * The two lines side by side along a whole path (where it takes one line, they are not used),
+ * squared off into the piece's sharp corners: each keeps through a corner the distance from the
+ * piece's sides it has along them, half the thickness less a quarter of the spacing.
+ */
+function sideLines(pts: number[], thickness: number[], o: AxisOptions, closed: boolean, corners: readonly Corner[]): number[][] {
+  const spacing = thickness.map(o.spacingFor);
+  const lines = sideBySide(pts, spacing, 0, spacing.length - 1, closed, { head: !closed, tail: !closed });
+  if (corners.length === 0) return lines;
+  const distance = thickness.map((t, k) => t / 2 - spacing[k] / 4);
+  const reach = thickness.map((t) => CORNER_REACH * t);
+  for (const line of lines) mitreCorners(line, closed, corners, distance, reach);
+  return lines;
+}
+
+/** How far from a corner (in the part's thicknesses) a line may start to round it. */
+const CORNER_REACH = 1.5;
 
 /** Each value averaged with up to `SMOOTHING` neighbours on each side. */
 function smoothed(values: number[]): number[] {

@@ -236,7 +236,11 @@ function chain(s: Samples, cx: Float64Array, cy: Float64Array, radius: Float64Ar
   return joinEnds(paths.filter((p) => p.points.length >= 4 || p.thickness.length === 1));
 }
 
-/** Joins paths whose ends lie within their thickness of each other (both sides of a corner, a ring's start and end). */
+/**
+ * Joins paths whose ends lie within their thickness of each other (both sides of a corner, a ring's
+ * start and end), whichever ends meet: the walk along the boundary may find the two sides of a
+ * corner in either direction, and two lines that both stop at a corner leave it open.
+ */
 function joinEnds(paths: MedialPath[]): MedialPath[] {
   const out = paths.slice();
   let joined = true;
@@ -244,18 +248,29 @@ function joinEnds(paths: MedialPath[]): MedialPath[] {
     joined = false;
     for (let a = 0; a < out.length && !joined; a++) {
       for (let b = 0; b < out.length && !joined; b++) {
-        const pa = out[a];
-        const pb = out[b];
-        const na = pa.points.length;
-        const reach = Math.max(pa.thickness[pa.thickness.length - 1], pb.thickness[0]) / 2;
-        const gap = Math.hypot(pb.points[0] - pa.points[na - 2], pb.points[1] - pa.points[na - 1]);
-        if (gap > reach) continue;
         if (a === b) continue;
-        out[a] = { points: [...pa.points, ...pb.points], thickness: [...pa.thickness, ...pb.thickness] };
-        out.splice(b, 1);
-        joined = true;
+        for (const [first, second] of [
+          [out[a], out[b]],
+          [out[a], reversedPath(out[b])],
+          [reversedPath(out[a]), out[b]],
+        ]) {
+          const n = first.points.length;
+          const reach = Math.max(first.thickness[first.thickness.length - 1], second.thickness[0]) / 2;
+          if (Math.hypot(second.points[0] - first.points[n - 2], second.points[1] - first.points[n - 1]) > reach) continue;
+          out[a] = { points: [...first.points, ...second.points], thickness: [...first.thickness, ...second.thickness] };
+          out.splice(b, 1);
+          joined = true;
+          break;
+        }
       }
     }
   }
   return out;
+}
+
+/** A path walked the other way. */
+function reversedPath(path: MedialPath): MedialPath {
+  const points: number[] = [];
+  for (let k = path.points.length - 2; k >= 0; k -= 2) points.push(path.points[k], path.points[k + 1]);
+  return { points, thickness: path.thickness.slice().reverse() };
 }
