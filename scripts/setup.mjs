@@ -28,6 +28,13 @@ export const DEBIAN_PACKAGES = [
   { pkg: 'iproute2', probe: ['test', '-x', '/bin/ip'] },
   // The mesh tools' tests judge our analysis and repair by admesh's.
   { pkg: 'admesh', probe: ['test', '-x', '/usr/bin/admesh'] },
+  // The update tests (image/rauc/, dashboard/system-update/): RAUC (its service too), a private D-Bus,
+  // bundles (squashfs), ext4 slot images, and GRUB's script check of the twin's slot choice.
+  { pkg: 'rauc', probe: ['test', '-x', '/usr/bin/rauc'] },
+  { pkg: 'dbus-daemon', probe: ['test', '-x', '/usr/bin/dbus-daemon'] },
+  { pkg: 'squashfs-tools', probe: ['test', '-x', '/usr/bin/mksquashfs'] },
+  { pkg: 'e2fsprogs', probe: ['sh', '-c', 'command -v mkfs.ext4'] },
+  { pkg: 'grub-common', probe: ['test', '-x', '/usr/bin/grub-script-check'] },
 ];
 
 function log(msg) {

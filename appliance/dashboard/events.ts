@@ -13,6 +13,7 @@ import type { PlateChange } from './queue/plates.js';
 import type { RemoteStatus } from './slicing/remote/probe.js';
 import type { PrintDispatched } from './queue/print-dispatched.js';
 import type { QueueUpdate } from './queue/queue-service.js';
+import type { UpdateProgress } from './system-update/updates.js';
 
 export interface DashboardEvents {
   'printer.status': PrinterStatus;
@@ -35,6 +36,8 @@ export interface DashboardEvents {
   'slicer.status': RemoteStatus;
   /** A model generation job was queued, progressed, finished or failed (the job as GET /api/ai-model/jobs/:id answers). */
   'model.job': ModelJob;
+  /** An OS update's progress (receiving, checking, installing with RAUC's percentage) and its end (installed or failed). */
+  'system.update': UpdateProgress;
 }
 
 export type DashboardEventType = keyof DashboardEvents;

@@ -24,6 +24,7 @@ import { createPrintersFeature } from './printers/feature.js';
 import { createQueueFeature } from './queue/feature.js';
 import type { DashboardServices } from './services.js';
 import { createSettingsFeature } from './settings/feature.js';
+import { createSystemUpdateFeature } from './system-update/feature.js';
 import { createBridgeFeature } from './slicing/bridge/feature.js';
 import { createNativeSlicingFeature } from './slicing/native/feature.js';
 import { createSlicerServiceFeature } from './slicing/remote/feature.js';
@@ -73,6 +74,9 @@ export const meshToolsFeature: FeatureFactory = () => createMeshToolsFeature();
 /** G-code estimate and reference (gcode-tools/): no state, no services. */
 export const gcodeToolsFeature: FeatureFactory = () => createGcodeToolsFeature();
 
+/** OS updates through RAUC (system-update/): the slots, a bundle uploaded and installed, the reboot into it. */
+export const systemUpdateFeature: FeatureFactory = (_ctx, { updates }) => createSystemUpdateFeature(updates);
+
 /** The browser app at `/` (web/): its files and the fallback to index.html for the app's own paths. */
 export const webFeature: FeatureFactory = (ctx) => createWebFeature({ log: ctx.log.child('web') });
 
@@ -99,6 +103,7 @@ export const FEATURES: readonly FeatureFactory[] = [
   mqttExportFeature,
   meshToolsFeature,
   gcodeToolsFeature,
+  systemUpdateFeature,
   webFeature,
   networkFeature,
 ];

@@ -10,7 +10,8 @@
  * started by app.ts once the port is open) and its GPIO pins (power relays the printers ask
  * before a start, inputs that pause, stop or confirm a plate through the queue, the status LED),
  * the incoming webhooks of print monitors (they notify, pause printers and add to history) and
- * the MQTT export (the printers' states and controls on a broker, Home Assistant discovery).
+ * the MQTT export (the printers' states and controls on a broker, Home Assistant discovery), and
+ * the OS updates through RAUC.
  * Constructors do no I/O: each service
  * opens what it needs when its feature starts (features.ts says which).
  */
@@ -33,6 +34,7 @@ import { MqttExport, type MqttExportOptions } from './mqtt-export/mqtt-export.js
 import { NetworkPresence, type NetworkPresenceOptions } from './network/presence.js';
 import { type DiscoveryOptions, PrinterDiscovery } from './printers/discovery/printer-discovery.js';
 import { RemoteSlicing, type RemoteSlicingOptions } from './slicing/remote/remote-slicing.js';
+import { SystemUpdates, type SystemUpdateOptions } from './system-update/updates.js';
 import { WebhookService } from './webhooks/webhook-service.js';
 
 /** What tests swap: fake printer drivers and clocks, the bridge's search path, quick probes. */
@@ -56,6 +58,8 @@ export interface ServiceOptions {
   webhooks?: { now?: () => Date };
   /** The MQTT export's reconnect delay (tests: short). */
   mqtt?: MqttExportOptions;
+  /** OS updates: RAUC's program, system config and bus (tests: a private `rauc service`), the reboot command. */
+  updates?: SystemUpdateOptions;
 }
 
 export interface DashboardServices {
@@ -84,6 +88,8 @@ export interface DashboardServices {
   readonly webhooks: WebhookService;
   /** The fleet on an MQTT broker with Home Assistant discovery (off unless `mqtt.enabled`). */
   readonly mqtt: MqttExport;
+  /** OS updates: RAUC's slots, a bundle checked and installed, the reboot into it. */
+  readonly updates: SystemUpdates;
 }
 
 export function createServices(ctx: DashboardContext, options: ServiceOptions = {}): DashboardServices {
@@ -132,6 +138,7 @@ export function createServices(ctx: DashboardContext, options: ServiceOptions = 
     gpio,
     mqtt: new MqttExport(ctx, printers, options.mqtt),
     usage: options.usage ?? printUsage(history, queue),
+    updates: new SystemUpdates(ctx, options.updates),
     webhooks: new WebhookService(ctx, { printers, notifications, history, ...(options.webhooks?.now ? { now: options.webhooks.now } : {}) }),
   };
 }

@@ -11,7 +11,9 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { readUnit, single, UNITS_DIR } from '../fixtures/systemd-unit.js';
 
-const SERVICES = readdirSync(UNITS_DIR).filter((f) => f.endsWith('.service'));
+const HEALTH_GATE = 'printyard-health-gate.service';
+/** The appliance's services; the health gate (a oneshot run as root after them) is checked on its own below. */
+const SERVICES = readdirSync(UNITS_DIR).filter((f) => f.endsWith('.service') && f !== HEALTH_GATE);
 const MAX_EXPOSURE = 3.0;
 
 function analyze(args: string[]): { status: number | null; stdout: string; stderr: string } {
@@ -25,7 +27,7 @@ test('there are units for the slicer, the dashboard and Node-RED, and a target f
   assert.deepEqual(single(target, 'Wants').split(/\s+/).sort(), SERVICES);
 });
 
-for (const unit of [...SERVICES, 'printyard.target']) {
+for (const unit of [...SERVICES, HEALTH_GATE, 'printyard.target']) {
   test(`systemd-analyze verify accepts ${unit} without a warning`, () => {
     const r = analyze(['verify', path.join(UNITS_DIR, unit)]);
     assert.equal(r.status, 0, r.stderr);
@@ -33,14 +35,16 @@ for (const unit of [...SERVICES, 'printyard.target']) {
   });
 }
 
-for (const unit of SERVICES) {
+for (const unit of [...SERVICES, HEALTH_GATE]) {
   test(`systemd-analyze security --offline=true rates ${unit} below ${MAX_EXPOSURE}`, () => {
     const r = analyze(['security', '--offline=true', path.join(UNITS_DIR, unit)]);
     const m = /Overall exposure level for \S+: (\d+\.\d+)/.exec(r.stdout);
     assert.ok(m, `no exposure level in:\n${r.stdout}${r.stderr}`);
     assert.ok(Number(m[1]) < MAX_EXPOSURE, `${unit} is rated ${m[1]}`);
   });
+}
 
+for (const unit of SERVICES) {
   test(`${unit}: Type=notify with a watchdog, restarted on failure within start limits, as the printyard user`, () => {
     const u = readUnit(unit);
     assert.equal(single(u, 'Type'), 'notify');
@@ -69,4 +73,14 @@ test('the slicer yields CPU and has a memory cap; Node-RED has a capped heap; on
     assert.equal(single(readUnit(other), 'PrivateDevices'), 'yes');
     assert.equal(readUnit(other).get('SupplementaryGroups'), undefined);
   }
+});
+
+test('the health gate runs once after the services, before boot-complete.target, and reboots when it cannot run', () => {
+  const u = readUnit(HEALTH_GATE);
+  assert.equal(single(u, 'Type'), 'oneshot');
+  const after = single(u, 'After').split(/\s+/);
+  for (const unit of ['printyard-dashboard.service', 'printyard-slicer.service', 'rauc.service']) assert.ok(after.includes(unit), unit);
+  assert.equal(single(u, 'Before'), 'boot-complete.target');
+  assert.match(single(u, 'ExecStart'), /\/usr\/lib\/printyard\/rauc\/health-gate$/);
+  assert.equal(single(u, 'FailureAction'), 'reboot');
 });

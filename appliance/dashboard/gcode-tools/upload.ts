@@ -5,16 +5,12 @@
  * package's G-code (`Metadata/plate_<n>.gcode`, the lowest plate when there are several) is then
  * inflated next to it: the estimator and the header reader both work on a file.
  */
-import { createWriteStream } from 'node:fs';
 import { open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Request } from 'hyper-express';
-import { payloadTooLarge } from '../../common/body-size.js';
 import { AppError, ErrorCode } from '../../common/errors.js';
 import { InflateLimitError, isZip, unzip } from '../../common/zip.js';
-import { checkDeclaredLength } from '../http/body.js';
+import { saveBody } from '../http/body.js';
 
 export const ESTIMATE_MAX_BYTES = 50 * 1024 * 1024;
 /** What a package's G-code may inflate to: a few times the largest plain upload, and no zip bomb. */
@@ -34,35 +30,6 @@ export interface ReceivedGcode {
 
 function badRequest(message: string): AppError {
   return new AppError(ErrorCode.badRequest, 400, message);
-}
-
-/** Streams the body into `dir/upload`, failing at the first byte over `maxBytes`. */
-async function saveBody(request: Request, target: string, maxBytes: number): Promise<number> {
-  checkDeclaredLength(request, maxBytes);
-  // Without a length or chunked transfer there is no body, and the request stream would never end.
-  const chunked = /\bchunked\b/i.test(request.headers['transfer-encoding'] ?? '');
-  if (!chunked && !(Number(request.headers['content-length']) > 0)) return 0;
-  let seen = 0;
-  const out = createWriteStream(target, { mode: 0o600 });
-  // A Writable in front of the file, not a Transform: hyper-express resumes its request only through a pipe's 'drain'.
-  const meter = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      seen += chunk.length;
-      if (seen > maxBytes) return done(payloadTooLarge(maxBytes));
-      if (out.write(chunk)) done();
-      else out.once('drain', () => done());
-    },
-    final(done) {
-      out.end(done);
-    },
-  });
-  try {
-    await pipeline(request, meter);
-  } finally {
-    request.unpipe(meter);
-    out.destroy();
-  }
-  return seen;
 }
 
 async function startsLikeZip(path: string): Promise<boolean> {

@@ -2,9 +2,12 @@
  * Reading a request body within a size limit, answering in the dashboard's error shape.
  * hyper-express's own limit answers an empty 413 before any handler runs, so the router lifts it
  * (ROUTE_BODY_OPTIONS) and the limit is enforced here: a declared Content-Length over the limit
- * is refused before a byte is read, a chunked body is counted as it arrives.
+ * is refused before a byte is read, a chunked body is counted as it arrives. Large uploads
+ * (G-code, update bundles) are streamed to a file the same way, never held in memory.
  */
+import { createWriteStream } from 'node:fs';
 import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Request } from 'hyper-express';
 import { payloadTooLarge } from '../../common/body-size.js';
 
@@ -48,4 +51,32 @@ export async function readBody(request: Request, maxBytes: number): Promise<Buff
     request.unpipe(sink);
   }
   return Buffer.concat(chunks);
+}
+
+/** Streams the body into the file `target` (mode 600), failing at the first byte over `maxBytes`; the bytes written. */
+export async function saveBody(request: Request, target: string, maxBytes: number): Promise<number> {
+  checkDeclaredLength(request, maxBytes);
+  // Without a length or chunked transfer there is no body, and the request stream would never end.
+  if (!hasBody(request)) return 0;
+  let seen = 0;
+  const out = createWriteStream(target, { mode: 0o600 });
+  // A Writable in front of the file, not a Transform: hyper-express resumes its request only through a pipe's 'drain'.
+  const meter = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > maxBytes) return done(payloadTooLarge(maxBytes));
+      if (out.write(chunk)) done();
+      else out.once('drain', () => done());
+    },
+    final(done) {
+      out.end(done);
+    },
+  });
+  try {
+    await pipeline(request, meter);
+  } finally {
+    request.unpipe(meter);
+    out.destroy();
+  }
+  return seen;
 }

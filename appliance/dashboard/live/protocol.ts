@@ -22,6 +22,7 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<DashboardEventType, string>> = 
   'queue.update': 'a queue job was added, changed or removed, or the whole queue was paused or resumed',
   'printer.plate': "a printer's plate was confirmed clear, or a print occupied it",
   'model.job': 'a model generation job was queued, progressed, finished or failed (as GET /api/ai-model/jobs/:id)',
+  'system.update': 'an OS update was received, checked, progressed in its install, installed or failed (as `busy` of GET /api/system/update)',
   'slicer.status': "the slicer service's indicator changed: enabled, configured, reachable or unreachable (as GET /api/slicer/remote/status)",
 };
 export const EVENT_TYPES = Object.keys(EVENT_DESCRIPTIONS) as readonly DashboardEventType[];

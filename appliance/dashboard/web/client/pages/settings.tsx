@@ -1,8 +1,8 @@
 /**
  * Settings: the box's name, the slicer service, users and roles, API keys, notification channels,
- * the other settings of config.json, the GPIO pins (admins switch power relays), and the system's
- * information. Everything but GPIO and the system information is for admins (the server refuses
- * others anyway); other users see those two.
+ * the other settings of config.json, the GPIO pins (admins switch power relays), OS updates (admins
+ * install and reboot), and the system's information. Everything but GPIO, updates and the system
+ * information is for admins (the server refuses others anyway); other users see those three.
  */
 import { useEffect } from 'preact/hooks';
 import { can } from '../api/session';
@@ -14,6 +14,7 @@ import { GpioSection } from '../settings/gpio-section';
 import { PreferencesSection } from '../settings/preferences-section';
 import { SlicerSection } from '../settings/slicer-section';
 import { SystemSection } from '../settings/system-section';
+import { UpdatesSection } from '../settings/updates-section';
 import { UsersSection } from '../settings/users-section';
 import { t } from '../texts';
 
@@ -31,7 +32,7 @@ export function SettingsPage() {
       <h1 tabIndex={-1}>{t.settings.title}</h1>
       {admin ? (
         <nav class="section-links" aria-label={t.settings.sectionsLabel}>
-          {[...ADMIN_SECTIONS, 'gpio' as const, 'system' as const].map((id) => (
+          {[...ADMIN_SECTIONS, 'gpio' as const, 'updates' as const, 'system' as const].map((id) => (
             <a key={id} href={`#${id}`}>
               {t.settings.sectionNames[id]}
             </a>
@@ -51,6 +52,7 @@ export function SettingsPage() {
         </>
       )}
       <GpioSection />
+      <UpdatesSection />
       <SystemSection />
     </div>
   );
