@@ -59,9 +59,6 @@ mkdir -p "$out/images" "$out/genimage-root"
 genimage --config "$here/genimage/$board.cfg" --inputpath "$out/parts" --outputpath "$out/images" \
   --rootpath "$out/genimage-root" --tmppath "$out/genimage-tmp" >&2
 rm -rf "$out/genimage-tmp" "$out/genimage-root"
-if [ "$board" = amd64 ]; then
-  "$here/build/bios-boot.py" mbr /usr/lib/grub/i386-pc/boot.img "$out/images/printyard-$board.img" 2048
-fi
 cp "$out/parts/rootfs.ext4" "$out/images/rootfs.ext4"
 printf '{"board":"%s","arch":"%s","version":"%s","built":"%s","seconds":%d}\n' \
   "$board" "$arch" "$version" "$(date -u +%FT%TZ)" "$(($(date +%s) - started))" > "$out/images/build.json"

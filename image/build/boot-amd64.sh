@@ -1,9 +1,8 @@
 #!/bin/bash
-# The twin's slot image and boot files: rootfs.ext4 from the customized root; GRUB for x86_64 EFI
-# (the removable-media path EFI/BOOT/BOOTX64.EFI, so no NVRAM entry is needed) and GRUB for BIOS
-# (core.img for the BIOS boot partition; build.sh puts boot.img in the MBR), both reading the same
-# grub.cfg and grubenv on the EFI partition, grubenv saying slot A is good and first. Why both:
-# image/README.md (OVMF does not run under this machine's nested KVM; SeaBIOS does).
+# The twin's slot image and EFI partition: rootfs.ext4 from the customized root; GRUB for x86_64
+# EFI at the removable-media path EFI/BOOT/BOOTX64.EFI (no NVRAM entry needed), our grub.cfg and
+# the slot choice it sources (image/rauc/grub.cfg, as slot.cfg), and a grubenv that says slot A
+# is good and first (RAUC's GRUB backend keeps it from then on).
 #   boot-amd64.sh ROOT PARTS_DIR
 set -euo pipefail
 root=$1
@@ -16,12 +15,9 @@ ln -sfn "$kernel" "$root/boot/vmlinuz"
 ln -sfn "initrd.img-${kernel#vmlinuz-}" "$root/boot/initrd.img"
 "$PRINTYARD_IMAGE_DIR/build/slot-image.sh" "$root" "$parts/rootfs.ext4"
 grub-mkimage -O x86_64-efi -p /EFI/BOOT -o "$parts/efi/EFI/BOOT/BOOTX64.EFI" \
-  part_gpt fat ext2 normal linux loadenv test echo regexp configfile search ls cat reboot halt all_video
-# BIOS: everything GRUB needs is inside core.img; the EFI partition is partition 2 of disk 0.
-grub-mkimage -O i386-pc -p '(hd0,gpt2)/EFI/BOOT' -o "$parts/core.img" \
-  biosdisk part_gpt fat ext2 normal linux loadenv test echo regexp configfile search ls cat reboot halt
-"$PRINTYARD_IMAGE_DIR/build/bios-boot.py" core "$parts/core.img" "$parts/bios-core.img" 2048
+  part_gpt fat ext2 normal linux loadenv test echo regexp configfile search ls cat reboot halt all_video serial terminal eval
 cp "$PRINTYARD_IMAGE_DIR/grub/grub.cfg" "$parts/efi/EFI/BOOT/grub.cfg"
+cp "$PRINTYARD_IMAGE_DIR/rauc/grub.cfg" "$parts/efi/EFI/BOOT/slot.cfg"
 env=$parts/efi/EFI/BOOT/grubenv
 grub-editenv "$env" create
 grub-editenv "$env" set ORDER="A B" A_OK=1 B_OK=0 A_TRY=0 B_TRY=0

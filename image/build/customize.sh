@@ -31,18 +31,18 @@ else
   echo "customize.sh: no image/rauc/system-$board.conf yet; the image has no RAUC system config" >&2
 fi
 if [ -n "${PRINTYARD_KEYRING:-}" ]; then install -D -m 0644 "$PRINTYARD_KEYRING" "$root/etc/rauc/keyring.pem"; fi
-for tool in health-gate tryboot-backend; do
+for tool in health-gate health-gate.mjs tryboot-backend; do
   if [ -f "$dir/rauc/$tool" ]; then install -D -m 0755 "$dir/rauc/$tool" "$root/usr/lib/printyard/rauc/$tool"; fi
 done
 
 # Mount points and the configuration folders systemd cannot create on a read-only root.
-mkdir -p "$root/usr/lib/printyard/data-skeleton/cache" "$root/var/lib/printyard" "$root/var/cache/printyard" "$root/etc/printyard/slicer" "$root/boot/efi" "$root/boot/firmware"
+mkdir -p "$root/usr/lib/printyard/data-skeleton/cache" "$root/var/lib/printyard" "$root/var/cache/printyard" "$root/etc/printyard/slicer" "$root/boot/efi" "$root/boot/autoboot"
 echo printyard > "$root/etc/hostname"
 printf '{"board":"%s","version":"%s"}\n' "$board" "$PRINTYARD_VERSION" > "$root/usr/lib/printyard/image.json"
 
 in_root systemctl enable printyard.target printyard-slicer.service printyard-dashboard.service \
   printyard-node-red.service printyard-first-boot.service systemd-networkd.service systemd-resolved.service \
-  systemd-timesyncd.service ssh.service
+  systemd-timesyncd.service ssh.service printyard-selftest.service
 for unit in "$dir"/systemd/printyard-health-gate.service; do
   if [ -f "$unit" ]; then in_root systemctl enable "$(basename "$unit")"; fi
 done

@@ -1,7 +1,7 @@
 // The disk image from the outside, for scripts/test-image.mjs: its GPT (sfdisk --json), files of its
-// vfat partitions through mtools (no mount), and grubenv edits on the twin's EFI partition.
+// vfat partitions through mtools (no mount), and the twin's grubenv (RAUC's slot state).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -30,32 +30,19 @@ export function readFile(image, partition, file) {
   return execFileSync('mtype', ['-i', vfat(image, partition), `::${file}`], { encoding: 'utf8', env: MTOOLS });
 }
 
-/** Sets variables in the twin's grubenv (EFI partition, EFI/BOOT/grubenv) with grub-editenv. */
-export function setGrubEnv(image, values) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'printyard-grubenv-'));
-  try {
-    const env = path.join(dir, 'grubenv');
-    const at = vfat(image, 'efi');
-    execFileSync('mcopy', ['-i', at, '::EFI/BOOT/grubenv', env], { env: MTOOLS });
-    execFileSync('grub-editenv', [env, 'set', ...Object.entries(values).map(([k, v]) => `${k}=${v}`)]);
-    execFileSync('mcopy', ['-o', '-i', at, env, '::EFI/BOOT/grubenv'], { env: MTOOLS });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 export function grubEnv(image) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'printyard-grubenv-'));
   try {
     const env = path.join(dir, 'grubenv');
     execFileSync('mcopy', ['-i', vfat(image, 'efi'), '::EFI/BOOT/grubenv', env], { env: MTOOLS });
     const text = execFileSync('grub-editenv', [env, 'list'], { encoding: 'utf8' });
-    return Object.fromEntries(text.split('\n').filter(Boolean).map((line) => line.split(/=(.*)/s).slice(0, 2)));
+    return Object.fromEntries(
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split(/=(.*)/s).slice(0, 2)),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-export function fileText(file) {
-  return readFileSync(file, 'utf8');
 }

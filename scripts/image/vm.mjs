@@ -1,8 +1,8 @@
-// One QEMU run of the amd64 twin for scripts/test-image.mjs: its disk, serial console log, monitor
-// socket and a hostfwd of the dashboard's port to 127.0.0.1 only.
+// One QEMU run of the amd64 twin for scripts/test-image.mjs: its disk, serial console log (kept
+// across the box's own reboots), monitor socket and a hostfwd of the dashboard's port to 127.0.0.1 only.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -18,6 +18,7 @@ export class TwinVm {
   constructor({ disk, dir, accel, dashboardPort, memoryMb = 2048 }) {
     this.disk = disk;
     this.serialLog = path.join(dir, 'serial.log');
+    this.varsFile = path.join(dir, 'OVMF_VARS.fd');
     this.monitorSocket = path.join(dir, 'monitor.sock');
     this.accel = accel;
     this.dashboardPort = dashboardPort;
@@ -27,12 +28,17 @@ export class TwinVm {
   start() {
     rmSync(this.serialLog, { force: true });
     rmSync(this.monitorSocket, { force: true });
-    // SeaBIOS and GRUB for BIOS: OVMF does not run under this machine's nested KVM (image/README.md).
+    if (!existsSync(this.varsFile)) copyFileSync('/usr/share/OVMF/OVMF_VARS_4M.fd', this.varsFile);
+    // UEFI (OVMF) like the twin's real firmware. TCG by default: this machine's nested KVM stops
+    // OVMF, GRUB and the kernel's decompressor with "emulation failure" (image/README.md).
     const args = [
-      ...(this.accel === 'kvm' ? ['-enable-kvm', '-cpu', 'host,-arch-capabilities'] : ['-accel', 'tcg']),
+      ...(this.accel === 'kvm' ? ['-enable-kvm', '-cpu', 'host'] : ['-accel', 'tcg', '-cpu', 'max']),
+      ['-drive', 'if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd'],
+      ['-drive', `if=pflash,format=raw,file=${this.varsFile}`],
+      // Only a hypervisor sets this entry: it starts the image's self-test report (printyard-selftest.service).
+      ['-fw_cfg', 'name=opt/printyard/selftest,string=1'],
       ['-m', String(this.memoryMb)],
       ['-smp', '2'],
-      ['-no-reboot'],
       ['-display', 'none'],
       ['-drive', `if=virtio,format=raw,file=${this.disk}`],
       ['-netdev', `user,id=n0,hostfwd=tcp:127.0.0.1:${this.dashboardPort}-:3000`],

@@ -1,6 +1,6 @@
 // The box's state seen from inside, for `npm run test:image` (scripts/test-image.mjs): one line
-// per check on stdout (the serial console), `PRINTYARD-SELFTEST {json}`. Started only through the
-// kernel command line (printyard-selftest.service). Uses the project's own mDNS and GPIO modules.
+// per check on stdout (the serial console), `PRINTYARD-SELFTEST {json}`. Runs only when QEMU sets the
+// firmware entry opt/printyard/selftest (printyard-selftest.service). Uses our mDNS and GPIO modules.
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
