@@ -3,14 +3,19 @@
 # ready flows and the production dependencies (`npm ci --omit=dev`). Native addons: on amd64 they
 # are built here (same Node ABI as the image's Node 20); for arm64 serialport's prebuild is used
 # and onoff's epoll is compiled inside the arm64 root by customize.sh (native-arm64.sh).
-#   app.sh yes|no STAGE_DIR      (yes: run `npm run build` first)
+#   app.sh yes|no STAGE_DIR      (yes: run `npm run build` first; no: keep a stage newer than dist/)
 set -euo pipefail
 build=$1
 stage=$2
 repo=$PRINTYARD_REPO
-if [ "$build" = yes ]; then (cd "$repo" && npm run build >&2); fi
+if [ "$build" = yes ]; then
+  (cd "$repo" && npm run build >&2)
+elif [ -f "$stage.done" ] && [ -z "$(find "$repo/dist" "$repo/package-lock.json" -newer "$stage.done" -print -quit)" ]; then
+  echo "app.sh: $stage is newer than dist/, kept" >&2
+  exit 0
+fi
 [ -f "$repo/dist/appliance/dashboard/main.js" ] || { echo "app.sh: no build in $repo/dist" >&2; exit 1; }
-rm -rf "$stage"
+rm -rf "$stage" "$stage.done"
 mkdir -p "$stage"
 cp -a "$repo/dist" "$repo/package.json" "$repo/package-lock.json" "$repo/flows" "$stage/"
 # Files the services read from the source tree (found from package.json: bundled profiles, fonts,
@@ -25,3 +30,4 @@ else
   (cd "$stage" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund >&2)
 fi
 rm -f "$stage/package-lock.json"
+touch "$stage.done"
