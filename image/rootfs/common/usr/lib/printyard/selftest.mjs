@@ -53,6 +53,8 @@ async function units() {
   for (const unit of OWN_UNITS) states.push(await unitState(unit));
   report('units', { units: states, failed: await sh('systemctl', ['--failed', '--plain', '--no-legend']) });
   report('boot-time', { analyze: await sh('systemd-analyze', ['time']) });
+  const journal = await sh('journalctl', ['--no-pager', '-o', 'cat', '-n', '60', '-u', 'printyard-health-gate', '-u', 'rauc']);
+  report('journal', { gateAndRauc: journal, dashboard: await sh('journalctl', ['--no-pager', '-o', 'cat', '-n', '15', '-u', 'printyard-dashboard']) });
 }
 
 async function system() {
