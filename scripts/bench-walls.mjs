@@ -117,7 +117,8 @@ async function main() {
   }
 
   console.log(
-    'Middle layer of each part: covered share of its cross-section · widest gap between walls (mm) · share covered twice · gcode_check · wall time (s).',
+    'Middle layer of each part: covered share of its cross-section · widest gap between walls (mm) · share covered twice · ' +
+      'gcode_check · wall time (s).',
   );
   console.log(
     `Profile: ${WALL_PROFILE.printerId}, ${WALL_PROFILE.filamentId}, ${WALL_PROFILE.processId}, flow ratio 1.${check ? '' : ' No gcode_check.'}\n`,
