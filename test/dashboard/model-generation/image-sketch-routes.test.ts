@@ -19,7 +19,12 @@ import { rampJpeg, rampPng } from '../../fixtures/gradient-image.js';
 let dash: DashboardFixture;
 
 before(async () => {
-  dash = await startDashboardFixture({ features: [authFeature, modelGenerationFeature], createAuthenticator: testAuthenticator });
+  // The test follows its jobs by polling, faster than the default rate limit allows.
+  dash = await startDashboardFixture({
+    features: [authFeature, modelGenerationFeature],
+    createAuthenticator: testAuthenticator,
+    config: { rate_limit: { enabled: false } },
+  });
 });
 
 after(async () => {
