@@ -136,6 +136,8 @@ test('SIGKILL mid-dispatch, the printer idle after: the copy is queued again and
     WAIT_MS,
   );
   assert.deepEqual([printing.printer_id, printing.dispatches], [setup.printerId, 2]);
+  // The copy is `printing` once the start is sent; the printer may handle it a moment later.
+  await eventually('the second start at the printer', () => setup.starts.length >= 2, WAIT_MS);
   assert.equal(setup.starts.length, 2, 'the dropped start, then one start after the restart');
   const status = (await child.request('get', `/api/printers/${setup.printerId}/status`)).json;
   assert.ok(['preparing', 'printing'].includes(status.state), status.state);
