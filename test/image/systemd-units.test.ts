@@ -85,7 +85,7 @@ test('the health gate runs once after the services, before boot-complete.target,
   assert.equal(single(u, 'FailureAction'), 'reboot');
 });
 
-test('the health gate survives its own sandbox: no SIGSYS for a filtered call, and it can read the services\' 0700 state folders', () => {
+test('the health gate survives its sandbox: no SIGSYS for a filtered call, and it reads the 0700 state folders', () => {
   const u = readUnit(HEALTH_GATE);
   // Without it, V8's pkey_alloc probe (outside @system-service) killed the gate on every boot of the twin.
   assert.equal(single(u, 'SystemCallErrorNumber'), 'EPERM');
