@@ -153,6 +153,10 @@ async function bootTwin() {
     checkInside(report, imageDataBytes);
     await checkOutside(port);
     if (!opts['no-update']) await updateTwin(vm, port);
+  } catch (err) {
+    // Logged before QEMU is stopped: a stop that goes wrong must not hide the failure.
+    log(`FAIL ${err instanceof Error ? err.stack : String(err)}${err?.cause ? `\ncause: ${err.cause.stack ?? err.cause}` : ''}`);
+    throw err;
   } finally {
     if (!opts.keep) await vm.stop();
   }

@@ -19,7 +19,18 @@ async function api(port, method, route, { token, json, bytes } = {}) {
     headers['content-type'] = 'application/octet-stream';
     body = bytes;
   }
-  const res = await fetch(`http://127.0.0.1:${port}${route}`, { method, headers, body, signal: AbortSignal.timeout(600_000) });
+  const url = `http://127.0.0.1:${port}${route}`;
+  const send = () => fetch(url, { method, headers, body, signal: AbortSignal.timeout(600_000) });
+  let res;
+  try {
+    res = await send();
+  } catch (err) {
+    // The keep-alive connection of the earlier checks may have been closed by the box while the
+    // bundle was being made (undici: "other side closed"); one retry on a new connection. Every
+    // request here is safe to repeat: setup accepts 409, the upload is refused while one is pending.
+    if (err?.cause?.code !== 'UND_ERR_SOCKET') throw err;
+    res = await send();
+  }
   const text = await res.text();
   return { status: res.status, body: text.startsWith('{') ? JSON.parse(text) : text };
 }

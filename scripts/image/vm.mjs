@@ -53,6 +53,10 @@ export class TwinVm {
       this.stderr += chunk;
     });
     this.exited = once(this.process, 'exit');
+    // QEMU leaving on its own (or killed) is worth a line: later steps only see refused connections.
+    this.process.on('exit', (code, signal) => {
+      process.stderr.write(`[test:image] QEMU exited (code ${code}, signal ${signal}) ${this.stderr.trim().slice(-500)}\n`);
+    });
   }
 
   serial() {

@@ -84,3 +84,12 @@ test('the health gate runs once after the services, before boot-complete.target,
   assert.match(single(u, 'ExecStart'), /\/usr\/lib\/printyard\/rauc\/health-gate$/);
   assert.equal(single(u, 'FailureAction'), 'reboot');
 });
+
+test('the health gate survives its sandbox: no SIGSYS for a filtered call, and it reads the 0700 state folders', () => {
+  const u = readUnit(HEALTH_GATE);
+  // Without it, V8's pkey_alloc probe (outside @system-service) killed the gate on every boot of the twin.
+  assert.equal(single(u, 'SystemCallErrorNumber'), 'EPERM');
+  // Root without capabilities cannot list /var/lib/printyard/dashboard (printyard's, 0700); reading is all it needs.
+  assert.equal(single(u, 'CapabilityBoundingSet'), 'CAP_DAC_READ_SEARCH');
+  assert.equal(single(u, 'ProtectSystem'), 'strict');
+});

@@ -43,9 +43,12 @@ async function unitState(unit) {
 }
 
 async function units() {
-  // Type=notify units are "activating" until READY=1: wait for them to settle (4 minutes at most).
+  // Type=notify units are "activating" until READY=1, and the health gate (a oneshot after them)
+  // until its first check passes: wait for them to settle (4 minutes at most, less than the gate's
+  // 300 s window, so a failing gate's reboot comes after this report).
   for (let i = 0; i < 240; i++) {
-    const states = await Promise.all(SERVICES.map((unit) => sh('systemctl', ['is-active', unit])));
+    const waitFor = [...SERVICES, 'printyard-health-gate.service'];
+    const states = await Promise.all(waitFor.map((unit) => sh('systemctl', ['is-active', unit])));
     if (states.every((state) => state !== 'activating' && state !== 'inactive')) break;
     await sleep(1000);
   }
