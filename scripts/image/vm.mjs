@@ -14,6 +14,15 @@ export async function freePort() {
   return port;
 }
 
+/** `promise`, or a rejection naming `what` after `ms` (a timer that keeps the process alive meanwhile). */
+function within(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: nothing after ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 export class TwinVm {
   constructor({ disk, dir, accel, dashboardPort, memoryMb = 2048 }) {
     this.disk = disk;
@@ -87,9 +96,13 @@ export class TwinVm {
     await once(socket, 'close');
   }
 
+  /**
+   * Cuts the power and waits for QEMU to leave. Each wait is bounded (a run once ended with Node's
+   * "unsettled top-level await" after QEMU had exited): past it QEMU is killed and the run goes on.
+   */
   async stop() {
     if (this.process.exitCode !== null || this.process.signalCode !== null) return;
-    await this.monitor('quit').catch(() => this.process.kill('SIGKILL'));
-    await this.exited;
+    await within(this.monitor('quit'), 10_000, 'the monitor quit').catch(() => this.process.kill('SIGKILL'));
+    await within(this.exited, 30_000, 'QEMU exit').catch(() => this.process.kill('SIGKILL'));
   }
 }
