@@ -77,7 +77,7 @@ export function ModelsPage() {
           </div>
         </section>
       )}
-      <div class="models-layout">
+      <div class="two-columns">
         <JobList store={store} allowed={allowed} />
         <section class="models-section" aria-labelledby="models-scenes-title">
           <h2 id="models-scenes-title">{m.scenes}</h2>

@@ -65,7 +65,7 @@ export function SlicePage() {
         </p>
       )}
       {allowed && (
-        <div class="slice-layout">
+        <div class="two-columns">
           <div class="slice-inputs">
             <ModelDrop store={store} />
             <ProfilePicker store={store} onSource={pickSource} />
