@@ -14,7 +14,6 @@ export interface FieldProps {
 }
 
 export function Field({ id, label, value, type = 'text', autocomplete, hint, error, required = true, autofocus }: FieldProps) {
-  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   const input = {
     id,
     name: id,
@@ -26,12 +25,26 @@ export function Field({ id, label, value, type = 'text', autocomplete, hint, err
     required,
     autoFocus: autofocus,
     'aria-invalid': error ? true : undefined,
-    'aria-describedby': described,
+    'aria-describedby': describedBy(id, hint, error),
   };
   return (
     <div class="field">
       <label for={id}>{label}</label>
       {type === 'password' ? <input type="password" {...input} /> : <input type="text" {...input} />}
+      <FieldNotes id={id} hint={hint} error={error} />
+    </div>
+  );
+}
+
+/** The ids a field's input names in `aria-describedby`: its hint and its error, when there are. */
+export function describedBy(id: string, hint?: string | null, error?: string | null): string | undefined {
+  return [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+}
+
+/** A field's hint and error under its input, with the ids `describedBy` names. */
+export function FieldNotes({ id, hint, error }: { id: string; hint?: string | null; error?: string | null }) {
+  return (
+    <>
       {hint && (
         <p class="hint" id={`${id}-hint`}>
           {hint}
@@ -42,6 +55,6 @@ export function Field({ id, label, value, type = 'text', autocomplete, hint, err
           {error}
         </p>
       )}
-    </div>
+    </>
   );
 }

@@ -8,6 +8,7 @@ import { useSignal } from '@preact/signals';
 import { useMemo } from 'preact/hooks';
 import { fieldErrors, reason } from '../api/client';
 import { t } from '../texts';
+import { describedBy, FieldNotes } from '../form-field';
 import { defaultText, type FormField, formFields, parseField } from './schema-fields';
 import type { Generator, ModelsStore } from './store';
 
@@ -27,8 +28,7 @@ function FieldInput({
   onValue: (v: string) => void;
   error?: string;
 }) {
-  const described = [field.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
-  const common = { id, name: field.name, 'aria-describedby': described, 'aria-invalid': error ? true : undefined };
+  const common = { id, name: field.name, 'aria-describedby': describedBy(id, field.hint, error), 'aria-invalid': error ? true : undefined };
   const read = (e: Event) => onValue((e.currentTarget as HTMLInputElement).value);
   let input: preact.JSX.Element;
   if (field.kind === 'checkbox') {
@@ -66,16 +66,7 @@ function FieldInput({
         {field.unit !== null && <span class="unit"> ({field.unit})</span>}
       </label>
       {input}
-      {field.hint && (
-        <p class="hint" id={`${id}-hint`}>
-          {field.hint}
-        </p>
-      )}
-      {error && (
-        <p class="error-text" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={field.hint} error={error} />
     </div>
   );
 }

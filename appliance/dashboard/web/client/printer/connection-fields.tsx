@@ -7,6 +7,7 @@
 import type { Signal } from '@preact/signals';
 import type { Ok } from '../api/client';
 import { t } from '../texts';
+import { describedBy, FieldNotes } from '../form-field';
 
 export type PrinterType = Ok<'GET /api/printer-types'>['items'][number];
 
@@ -105,11 +106,10 @@ export function ConnectionFields({ type, values, errors, secretsSet }: FieldsPro
         const isSet = secretsSet?.[field.name] ?? false;
         const hint = hintOf(field, secretsSet);
         const error = errors[field.name];
-        const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
         const attributes = {
           id,
           name: field.name,
-          'aria-describedby': described,
+          'aria-describedby': describedBy(id, hint, error),
           'aria-invalid': error ? true : undefined,
           required: field.required && !(field.secret && isSet),
         };
@@ -131,16 +131,7 @@ export function ConnectionFields({ type, values, errors, secretsSet }: FieldsPro
               value={values.value[field.name] ?? ''}
               set={(v) => (values.value = { ...values.value, [field.name]: v })}
             />
-            {hint && (
-              <p class="hint" id={`${id}-hint`}>
-                {hint}
-              </p>
-            )}
-            {error && (
-              <p class="error-text" id={`${id}-error`}>
-                {error}
-              </p>
-            )}
+            <FieldNotes id={id} hint={hint} error={error} />
           </div>
         );
       })}
