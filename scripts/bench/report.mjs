@@ -7,7 +7,7 @@ export const SLICERS = [
   { id: 'cura', label: 'CuraEngine' },
 ];
 
-export const TARGETS = { wallVsPrusa: 1.0, wallVsCura: 1.5, estimateDeviation: 0.1 };
+export const TARGETS = { wallVsPrusa: 1.0, wallVsCura: 1.3, estimateDeviation: 0.1 };
 
 const METRICS = ['wallS', 'cpuS', 'peakRssMb', 'layers', 'timeS', 'filamentMm', 'filamentG'];
 
