@@ -60,6 +60,8 @@ genimage --config "$here/genimage/$board.cfg" --inputpath "$out/parts" --outputp
   --rootpath "$out/genimage-root" --tmppath "$out/genimage-tmp" >&2
 rm -rf "$out/genimage-tmp" "$out/genimage-root"
 cp "$out/parts/rootfs.ext4" "$out/images/rootfs.ext4"
+# The Pi's slot boot image goes into its update bundles beside the root (rauc/make-bundle.sh).
+if [ "$board" = rpi ]; then cp "$out/parts/boot-slot.vfat" "$out/images/boot-slot.vfat"; fi
 printf '{"board":"%s","arch":"%s","version":"%s","built":"%s","seconds":%d}\n' \
   "$board" "$arch" "$version" "$(date -u +%FT%TZ)" "$(($(date +%s) - started))" > "$out/images/build.json"
 step "done in $(($(date +%s) - started)) s: $out/images/printyard-$board.img"

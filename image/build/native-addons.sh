@@ -9,10 +9,8 @@ root=$1
 cache=$PRINTYARD_OUT/cache
 tools=$cache/tools-$PRINTYARD_ARCH.tar
 if [ ! -f "$tools" ]; then
-  mmdebstrap --mode=root --variant=apt --architectures="$PRINTYARD_ARCH" --include=g++,libnode-dev \
-    --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
-    trixie "$cache/part-tools.tar" http://deb.debian.org/debian >&2
-  mv "$cache/part-tools.tar" "$tools"
+  mkdir -p "$cache"
+  "$PRINTYARD_IMAGE_DIR/build/debian-root.sh" "$PRINTYARD_ARCH" g++,libnode-dev "$tools"
 fi
 work=$(mktemp -d "$PRINTYARD_OUT/tools-root.XXXXXX")
 trap 'rm -rf "$work"' EXIT
