@@ -18,7 +18,7 @@ kernel=$(cd "$root/boot" && ls vmlinuz-* | sort -V | tail -1)
 version=${kernel#vmlinuz-}
 install -m 0644 "$cfg/autoboot.txt" "$parts/boot/autoboot.txt"
 dir=$parts/boot-slot
-cp "$root"/usr/lib/raspi-firmware/* "$dir/"
+cp -r "$root"/usr/lib/raspi-firmware/. "$dir/"
 find "$root/usr/lib/linux-image-$version/broadcom" -name 'bcm271[12]-rpi-*.dtb' -exec cp {} "$dir/" \;
 cp "$root/boot/$kernel" "$dir/vmlinuz"
 cp "$root/boot/initrd.img-$version" "$dir/initrd.img"
