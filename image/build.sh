@@ -41,11 +41,18 @@ step() { printf '[image %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 export -f step
 
 started=$(date +%s)
-[ "$arch" = amd64 ] || "$here/build/binfmt.sh" "$arch"
+tools=
+if [ "$arch" != amd64 ]; then
+  "$here/build/binfmt.sh" "$arch"
+  # The addons' build root (native-addons.sh) is an emulated install too: made beside the Debian root.
+  "$here/build/native-addons.sh" --tools &
+  tools=$!
+fi
 step "app: build and production dependencies"
 "$here/build/app.sh" "$app_build" "$out/app"
 step "base root file system (Debian trixie, $arch)"
 base=$("$here/build/base.sh" "$out/cache")
+if [ -n "$tools" ]; then wait "$tools"; fi
 step "customize a copy of $base"
 rm -rf "$out/rootfs"
 mkdir -p "$out/rootfs"
