@@ -41,11 +41,18 @@ step() { printf '[image %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 export -f step
 
 started=$(date +%s)
-[ "$arch" = amd64 ] || "$here/build/binfmt.sh" "$arch"
+tools=
+if [ "$arch" != amd64 ]; then
+  "$here/build/binfmt.sh" "$arch"
+  # The addons' build root (native-addons.sh) is an emulated install too: made beside the Debian root.
+  "$here/build/native-addons.sh" --tools &
+  tools=$!
+fi
 step "app: build and production dependencies"
 "$here/build/app.sh" "$app_build" "$out/app"
 step "base root file system (Debian trixie, $arch)"
 base=$("$here/build/base.sh" "$out/cache")
+if [ -n "$tools" ]; then wait "$tools"; fi
 step "customize a copy of $base"
 rm -rf "$out/rootfs"
 mkdir -p "$out/rootfs"
@@ -60,6 +67,8 @@ genimage --config "$here/genimage/$board.cfg" --inputpath "$out/parts" --outputp
   --rootpath "$out/genimage-root" --tmppath "$out/genimage-tmp" >&2
 rm -rf "$out/genimage-tmp" "$out/genimage-root"
 cp "$out/parts/rootfs.ext4" "$out/images/rootfs.ext4"
+# The Pi's slot boot image goes into its update bundles beside the root (rauc/make-bundle.sh).
+if [ "$board" = rpi ]; then cp "$out/parts/boot-slot.vfat" "$out/images/boot-slot.vfat"; fi
 printf '{"board":"%s","arch":"%s","version":"%s","built":"%s","seconds":%d}\n' \
   "$board" "$arch" "$version" "$(date -u +%FT%TZ)" "$(($(date +%s) - started))" > "$out/images/build.json"
 step "done in $(($(date +%s) - started)) s: $out/images/printyard-$board.img"

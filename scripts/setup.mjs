@@ -34,6 +34,9 @@ export const DEBIAN_PACKAGES = [
   { pkg: 'dbus-daemon', probe: ['test', '-x', '/usr/bin/dbus-daemon'] },
   { pkg: 'squashfs-tools', probe: ['test', '-x', '/usr/bin/mksquashfs'] },
   { pkg: 'e2fsprogs', probe: ['sh', '-c', 'command -v mkfs.ext4'] },
+  // The Pi's boot slots (vfat images and slots, read without a mount).
+  { pkg: 'dosfstools', probe: ['sh', '-c', 'command -v mkfs.vfat'] },
+  { pkg: 'mtools', probe: ['test', '-x', '/usr/bin/mcopy'] },
   { pkg: 'grub-common', probe: ['test', '-x', '/usr/bin/grub-script-check'] },
 ];
 

@@ -7,7 +7,8 @@
 // onoff when the kernel has a GPIO simulator, the dashboard answering with its first-run setup
 // waiting. Then an update: a bundle of the same slot image with a higher version, uploaded through
 // the dashboard's API, the reboot, and the new slot booted and committed by the health gate
-// (--no-update skips it). Then the Raspberry Pi image's partitions and boot files when one was built.
+// (--no-update skips it). Then the Raspberry Pi image's partitions and boot files when one was built,
+// and its arm64 root under qemu-user (scripts/image/check-rpi.mjs runs these alone).
 //   node scripts/test-image.mjs [--image IMG] [--build] [--rpi-image IMG] [--kvm] [--keep] [--no-update]
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -16,6 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { partitions } from './image/disk.mjs';
 import { checkRpiImage } from './image/rpi-checks.mjs';
+import { checkRpiRoot } from './image/rpi-root-checks.mjs';
 import { adminToken, installAndReboot, makeBundle, updateState } from './image/update-checks.mjs';
 import { TwinVm, freePort } from './image/vm.mjs';
 
@@ -166,8 +168,11 @@ let failed = false;
 try {
   if (opts.build || !existsSync(opts.image)) buildTwin();
   await bootTwin();
-  if (existsSync(opts['rpi-image'])) pass('Raspberry Pi image (built, not booted)', checkRpiImage(opts['rpi-image']));
-  else results.checks.rpi = { ok: null, skipped: `no ${opts['rpi-image']} (image/build.sh --board rpi)` };
+  if (existsSync(opts['rpi-image'])) {
+    pass('Raspberry Pi image (built, not booted)', checkRpiImage(opts['rpi-image']));
+    const keyring = path.join(root, 'build/rauc-dev-ca/ca.cert.pem');
+    pass('Raspberry Pi arm64 root (qemu-user)', await checkRpiRoot(opts['rpi-image'], existsSync(keyring) ? { keyring } : {}));
+  } else results.checks.rpi = { ok: null, skipped: `no ${opts['rpi-image']} (image/build.sh --board rpi)` };
 } catch (err) {
   failed = true;
   results.error = err instanceof Error ? err.stack : String(err);

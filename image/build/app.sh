@@ -1,8 +1,8 @@
 #!/bin/bash
 # The project as it goes to /opt/printyard: `npm run build` output, package.json, the lockfile, the
 # ready flows and the production dependencies (`npm ci --omit=dev`). Native addons: on amd64 they
-# are built here (same Node ABI as the image's Node 20); for arm64 serialport's prebuild is used
-# and onoff's epoll is compiled inside the arm64 root by customize.sh (native-arm64.sh).
+# are built here (same Node ABI as the image's Node 20); for arm64 the prebuilds of serialport,
+# uWebSockets.js and sharp (arm64 packages) are used, and onoff's epoll is compiled by native-addons.sh.
 #   app.sh yes|no STAGE_DIR      (yes: run `npm run build` first; no: keep a stage newer than dist/)
 set -euo pipefail
 build=$1
@@ -26,8 +26,9 @@ rm -rf "$stage/dist/test" "$stage/dist/scripts"
 if [ "$PRINTYARD_ARCH" = amd64 ]; then
   (cd "$stage" && npm ci --omit=dev --no-audit --no-fund >&2)
 else
-  # Install scripts would compile for the host; the arm64 root compiles them (customize.sh).
-  (cd "$stage" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund >&2)
+  # Install scripts would compile for the host; the arm64 root compiles them (customize.sh). The
+  # platform's optional packages (sharp's @img/sharp-linux-arm64 and its libvips) are the target's.
+  (cd "$stage" && npm ci --omit=dev --ignore-scripts --os=linux --cpu="$PRINTYARD_ARCH" --libc=glibc --no-audit --no-fund >&2)
 fi
 rm -f "$stage/package-lock.json"
 touch "$stage.done"

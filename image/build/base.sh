@@ -7,19 +7,13 @@ set -euo pipefail
 cache=$1
 dir=$PRINTYARD_IMAGE_DIR
 lists=("$dir/packages.list" "$dir/packages-$PRINTYARD_BOARD.list")
-key=$(cat "${lists[@]}" "$0" | sha256sum | cut -c1-16)
+key=$(cat "${lists[@]}" "$0" "$dir/build/debian-root.sh" | sha256sum | cut -c1-16)
 tarball=$cache/base-$PRINTYARD_BOARD-$key.tar
 if [ ! -f "$tarball" ]; then
   mkdir -p "$cache"
   packages=$(grep -hv '^#' "${lists[@]}" | grep . | paste -sd,)
-  # No recommends, no documentation or translations: the slots stay small. The kernel's
-  # postinst makes the initramfs inside the root (initramfs-tools).
-  mmdebstrap --mode=root --variant=apt --architectures="$PRINTYARD_ARCH" \
-    --components=main,non-free-firmware --include="$packages" \
-    --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
-    --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
-    --dpkgopt='path-exclude=/usr/share/info/*' \
-    trixie "$cache/part-$key.tar" http://deb.debian.org/debian >&2
-  mv "$cache/part-$key.tar" "$tarball"
+  # debian-root.sh: no recommends, documentation or translations (the slots stay small), dpkg
+  # without fsync, the initramfs made once at the end (initramfs-tools).
+  INITRAMFS=yes "$dir/build/debian-root.sh" "$PRINTYARD_ARCH" "$packages" "$tarball"
 fi
 echo "$tarball"

@@ -52,4 +52,7 @@ rm -f "$root"/etc/ssh/ssh_host_*
 : > "$root/etc/machine-id"
 rm -f "$root/var/lib/dbus/machine-id"
 ln -s /etc/machine-id "$root/var/lib/dbus/machine-id"
+# raspi-firmware's hooks copy the firmware, kernel and initramfs to /boot/firmware, Debian's Pi
+# boot partition; here boot-rpi.sh makes the boot partitions, so in the slot they would be copies.
+if [ -d "$root/boot/firmware" ]; then find "$root/boot/firmware" -mindepth 1 -delete; fi
 rm -rf "$root"/var/lib/apt/lists/* "$root"/var/cache/apt/*.bin "$root"/var/cache/apt/archives/*.deb "$root"/var/log/*

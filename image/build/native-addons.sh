@@ -4,16 +4,16 @@
 # headers from Debian trixie, made once and kept) so the image gets the addon but not the compiler.
 # serialport ships a linux-arm64 prebuild (node-gyp-build picks it); onoff's epoll ships none.
 #   native-addons.sh ROOT
+#   native-addons.sh --tools     (only the build root, which build.sh makes beside the Debian root)
 set -euo pipefail
 root=$1
 cache=$PRINTYARD_OUT/cache
 tools=$cache/tools-$PRINTYARD_ARCH.tar
 if [ ! -f "$tools" ]; then
-  mmdebstrap --mode=root --variant=apt --architectures="$PRINTYARD_ARCH" --include=g++,libnode-dev \
-    --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
-    trixie "$cache/part-tools.tar" http://deb.debian.org/debian >&2
-  mv "$cache/part-tools.tar" "$tools"
+  mkdir -p "$cache"
+  "$PRINTYARD_IMAGE_DIR/build/debian-root.sh" "$PRINTYARD_ARCH" g++,libnode-dev "$tools"
 fi
+[ "$root" != --tools ] || exit 0
 work=$(mktemp -d "$PRINTYARD_OUT/tools-root.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 tar -C "$work" --numeric-owner -xpf "$tools"

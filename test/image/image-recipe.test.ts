@@ -46,11 +46,28 @@ test('the Pi: autoboot.txt partition 1, boot partitions 2 and 3 (tryboot_a_b), s
   assert.match(read('rpi/cmdline.txt'), /root=PARTLABEL=@PARTLABEL@ .*rauc\.slot=@SLOT@/);
 });
 
-test("RAUC's slots are the layouts' root partitions, and its status lives on the data partition", () => {
-  for (const board of ['amd64', 'rpi']) {
+test("the Pi: one slot boot image for both boot partitions, its config.txt picks the slot's command line", () => {
+  const genimage = read('genimage/rpi.cfg');
+  for (const name of ['boot-a', 'boot-b']) {
+    assert.match(genimage, new RegExp(`partition ${name} \\{\\s*image = "boot-slot\\.vfat"`), name);
+  }
+  const config = read('rpi/config.txt');
+  // autoboot.txt's partitions 2 and 3 are slots A and B; boot-rpi.sh writes cmdline-a.txt and cmdline-b.txt.
+  assert.match(config, /\[boot_partition=2\]\s+cmdline=cmdline-a\.txt\s+\[boot_partition=3\]\s+cmdline=cmdline-b\.txt\s+\[all\]/);
+  assert.match(read('build/boot-rpi.sh'), /for slot in a b; do[\s\S]*"\$dir\/cmdline-\$slot\.txt"/);
+  // RAUC's boot slots are those partitions, each the child of the root slot it boots.
+  const conf = read('rauc/system-rpi.conf');
+  assert.match(conf, /\[slot\.boot\.0\]\s+device=\/dev\/disk\/by-partlabel\/boot-a\s+type=vfat\s+parent=rootfs\.0/);
+  assert.match(conf, /\[slot\.boot\.1\]\s+device=\/dev\/disk\/by-partlabel\/boot-b\s+type=vfat\s+parent=rootfs\.1/);
+  assert.match(read('rauc/make-bundle.sh'), /\[image\.boot\]\\nfilename=boot\.vfat/);
+});
+
+test("RAUC's slots are the layouts' root (and on the Pi boot) partitions, and its status lives on the data partition", () => {
+  const slots = { amd64: ['rootfs-a', 'rootfs-b'], rpi: ['rootfs-a', 'rootfs-b', 'boot-a', 'boot-b'] };
+  for (const board of ['amd64', 'rpi'] as const) {
     const conf = read(`rauc/system-${board}.conf`);
     const devices = [...conf.matchAll(/^device=\/dev\/disk\/by-partlabel\/(\S+)$/gm)].map((m) => m[1]);
-    assert.deepEqual(devices, ['rootfs-a', 'rootfs-b'], board);
+    assert.deepEqual(devices, slots[board], board);
     for (const name of devices) assert.ok(layout(board).includes(name as string));
     assert.match(conf, /^data-directory=\/var\/lib\/printyard\/rauc$/m);
   }

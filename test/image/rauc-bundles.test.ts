@@ -1,7 +1,9 @@
 /**
  * The update bundles (image/rauc/): made by make-bundle.sh with a development CA from
  * make-dev-ca.sh and checked by RAUC itself (`rauc info` with the keyring, the box's system
- * configs). A damaged bundle, one signed by another CA and one for another board are refused.
+ * configs). A damaged bundle, one signed by another CA and one for another board are refused. A
+ * Pi bundle carries the slot's boot image too, and RAUC writes it to the boot partition (child slot)
+ * of the root slot it installs.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -9,7 +11,18 @@ import { copyFileSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, wr
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { makeBundle, makeDevCa, makeRootfs, RAUC_DIR, raucInstallMissing, raucMissing, startRaucSystem, type DevCa } from '../fixtures/rauc.js';
+import {
+  makeBootImage,
+  makeBundle,
+  makeDevCa,
+  makeRootfs,
+  RAUC_DIR,
+  raucInstallMissing,
+  raucMissing,
+  readBootVersion,
+  startRaucSystem,
+  type DevCa,
+} from '../fixtures/rauc.js';
 
 interface Run {
   status: number | null;
@@ -70,9 +83,51 @@ describe('RAUC bundles', { skip: raucMissing() }, () => {
     assert.match(r.stderr, /Verified inline signature/, 'verity bundles carry the manifest inside the signature');
   });
 
-  test('a bundle for the Pi says printyard-rpi', () => {
-    const rpi = makeBundle({ version: '1.4.0', board: 'rpi', ca, rootfs, out: path.join(dir, 'rpi.raucb') });
-    assert.equal(JSON.parse(info(rpi, ca.caCert).stdout).compatible, 'printyard-rpi');
+  test('a bundle for the Pi says printyard-rpi and carries the boot image for the boot slots', () => {
+    const boot = makeBootImage(dir, '1.4.0');
+    const rpi = makeBundle({ version: '1.4.0', board: 'rpi', ca, rootfs, boot, out: path.join(dir, 'rpi.raucb') });
+    const r = info(rpi, ca.caCert);
+    assert.equal(r.status, 0, r.stderr);
+    const manifest = JSON.parse(r.stdout);
+    assert.equal(manifest.compatible, 'printyard-rpi');
+    const images = Object.assign({}, ...manifest.images);
+    assert.deepEqual(Object.keys(images).sort(), ['boot', 'rootfs']);
+    assert.equal(images.boot.filename, 'boot.vfat');
+    assert.equal(images.boot.size, statSync(boot).size);
+  });
+
+  test("make-bundle.sh wants the Pi's boot image (by default boot-slot.vfat beside the root) and refuses one for the twin", () => {
+    const images = mkdtempSync(path.join(dir, 'images-'));
+    const root = path.join(images, 'rootfs.ext4');
+    copyFileSync(rootfs, root);
+    const run = (board: string, extra: string[] = []) =>
+      spawnSync(
+        path.join(RAUC_DIR, 'make-bundle.sh'),
+        [
+          '--board',
+          board,
+          '--version',
+          '1.4.0',
+          '--rootfs',
+          root,
+          '--cert',
+          ca.signingCert,
+          '--key',
+          ca.signingKey,
+          ...extra,
+          '--out',
+          path.join(images, 'b.raucb'),
+        ],
+        { encoding: 'utf8' },
+      );
+    const missing = run('rpi');
+    assert.notEqual(missing.status, 0);
+    assert.match(missing.stderr, /no boot image at .*boot-slot\.vfat/);
+    copyFileSync(makeBootImage(dir, '1.4.1'), path.join(images, 'boot-slot.vfat'));
+    const found = run('rpi');
+    assert.equal(found.status, 0, found.stderr);
+    assert.equal(JSON.parse(info(path.join(images, 'b.raucb'), ca.caCert).stdout).images.length, 2);
+    assert.match(run('amd64', ['--boot', path.join(images, 'boot-slot.vfat')]).stderr, /--boot is for --board rpi/);
   });
 
   test('make-bundle.sh refuses a version that is no version number and an unknown board', () => {
@@ -128,7 +183,8 @@ describe('RAUC bundles', { skip: raucMissing() }, () => {
 
 describe("RAUC's own install", { skip: raucInstallMissing() }, () => {
   test('refuses a bundle for another board and installs one for this board into the other slot', async () => {
-    const system = await startRaucSystem();
+    // The Pi's slots (boot partitions as child slots), so the Pi bundle differs only by its compatible.
+    const system = await startRaucSystem({ bootSlots: true });
     try {
       const rootfs = makeRootfs(system.dir, '2.0.0');
       const rpi = makeBundle({ version: '2.0.0', board: 'rpi', format: 'plain', ca: system.ca, rootfs, out: path.join(system.dir, 'rpi.raucb') });
@@ -142,6 +198,33 @@ describe("RAUC's own install", { skip: raucInstallMissing() }, () => {
       const status = JSON.parse(rauc(['status', '--detailed', '--output-format=json'], system.env).stdout);
       assert.equal(status.booted, 'A');
       assert.equal(status.boot_primary, 'rootfs.1');
+    } finally {
+      await system.stop();
+    }
+  });
+
+  test("a Pi bundle writes the other slot's root and its boot partition, and leaves the booted slot's alone", async () => {
+    const system = await startRaucSystem({ compatible: 'printyard-rpi', bootSlots: true });
+    try {
+      const boots = system.bootSlots as { a: string; b: string };
+      const rootfs = makeRootfs(system.dir, '2.1.0');
+      const bundle = makeBundle({ version: '2.1.0', board: 'rpi', format: 'plain', ca: system.ca, rootfs, out: path.join(system.dir, 'rpi.raucb') });
+      const installed = rauc(['install', bundle], system.env);
+      assert.equal(installed.status, 0, installed.stdout + installed.stderr);
+      assert.deepEqual(readFileSync(system.slots.b).subarray(0, statSync(rootfs).size), readFileSync(rootfs));
+      assert.equal(readBootVersion(boots.b), '2.1.0', "boot-b holds the bundle's boot image");
+      assert.ok(
+        readFileSync(boots.a).every((byte) => byte === 0),
+        'boot-a (the booted slot A) is not written',
+      );
+      const status = JSON.parse(rauc(['status', '--detailed', '--output-format=json'], system.env).stdout);
+      const slots = Object.assign({}, ...status.slots);
+      assert.equal(slots['boot.1'].parent, 'rootfs.1');
+      assert.equal(slots['boot.1'].slot_status.bundle.version, '2.1.0');
+      assert.equal(slots['rootfs.1'].slot_status.bundle.version, '2.1.0');
+      assert.equal(status.boot_primary, 'rootfs.1');
+      // The tryboot backend names B's boot partition (3) for the one trial boot.
+      assert.match(readFileSync(path.join(system.bootDir, 'autoboot.txt'), 'utf8'), /\[tryboot\]\s*boot_partition=3/);
     } finally {
       await system.stop();
     }

@@ -98,19 +98,23 @@ function parseStatus(text: string): RaucStatus {
     boot_primary?: string | null;
     slots: Array<Record<string, Record<string, unknown>>>;
   };
+  // The bootable slots: the Pi's boot partitions are child slots (`parent=`, no bootname) that
+  // RAUC writes and switches together with their root slot, so they are not slots of their own here.
   const slots = raw.slots.flatMap((entry) =>
-    Object.entries(entry).map(([name, slot]): SlotStatus => {
-      const status = (slot.slot_status ?? {}) as { bundle?: Record<string, unknown>; installed?: { timestamp?: unknown } };
-      return {
-        name,
-        bootname: stringOrNull(slot.bootname),
-        state: String(slot.state ?? 'inactive'),
-        boot_status: stringOrNull(slot.boot_status),
-        version: stringOrNull(status.bundle?.version),
-        build: stringOrNull(status.bundle?.build),
-        installed_at: stringOrNull(status.installed?.timestamp),
-      };
-    }),
+    Object.entries(entry)
+      .filter(([, slot]) => slot.parent === undefined || slot.parent === null)
+      .map(([name, slot]): SlotStatus => {
+        const status = (slot.slot_status ?? {}) as { bundle?: Record<string, unknown>; installed?: { timestamp?: unknown } };
+        return {
+          name,
+          bootname: stringOrNull(slot.bootname),
+          state: String(slot.state ?? 'inactive'),
+          boot_status: stringOrNull(slot.boot_status),
+          version: stringOrNull(status.bundle?.version),
+          build: stringOrNull(status.bundle?.build),
+          installed_at: stringOrNull(status.installed?.timestamp),
+        };
+      }),
   );
   slots.sort((a, b) => a.name.localeCompare(b.name));
   return { compatible: raw.compatible, booted: stringOrNull(raw.booted), primary: stringOrNull(raw.boot_primary), slots };

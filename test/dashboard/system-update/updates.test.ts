@@ -26,7 +26,9 @@ describe('the update endpoints against rauc service', { skip: raucInstallMissing
   const bundles: Record<string, string> = {};
 
   before(async () => {
-    system = await startRaucSystem();
+    // The Pi's slot layout (boot partitions as child slots, listed first by name): the update
+    // must still target the other root slot.
+    system = await startRaucSystem({ bootSlots: true });
     rebootMarker = path.join(system.dir, 'rebooted');
     const bundle = (name: string, version: string, options: { board?: 'rpi'; ca?: ReturnType<typeof makeDevCa> } = {}) => {
       bundles[name] = makeBundle({
