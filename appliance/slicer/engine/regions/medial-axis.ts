@@ -110,6 +110,8 @@ function forEachEdge(poly: Polygon, visit: (ax: number, ay: number, bx: number, 
  */
 class PointGrid {
   private readonly mask: number;
+  /** 32 less the table's bits: a slot is the top bits of the cell's hash, which mix both coordinates. */
+  private readonly shift: number;
   private readonly cellX: Int32Array;
   private readonly cellY: Int32Array;
   private readonly head: Int32Array;
@@ -121,9 +123,11 @@ class PointGrid {
     readonly size: number,
     capacity: number,
   ) {
-    let slots = 16;
-    while (slots < 2 * capacity) slots *= 2;
+    let bits = 4;
+    while (1 << bits < 2 * capacity) bits++;
+    const slots = 1 << bits;
     this.mask = slots - 1;
+    this.shift = 32 - bits;
     this.cellX = new Int32Array(slots);
     this.cellY = new Int32Array(slots);
     this.head = new Int32Array(slots).fill(-1);
@@ -132,7 +136,7 @@ class PointGrid {
 
   /** The table slot of cell (cx, cy): its own, or the empty one where it would go. */
   private slot(cx: number, cy: number): number {
-    let at = (Math.imul(cx, 0x9e3779b1) ^ Math.imul(cy, 0x85ebca77)) & this.mask;
+    let at = Math.imul(Math.imul(cx, 0x9e3779b1) ^ cy, 0x85ebca77) >>> this.shift;
     while (this.head[at] >= 0 && (this.cellX[at] !== cx || this.cellY[at] !== cy)) at = (at + 1) & this.mask;
     return at;
   }
