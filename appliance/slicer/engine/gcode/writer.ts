@@ -61,6 +61,8 @@ export class GcodeWriter {
   private filament = 0;
   private readonly seams = new Map<number, [number, number]>();
   private lastPath: Float64Array | null = null;
+  /** Whether the last path was printed from its end to its start. */
+  private lastBackwards = false;
   private layerIndex = 0;
   private readonly buf = new LayerBuffer();
   private layerStart: [number, number, number] = [0, 0, 0];
@@ -249,6 +251,8 @@ export class GcodeWriter {
   /** Prints one extrusion: travel to its start (seam for loops), then the path. */
   private extrude(e: Extrusion, island: IslandPaths | null, objectId = -1): void {
     let pts = e.points;
+    // An open path that is nearer by its end is walked backwards, not copied reversed.
+    let backwards = false;
     if (e.loop) {
       const start = chooseSeam(pts, {
         mode: this.c.seam_position as SeamMode,
@@ -262,10 +266,11 @@ export class GcodeWriter {
       if (e.role === 'outer-wall' || e.role === 'overhang-wall') this.seams.set(objectId, [pts[0], pts[1]]);
       pts = trimEnd(pts, 0.1 * this.c.nozzle_diameter[0]);
     } else if (isReversible(e.role) && dist2(this.x, this.y, pts[pts.length - 2], pts[pts.length - 1]) < dist2(this.x, this.y, pts[0], pts[1])) {
-      pts = reversePath(pts);
+      backwards = true;
     }
-    if (pts.length < 4) return;
-    this.travelTo(pts[0], pts[1], island);
+    const n = pts.length;
+    if (n < 4) return;
+    this.travelTo(backwards ? pts[n - 2] : pts[0], backwards ? pts[n - 1] : pts[1], island);
     this.unretract();
     const b = this.buf;
     const bridgeLike = e.role === 'bridge' || e.role === 'overhang-wall';
@@ -275,9 +280,10 @@ export class GcodeWriter {
     this.setAcceleration(accelerationFor(e.role, this.layerIndex, this.c));
     const feed = speedFor(e.role, e.mm3PerMm, this.layerIndex, this.c, this.filament);
     const ePerMm = (e.mm3PerMm * pick(this.c.filament_flow_ratio, this.filament)) / filamentArea(this.c, this.filament);
-    for (let k = 2; k < pts.length; k += 2) {
-      const x = pts[k];
-      const y = pts[k + 1];
+    for (let k = 2; k < n; k += 2) {
+      const at = backwards ? n - 2 - k : k;
+      const x = pts[at];
+      const y = pts[at + 1];
       const len = length2(x - this.x, y - this.y);
       if (len < 1e-6) continue;
       b.move(x, y, this.z, len * ePerMm, feed, MoveKind.Extrude);
@@ -286,6 +292,7 @@ export class GcodeWriter {
     }
     if (bridgeLike) b.fan(FanMark.Normal);
     this.lastPath = pts;
+    this.lastBackwards = backwards;
   }
 
   private travelTo(x: number, y: number, island: IslandPaths | null): void {
@@ -324,20 +331,22 @@ export class GcodeWriter {
     }
     const speed = this.heights.value('retraction_speed') ?? pick(c.retraction_speed, fil);
     const wipeDistance = pick(c.wipe, fil) ? pick(c.wipe_distance, fil) : 0;
-    if (wipeDistance > 0 && this.lastPath && this.lastPath.length >= 4) this.wipe(this.lastPath, length, speed, wipeDistance);
+    if (wipeDistance > 0 && this.lastPath && this.lastPath.length >= 4) this.wipe(this.lastPath, this.lastBackwards, length, speed, wipeDistance);
     else this.buf.move(this.x, this.y, this.z + this.lifted, -length, speed, MoveKind.Retract);
     this.retracted = length;
   }
 
-  /** Retracts while moving back along the last path, so the ooze is wiped onto the part. */
-  private wipe(path: Float64Array, length: number, speed: number, distance: number): void {
+  /** Retracts while moving back along the last path (printed `backwards` or not), so the ooze is wiped onto the part. */
+  private wipe(path: Float64Array, backwards: boolean, length: number, speed: number, distance: number): void {
     const pts: number[] = [];
     let remaining = distance;
     let px = this.x;
     let py = this.y;
-    for (let k = path.length - 4; k >= 0 && remaining > 0; k -= 2) {
-      const x = path[k];
-      const y = path[k + 1];
+    const n = path.length;
+    for (let k = n - 4; k >= 0 && remaining > 0; k -= 2) {
+      const at = backwards ? n - 2 - k : k;
+      const x = path[at];
+      const y = path[at + 1];
       const seg = length2(x - px, y - py);
       if (seg < 1e-9) continue;
       const t = Math.min(1, remaining / seg);
@@ -410,15 +419,6 @@ export class GcodeWriter {
 
 function isReversible(role: ExtrusionRole): boolean {
   return role !== 'outer-wall' && role !== 'inner-wall' && role !== 'overhang-wall' && role !== 'top-surface';
-}
-
-function reversePath(p: Float64Array): Float64Array {
-  const out = new Float64Array(p.length);
-  for (let k = 0; k < p.length; k += 2) {
-    out[p.length - 2 - k] = p[k];
-    out[p.length - 1 - k] = p[k + 1];
-  }
-  return out;
 }
 
 function dist2(ax: number, ay: number, bx: number, by: number): number {

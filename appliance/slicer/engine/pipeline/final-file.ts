@@ -37,13 +37,15 @@ export interface FinalFileJob {
   version: string;
   date: Date;
   metadata: SliceMetadata | undefined;
+  /** Per object, whether its mesh is closed and oriented (the thumbnails draw only its faces towards the camera). */
+  closed: readonly boolean[];
 }
 
 export async function writeFinalFile(job: FinalFileJob): Promise<void> {
   const { config: c, estimate } = job;
   const layerStart = new Map(estimate.markers.map((m) => [m.tag, m.timeS]));
   const totalS = estimate.totalS;
-  const thumbs = thumbnails(job.placed, c);
+  const thumbs = thumbnails(job.placed, c, job.closed);
   const m73 = (elapsed: number) =>
     `M73 P${Math.min(100, Math.floor((elapsed / Math.max(totalS, 1e-9)) * 100))} R${Math.max(0, Math.round((totalS - elapsed) / 60))}`;
   const out = await FileSink.create(job.path, job.limits);
@@ -59,12 +61,12 @@ export async function writeFinalFile(job: FinalFileJob): Promise<void> {
 }
 
 /** The thumbnails the profile asks for: shaded renders of the model in the first filament's colour. */
-function thumbnails(placed: PlacedModel, c: PrintConfig): ThumbnailImage[] {
+function thumbnails(placed: PlacedModel, c: PrintConfig, closed: readonly boolean[]): ThumbnailImage[] {
   const sizes = parseThumbnailSpec(c.thumbnails);
   const pngs = renderMeshPngs(
     placed.objects.map((o) => o.mesh),
     sizes,
-    { view: 'iso', color: c.filament_colour[0] },
+    { view: 'iso', color: c.filament_colour[0], closed },
   );
   return sizes.map((t, k) => ({ ...t, png: pngs[k] }));
 }

@@ -119,6 +119,7 @@ export async function writeOutput(i: OutputInput): Promise<SliceResult> {
       version,
       date,
       metadata: req.metadata,
+      closed: i.repair.map((r) => r.openEdges === 0 && r.nonManifoldEdges === 0),
     });
     const sizeBytes = await packageOutput({
       gcodePath: finalPath,

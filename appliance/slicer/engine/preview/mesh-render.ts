@@ -23,6 +23,13 @@ export interface MeshRenderOptions {
    * extent: a picture of the whole bed shows where the objects stand on it.
    */
   frame?: ViewBox;
+  /**
+   * Per mesh, whether it is closed and oriented outward (repair's report has no open or
+   * non-manifold edge): the faces it turns away from the camera are then behind its others and are
+   * not drawn, half the triangles and most of the pixel work of a thumbnail. Others are drawn
+   * whole, lit from whichever side faces the camera.
+   */
+  closed?: readonly boolean[];
 }
 
 export interface ViewBox {
@@ -196,12 +203,14 @@ function drawMeshes(
   camera: Camera,
   fit: Fit,
   flatValue?: (mesh: number) => number,
+  closed?: readonly boolean[],
 ): void {
   const { toward: t, light: l } = camera;
   meshes.forEach((mesh, m) => {
     const v = mesh.vertices;
     const p = projected.points[m];
     const flat = flatValue?.(m);
+    const cull = closed?.[m] === true;
     const screen = new Float64Array((p.length / 3) * 2);
     for (let i = 0, j = 0; i < p.length; i += 3, j += 2) {
       screen[j] = p[i] * fit.scale + fit.offsetX;
@@ -223,7 +232,9 @@ function drawMeshes(
         nz = ux * wy - uy * wx;
       const length = length3(nx, ny, nz);
       if (length === 0) continue;
-      const facing = nx * t[0] + ny * t[1] + nz * t[2] < 0 ? -1 / length : 1 / length;
+      const away = nx * t[0] + ny * t[1] + nz * t[2] < 0;
+      if (away && cull) continue;
+      const facing = away ? -1 / length : 1 / length;
       nx *= facing;
       ny *= facing;
       nz *= facing;
@@ -378,13 +389,13 @@ function drawCanvas(
   projected: Projected,
   camera: Camera,
   size: ImageSize,
-  options: Pick<MeshRenderOptions, 'marginPx' | 'frame'>,
+  options: Pick<MeshRenderOptions, 'marginPx' | 'frame' | 'closed'>,
 ): DepthCanvas {
   const { width, height } = size;
   const ss = width * height <= SUPERSAMPLE_LIMIT ? 2 : 1;
   const canvas = new DepthCanvas(width * ss, height * ss);
   const margin = (options.marginPx ?? (options.frame ? 0 : Math.round(0.05 * Math.min(width, height)))) * ss;
   const fit = fitFor(projected, canvas.width, canvas.height, margin, options.frame);
-  if (fit) drawMeshes(canvas, meshes, projected, camera, fit);
+  if (fit) drawMeshes(canvas, meshes, projected, camera, fit, undefined, options.closed);
   return canvas;
 }

@@ -8,6 +8,7 @@ import { bboxOf, closeLoop, exPolygonsNear, polylineLength, signedArea } from '.
 import type { ExPolygon, Polygon } from '../geometry/types.js';
 import type { Extrusion, ExtrusionRole } from '../toolpath/types.js';
 import { crossSection, spacingOf } from './flow.js';
+import { sideOfSupport } from './loop-support.js';
 
 export type WallSequence = 'inner wall/outer wall' | 'outer wall/inner wall' | 'inner-outer-inner wall';
 
@@ -99,10 +100,15 @@ export function loopsOf(list: ExPolygon[], depth: number, p: WallParams): Extrus
  * sponge), and handing all of them over for every loop made this a square of their count.
  */
 function overhangs(ring: Polygon, supported: ExPolygon[]): boolean {
+  const near = exPolygonsNear(supported, bboxOf([ring]));
+  // A loop clear of the supported area's edges is wholly on one side of them (`loop-support.ts`).
+  const side = sideOfSupport(ring, near);
+  if (side === 'inside') return false;
   const closed = closeLoop(ring);
   const total = polylineLength(closed);
+  if (side === 'outside') return total > 0;
   let inside = 0;
-  for (const piece of clipPolylines([closed], exPolygonsNear(supported, bboxOf([ring])))) inside += polylineLength(piece);
+  for (const piece of clipPolylines([closed], near)) inside += polylineLength(piece);
   return inside < total / 2;
 }
 

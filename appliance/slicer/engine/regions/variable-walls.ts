@@ -15,7 +15,7 @@
  * The lines along the axis are `axis-lines.ts`'s.
  */
 import { differenceEx, offsetEx } from '../geometry/clipper.js';
-import { emptyBBox, exArea, extendBBox, pointInExPolygon, reversed } from '../geometry/polygon.js';
+import { emptyBBox, exArea, extendBBox, pointInExPolygon, polygonLength, reversed } from '../geometry/polygon.js';
 import type { ExPolygon } from '../geometry/types.js';
 import type { Extrusion } from '../toolpath/types.js';
 import { axisLines, withWidth } from './axis-lines.js';
@@ -57,13 +57,36 @@ const MIN_GAP = 0.2;
 function opening(list: ExPolygon[], inset: number, radius: number): ExPolygon[] {
   const shrunk = offsetEx(list, -(inset + radius));
   if (shrunk.length === 0) return [];
-  const cores = offsetEx(shrunk, -SCRAP);
-  const solid = shrunk.filter((piece) => cores.some((core) => pointInExPolygon(core.contour[0], core.contour[1], piece)));
+  const thick = shrunk.map(surelyThicker);
+  // The inset of the pieces in doubt alone: they are disjoint from the others, and so are their cores.
+  const cores = offsetEx(
+    shrunk.filter((_, k) => !thick[k]),
+    -SCRAP,
+  );
+  const solid = shrunk.filter((piece, k) => thick[k] || cores.some((core) => pointInExPolygon(core.contour[0], core.contour[1], piece)));
   return solid.length ? offsetEx(solid, radius) : [];
 }
 
 /** Thickness margin (mm) that tells a part thick enough for a loop or infill from a scrap left at the limit. */
 const SCRAP = 0.01;
+
+/**
+ * Whether a piece certainly keeps a core when inset by `SCRAP`, found from its area, boundary
+ * length and point count instead of another offset (a third of `opening`'s cost on a scanned
+ * outline, where nearly every piece is far thicker than the margin). The inset takes a strip
+ * `SCRAP` wide along each edge, and around each inward corner at most a disc of three times
+ * `SCRAP` (the miter limit of the offset): a piece whose area is twice that, or more, keeps a core.
+ * Pieces this does not vouch for go through the offset, so the result is the same either way.
+ */
+function surelyThicker(piece: ExPolygon): boolean {
+  let length = polygonLength(piece.contour);
+  let points = piece.contour.length >> 1;
+  for (const hole of piece.holes) {
+    length += polygonLength(hole);
+    points += hole.length >> 1;
+  }
+  return exArea(piece) > 2 * (SCRAP * length + points * Math.PI * (3 * SCRAP) ** 2);
+}
 
 /** The walls of one island: loops, thin walls along the outline, gap fill between and inside the loops (see above). */
 export function buildVariableWalls(island: ExPolygon, p: WallParams): IslandWalls {

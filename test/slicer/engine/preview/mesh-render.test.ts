@@ -108,6 +108,35 @@ test('meshes with inverted faces render like correct ones', () => {
   assert.deepEqual(renderMeshPng([flipped(cube(10))], options), renderMeshPng([cube(10)], options));
 });
 
+test('a closed mesh drawn without the faces it turns away from the camera gives the same picture', () => {
+  for (const view of ['iso', 'top'] as const) {
+    const sizes = [
+      { width: 48, height: 48 },
+      { width: 300, height: 300 },
+    ];
+    const meshes = [cube(10), box(30, 12, 6)];
+    const whole = renderMeshPngs(meshes, sizes, { view });
+    const culled = renderMeshPngs(meshes, sizes, { view, closed: [true, true] });
+    assert.deepEqual(culled, whole, view);
+  }
+});
+
+test('a mesh not known to be closed keeps its far faces: they show through its holes', () => {
+  const options = { width: 64, height: 64, view: 'iso' as const };
+  const open = cube(10);
+  // The top face's two triangles go: from above and the front the inside of the far walls shows.
+  const indices = Uint32Array.from([...open.indices].filter((_, k) => !isTopTriangle(open, Math.floor(k / 3))));
+  const holed = { vertices: open.vertices, indices };
+  assert.notDeepEqual(renderMeshPng([holed], { ...options, closed: [true] }), renderMeshPng([holed], options));
+});
+
+/** Whether triangle `t` of the mesh lies in the plane of its highest points. */
+function isTopTriangle(mesh: IndexedMesh, t: number): boolean {
+  let top = -Infinity;
+  for (let k = 2; k < mesh.vertices.length; k += 3) top = Math.max(top, mesh.vertices[k]);
+  return [0, 1, 2].every((c) => mesh.vertices[mesh.indices[3 * t + c] * 3 + 2] === top);
+}
+
 test('nothing to draw gives a transparent image of the requested size', () => {
   const png = decode(renderMeshPng([{ vertices: new Float32Array(0), indices: new Uint32Array(0) }], { width: 32, height: 16, view: 'top' }));
   assert.deepEqual([png.width, png.height], [32, 16]);

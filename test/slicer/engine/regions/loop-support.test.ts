@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { ExPolygon } from '../../../../appliance/slicer/engine/geometry/types.js';
+import { sideOfSupport } from '../../../../appliance/slicer/engine/regions/loop-support.js';
+
+/** A square ring, counter-clockwise, centred at (cx, cy). */
+function square(cx: number, cy: number, side: number): Float64Array {
+  const h = side / 2;
+  return Float64Array.of(cx - h, cy - h, cx + h, cy - h, cx + h, cy + h, cx - h, cy + h);
+}
+
+/** A 20 mm square with a 6 mm square hole in its middle (the hole clockwise). */
+const supported: ExPolygon[] = [{ contour: square(10, 10, 20), holes: [square(10, 10, 6).reverse()] }];
+
+test('a loop clear of the supported edges is inside or outside as a whole', () => {
+  assert.equal(sideOfSupport(square(3, 3, 2), supported), 'inside');
+  assert.equal(sideOfSupport(square(10, 10, 3), supported), 'outside', 'within the hole');
+  assert.equal(sideOfSupport(square(40, 40, 2), supported), 'outside', 'beside the area');
+  assert.equal(sideOfSupport(square(40, 40, 2), []), 'outside');
+});
+
+test('a loop that crosses, touches or runs along an edge of the supported area is left to the clipper', () => {
+  assert.equal(sideOfSupport(square(20, 10, 4), supported), null, 'across the outer edge');
+  assert.equal(sideOfSupport(square(10, 10, 6), supported), null, 'on the hole exactly');
+  assert.equal(sideOfSupport(square(10, 10, 6.0015), supported), null, 'within a micrometre of the hole');
+  assert.equal(sideOfSupport(square(10, 10, 6.004), supported), 'inside', 'a few micrometres clear of the hole');
+});
+
+test('a large loop over a detailed area is left to the clipper rather than compared edge by edge', () => {
+  const detailed = new Float64Array(2 * 4000);
+  for (let k = 0; k < 4000; k++) {
+    const a = (2 * Math.PI * k) / 4000;
+    detailed[2 * k] = 50 + 40 * Math.cos(a);
+    detailed[2 * k + 1] = 50 + 40 * Math.sin(a);
+  }
+  const ring = new Float64Array(2 * 400);
+  for (let k = 0; k < 400; k++) {
+    const a = (2 * Math.PI * k) / 400;
+    ring[2 * k] = 50 + 39 * Math.cos(a);
+    ring[2 * k + 1] = 50 + 39 * Math.sin(a);
+  }
+  assert.equal(sideOfSupport(ring, [{ contour: detailed, holes: [] }]), null);
+});
