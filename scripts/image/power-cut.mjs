@@ -7,8 +7,11 @@ import { updateAndCommit } from './good-update.mjs';
 import { assertDataKept, assertUnitsReady, slot, updateState, upload, waitForState } from './update-checks.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-/** RAUC's progress message while it writes a slot (after marking it bad): "Copying image to rootfs.N". */
-const WRITING = /copying image/i;
+/**
+ * RAUC's progress messages from "Updating slots" on: "Checking slot rootfs.N" (it marks the slot
+ * bad), then "Copying image to rootfs.N" while it writes.
+ */
+const UPDATING = /updating slots|checking slot|copying image/i;
 
 export async function powerCut(ctx, bundle, version) {
   const { vm, port, token } = ctx;
@@ -16,14 +19,14 @@ export async function powerCut(ctx, bundle, version) {
   const target = before.booted === 'A' ? 'B' : 'A';
   const t0 = Date.now();
   await upload(port, token, bundle);
-  const writing = await waitForState(port, token, (s) => s.busy === null || (s.busy.phase === 'installing' && WRITING.test(s.busy.message)), {
+  const writing = await waitForState(port, token, (s) => s.busy === null || (s.busy.phase === 'installing' && UPDATING.test(s.busy.message)), {
     timeoutMs: 10 * 60_000,
     everyMs: 500,
-    what: 'RAUC writing the slot',
+    what: 'RAUC updating the slot',
   });
   assert.ok(writing.busy, `the install ended before the power cut could come: ${JSON.stringify(writing.last)}`);
   // A few seconds into the write, so the slot holds part of the new image.
-  await sleep(3000);
+  await sleep(/copying image/i.test(writing.busy.message) ? 3000 : 8000);
   const atCut = await updateState(port, token);
   assert.ok(atCut.busy, `still installing at the cut: ${JSON.stringify(atCut.last)}`);
   const cutAfterSeconds = (Date.now() - t0) / 1000;
