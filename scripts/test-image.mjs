@@ -5,10 +5,11 @@
 // a hostfwd to 127.0.0.1): every Printyard unit active (READY), the data partition made and grown,
 // the read-only root, host name from the box id, SSH off, the box announced over mDNS, GPIO through
 // onoff when the kernel has a GPIO simulator, the dashboard answering with its first-run setup
-// waiting. Then an update: a bundle of the same slot image with a higher version, uploaded through
-// the dashboard's API, the reboot, and the new slot booted and committed by the health gate
-// (--no-update skips it). Then the Raspberry Pi image's partitions and boot files when one was built,
-// and its arm64 root under qemu-user (scripts/image/check-rpi.mjs runs these alone).
+// waiting. Then, through the dashboard's API (--no-update skips them), each in scripts/image/: a
+// good update committed by the health gate, a bundle whose dashboard fails the gate rolled back,
+// and a power cut in the middle of an install. Then the Raspberry Pi image's partitions and boot
+// files when one was built, and its arm64 root under qemu-user (scripts/image/check-rpi.mjs runs
+// these alone). Results in build/test-image/results.json.
 //   node scripts/test-image.mjs [--image IMG] [--build] [--rpi-image IMG] [--kvm] [--keep] [--no-update]
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -18,8 +19,11 @@ import { parseArgs } from 'node:util';
 import { partitions } from './image/disk.mjs';
 import { checkRpiImage } from './image/rpi-checks.mjs';
 import { checkRpiRoot } from './image/rpi-root-checks.mjs';
-import { adminToken, installAndReboot, makeBundle, updateState } from './image/update-checks.mjs';
-import { TwinVm, freePort } from './image/vm.mjs';
+import { brokenRootfs, failingGate } from './image/failing-gate.mjs';
+import { updateAndCommit } from './image/good-update.mjs';
+import { powerCut } from './image/power-cut.mjs';
+import { adminToken, assertUnitsReady, makeBundle } from './image/update-checks.mjs';
+import { selftestReports, TwinVm, freePort } from './image/vm.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values: opts } = parseArgs({
@@ -36,9 +40,16 @@ const work = path.join(root, 'build/test-image');
 const results = { started: new Date().toISOString(), accel: opts.kvm ? 'kvm' : 'tcg', checks: {} };
 const log = (msg) => process.stderr.write(`[test:image] ${msg}\n`);
 
+/** results.json after every check too: a run stopped by hand keeps what it found. */
+function save() {
+  mkdirSync(work, { recursive: true });
+  writeFileSync(path.join(work, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+}
+
 function pass(name, detail) {
   results.checks[name] = { ok: true, ...detail };
   log(`ok   ${name}${detail ? ` ${JSON.stringify(detail)}` : ''}`);
+  save();
 }
 
 function buildTwin() {
@@ -49,28 +60,13 @@ function buildTwin() {
   results.buildSeconds = (Date.now() - t0) / 1000;
 }
 
-/** The self-test's lines on the serial console, by check. */
-function selftest(serial) {
-  const out = {};
-  for (const match of serial.matchAll(/PRINTYARD-SELFTEST (\{.*\})\r?$/gm)) {
-    const report = JSON.parse(match[1]);
-    out[report.check] = report;
-  }
-  return out;
-}
-
 async function getJson(port, route) {
   const res = await fetch(`http://127.0.0.1:${port}${route}`, { signal: AbortSignal.timeout(30_000) });
   return { status: res.status, body: res.headers.get('content-type')?.includes('json') ? await res.json() : await res.text() };
 }
 
 function checkInside(report, imageDataBytes) {
-  const { units } = report.units;
-  for (const unit of units.filter((u) => u.load === 'loaded')) {
-    const expected = /slicer|dashboard|node-red/.test(unit.unit) ? 'running' : 'exited';
-    assert.equal(`${unit.active}/${unit.sub}`, `active/${expected}`, `${unit.unit}: ${JSON.stringify(unit)}`);
-  }
-  pass('units active (READY)', Object.fromEntries(units.map((u) => [u.unit, u.readySecondsAfterStart])));
+  pass('units active (READY)', assertUnitsReady(report));
   const sys = report.system;
   assert.match(sys.root, /(^|[\s,])ro([\s,]|$)/, `root mounted read-only: ${sys.root}`);
   assert.match(sys.data, /rw/, `data mounted read-write: ${sys.data}`);
@@ -105,34 +101,40 @@ async function checkOutside(port) {
   pass('dashboard through hostfwd', { health: health.body, setup: setup.body });
 }
 
-/** A good update: installed through the dashboard, rebooted, booted from the other slot and committed. */
-async function updateTwin(vm, port) {
-  const bundle = makeBundle({
-    root,
-    rootfs: path.join(path.dirname(opts.image), 'rootfs.ext4'),
-    version: '0.1.1',
-    out: path.join(work, 'update-0.1.1.raucb'),
-  });
-  const token = await adminToken(port);
-  const before = await updateState(port, token);
-  const { installSeconds } = await installAndReboot(port, token, bundle);
-  const rebootAt = Date.now();
-  const reports = () => vm.serial().match(/PRINTYARD-SELFTEST \{"check":"done"/g)?.length ?? 0;
-  while (reports() < 2) {
-    if (Date.now() - rebootAt > 40 * 60_000) throw new Error(`no report after the update's reboot\n${vm.serial().slice(-3000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 5000));
+/**
+ * The bundles of the update checks, made one after the other while the VM boots: 0.1.1 and 0.1.3
+ * of the image's own slot image, 0.1.2 of a copy whose dashboard cannot start.
+ */
+function makeBundles() {
+  const rootfs = path.join(path.dirname(opts.image), 'rootfs.ext4');
+  const bundle = (version, from = rootfs) => makeBundle({ root, rootfs: from, version, out: path.join(work, `update-${version}.raucb`) });
+  const good = bundle('0.1.1');
+  const broken = good.then(() => bundle('0.1.2', brokenRootfs(rootfs, path.join(work, 'rootfs-broken.ext4'))));
+  const powerCut = broken.then(() => bundle('0.1.3'));
+  // Awaited one by one later: a failure meanwhile must not end the process as an unhandled rejection.
+  for (const promise of [good, broken, powerCut]) promise.catch(() => {});
+  return { good, broken, powerCut };
+}
+
+/** One update check: its figures in results.json under `name`, or its error. */
+async function updateCheck(name, run) {
+  try {
+    pass(name, await run());
+  } catch (err) {
+    results.checks[name] = { ok: false, error: err instanceof Error ? err.message : String(err) };
+    throw err;
   }
-  const rebootSeconds = (Date.now() - rebootAt) / 1000;
-  let after = await updateState(port, token);
-  // The health gate commits the slot after both services answer (it polls every 10 s).
-  for (let i = 0; i < 60 && after.slots.find((s) => s.bootname === after.booted)?.boot_status !== 'good'; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 5000));
-    after = await updateState(port, token);
-  }
-  assert.notEqual(after.booted, before.booted, `booted the other slot: ${JSON.stringify(after)}`);
-  assert.equal(after.running_version, '0.1.1');
-  assert.equal(after.slots.find((s) => s.bootname === after.booted)?.boot_status, 'good', JSON.stringify(after.slots));
-  pass('update through the dashboard, committed', { from: before.booted, to: after.booted, installSeconds, rebootSeconds });
+}
+
+async function updateChecks(vm, port, report, bundles) {
+  const ctx = { vm, port, token: await adminToken(port), firstSystem: report.system };
+  await updateCheck('update: installed, rebooted into the other slot, committed', async () => updateAndCommit(ctx, await bundles.good, '0.1.1'));
+  await updateCheck('failing health gate: trial slot marked bad, old slot booted, rolled_back', async () =>
+    failingGate(ctx, await bundles.broken, '0.1.2'),
+  );
+  await updateCheck('power cut mid-install: old slot booted, API not stuck, new install committed', async () =>
+    powerCut(ctx, await bundles.powerCut, '0.1.3'),
+  );
 }
 
 async function bootTwin() {
@@ -145,16 +147,17 @@ async function bootTwin() {
   execFileSync('truncate', ['--size=+1G', disk]);
   const port = await freePort();
   const vm = new TwinVm({ disk, dir: work, accel: results.accel, dashboardPort: port });
-  log(`booting ${disk} (${results.accel}); serial console in ${vm.serialLog}`);
   vm.start();
+  log(`booting ${disk} (${results.accel}); serial console in ${vm.serialLog}`);
+  const bundles = opts['no-update'] ? null : makeBundles();
   try {
     const done = await vm.waitForSerial(/PRINTYARD-SELFTEST \{"check":"done"/, 40 * 60_000);
     results.firstBootReportSeconds = done.seconds;
-    const report = selftest(vm.serial());
+    const report = selftestReports(vm.serial());
     results.selftest = report;
     checkInside(report, imageDataBytes);
     await checkOutside(port);
-    if (!opts['no-update']) await updateTwin(vm, port);
+    if (!opts['no-update']) await updateChecks(vm, port, report, bundles);
   } catch (err) {
     // Logged before QEMU is stopped: a stop that goes wrong must not hide the failure.
     log(`FAIL ${err instanceof Error ? err.stack : String(err)}${err?.cause ? `\ncause: ${err.cause.stack ?? err.cause}` : ''}`);
@@ -179,8 +182,7 @@ try {
   log(`FAIL ${results.error}`);
 } finally {
   results.finished = new Date().toISOString();
-  mkdirSync(work, { recursive: true });
-  writeFileSync(path.join(work, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  save();
   log(`results in ${path.join(work, 'results.json')}`);
 }
 process.exit(failed ? 1 : 0);

@@ -1,14 +1,16 @@
-// RAUC updates of the booted twin through the dashboard's API, for scripts/test-image.mjs: a bundle
-// made from the image's own slot image with a higher version (image/rauc/make-bundle.sh, the
-// development CA), uploaded by an admin, the reboot asked for, and the new slot committed.
+// RAUC updates of the booted twin through the dashboard's API, for scripts/test-image.mjs: bundles
+// made from the image's own slot image with a chosen version (image/rauc/make-bundle.sh, the
+// development CA), uploaded by an admin, their install followed, the reboot asked for.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 
 const ADMIN = { username: 'farm-admin', password: 'Tall-Orange-Printer-Quietly-42' };
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function api(port, method, route, { token, json, bytes } = {}) {
+export async function api(port, method, route, { token, json, bytes } = {}) {
   const headers = {};
   if (token) headers.authorization = `Bearer ${token}`;
   let body;
@@ -35,20 +37,18 @@ async function api(port, method, route, { token, json, bytes } = {}) {
   return { status: res.status, body: text.startsWith('{') ? JSON.parse(text) : text };
 }
 
-export function makeBundle({ root, rootfs, version, out }) {
+/** Builds a signed bundle of `rootfs` with `version` (async: bundles are made while the VM boots). */
+export async function makeBundle({ root, rootfs, version, out }) {
   const ca = path.join(root, 'build/rauc-dev-ca');
-  execFileSync(
-    path.join(root, 'image/rauc/make-bundle.sh'),
-    ['--board', 'amd64', '--version', version, '--rootfs', rootfs, '--cert', path.join(ca, 'signing.cert.pem')].concat([
-      '--key',
-      path.join(ca, 'signing.key.pem'),
-      '--keyring',
-      path.join(ca, 'ca.cert.pem'),
-      '--out',
-      out,
-    ]),
-    { stdio: 'inherit' },
-  );
+  const args = ['--board', 'amd64', '--version', version, '--rootfs', rootfs, '--out', out];
+  for (const [flag, file] of [
+    ['--cert', 'signing.cert.pem'],
+    ['--key', 'signing.key.pem'],
+    ['--keyring', 'ca.cert.pem'],
+  ]) {
+    args.push(flag, path.join(ca, file));
+  }
+  await promisify(execFile)(path.join(root, 'image/rauc/make-bundle.sh'), args, { maxBuffer: 16 * 1024 * 1024 });
   return out;
 }
 
@@ -67,19 +67,68 @@ export async function updateState(port, token) {
   return state.body;
 }
 
-/** Uploads the bundle and waits until it is installed; then asks for the reboot. */
-export async function installAndReboot(port, token, bundle) {
-  const t0 = Date.now();
-  const upload = await api(port, 'POST', '/api/system/update', { token, bytes: readFileSync(bundle) });
-  assert.ok(upload.status < 300, `upload: ${JSON.stringify(upload)}`);
-  let state = await updateState(port, token);
-  while (state.busy && Date.now() - t0 < 20 * 60_000) {
-    await new Promise((resolve) => setTimeout(resolve, 5000));
-    state = await updateState(port, token);
+/**
+ * The update state once `done(state)` holds, asked every `everyMs` for at most `timeoutMs`; a box
+ * that is rebooting (no answer, or no dashboard yet) is asked again.
+ */
+export async function waitForState(port, token, done, { timeoutMs, everyMs = 5000, what }) {
+  const deadline = Date.now() + timeoutMs;
+  let last = null;
+  while (Date.now() < deadline) {
+    try {
+      last = await updateState(port, token);
+      if (done(last)) return last;
+    } catch (err) {
+      last = { unreachable: err instanceof Error ? err.message : String(err) };
+    }
+    await sleep(everyMs);
   }
+  throw new Error(`${what}: not within ${timeoutMs / 1000} s; last state ${JSON.stringify(last)}`);
+}
+
+/** Uploads a bundle; the dashboard answers once RAUC has accepted it and the install goes on. */
+export async function upload(port, token, bundle) {
+  const res = await api(port, 'POST', '/api/system/update', { token, bytes: readFileSync(bundle) });
+  assert.ok(res.status < 300, `upload: ${JSON.stringify(res)}`);
+  return res.body;
+}
+
+/** Uploads the bundle and waits until it is installed; returns the seconds from upload to installed. */
+export async function install(port, token, bundle) {
+  const t0 = Date.now();
+  await upload(port, token, bundle);
+  const state = await waitForState(port, token, (s) => !s.busy, { timeoutMs: 20 * 60_000, what: 'the install' });
   assert.equal(state.reboot_required, true, `installed, waiting for the reboot: ${JSON.stringify(state)}`);
-  const installSeconds = (Date.now() - t0) / 1000;
+  return { installSeconds: (Date.now() - t0) / 1000, state };
+}
+
+export async function requestReboot(port, token) {
   const reboot = await api(port, 'POST', '/api/system/update/reboot', { token });
   assert.equal(reboot.status, 202, JSON.stringify(reboot));
-  return { installSeconds, before: state };
+}
+
+/** What the box says about one slot: RAUC's name, bootname, version and boot status. */
+export function slot(state, bootname) {
+  return state.slots.find((s) => s.bootname === bootname) ?? null;
+}
+
+/**
+ * The data partition came through: the box id and host name of the first boot's report, and the
+ * admin's session token of before still accepted.
+ */
+export async function assertDataKept({ port, token, firstSystem }, report) {
+  assert.equal(report.system.boxId, firstSystem.boxId, 'the same box id');
+  assert.equal(report.system.hostname, firstSystem.hostname, 'the same host name');
+  const state = await api(port, 'GET', '/api/system/update', { token });
+  assert.equal(state.status, 200, `the admin's token of before: ${JSON.stringify(state)}`);
+  return { boxId: report.system.boxId, hostname: report.system.hostname, tokenValid: true };
+}
+
+/** Every Printyard unit of a boot's report: active/running for services, active/exited for oneshots. */
+export function assertUnitsReady(report) {
+  for (const unit of report.units.units.filter((u) => u.load === 'loaded')) {
+    const expected = /slicer|dashboard|node-red/.test(unit.unit) ? 'running' : 'exited';
+    assert.equal(`${unit.active}/${unit.sub}`, `active/${expected}`, `${unit.unit}: ${JSON.stringify(unit)}`);
+  }
+  return Object.fromEntries(report.units.units.map((u) => [u.unit, u.readySecondsAfterStart]));
 }
