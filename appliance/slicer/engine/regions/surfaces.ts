@@ -5,9 +5,9 @@
  * does not cover it.
  */
 import { differenceEx, intersectionEx, intersectionOfAll, offsetEx, unionExs } from '../geometry/clipper.js';
-import { bboxOfEx, exArea, exPolygonsNear, polygonLength, totalArea } from '../geometry/polygon.js';
+import { bboxOfEx, exArea, exBBox, exPolygonsNear, polygonLength, totalArea } from '../geometry/polygon.js';
 import { hashExPolygons, islandHash } from '../geometry/hash.js';
-import type { ExPolygon } from '../geometry/types.js';
+import type { BBox2, ExPolygon } from '../geometry/types.js';
 
 export interface SurfaceMasks {
   /** Exposed to the air above: printed as top surface. */
@@ -78,15 +78,35 @@ function changedIslands(layer: HashedLayer, other: HashedLayer): ExPolygon[] {
   return layer.islands.filter((ex) => !repeated.has(islandHash(ex)));
 }
 
-/** The list without repeats of an equal island (by content hash). */
+/**
+ * The list without repeats of an equal island. Pieces are told apart by their first x first, and
+ * only pieces that share it are compared point by point: hashing every piece read all its points,
+ * where most pieces differ at their first one (on the Menger sponge that hashing was 3 % of a slice).
+ */
 function distinctIslands(list: ExPolygon[]): ExPolygon[] {
-  const seen = new Set<number>();
+  const byFirstX = new Map<number, ExPolygon[]>();
   return list.filter((ex) => {
-    const hash = islandHash(ex);
-    if (seen.has(hash)) return false;
-    seen.add(hash);
+    const same = byFirstX.get(ex.contour[0]);
+    if (!same) {
+      byFirstX.set(ex.contour[0], [ex]);
+      return true;
+    }
+    if (same.some((other) => sameIsland(other, ex))) return false;
+    same.push(ex);
     return true;
   });
+}
+
+function sameIsland(a: ExPolygon, b: ExPolygon): boolean {
+  if (a === b) return true;
+  if (a.holes.length !== b.holes.length || !samePath(a.contour, b.contour)) return false;
+  return a.holes.every((hole, k) => samePath(hole, b.holes[k]));
+}
+
+function samePath(a: Float64Array, b: Float64Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
 }
 
 /** `ensure_all`: what of this layer's infill area is not infill area on every layer of the window. */
@@ -95,7 +115,9 @@ function fullVerticalShell(current: HashedLayer, window: HashedLayer[], inner: V
   const changed = new Set(others.flatMap((layer) => changedIslands(current, layer)));
   if (changed.size === 0) return [];
   const islands = current.islands.filter((ex) => changed.has(ex));
-  const own = inner({ islands, hash: hashExPolygons(islands) });
+  // All of them changed (every layer of a part that changes shape): that is the layer itself, whose
+  // inner area is memoised under its own hash, and the layers around it ask for it again.
+  const own = islands.length === current.islands.length ? inner(current) : inner({ islands, hash: hashExPolygons(islands) });
   const box = bboxOfEx(islands);
   const kept = intersectionOfAll([own, ...others.map((layer) => exPolygonsNear(inner(layer), box))]);
   return differenceEx(own, kept);
@@ -161,6 +183,21 @@ export function surfaceMasks(
   return { top: topLayers === 0 ? none : top, bottom, topShell, bottomShell, verticalShell };
 }
 
+/**
+ * The pieces of a region that an opening by `radius` may keep: one that holds no disc of that radius
+ * (narrower than its diameter either way, or of less area) shrinks to nothing. Most of what the
+ * vertical shells reach is such slivers along the walls; left out, they cost the offsets nothing,
+ * and when nothing is left the opening is not made at all.
+ */
+function mayHoldDisc(list: ExPolygon[], radius: number): ExPolygon[] {
+  const diameter = 2 * radius;
+  const disc = Math.PI * radius * radius;
+  return list.filter((ex) => {
+    const box = exBBox(ex);
+    return box.maxX - box.minX >= diameter && box.maxY - box.minY >= diameter && exArea(ex) >= disc;
+  });
+}
+
 export interface FillRegions {
   top: ExPolygon[];
   bottom: ExPolygon[];
@@ -185,13 +222,39 @@ export interface ClassifyOptions {
   minSolidWidth: number;
 }
 
+/** Bounding boxes of a layer's mask pieces (minX, minY, maxX, maxY each), by the list: every island of the layer looks them up. */
+const maskBoxes = new WeakMap<ExPolygon[], Float64Array>();
+
+/**
+ * `exPolygonsNear` for the layer's masks, which every island of the layer filters again: their boxes
+ * are read from one array made once per mask instead of one memo lookup per piece and island (a
+ * layer of the Menger sponge has hundreds of islands and of mask pieces).
+ */
+function piecesNear(list: ExPolygon[], box: BBox2): ExPolygon[] {
+  if (list.length === 0) return list;
+  let boxes = maskBoxes.get(list);
+  if (!boxes) {
+    boxes = new Float64Array(list.length * 4);
+    list.forEach((ex, i) => {
+      const b = exBBox(ex);
+      boxes?.set([b.minX, b.minY, b.maxX, b.maxY], i * 4);
+    });
+    maskBoxes.set(list, boxes);
+  }
+  const kept: ExPolygon[] = [];
+  for (let i = 0, k = 0; i < list.length; i++, k += 4) {
+    if (boxes[k] <= box.maxX && boxes[k + 2] >= box.minX && boxes[k + 1] <= box.maxY && boxes[k + 3] >= box.minY) kept.push(list[i]);
+  }
+  return kept.length === list.length ? list : kept;
+}
+
 /** Splits an island's fill area (inside its walls) into what each kind of infill prints. */
 export function classifyFill(area: ExPolygon[], layerMasks: SurfaceMasks, o: ClassifyOptions): FillRegions {
   const none: ExPolygon[] = [];
   if (area.length === 0) return { top: none, bottom: none, bridge: none, solid: none, sparse: none };
   // The masks cover the whole layer; a layer of many islands would hand all of them to every boolean.
   const box = bboxOfEx(area);
-  const near = (list: ExPolygon[]) => exPolygonsNear(list, box);
+  const near = (list: ExPolygon[]) => piecesNear(list, box);
   const masks: SurfaceMasks = {
     top: near(layerMasks.top),
     bottom: near(layerMasks.bottom),
@@ -228,7 +291,7 @@ export function classifyFill(area: ExPolygon[], layerMasks: SurfaceMasks, o: Cla
   if (masks.verticalShell.length) {
     // Slivers narrower than a line are dropped (an opening), as PrusaSlicer does: they could not
     // be filled and would only break the sparse infill up.
-    const reach = intersectionEx(rest, masks.verticalShell);
+    const reach = mayHoldDisc(intersectionEx(rest, masks.verticalShell), o.minSolidWidth / 2);
     const wide = reach.length ? offsetEx(offsetEx(reach, -o.minSolidWidth / 2), o.minSolidWidth / 2) : none;
     // solid lies in rest already: rest ∩ (solid ∪ wide) is the union, in one boolean.
     if (wide.length) solid = intersectionEx(rest, solid.length ? [...solid, ...wide] : wide);
