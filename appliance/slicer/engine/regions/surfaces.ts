@@ -151,8 +151,12 @@ export function surfaceMasks(
     }
     return exposed;
   };
-  const exposedAbove = above.slice(0, Math.max(topLayers, 1)).map(exposedTo);
-  const exposedBelow = below.slice(0, Math.max(bottomLayers, 1)).map(exposedTo);
+  // With fewer neighbours than its shell counts (the object's last layers, its first ones) the
+  // shell is the whole layer, and only the nearest neighbour's exposure is needed: for the surface.
+  const exposedWithin = (neighbours: HashedLayer[], count: number) =>
+    neighbours.slice(0, neighbours.length < count ? 1 : Math.max(count, 1)).map(exposedTo);
+  const exposedAbove = exposedWithin(above, topLayers);
+  const exposedBelow = exposedWithin(below, bottomLayers);
   const top = above.length === 0 ? current.islands : exposedAbove[0];
   const bottom = below.length === 0 ? current.islands : exposedBelow[0];
   const reach = vertical?.mode === 'ensure_all' ? vertical.shellReach : 0;
