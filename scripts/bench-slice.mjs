@@ -4,7 +4,7 @@
 // --runs times), and prints per model the median wall time, peak RSS, layers and estimates, our
 // ratios to each peer, then the PASS/FAIL summary. Runs after the build; see scripts/bench/README.md.
 //   node scripts/bench-slice.mjs [--models a,b] [--runs N] [--json out.json]
-//        [--dist dist] [--corpus DIR] [--keep] [--no-check] [--large]
+//        [--dist dist] [--corpus DIR] [--keep] [--no-check] [--large] [--workers N]
 import { accessSync, constants, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
@@ -37,13 +37,18 @@ function options() {
       keep: { type: 'boolean', default: false },
       'no-check': { type: 'boolean', default: false },
       large: { type: 'boolean', default: false },
+      workers: { type: 'string' },
     },
   });
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${values.runs}`);
+  const workers = values.workers === undefined ? undefined : Number(values.workers);
+  if (workers !== undefined && (!Number.isInteger(workers) || workers < 0))
+    throw new Error(`--workers must be an integer ≥ 0, got ${values.workers}`);
   return {
     ...values,
     runs,
+    workers,
     models: values.models
       ?.split(',')
       .map((m) => m.trim())
@@ -133,10 +138,11 @@ async function main() {
       .join(' ')}; ${opts.runs} run(s) per slicer, medians`,
   );
   if (!oursBuilt) console.log(`ours: not built (${paths.cli} is missing)`);
+  if (opts.workers !== undefined) console.log(`ours: --workers ${opts.workers} (the engine's own choice otherwise)`);
 
   const workDir = mkdtempSync(join(tmpdir(), 'printyard-bench-'));
   try {
-    const run = slicers({ paths, oursBuilt, definition, facts, config, workDir, peers });
+    const run = slicers({ paths, oursBuilt, definition, facts, config, workDir, peers, oursWorkers: opts.workers });
     const generated = largeModels(extra, { workDir, cacheDir: join(root, '.cache', 'bench-models'), log });
     const sources = [
       ...files.map((file) => ({ file, path: join(corpus, file), corpus: true })),

@@ -28,8 +28,11 @@ function failure(run, output) {
   return `${reason}${lines.length > 0 ? ` (${lines[lines.length - 1].slice(0, 160)})` : ''}`;
 }
 
-/** `{ ours, prusa, cura }`: each (job, output) → `{ ok, wallS, cpuS, peakRssMb, ...estimates }` or `{ ok: false, error }`. */
-export function slicers({ paths, oursBuilt, definition, facts, config, workDir, peers }) {
+/**
+ * `{ ours, prusa, cura }`: each (job, output) → `{ ok, wallS, cpuS, peakRssMb, ...estimates }` or `{ ok: false, error }`.
+ * `oursWorkers`, when given, is passed to our CLI as `--workers N` (an A/B of the engine's thread choice).
+ */
+export function slicers({ paths, oursBuilt, definition, facts, config, workDir, peers, oursWorkers }) {
   const measured = (command, args, output, parse) => {
     rmSync(output, { force: true });
     const run = runMeasured(command, args, { workDir });
@@ -41,7 +44,11 @@ export function slicers({ paths, oursBuilt, definition, facts, config, workDir, 
   return {
     ours: oursBuilt
       ? // Run as an installed command runs: through its first line, with the runtime settings it carries.
-        (job, output) => measured(paths.cli, oursCliArgs(paths.cli, job.path, output).slice(1), output, (gcode) => parseGcodeSummary(gcode))
+        (job, output) => {
+          const args = oursCliArgs(paths.cli, job.path, output).slice(1);
+          if (oursWorkers !== undefined) args.push('--workers', String(oursWorkers));
+          return measured(paths.cli, args, output, (gcode) => parseGcodeSummary(gcode));
+        }
       : undefined,
     prusa: (job, output) =>
       measured(PRUSA, ['--export-gcode', '--load', job.iniPath, '--output', output, job.path], output, (gcode) => parseGcodeSummary(gcode)),

@@ -122,6 +122,20 @@ export function exPolygonsNear(list: ExPolygon[], box: BBox2): ExPolygon[] {
   return kept.length === list.length ? list : kept;
 }
 
+/**
+ * The pieces of a list that may hold a disc of `radius`: a piece narrower than its diameter either
+ * way, or of less area, shrinks to nothing when offset inwards by `radius`, so an opening by it (or
+ * anything found from such an offset) needs only the pieces this keeps.
+ */
+export function mayHoldDisc(list: ExPolygon[], radius: number): ExPolygon[] {
+  const diameter = 2 * radius;
+  const disc = Math.PI * radius * radius;
+  return list.filter((ex) => {
+    const box = exBBox(ex);
+    return box.maxX - box.minX >= diameter && box.maxY - box.minY >= diameter && exArea(ex) >= disc;
+  });
+}
+
 /** Even-odd point-in-polygon test on one ring. Points on the edge count as inside or outside arbitrarily. */
 export function pointInRing(x: number, y: number, ring: Polygon): boolean {
   let inside = false;

@@ -42,6 +42,19 @@ import { defaultWorkerCount } from '../workers/pool.js';
  */
 const SLICE_THRESHOLD = 50_000_000;
 const TOOLPATH_THRESHOLD = 60_000;
+/*
+ * A second toolpath worker costs about 20 MB more at its peak (its thread, its own Clipper2
+ * WebAssembly and its heap), which a mid-sized job notices: a CSG ball of 112,000 distinct points
+ * in 1,100 rings (the bench's `--large` csg-ball-fn200) peaked at 137 MB with two workers, 114 MB
+ * with one that this thread shares the layers with, against PrusaSlicer's 139 MB, and took less
+ * CPU time with one (5.1 s against 5.5 s). The layer work grows with the outline points and with
+ * the rings, each of which costs its walls' and surfaces' booleans whatever its size: some 300
+ * points' worth (fitted to the CPU times of that ball, 4.3 s, and of the Menger sponge, 17 s, which
+ * has 125,000 points in 5,800 rings). Two workers are started only past TWO_WORKERS_WORK of that
+ * measure; the Menger sponge (1.9 M) keeps both, the ball (0.44 M) gets one.
+ */
+const RING_WORK = 300;
+const TWO_WORKERS_WORK = 1_000_000;
 
 function toShared<T extends Float32Array | Uint32Array>(a: T): T {
   const shared = new SharedArrayBuffer(a.byteLength);
@@ -107,7 +120,8 @@ export async function sliceModel(req: SliceRequest): Promise<SliceResult> {
     };
     await runner.broadcast('setup', setup);
     const outlines = await sliceOutlines(placed.objects, specs, runner, progress);
-    const pathThreads = threadsFor(distinctOutlinePoints(outlines), TOOLPATH_THRESHOLD);
+    const work = distinctOutlineWork(outlines);
+    const pathThreads = req.workers ?? toolpathWorkers(work.points, work.points + RING_WORK * work.rings);
     if (pathThreads !== runner.threads) {
       await runner.close();
       runner = createRunner(pathThreads);
@@ -161,16 +175,27 @@ function supportLayers(outlines: OutlineResult, specs: LayerSpec[], config: Prin
   );
 }
 
-/** Points of the outlines over all layers, not counting layers identical to the one below. */
-function distinctOutlinePoints(outlines: OutlineResult): number {
+/** Worker threads for the toolpaths of a job (see TOOLPATH_THRESHOLD and TWO_WORKERS_WORK). */
+export function toolpathWorkers(points: number, work: number): number {
+  if (points < TOOLPATH_THRESHOLD) return 0;
+  const cores = defaultWorkerCount();
+  return work < TWO_WORKERS_WORK ? Math.min(cores, 1) : cores;
+}
+
+/** Points and rings of the outlines over all layers, not counting layers identical to the one below. */
+function distinctOutlineWork(outlines: OutlineResult): { points: number; rings: number } {
   let points = 0;
+  let rings = 0;
   for (const o of outlines.objects) {
     let previous = -1;
     for (const layer of o.layers) {
       const hash = hashPath(layer);
-      if (hash !== previous) points += layer.length / 2;
+      if (hash !== previous) {
+        points += layer.length / 2;
+        for (const ex of new F64Reader(layer).exPolygons()) rings += 1 + ex.holes.length;
+      }
       previous = hash;
     }
   }
-  return points;
+  return { points, rings };
 }

@@ -6,7 +6,7 @@
  * 0.2 mm layers), and when it is wide enough to be worth it (three bridge widths each side).
  */
 import { differenceEx, intersectionEx, intersectionOfAll, offsetEx } from '../geometry/clipper.js';
-import { bboxOfEx, exPolygonsNear } from '../geometry/polygon.js';
+import { bboxOfEx, exPolygonsNear, mayHoldDisc } from '../geometry/polygon.js';
 import type { ExPolygon } from '../geometry/types.js';
 import { bridgeFlow } from './flow.js';
 import type { RegionParams } from './params.js';
@@ -25,15 +25,19 @@ export interface SplitSolid {
  */
 export function bridgeOverInfill(solid: ExPolygon[], beneath: () => ExPolygon[][], bridgeWidth: number): SplitSolid {
   const none: ExPolygon[] = [];
-  if (solid.length === 0) return { bridge: none, solid };
+  const margin = MIN_WIDTH_IN_BRIDGE_WIDTHS * bridgeWidth;
+  // Only pieces wide enough for the opening can bridge: most internal solid infill is strips along
+  // the walls, which then need no boolean, and no look at the layers beneath (whose classification
+  // a worker starting a chunk computes again).
+  const wide = mayHoldDisc(solid, margin);
+  if (wide.length === 0) return { bridge: none, solid };
   const layers = beneath();
   if (layers.length === 0) return { bridge: none, solid };
-  const box = bboxOfEx(solid);
+  const box = bboxOfEx(wide);
   const near = layers.map((sparse) => exPolygonsNear(sparse, box));
   if (near.some((list) => list.length === 0)) return { bridge: none, solid };
-  const over = intersectionOfAll([solid, ...near]);
+  const over = mayHoldDisc(intersectionOfAll([wide, ...near]), margin);
   if (over.length === 0) return { bridge: none, solid };
-  const margin = MIN_WIDTH_IN_BRIDGE_WIDTHS * bridgeWidth;
   const core = offsetEx(over, -margin);
   if (core.length === 0) return { bridge: none, solid };
   const bridge = intersectionEx(offsetEx(core, margin), solid);

@@ -1,7 +1,7 @@
 /**
  * Where a slice's geometry tasks run: on worker threads, on this thread, or both. A small job runs
- * here alone; with one worker (a limit set to leave a core to other services) this thread takes
- * every other share besides writing the G-code; with more, it only writes.
+ * here alone; with one worker (a mid-sized job, or a limit that leaves a core to other services)
+ * this thread takes every other share besides writing the G-code; with more, it only writes.
  */
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import { createTasks, type TaskArgs, type TaskName, type TaskResult } from './tasks.js';

@@ -6,6 +6,7 @@ import {
   intersectionEx,
   intersectionOfAll,
   offset,
+  offsetEx,
   simplifyEx,
   simplifyPolygons,
   subtractFromPolylines,
@@ -13,7 +14,8 @@ import {
   union,
   xorEx,
 } from '../../../../appliance/slicer/engine/geometry/clipper.js';
-import { signedArea, totalArea } from '../../../../appliance/slicer/engine/geometry/polygon.js';
+import { mayHoldDisc, signedArea, totalArea } from '../../../../appliance/slicer/engine/geometry/polygon.js';
+import type { ExPolygon } from '../../../../appliance/slicer/engine/geometry/types.js';
 
 /** A counter-clockwise square. */
 function square(x: number, y: number, size: number): Float64Array {
@@ -142,4 +144,23 @@ test('simplifying ExPolygons keeps each ring with its island and drops what coll
     out[1].contour.every((v, k) => k % 2 === 1 || v >= 40),
     'the second island keeps its place',
   );
+});
+
+test('mayHoldDisc leaves out only pieces that an inward offset by the radius leaves nothing of', () => {
+  const ex = (contour: Float64Array): ExPolygon => ({ contour, holes: [] });
+  const pieces = [
+    ex(square(0, 0, 1)), // holds a disc of 0.4
+    ex(Float64Array.of(10, 0, 20, 0, 20, 0.7, 10, 0.7)), // a long strip 0.7 wide: too narrow
+    // An L of two 0.3 mm strips: box and area pass the cheap test, the offset finds nothing.
+    ex(Float64Array.of(30, 0, 35, 0, 35, 0.3, 30.3, 0.3, 30.3, 5, 30, 5)),
+    ex(circle(50, 0, 0.45, 64)), // a disc a little larger than the radius
+    ex(Float64Array.of(60, 0, 60.45, -0.45, 60.9, 0, 60.45, 0.45)), // a 0.9 mm diamond: box wide enough, area too small
+  ];
+  const kept = mayHoldDisc(pieces, 0.4);
+  assert.deepEqual(
+    kept.map((p) => pieces.indexOf(p)),
+    [0, 2, 3],
+  );
+  for (const piece of pieces) if (!kept.includes(piece)) assert.equal(offsetEx([piece], -0.4).length, 0);
+  assert.ok(offsetEx([pieces[0]], -0.4).length > 0 && offsetEx([pieces[3]], -0.4).length > 0);
 });

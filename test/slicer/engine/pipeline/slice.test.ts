@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import { estimateGcodeFile } from '../../../../appliance/slicer/engine/estimate/estimate-file.js';
+import { toolpathWorkers } from '../../../../appliance/slicer/engine/pipeline/slice.js';
+import { defaultWorkerCount } from '../../../../appliance/slicer/engine/workers/pool.js';
 import { box, cube, cubeWithHole, thinWall, toBinaryStl } from '../../../fixtures/meshes.js';
 import { acceptedByGcodeCheck, cleanup, config, extrusions, slice, writeStl } from '../../../fixtures/slicing.js';
 
@@ -232,4 +234,14 @@ test('no temporary files survive a failed slice', async () => {
   });
   assert.equal(existsSync(`${dir}/x.gcode`), false);
   assert.deepEqual(readdirSync(dir), []);
+});
+
+test('toolpath workers: none for a small job, one for a mid-sized one, one per core for many rings', () => {
+  const cores = defaultWorkerCount();
+  // The bearing: 35,000 distinct points.
+  assert.equal(toolpathWorkers(35_000, 35_000 + 300 * 400), 0);
+  // The CSG ball: 112,000 points in 1,100 rings; a second worker would cost 20 MB for little.
+  assert.equal(toolpathWorkers(112_000, 112_000 + 300 * 1_100), Math.min(cores, 1));
+  // The Menger sponge: 125,000 points in 5,800 rings.
+  assert.equal(toolpathWorkers(125_000, 125_000 + 300 * 5_800), cores);
 });
