@@ -8,7 +8,7 @@ import { bboxOf, closeLoop, exPolygonsNear, polylineLength, signedArea } from '.
 import type { ExPolygon, Polygon } from '../geometry/types.js';
 import type { Extrusion, ExtrusionRole } from '../toolpath/types.js';
 import { crossSection, spacingOf } from './flow.js';
-import { sideOfSupport } from './loop-support.js';
+import { clearlyInside, sideOfSupport } from './loop-support.js';
 
 export type WallSequence = 'inner wall/outer wall' | 'outer wall/inner wall' | 'inner-outer-inner wall';
 
@@ -111,7 +111,7 @@ function overhangs(ring: Polygon, support: WallSupport): boolean {
   // A loop inside the layer below and clear of its edges lies further than the growth inside the
   // grown layer: supported, whatever the grown layer's edges (the bearing's layers mostly need no
   // growing at all).
-  if (sideOfSupport(ring, exPolygonsNear(support.islands, box)) === 'inside') return false;
+  if (clearlyInside(ring, exPolygonsNear(support.islands, box))) return false;
   const near = exPolygonsNear(support.grown(), box);
   // A loop clear of the supported area's edges is wholly on one side of them (`loop-support.ts`).
   const side = sideOfSupport(ring, near);
