@@ -95,10 +95,11 @@ function loadPaths(target: PathsD, paths: readonly Float64Array[], minPoints: nu
 /**
  * Doubles of the slabs small results are carved from. A typed array of its own costs an allocation
  * outside the JS heap, which was most of `readPaths`' time (booleans return small results by the
- * hundred thousand on the Menger sponge); a slab is freed once no result in it is left. 64 KB stays
- * under the CLI's malloc mmap threshold (128 KB).
+ * hundred thousand on the Menger sponge); a slab is freed once no result in it is left. Results
+ * kept in the caches hold their slab: 64 KB slabs raised csg-ball-fn200's peak by 5-10 MB, 16 KB
+ * slabs keep it where it was.
  */
-const SLAB_DOUBLES = 8192;
+const SLAB_DOUBLES = 2048;
 let slab = new Float64Array(SLAB_DOUBLES);
 let slabUsed = 0;
 
