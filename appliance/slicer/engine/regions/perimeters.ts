@@ -109,8 +109,8 @@ export function loopsOf(list: ExPolygon[], depth: number, p: WallParams): Extrus
 function overhangs(ring: Polygon, support: WallSupport): boolean {
   const box = bboxOf([ring]);
   // A loop inside the layer below and clear of its edges lies further than the growth inside the
-  // grown layer: supported, whatever the grown layer's edges (the bearing's layers mostly need no
-  // growing at all).
+  // grown layer: supported, whatever the grown layer's edges (the Menger sponge grows 76 of its 432
+  // layers below instead of all).
   if (clearlyInside(ring, exPolygonsNear(support.islands, box))) return false;
   const near = exPolygonsNear(support.grown(), box);
   // A loop clear of the supported area's edges is wholly on one side of them (`loop-support.ts`).
