@@ -9,7 +9,7 @@ import { bridgeFlow, crossSection, spacingOf, widthFor, type BridgeFlow } from '
 import { bridgeAngle, fill, type FillPattern } from './infill/index.js';
 import type { RegionParams } from './params.js';
 import { bridgeOverInfill } from './internal-bridges.js';
-import { buildWalls, centreLine, type IslandWalls } from './perimeters.js';
+import { buildWalls, centreLine, type IslandWalls, type WallSupport } from './perimeters.js';
 import { buildVariableWalls } from './variable-walls.js';
 import type { SupportLayer } from './support.js';
 import { classifyFill, surfaceMasks, type FillRegions, type HashedLayer, type VerticalShellRule } from './surfaces.js';
@@ -83,8 +83,11 @@ function classifyObject(obj: ObjectLayer, first: boolean, h: number, p: RegionPa
     const outerWidth = widthFor('outer-wall', p.widths, first);
     const innerWidth = widthFor('inner-wall', p.widths, first);
     const belowHashes = new Set(below[0]?.islands.map((ex) => hashExPolygon(ex)) ?? []);
-    let supportedBy: ExPolygon[] | null | undefined;
-    const lowerGrown = () => (supportedBy ??= !first && p.detectOverhangWalls && below.length ? offsetEx(below[0].islands, outerWidth / 2) : null);
+    let grownBelow: ExPolygon[] | undefined;
+    const support: WallSupport | null =
+      !first && p.detectOverhangWalls && below.length
+        ? { islands: below[0].islands, grown: () => (grownBelow ??= offsetEx(below[0].islands, outerWidth / 2)) }
+        : null;
     return obj.current.islands.map((island) => {
       const islandHash = hashExPolygon(island);
       const wallParams = {
@@ -100,7 +103,7 @@ function classifyObject(obj: ObjectLayer, first: boolean, h: number, p: RegionPa
       // An island that rests on an identical one cannot overhang: its walls depend on nothing else.
       const walls = belowHashes.has(islandHash)
         ? cache.wallsFor(`${islandHash}:${h}:${first}`, () => build(island, { ...wallParams, supportedBy: null }))
-        : build(island, { ...wallParams, supportedBy: lowerGrown() });
+        : build(island, { ...wallParams, supportedBy: support });
       const regions = classifyFill(walls.innerEdge, masks, {
         firstLayer: first,
         minSparseArea: p.minSparseArea,

@@ -53,6 +53,16 @@ export function sideOfSupport(ring: Polygon, pieces: readonly ExPolygon[]): 'ins
   return pieces.some((piece) => pointInExPolygon(ring[0], ring[1], piece)) ? 'inside' : 'outside';
 }
 
+/**
+ * Whether the loop lies inside the pieces, clear of their edges (`sideOfSupport` says 'inside'). The
+ * one-point test comes first: it settles a loop outside them for the cost of one pass around the
+ * pieces, where the edge scan compares every edge near the loop with every edge of it.
+ */
+export function clearlyInside(ring: Polygon, pieces: readonly ExPolygon[]): boolean {
+  if (!pieces.some((piece) => pointInExPolygon(ring[0], ring[1], piece))) return false;
+  return sideOfSupport(ring, pieces) === 'inside';
+}
+
 /** Whether segment a-b crosses or comes within `NEAR` of any edge of the closed ring. */
 function edgeNearRing(ax: number, ay: number, bx: number, by: number, ring: Polygon): boolean {
   const n = ring.length;

@@ -8,7 +8,7 @@ import { bboxOf, closeLoop, exPolygonsNear, polylineLength, signedArea } from '.
 import type { ExPolygon, Polygon } from '../geometry/types.js';
 import type { Extrusion, ExtrusionRole } from '../toolpath/types.js';
 import { crossSection, spacingOf } from './flow.js';
-import { sideOfSupport } from './loop-support.js';
+import { clearlyInside, sideOfSupport } from './loop-support.js';
 
 export type WallSequence = 'inner wall/outer wall' | 'outer wall/inner wall' | 'inner-outer-inner wall';
 
@@ -21,8 +21,15 @@ export interface WallParams {
   detectThinWalls: boolean;
   /** Nozzle diameter: the variable-width walls bound their line widths by shares of it. */
   nozzle: number;
-  /** The layer below grown by half a wall width: outer walls mostly outside it overhang. Null on the first layer or when disabled. */
-  supportedBy: ExPolygon[] | null;
+  /** The layer below, for telling overhanging outer walls. Null on the first layer or when disabled. */
+  supportedBy: WallSupport | null;
+}
+
+/** The layer below: outer walls mostly outside it grown by half a wall width overhang. */
+export interface WallSupport {
+  islands: ExPolygon[];
+  /** The islands grown by half a wall width (an offset of the whole layer, made when a loop needs it). */
+  grown: () => ExPolygon[];
 }
 
 export interface IslandWalls {
@@ -99,8 +106,13 @@ export function loopsOf(list: ExPolygon[], depth: number, p: WallParams): Extrus
  * parts near the loop go to Clipper: the layer below may hold hundreds of islands (the Menger
  * sponge), and handing all of them over for every loop made this a square of their count.
  */
-function overhangs(ring: Polygon, supported: ExPolygon[]): boolean {
-  const near = exPolygonsNear(supported, bboxOf([ring]));
+function overhangs(ring: Polygon, support: WallSupport): boolean {
+  const box = bboxOf([ring]);
+  // A loop inside the layer below and clear of its edges lies further than the growth inside the
+  // grown layer: supported, whatever the grown layer's edges (the Menger sponge grows 76 of its 432
+  // layers below instead of all).
+  if (clearlyInside(ring, exPolygonsNear(support.islands, box))) return false;
+  const near = exPolygonsNear(support.grown(), box);
   // A loop clear of the supported area's edges is wholly on one side of them (`loop-support.ts`).
   const side = sideOfSupport(ring, near);
   if (side === 'inside') return false;

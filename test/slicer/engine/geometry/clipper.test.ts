@@ -81,6 +81,18 @@ test('results stay right when the booleans need more WASM memory than they start
   assert.ok(Math.abs(area - 400 * Math.PI * 121) < 5, `area ${area}`);
 });
 
+test('small results share storage but keep their own points while later booleans run', () => {
+  // 3,000 results of 4 points fill several of the slabs small results are carved from.
+  const kept = Array.from({ length: 3000 }, (_, k) => union([square(k * 3, k * 2, 1 + (k % 7))]));
+  kept.forEach(([ring], k) => {
+    assert.deepEqual(
+      [...ring].sort((a, b) => a - b),
+      [k * 3, k * 3, k * 3 + 1 + (k % 7), k * 3 + 1 + (k % 7), k * 2, k * 2, k * 2 + 1 + (k % 7), k * 2 + 1 + (k % 7)].sort((a, b) => a - b),
+      `result ${k}`,
+    );
+  });
+});
+
 test('paths written straight into WASM memory keep their own points whatever was loaded before', () => {
   // Clipper's input storage grows for the 5,000-point circle and is then reused for a square.
   const big = union([circle(0, 0, 10, 5000)]);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ExPolygon } from '../../../../appliance/slicer/engine/geometry/types.js';
-import { sideOfSupport } from '../../../../appliance/slicer/engine/regions/loop-support.js';
+import { clearlyInside, sideOfSupport } from '../../../../appliance/slicer/engine/regions/loop-support.js';
 
 /** A square ring, counter-clockwise, centred at (cx, cy). */
 function square(cx: number, cy: number, side: number): Float64Array {
@@ -40,4 +40,12 @@ test('a large loop over a detailed area is left to the clipper rather than compa
     ring[2 * k + 1] = 50 + 39 * Math.sin(a);
   }
   assert.equal(sideOfSupport(ring, [{ contour: detailed, holes: [] }]), null);
+});
+
+test('a loop is clearly inside only when it lies in the area and clear of its edges', () => {
+  assert.equal(clearlyInside(square(3, 3, 2), supported), true);
+  assert.equal(clearlyInside(square(10, 10, 3), supported), false, 'within the hole');
+  assert.equal(clearlyInside(square(40, 40, 2), supported), false, 'beside the area');
+  assert.equal(clearlyInside(square(1, 10, 4), supported), false, 'across the outline');
+  assert.equal(clearlyInside(square(3, 3, 2), []), false);
 });
