@@ -179,6 +179,10 @@ test('a scene of two finished models: edited, arranged, sliced, the result added
   await page.getByRole('button', { name: 'Create scene' }).click();
   const editor = page.locator('.scene-editor');
   await editor.waitFor();
+  // The editor takes the focus in an effect after its first render: wait for it, then say where it went.
+  await page
+    .waitForFunction(() => (globalThis as any).document.activeElement?.id === 'scene-edit-title', undefined, { timeout: WAIT_MS })
+    .catch(() => undefined);
   assert.equal(await page.evaluate(() => (globalThis as any).document.activeElement?.id), 'scene-edit-title', 'the opened scene has the focus');
   assert.equal(await editor.locator('.scene-object').count(), 2);
   await page.getByLabel('Printer profile').selectOption(PROFILES.printer);
