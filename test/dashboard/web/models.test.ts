@@ -25,13 +25,13 @@ import { marlinSerialDriverFactory } from '../../../appliance/dashboard/printers
 import { DriverRegistry } from '../../../appliance/dashboard/printers/driver-registry.js';
 import { loadModel } from '../../../appliance/slicer/engine/mesh/load.js';
 import { startDashboardFixture, type DashboardFixture } from '../../fixtures/dashboard.js';
+import { ADMIN, loginAs, setupAdmin, USER_PASSWORD } from '../../fixtures/dashboard-auth.js';
 import { rampPng } from '../../fixtures/gradient-image.js';
 import { startVirtualMarlin, type VirtualMarlinFixture } from '../../fixtures/virtual-marlin.js';
 import { NO_DESKTOP_SLICERS } from '../slicing/remote/remote-dashboard.js';
 import { checkPage, launchChromium, openSignedIn, PHONE } from './browser.js';
 
-const ADMIN = { username: 'owner', password: 'Spool-Yard-4711' };
-const VIEWER = { username: 'watcher', password: 'Glass-Bed-0815' };
+const VIEWER = { username: 'view-user', password: USER_PASSWORD };
 const PROFILES = { printer: 'generic-marlin-0.4', filament: 'generic-pla', process: '0.20mm-standard' };
 const WAIT_MS = 60_000;
 
@@ -62,10 +62,8 @@ before(async () => {
     services: { bridge: NO_DESKTOP_SLICERS, printers: { drivers } },
     logLevel: 'warn',
   });
-  assert.equal((await dash.request('post', '/api/auth/setup', { body: ADMIN })).status, 201);
-  adminToken = (await dash.request('post', '/api/auth/login', { body: ADMIN })).json.token;
-  const viewer = await dash.request('post', '/api/users', { token: adminToken, body: { ...VIEWER, role: 'view' } });
-  assert.equal(viewer.status, 201, viewer.text);
+  adminToken = await setupAdmin(dash);
+  await loginAs(dash, 'view');
   const printer = await dash.request('post', '/api/printers', {
     token: adminToken,
     body: { name: 'Mk3', type: 'marlin-serial', printer_profile: PROFILES.printer, connection: { port: marlin.hostPath } },
