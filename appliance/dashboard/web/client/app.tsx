@@ -17,6 +17,7 @@ import { SlicerPill } from './shell/slicer-pill';
 import { Toasts } from './shell/toasts';
 import { t } from './texts';
 import { nextTheme, theme } from './theme';
+import { ProblemAlert } from './problem-alert';
 
 const THEME_ICONS = { system: '◐', light: '☀', dark: '☾' } as const;
 
@@ -131,11 +132,7 @@ export function App() {
       </a>
       <Header />
       <main id="main" ref={main} tabIndex={-1}>
-        {problem.value !== null && (
-          <p class="error-text" role="alert">
-            {problem.value}
-          </p>
-        )}
+        <ProblemAlert message={problem.value} />
         {ready.value ? <Page path={path} onShown={onShown} /> : <p>{t.loading}</p>}
       </main>
       {session.value !== null && <Toasts />}

@@ -7,6 +7,7 @@ import { useSignal } from '@preact/signals';
 import { api, reason } from '../api/client';
 import { t } from '../texts';
 import type { PrinterEntry } from './store';
+import { ProblemAlert } from '../problem-alert';
 
 type Action = 'pause' | 'resume' | 'stop' | 'plate';
 
@@ -50,11 +51,7 @@ export function PrinterControls({ entry }: { entry: PrinterEntry }) {
           {label}
         </button>
       ))}
-      {failure.value !== null && (
-        <p class="error-text" role="alert">
-          {failure.value}
-        </p>
-      )}
+      <ProblemAlert message={failure.value} />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { useSignal } from '@preact/signals';
 import { reason } from '../api/client';
 import { t } from '../texts';
 import { type Job, type ModelsStore, saveFile } from './store';
+import { ProblemAlert } from '../problem-alert';
 
 const m = t.models;
 
@@ -115,11 +116,7 @@ function JobRow({ store, job, allowed }: { store: ModelsStore; job: Job; allowed
           </button>
         )}
       </div>
-      {problem.value !== null && (
-        <p class="error-text" role="alert">
-          {problem.value}
-        </p>
-      )}
+      <ProblemAlert message={problem.value} />
     </li>
   );
 }

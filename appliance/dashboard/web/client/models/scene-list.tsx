@@ -3,6 +3,7 @@ import { useSignal } from '@preact/signals';
 import { reason } from '../api/client';
 import { t } from '../texts';
 import type { ModelsStore } from './store';
+import { ProblemAlert } from '../problem-alert';
 
 const m = t.models;
 
@@ -66,11 +67,7 @@ function NewScene({ store, onCreated }: { store: ModelsStore; onCreated: (id: st
       <button type="submit" class="primary" disabled={busy.value || name.value.trim() === '' || chosen.value.length === 0}>
         {m.create}
       </button>
-      {problem.value !== null && (
-        <p class="error-text" role="alert">
-          {problem.value}
-        </p>
-      )}
+      <ProblemAlert message={problem.value} />
     </form>
   );
 }

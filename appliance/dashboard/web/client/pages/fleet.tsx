@@ -14,6 +14,7 @@ import { SummaryBar } from '../fleet/summary-bar';
 import { followLink, location, navigate } from '../router';
 import { can } from '../api/session';
 import { t } from '../texts';
+import { ProblemAlert } from '../problem-alert';
 
 function groupFromQuery(query: URLSearchParams): StateGroup | null {
   const value = query.get('state');
@@ -69,11 +70,7 @@ export function FleetPage() {
         )}
       </div>
       <SummaryBar store={fleet} onPick={pick} />
-      {problem.value !== null && (
-        <p class="error-text" role="alert">
-          {problem.value}
-        </p>
-      )}
+      <ProblemAlert message={problem.value} />
       {!fleet.loaded.value && problem.value === null && <p>{t.loading}</p>}
       {fleet.loaded.value && fleet.total.value === 0 && <p class="empty">{t.fleet.empty}</p>}
       {fleet.loaded.value && fleet.total.value > 0 && ids.length === 0 && <p class="empty">{t.fleet.emptyFilter}</p>}

@@ -14,6 +14,7 @@ import { exportQuery, fromUrl, listQuery, PAGE_SIZE, type PageQuery, toUrl } fro
 import { type HistoryStats, HistoryStatsView } from '../history/stats';
 import { location, navigate } from '../router';
 import { t } from '../texts';
+import { ProblemAlert } from '../problem-alert';
 
 const h = t.history;
 type Page = Ok<'GET /api/history'>;
@@ -106,11 +107,7 @@ export function HistoryPage() {
         </button>
       </div>
       <HistoryFilters current={current} printers={printers.value} onApply={go} />
-      {problem.value !== null && (
-        <p class="error-text" role="alert">
-          {problem.value}
-        </p>
-      )}
+      <ProblemAlert message={problem.value} />
       {record.value !== null && (
         <HistoryDetail
           record={record.value}

@@ -5,6 +5,7 @@ import { login, loginReason } from '../api/session';
 import { Field } from '../form-field';
 import { location, navigate } from '../router';
 import { t } from '../texts';
+import { ProblemAlert } from '../problem-alert';
 
 /** Only a path of this app: never another origin, whatever the link said. */
 function safeNext(next: string | null): string {
@@ -48,11 +49,7 @@ export function LoginPage() {
       <form onSubmit={submit} class="form">
         <Field id="username" label={t.login.username} value={username} autocomplete="username" autofocus />
         <Field id="password" label={t.login.password} value={password} type="password" autocomplete="current-password" />
-        {error.value !== null && (
-          <p class="error-text" role="alert">
-            {error.value}
-          </p>
-        )}
+        <ProblemAlert message={error.value} />
         <button type="submit" class="primary" disabled={busy.value}>
           {t.login.submit}
         </button>

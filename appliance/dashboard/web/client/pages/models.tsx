@@ -16,6 +16,7 @@ import { SceneList } from '../models/scene-list';
 import { type Job, ModelsStore } from '../models/store';
 import { type PrinterView, type ProfileSource, SliceStore } from '../slicing/store';
 import { t } from '../texts';
+import { ProblemAlert } from '../problem-alert';
 
 const m = t.models;
 const store = new ModelsStore();
@@ -62,11 +63,7 @@ export function ModelsPage() {
     <>
       <h1 tabIndex={-1}>{m.title}</h1>
       <p class="hint">{allowed ? m.intro : m.viewOnly}</p>
-      {loadProblem.value !== null && (
-        <p class="error-text" role="alert">
-          {loadProblem.value}
-        </p>
-      )}
+      <ProblemAlert message={loadProblem.value} />
       {allowed && (
         <section class="models-section" aria-labelledby="models-generators-title">
           <h2 id="models-generators-title">{m.generators}</h2>

@@ -10,6 +10,7 @@ import { can } from '../api/session';
 import { arrivals, markAllRead, markRead, refreshUnread, unread, type Notification } from '../notifications/store';
 import { location, navigate } from '../router';
 import { t } from '../texts';
+import { ProblemAlert } from '../problem-alert';
 
 const PAGE = 25;
 
@@ -69,11 +70,7 @@ export function NotificationsPage() {
           {t.notifications.markAllRead}
         </button>
       </div>
-      {problem.value !== null && (
-        <p class="error-text" role="alert">
-          {problem.value}
-        </p>
-      )}
+      <ProblemAlert message={problem.value} />
       {loaded.value && items.value.length === 0 && problem.value === null && <p>{unreadOnly ? t.notifications.noneUnread : t.notifications.none}</p>}
       <ul class="notification-list">
         {items.value.map((n) => (

@@ -17,6 +17,7 @@ import { createBody, editBody, initialValues } from '../printer/form-body';
 import { followLink, navigate } from '../router';
 import type { RouteParams } from '../routes';
 import { t } from '../texts';
+import { ProblemAlert } from '../problem-alert';
 
 /** `body/connection/host` → `host`; `body/name` → `name`. */
 function fieldErrors(err: unknown): Record<string, string> {
@@ -161,11 +162,7 @@ export function PrinterFormPage({ params }: { params: RouteParams }) {
         <p class="notice" role="status">
           {notice.value ?? ''}
         </p>
-        {problem.value !== null && (
-          <p class="error-text" role="alert">
-            {problem.value}
-          </p>
-        )}
+        <ProblemAlert message={problem.value} />
         <div class="field">
           <label for="printer-type">{t.printerForm.type}</label>
           <select

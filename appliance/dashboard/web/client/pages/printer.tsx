@@ -22,6 +22,7 @@ import { TemperatureChart } from '../printer/temperature-chart';
 import { followLink } from '../router';
 import type { RouteParams } from '../routes';
 import { t } from '../texts';
+import { ProblemAlert } from '../problem-alert';
 
 /** How often the chart's lines are carried forward to now while nothing changes. */
 const TICK_MS = 2000;
@@ -127,11 +128,7 @@ export function PrinterPage({ params }: { params: RouteParams }) {
         )}
       </div>
       <p class="kind">{kindOf(view.vendor, view.model, view.type)}</p>
-      {problem.value !== null && (
-        <p class="error-text" role="alert">
-          {problem.value}
-        </p>
-      )}
+      <ProblemAlert message={problem.value} />
       <div class="printer-grid">
         <Overview store={opened} />
         <section class="panel chart-panel" aria-labelledby="chart-title">

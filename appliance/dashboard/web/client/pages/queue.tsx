@@ -14,6 +14,7 @@ import { JobRow, type JobActions } from '../queue/job-row';
 import { PausePanel } from '../queue/pause-panel';
 import { type Job, type Plate, type Printer, QueueStore, type QueueUpdate } from '../queue/store';
 import { t } from '../texts';
+import { ProblemAlert } from '../problem-alert';
 
 const q = t.queue;
 
@@ -142,11 +143,7 @@ export function QueuePage() {
       <p class="notice" role="status">
         {notice.value ?? ''}
       </p>
-      {problem.value !== null && (
-        <p class="error-text" role="alert">
-          {problem.value}
-        </p>
-      )}
+      <ProblemAlert message={problem.value} />
       {!store.loaded.value && problem.value === null && <p>{t.loading}</p>}
       {store.loaded.value && <PausePanel pause={store.pause.value} run={run} />}
       {store.loaded.value && (

@@ -12,6 +12,7 @@ import { boxName } from '../shell/box';
 import { Field } from '../form-field';
 import { followLink, navigate } from '../router';
 import { t } from '../texts';
+import { ProblemAlert } from '../problem-alert';
 
 /** The setting's limit (settings/schema.ts box.name), checked here before the admin is created. */
 const BOX_NAME_MAX = 40;
@@ -134,11 +135,7 @@ export function SetupPage() {
         {codeRequired.value && (
           <Field id="setup_code" label={t.setup.setupCode} value={setupCode} autocomplete="off" error={errors.value.setup_code} />
         )}
-        {error.value !== null && (
-          <p class="error-text" role="alert">
-            {error.value}
-          </p>
-        )}
+        <ProblemAlert message={error.value} />
         <button type="submit" class="primary" disabled={busy.value}>
           {t.setup.submit}
         </button>

@@ -16,6 +16,7 @@ import { problemText, ServiceLine, SliceProgress } from '../slicing/slice-status
 import { SliceResultView } from '../slicing/slice-result';
 import { type PrinterView, type ProfileSource, SliceStore } from '../slicing/store';
 import { t } from '../texts';
+import { ProblemAlert } from '../problem-alert';
 
 /** Kept while the app runs: a return to the page shows the last model and result. */
 const store = new SliceStore();
@@ -59,11 +60,7 @@ export function SlicePage() {
       <h1 tabIndex={-1}>{t.slice.title}</h1>
       <p class="hint">{allowed ? t.slice.intro : t.slice.viewOnly}</p>
       <ServiceLine store={store} />
-      {loadProblem.value !== null && (
-        <p class="error-text" role="alert">
-          {loadProblem.value}
-        </p>
-      )}
+      <ProblemAlert message={loadProblem.value} />
       {allowed && (
         <div class="two-columns">
           <div class="slice-inputs">

@@ -16,6 +16,7 @@ import { SpoolCard, spoolWhere } from '../spools/spool-card';
 import { SpoolForm } from '../spools/spool-form';
 import { type ClimateEvent, type Spool, SpoolsStore } from '../spools/store';
 import { t } from '../texts';
+import { ProblemAlert } from '../problem-alert';
 
 const s = t.spools;
 
@@ -118,11 +119,7 @@ export function SpoolsPage({ params }: { params: RouteParams }) {
       <p class="notice" role="status">
         {notice.value ?? ''}
       </p>
-      {problem.value !== null && (
-        <p class="error-text" role="alert">
-          {problem.value}
-        </p>
-      )}
+      <ProblemAlert message={problem.value} />
       {(current?.kind === 'create' || current?.kind === 'edit') && (
         <SpoolForm
           key={current.kind === 'edit' ? current.spool.id : 'new'}

@@ -7,6 +7,7 @@
 import { useSignal } from '@preact/signals';
 import { api, reason, type Ok } from '../api/client';
 import { t } from '../texts';
+import { ProblemAlert } from '../problem-alert';
 
 type Found = Ok<'GET /api/printers/discover'>;
 /** A body for POST /api/printers as discovery offers it: name, type, model, connection. */
@@ -59,11 +60,7 @@ export function FindPrinters({ onUse }: { onUse: (found: FoundPrinter) => void }
       <button type="button" disabled={busy.value} onClick={() => void search()}>
         {label}
       </button>
-      {problem.value !== null && (
-        <p class="error-text" role="alert">
-          {problem.value}
-        </p>
-      )}
+      <ProblemAlert message={problem.value} />
       {result !== null && (
         <>
           <h3>{f.bambu}</h3>

@@ -10,6 +10,7 @@ import { t } from '../texts';
 import { isBusyPrinting } from './motion-controls';
 import { useRunner, type Runner } from './runner';
 import type { PrinterPageStore } from './store';
+import { ProblemAlert } from '../problem-alert';
 
 const FANS = ['part', 'aux', 'chamber'] as const;
 type Fan = (typeof FANS)[number];
@@ -210,11 +211,7 @@ export function MachineControls({ store }: { store: PrinterPageStore }) {
     <section class="panel" aria-labelledby="machine-title">
       <h2 id="machine-title">{t.printerPage.machine}</h2>
       {parts}
-      {runner.failure.value !== null && (
-        <p class="error-text" role="alert">
-          {runner.failure.value}
-        </p>
-      )}
+      <ProblemAlert message={runner.failure.value} />
     </section>
   );
 }

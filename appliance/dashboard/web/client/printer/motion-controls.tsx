@@ -7,6 +7,7 @@ import { api } from '../api/client';
 import { t } from '../texts';
 import { useRunner } from './runner';
 import type { PrinterPageStore } from './store';
+import { ProblemAlert } from '../problem-alert';
 
 const STEPS = [0.1, 1, 10, 100];
 const AXES = ['x', 'y', 'z'] as const;
@@ -65,11 +66,7 @@ export function MotionControls({ store }: { store: PrinterPageStore }) {
           </div>
         </>
       )}
-      {runner.failure.value !== null && (
-        <p class="error-text" role="alert">
-          {runner.failure.value}
-        </p>
-      )}
+      <ProblemAlert message={runner.failure.value} />
     </section>
   );
 }

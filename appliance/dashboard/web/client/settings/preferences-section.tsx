@@ -8,6 +8,7 @@ import { useEffect } from 'preact/hooks';
 import { api, ApiError, reason } from '../api/client';
 import { t } from '../texts';
 import { OutcomeLine, Section, type Outcome } from './section';
+import { ProblemAlert } from '../problem-alert';
 
 interface KeySpec {
   type: string | string[];
@@ -164,11 +165,7 @@ export function PreferencesSection() {
   const current = values.value;
   return (
     <Section id="preferences" title={t.settings.preferences.title} intro={t.settings.preferences.intro}>
-      {problem.value !== null && (
-        <p class="error-text" role="alert">
-          {problem.value}
-        </p>
-      )}
+      <ProblemAlert message={problem.value} />
       {current !== null &&
         Object.entries(schema.value)
           .filter(([name]) => !OWN_FORMS.has(name))

@@ -8,6 +8,7 @@ import { api, reason, type Ok } from '../api/client';
 import { can, session } from '../api/session';
 import { t } from '../texts';
 import { Section } from './section';
+import { ProblemAlert } from '../problem-alert';
 
 type Info = Ok<'GET /api/system/info'>;
 
@@ -40,11 +41,7 @@ export function SystemSection() {
   const i = info.value;
   return (
     <Section id="system" title={t.settings.system.title}>
-      {problem.value !== null && (
-        <p class="error-text" role="alert">
-          {problem.value}
-        </p>
-      )}
+      <ProblemAlert message={problem.value} />
       {i !== null && (
         <>
           <dl class="facts">

@@ -4,6 +4,7 @@ import { api, reason } from '../api/client';
 import { t } from '../texts';
 import type { Printer, Slot, Spool } from './store';
 import { Options } from '../options';
+import { ProblemAlert } from '../problem-alert';
 
 const a = t.spools.slotForm;
 
@@ -97,11 +98,7 @@ export function AssignSlot({ spool, printers, onDone }: { spool: Spool; printers
           </div>
         </>
       )}
-      {problem.value !== null && (
-        <p class="error-text" role="alert">
-          {problem.value}
-        </p>
-      )}
+      <ProblemAlert message={problem.value} />
       <div class="buttons">
         <button type="submit" class="primary" disabled={printers.length === 0}>
           {a.load}
