@@ -5,7 +5,7 @@
  * the corpus's Menger sponge, whose layers hold hundreds of loops over a layer below of hundreds
  * of holes.
  */
-import { distToSegmentSq, pointInExPolygon } from '../geometry/polygon.js';
+import { bboxOf, distToSegmentSq, pointInExPolygon } from '../geometry/polygon.js';
 import type { ExPolygon, Polygon } from '../geometry/types.js';
 
 /**
@@ -20,20 +20,11 @@ const MAX_PAIRS = 20000;
 /** 'inside' or 'outside' the supported pieces when no edge of theirs comes near the loop, else null. */
 export function sideOfSupport(ring: Polygon, pieces: readonly ExPolygon[]): 'inside' | 'outside' | null {
   const n = ring.length;
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (let k = 0; k < n; k += 2) {
-    if (ring[k] < minX) minX = ring[k];
-    if (ring[k] > maxX) maxX = ring[k];
-    if (ring[k + 1] < minY) minY = ring[k + 1];
-    if (ring[k + 1] > maxY) maxY = ring[k + 1];
-  }
-  minX -= NEAR;
-  minY -= NEAR;
-  maxX += NEAR;
-  maxY += NEAR;
+  const box = bboxOf([ring]);
+  const minX = box.minX - NEAR;
+  const minY = box.minY - NEAR;
+  const maxX = box.maxX + NEAR;
+  const maxY = box.maxY + NEAR;
   let pairs = 0;
   for (const piece of pieces) {
     for (const edgeRing of [piece.contour, ...piece.holes]) {
@@ -43,7 +34,7 @@ export function sideOfSupport(ring: Polygon, pieces: readonly ExPolygon[]): 'ins
         const ay = edgeRing[k + 1];
         const bx = edgeRing[(k + 2) % m];
         const by = edgeRing[(k + 3) % m];
-        if (Math.max(ax, bx) < minX || Math.min(ax, bx) > maxX || Math.max(ay, by) < minY || Math.min(ay, by) > maxY) continue;
+        if (segmentMissesBox(ax, ay, bx, by, minX, minY, maxX, maxY)) continue;
         pairs += n >> 1;
         if (pairs > MAX_PAIRS) return null;
         if (edgeNearRing(ax, ay, bx, by, ring)) return null;
@@ -75,10 +66,15 @@ function edgeNearRing(ax: number, ay: number, bx: number, by: number, ring: Poly
     const py = ring[k + 1];
     const qx = ring[(k + 2) % n];
     const qy = ring[(k + 3) % n];
-    if (Math.max(px, qx) < loX || Math.min(px, qx) > hiX || Math.max(py, qy) < loY || Math.min(py, qy) > hiY) continue;
+    if (segmentMissesBox(px, py, qx, qy, loX, loY, hiX, hiY)) continue;
     if (segmentsNear(ax, ay, bx, by, px, py, qx, qy)) return true;
   }
   return false;
+}
+
+/** Whether segment a-b lies wholly to one side of the box (the cheap rejection before a distance test). */
+function segmentMissesBox(ax: number, ay: number, bx: number, by: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
+  return Math.max(ax, bx) < minX || Math.min(ax, bx) > maxX || Math.max(ay, by) < minY || Math.min(ay, by) > maxY;
 }
 
 function segmentsNear(ax: number, ay: number, bx: number, by: number, px: number, py: number, qx: number, qy: number): boolean {
