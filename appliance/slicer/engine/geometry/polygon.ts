@@ -109,16 +109,33 @@ export function exBBox(ex: ExPolygon): BBox2 {
   return box;
 }
 
+/** Bounding boxes of the pieces of a list (minX, minY, maxX, maxY each), by the list. */
+const listBoxes = new WeakMap<readonly ExPolygon[], Float64Array>();
+
 /**
  * The members of `list` whose bounding box overlaps `box`: a boolean with a region inside `box`
  * gives the same result on them as on the whole list, without handing every far-away polygon of a
- * layer to Clipper for each island. Returns `list` itself when nothing is left out.
+ * layer to Clipper for each island. Returns `list` itself when nothing is left out. The lists are
+ * a layer's (its masks, its outline, the layer below, memoised inner areas), filtered again for
+ * each island or loop: their boxes are read from one array made once per list, not looked up per
+ * piece and call (on the Menger sponge those lookups were 2 % of a slice).
  */
 export function exPolygonsNear(list: ExPolygon[], box: BBox2): ExPolygon[] {
-  const kept = list.filter((ex) => {
-    const b = exBBox(ex);
-    return b.minX <= box.maxX && b.maxX >= box.minX && b.minY <= box.maxY && b.maxY >= box.minY;
-  });
+  if (list.length === 0) return list;
+  let boxes = listBoxes.get(list);
+  if (boxes?.length !== list.length * 4) {
+    const made = new Float64Array(list.length * 4);
+    list.forEach((ex, i) => {
+      const b = exBBox(ex);
+      made.set([b.minX, b.minY, b.maxX, b.maxY], i * 4);
+    });
+    listBoxes.set(list, made);
+    boxes = made;
+  }
+  const kept: ExPolygon[] = [];
+  for (let i = 0, k = 0; i < list.length; i++, k += 4) {
+    if (boxes[k] <= box.maxX && boxes[k + 2] >= box.minX && boxes[k + 1] <= box.maxY && boxes[k + 3] >= box.minY) kept.push(list[i]);
+  }
   return kept.length === list.length ? list : kept;
 }
 

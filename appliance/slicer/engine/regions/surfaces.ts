@@ -5,9 +5,9 @@
  * does not cover it.
  */
 import { differenceEx, intersectionEx, intersectionOfAll, offsetEx, unionExs } from '../geometry/clipper.js';
-import { bboxOfEx, exArea, exBBox, polygonLength, totalArea } from '../geometry/polygon.js';
+import { bboxOfEx, exArea, exPolygonsNear, polygonLength, totalArea } from '../geometry/polygon.js';
 import { hashExPolygons, islandHash } from '../geometry/hash.js';
-import type { BBox2, ExPolygon } from '../geometry/types.js';
+import type { ExPolygon } from '../geometry/types.js';
 
 export interface SurfaceMasks {
   /** Exposed to the air above: printed as top surface. */
@@ -119,7 +119,7 @@ function fullVerticalShell(current: HashedLayer, window: HashedLayer[], inner: V
   // inner area is memoised under its own hash, and the layers around it ask for it again.
   const own = islands.length === current.islands.length ? inner(current) : inner({ islands, hash: hashExPolygons(islands) });
   const box = bboxOfEx(islands);
-  const kept = intersectionOfAll([own, ...others.map((layer) => piecesNear(inner(layer), box))]);
+  const kept = intersectionOfAll([own, ...others.map((layer) => exPolygonsNear(inner(layer), box))]);
   return differenceEx(own, kept);
 }
 
@@ -146,7 +146,7 @@ export function surfaceMasks(
     let exposed = exposures.get(other.hash);
     if (!exposed) {
       const changed = changedIslands(current, other);
-      exposed = changed.length ? dropSlivers(differenceEx(changed, piecesNear(other.islands, bboxOfEx(changed)))) : none;
+      exposed = changed.length ? dropSlivers(differenceEx(changed, exPolygonsNear(other.islands, bboxOfEx(changed)))) : none;
       exposures.set(other.hash, exposed);
     }
     return exposed;
@@ -211,40 +211,13 @@ export interface ClassifyOptions {
   minSolidWidth: number;
 }
 
-/** Bounding boxes of the pieces of a list (minX, minY, maxX, maxY each), by the list. */
-const pieceBoxes = new WeakMap<ExPolygon[], Float64Array>();
-
-/**
- * `exPolygonsNear` for lists that are filtered again and again (a layer's masks, by each of its
- * islands; a neighbour's outline and inner area, memoised, by the layers around it): their boxes
- * are read from one array made once per list instead of one memo lookup per piece and call (on the
- * Menger sponge those lookups were 2 % of a slice).
- */
-function piecesNear(list: ExPolygon[], box: BBox2): ExPolygon[] {
-  if (list.length === 0) return list;
-  let boxes = pieceBoxes.get(list);
-  if (!boxes) {
-    boxes = new Float64Array(list.length * 4);
-    list.forEach((ex, i) => {
-      const b = exBBox(ex);
-      boxes?.set([b.minX, b.minY, b.maxX, b.maxY], i * 4);
-    });
-    pieceBoxes.set(list, boxes);
-  }
-  const kept: ExPolygon[] = [];
-  for (let i = 0, k = 0; i < list.length; i++, k += 4) {
-    if (boxes[k] <= box.maxX && boxes[k + 2] >= box.minX && boxes[k + 1] <= box.maxY && boxes[k + 3] >= box.minY) kept.push(list[i]);
-  }
-  return kept.length === list.length ? list : kept;
-}
-
 /** Splits an island's fill area (inside its walls) into what each kind of infill prints. */
 export function classifyFill(area: ExPolygon[], layerMasks: SurfaceMasks, o: ClassifyOptions): FillRegions {
   const none: ExPolygon[] = [];
   if (area.length === 0) return { top: none, bottom: none, bridge: none, solid: none, sparse: none };
   // The masks cover the whole layer; a layer of many islands would hand all of them to every boolean.
   const box = bboxOfEx(area);
-  const near = (list: ExPolygon[]) => piecesNear(list, box);
+  const near = (list: ExPolygon[]) => exPolygonsNear(list, box);
   const masks: SurfaceMasks = {
     top: near(layerMasks.top),
     bottom: near(layerMasks.bottom),
