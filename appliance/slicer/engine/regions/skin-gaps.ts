@@ -6,8 +6,8 @@
  * a triangle stays open. PrusaSlicer 2.6 and OrcaSlicer fill such gaps after the infill with thin
  * lines ("fill gaps" of solid surfaces); CuraEngine connects its skin lines along the boundary.
  */
-import { clipPolylines, differenceEx, offsetEx, thickenPolylines } from '../geometry/clipper.js';
-import { exArea, exBBox, pointInExPolygon } from '../geometry/polygon.js';
+import { clipPolylines, differenceEx, offsetEx, piecesKeepingCore, thickenPolylines } from '../geometry/clipper.js';
+import { exArea } from '../geometry/polygon.js';
 import type { ExPolygon } from '../geometry/types.js';
 import type { Extrusion } from '../toolpath/types.js';
 import { crossSection } from './flow.js';
@@ -46,7 +46,7 @@ export function skinGapFill(area: readonly ExPolygon[], lines: readonly Extrusio
   const open = differenceEx(band, thickenPolylines(near, width)).filter((piece) => exArea(piece) >= MIN_GAP_WIDTH * MIN_GAP_WIDTH);
   const out: Extrusion[] = [];
   // Only gaps wider than MIN_GAP_WIDTH somewhere survive shrinking by half of it.
-  for (const piece of survivingShrink(open, MIN_GAP_WIDTH / 2)) {
+  for (const piece of piecesKeepingCore(open, MIN_GAP_WIDTH / 2)) {
     // A gap around an island of cover (one with a hole) has its middle cut where it crosses the hole.
     const middle = piece.holes.length ? clipPolylines([midline(piece.contour)], [piece]) : [midline(piece.contour)];
     const length = middle.reduce((sum, path) => sum + pathLength(path), 0);
@@ -56,27 +56,6 @@ export function skinGapFill(area: readonly ExPolygon[], lines: readonly Extrusio
     for (const points of middle) out.push({ role: 'gap-fill', points, loop: false, width: lineWidth, height, mm3PerMm });
   }
   return out;
-}
-
-/**
- * The pieces (disjoint, as a boolean returns them) of which something is left when shrunk by
- * `inset`, in their order. One offset of all of them: shrinking each on its own cost a call into
- * Clipper per piece, and a curved top has hundreds of small pieces along its edge. What is left
- * of a piece lies inside it, so its first point tells which piece it came from.
- */
-function survivingShrink(pieces: ExPolygon[], inset: number): ExPolygon[] {
-  if (pieces.length === 0) return pieces;
-  const cores = offsetEx(pieces, -inset);
-  if (cores.length === 0) return [];
-  const boxes = pieces.map(exBBox);
-  const kept = new Set<number>();
-  for (const core of cores) {
-    const x = core.contour[0];
-    const y = core.contour[1];
-    const k = boxes.findIndex((b, i) => x >= b.minX && x <= b.maxX && y >= b.minY && y <= b.maxY && pointInExPolygon(x, y, pieces[i]));
-    if (k >= 0) kept.add(k);
-  }
-  return pieces.filter((_, i) => kept.has(i));
 }
 
 /**

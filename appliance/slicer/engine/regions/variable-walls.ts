@@ -14,8 +14,8 @@
  *
  * The lines along the axis are `axis-lines.ts`'s.
  */
-import { differenceEx, offsetEx } from '../geometry/clipper.js';
-import { emptyBBox, exArea, extendBBox, pointInExPolygon, polygonLength, reversed } from '../geometry/polygon.js';
+import { differenceEx, offsetEx, piecesKeepingCore } from '../geometry/clipper.js';
+import { emptyBBox, exArea, extendBBox, polygonLength, reversed } from '../geometry/polygon.js';
 import type { ExPolygon } from '../geometry/types.js';
 import type { Extrusion } from '../toolpath/types.js';
 import { axisLines, withWidth } from './axis-lines.js';
@@ -59,11 +59,13 @@ function opening(list: ExPolygon[], inset: number, radius: number): ExPolygon[] 
   if (shrunk.length === 0) return [];
   const thick = shrunk.map(surelyThicker);
   // The inset of the pieces in doubt alone: they are disjoint from the others, and so are their cores.
-  const cores = offsetEx(
-    shrunk.filter((_, k) => !thick[k]),
-    -SCRAP,
+  const cored = new Set(
+    piecesKeepingCore(
+      shrunk.filter((_, k) => !thick[k]),
+      SCRAP,
+    ),
   );
-  const solid = shrunk.filter((piece, k) => thick[k] || cores.some((core) => pointInExPolygon(core.contour[0], core.contour[1], piece)));
+  const solid = shrunk.filter((piece, k) => thick[k] || cored.has(piece));
   return solid.length ? offsetEx(solid, radius) : [];
 }
 
