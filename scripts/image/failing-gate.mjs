@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { selftestReports } from './vm.mjs';
-import { api, assertDataKept, assertUnitsReady, install, requestReboot, slot, updateState, waitForState } from './update-checks.mjs';
+import { api, assertDataKept, assertUnitsReady, install, otherSlot, requestReboot, slot, updateState, waitForState } from './update-checks.mjs';
 
 const DASHBOARD_DIR = '/opt/printyard/dist/appliance/dashboard';
 const BROKEN_MAIN = "throw new Error('a broken build, made by npm run test:image for the failing health gate check');\n";
@@ -50,7 +50,7 @@ function trialUnits(serial) {
 export async function failingGate(ctx, bundle, version) {
   const { vm, port, token } = ctx;
   const before = await updateState(port, token);
-  const trialSlot = before.booted === 'A' ? 'B' : 'A';
+  const trialSlot = otherSlot(before.booted);
   const { installSeconds, state: installed } = await install(port, token, bundle);
   assert.equal(installed.last?.version, version);
   const mark = vm.serialMark();

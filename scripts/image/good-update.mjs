@@ -2,15 +2,13 @@
 // version, installed through the dashboard, the reboot asked for, the box on the other slot
 // running that version, committed by the health gate, with its data.
 import assert from 'node:assert/strict';
-import { assertDataKept, assertUnitsReady, install, requestReboot, slot, updateState, waitForState } from './update-checks.mjs';
-
-const other = (bootname) => (bootname === 'A' ? 'B' : 'A');
+import { assertDataKept, assertUnitsReady, install, otherSlot, requestReboot, slot, updateState, waitForState } from './update-checks.mjs';
 
 /** Installs `bundle` (version `version`), reboots and checks the commit; returns the figures. */
 export async function updateAndCommit(ctx, bundle, version) {
   const { vm, port, token } = ctx;
   const before = await updateState(port, token);
-  const target = other(before.booted);
+  const target = otherSlot(before.booted);
   const { installSeconds } = await install(port, token, bundle);
   const mark = vm.serialMark();
   const rebootAt = Date.now();

@@ -4,7 +4,7 @@
 // boots the old slot; the dashboard notes the interrupted install as failed and takes a new one.
 import assert from 'node:assert/strict';
 import { updateAndCommit } from './good-update.mjs';
-import { assertDataKept, assertUnitsReady, slot, updateState, upload, waitForState } from './update-checks.mjs';
+import { assertDataKept, assertUnitsReady, otherSlot, slot, updateState, upload, waitForState } from './update-checks.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
@@ -16,7 +16,7 @@ const UPDATING = /updating slots|checking slot|copying image/i;
 export async function powerCut(ctx, bundle, version) {
   const { vm, port, token } = ctx;
   const before = await updateState(port, token);
-  const target = before.booted === 'A' ? 'B' : 'A';
+  const target = otherSlot(before.booted);
   const t0 = Date.now();
   await upload(port, token, bundle);
   const writing = await waitForState(port, token, (s) => s.busy === null || (s.busy.phase === 'installing' && UPDATING.test(s.busy.message)), {

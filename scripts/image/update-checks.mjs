@@ -112,6 +112,11 @@ export function slot(state, bootname) {
   return state.slots.find((s) => s.bootname === bootname) ?? null;
 }
 
+/** The slot an update goes to from `bootname`: the other of the twin's two. */
+export function otherSlot(bootname) {
+  return bootname === 'A' ? 'B' : 'A';
+}
+
 /**
  * The data partition came through: the box id and host name of the first boot's report, and the
  * admin's session token of before still accepted.
