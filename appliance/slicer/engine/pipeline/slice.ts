@@ -120,8 +120,7 @@ export async function sliceModel(req: SliceRequest): Promise<SliceResult> {
     };
     await runner.broadcast('setup', setup);
     const outlines = await sliceOutlines(placed.objects, specs, runner, progress);
-    const work = distinctOutlineWork(outlines);
-    const pathThreads = req.workers ?? toolpathWorkers(work.points, work.points + RING_WORK * work.rings);
+    const pathThreads = req.workers ?? toolpathWorkersFor(outlines);
     if (pathThreads !== runner.threads) {
       await runner.close();
       runner = createRunner(pathThreads);
@@ -180,6 +179,19 @@ export function toolpathWorkers(points: number, work: number): number {
   if (points < TOOLPATH_THRESHOLD) return 0;
   const cores = defaultWorkerCount();
   return work < TWO_WORKERS_WORK ? Math.min(cores, 1) : cores;
+}
+
+/**
+ * Worker threads for the toolpaths of these outlines. Outlines with fewer points in all than the
+ * threshold get none whatever repeats among their layers: they are not hashed and parsed again
+ * (the box and the small corpus models, a few ms of their slice).
+ */
+function toolpathWorkersFor(outlines: OutlineResult): number {
+  let points = 0;
+  for (const o of outlines.objects) for (const layer of o.layers) points += layer.length / 2;
+  if (points < TOOLPATH_THRESHOLD) return 0;
+  const work = distinctOutlineWork(outlines);
+  return toolpathWorkers(work.points, work.points + RING_WORK * work.rings);
 }
 
 /** Points and rings of the outlines over all layers, not counting layers identical to the one below. */

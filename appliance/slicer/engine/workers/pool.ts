@@ -2,8 +2,7 @@
  * A small pool of worker threads running the engine's geometry tasks. Each worker loads the
  * geometry code once and receives typed arrays; results come back as transferable buffers.
  */
-import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import type { TaskName, TaskArgs, TaskResult } from './tasks.js';
 
@@ -30,7 +29,7 @@ interface Job {
  * 150 MB; PrusaSlicer takes 275 MB). None on a single core, where threads only add overhead.
  */
 export function defaultWorkerCount(): number {
-  const cores = availableParallelism();
+  const cores = process.getBuiltinModule('node:os').availableParallelism();
   return cores >= 2 ? cores : 0;
 }
 
@@ -54,6 +53,9 @@ export class WorkerPool {
   private failure: Error | null = null;
 
   constructor(size: number) {
+    // Loaded here, not imported: most slices start no worker, and the module with the streams and
+    // performance hooks it brings took 2-3 ms of every command-line start.
+    const { Worker } = process.getBuiltinModule('node:worker_threads');
     for (let k = 0; k < size; k++) {
       const worker = new Worker(new URL('./worker.js', import.meta.url), {
         resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
