@@ -62,7 +62,10 @@ async function slice(args: SliceArgs): Promise<void> {
   // its files are read while the catalogue loads.
   const engine = import('../engine/pipeline/slice.js');
   engine.catch(() => undefined);
-  const cat = await catalogue(args.configDir);
+  // Without a data directory only the named profiles (and their parents) are read and checked;
+  // user profiles may inherit from any bundled one, so a data directory takes the whole catalogue.
+  const named = [args.printer, ...args.filaments, args.process];
+  const cat = args.configDir ? await catalogue(args.configDir) : await ProfileCatalogue.bundledFor(named);
   const config = cat.resolveConfig({ printerId: args.printer, filamentIds: args.filaments, processId: args.process, overrides: args.overrides });
   const bambu = config.gcode_flavor === 'bambu';
   if (bambu && !args.output.endsWith('.gcode.3mf')) {

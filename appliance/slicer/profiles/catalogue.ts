@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { AppError, ErrorCode } from '../../common/errors.js';
 import { assembleConfig } from './assemble.js';
-import { loadBundledProfiles } from './bundled.js';
+import { loadBundledProfiles, loadBundledProfilesFor } from './bundled.js';
 import { inheritanceChain, resolveSettings, type ProfileLookup } from './resolve.js';
 import type { ConfigPatch, PrintConfig } from './schema.js';
 import {
@@ -42,6 +42,14 @@ export class ProfileCatalogue {
 
   static async bundled(): Promise<ProfileCatalogue> {
     return new ProfileCatalogue(await loadBundledProfiles());
+  }
+
+  /**
+   * The bundled profiles with these ids and their parents only (see `loadBundledProfilesFor`): for
+   * one job in a process of its own, which resolves these and lists nothing.
+   */
+  static async bundledFor(ids: readonly string[]): Promise<ProfileCatalogue> {
+    return new ProfileCatalogue(await loadBundledProfilesFor(ids));
   }
 
   /**
@@ -122,6 +130,13 @@ export class ProfileCatalogue {
     const entry = this.entries.get(id);
     if (entry === undefined) throw new AppError(ErrorCode.profileNotFound, 404, `unknown profile "${id}"`, { id });
     return { ...structuredClone(entry.profile), settings: structuredClone(this.resolvedSettings(entry.profile)) };
+  }
+
+  /** A profile's name, without the copy of its settings that `get` makes. */
+  name(id: string): string {
+    const entry = this.entries.get(id);
+    if (entry === undefined) throw new AppError(ErrorCode.profileNotFound, 404, `unknown profile "${id}"`, { id });
+    return entry.profile.name;
   }
 
   /** The engine's configuration for one job; see assemble.ts for the order of precedence. */

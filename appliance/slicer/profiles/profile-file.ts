@@ -163,29 +163,45 @@ async function listJsonFiles(dir: string): Promise<string[]> {
   return files;
 }
 
+/** The records of one profile file, or why the file is not JSON. */
+export type ProfileFileRecords = { file: string; records: unknown[] } | { file: string; error: string };
+
+/** Reads and parses every `*.json` below `dir`, without checking what the records hold. */
+export async function readProfileFileRecords(dir: string): Promise<ProfileFileRecords[]> {
+  const out: ProfileFileRecords[] = [];
+  for (const file of await listJsonFiles(dir)) {
+    try {
+      const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
+      out.push({ file, records: Array.isArray(parsed) ? parsed : [parsed] });
+    } catch (err) {
+      out.push({ file, error: `not valid JSON: ${(err as Error).message}` });
+    }
+  }
+  return out;
+}
+
+/** Checks records as `parseProfileRecord` does; bad records are reported in the batch, not thrown. */
+export function parseProfileRecords(file: string, records: readonly unknown[], source: ProfileSource, batch: ProfileBatch): void {
+  for (const record of records) {
+    try {
+      batch.profiles.push({ profile: parseProfileRecord(record, source), file });
+    } catch (err) {
+      const label = typeof record === 'object' && record !== null ? (record as Record<string, unknown>).id : undefined;
+      batch.report.skipped.push({
+        file,
+        ...(typeof label === 'string' ? { name: label } : {}),
+        reason: err instanceof AppError ? err.message : String(err),
+      });
+    }
+  }
+}
+
 /** Reads every `*.json` below `dir`; bad files and records are reported, not thrown. */
 export async function readProfileFiles(dir: string, source: ProfileSource): Promise<ProfileBatch> {
   const batch: ProfileBatch = { profiles: [], report: emptyReport() };
-  for (const file of await listJsonFiles(dir)) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(await readFile(file, 'utf8'));
-    } catch (err) {
-      batch.report.skipped.push({ file, reason: `not valid JSON: ${(err as Error).message}` });
-      continue;
-    }
-    for (const record of Array.isArray(parsed) ? parsed : [parsed]) {
-      try {
-        batch.profiles.push({ profile: parseProfileRecord(record, source), file });
-      } catch (err) {
-        const label = typeof record === 'object' && record !== null ? (record as Record<string, unknown>).id : undefined;
-        batch.report.skipped.push({
-          file,
-          ...(typeof label === 'string' ? { name: label } : {}),
-          reason: err instanceof AppError ? err.message : String(err),
-        });
-      }
-    }
+  for (const read of await readProfileFileRecords(dir)) {
+    if ('error' in read) batch.report.skipped.push({ file: read.file, reason: read.error });
+    else parseProfileRecords(read.file, read.records, source, batch);
   }
   return batch;
 }

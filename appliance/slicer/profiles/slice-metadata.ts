@@ -13,8 +13,8 @@ export function sliceMetadata(catalogue: ProfileCatalogue, selection: ProfileSel
     printerId: selection.printerId,
     filamentIds: selection.filamentIds,
     processId: selection.processId,
-    printerName: catalogue.get(selection.printerId).name,
-    filamentNames: selection.filamentIds.map((id) => catalogue.get(id).name),
-    processName: catalogue.get(selection.processId).name,
+    printerName: catalogue.name(selection.printerId),
+    filamentNames: selection.filamentIds.map((id) => catalogue.name(id)),
+    processName: catalogue.name(selection.processId),
   };
 }

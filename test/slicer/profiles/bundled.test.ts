@@ -3,6 +3,7 @@ import path from 'node:path';
 import { before, test } from 'node:test';
 import { buildTemplateVars, withLayer } from '../../../appliance/slicer/engine/gcode/template-vars.js';
 import { renderTemplate } from '../../../appliance/slicer/engine/gcode/template/index.js';
+import type { AppError } from '../../../appliance/common/errors.js';
 import { repoRoot } from '../../../appliance/common/paths.js';
 import { bundledProfilesDir, loadBundledProfiles } from '../../../appliance/slicer/profiles/bundled.js';
 import { ProfileCatalogue } from '../../../appliance/slicer/profiles/catalogue.js';
@@ -68,6 +69,46 @@ test('abstract bases are in the catalogue but never listed', async () => {
   const listed = new Set(catalogue.list().map((s) => s.id));
   for (const id of abstract) assert.ok(!listed.has(id), id);
   assert.equal(catalogue.get('fdm-printer-common').instantiable, false);
+});
+
+test('a catalogue of the profiles one job names resolves every fixed id as the whole catalogue does', async () => {
+  for (const printerId of FIXED_IDS.printer) {
+    const jobs: [string[], string][] = [
+      [['generic-pla'], '0.20mm-standard'],
+      [['prusament-petg'], '0.12mm-fine'],
+    ];
+    // An AMS takes a filament per slot.
+    if (printerId.startsWith('bambu-lab')) jobs.push([['bambu-pla-basic', 'generic-petg'], '0.16mm-optimal']);
+    for (const [filamentIds, processId] of jobs) {
+      const request = { printerId, filamentIds, processId, overrides: { sparse_infill_density: '15%' } };
+      const job = await ProfileCatalogue.bundledFor([printerId, ...filamentIds, processId]);
+      assert.deepEqual(job.resolveConfig(request), catalogue.resolveConfig(request), printerId);
+      for (const id of [printerId, ...filamentIds, processId]) assert.equal(job.name(id), catalogue.get(id).name, id);
+    }
+  }
+});
+
+test('a catalogue of named profiles holds those and their parents only, and calls other ids unknown', async () => {
+  const job = await ProfileCatalogue.bundledFor(['bambu-pla-basic', 'no-such-printer']);
+  // bambu-pla-basic inherits generic-pla, which inherits the abstract filament base.
+  assert.deepEqual(
+    job
+      .list()
+      .map((s) => s.id)
+      .sort(),
+    ['bambu-pla-basic', 'generic-pla'],
+  );
+  assert.equal(job.get('fdm-filament-common').instantiable, false);
+  assert.throws(
+    () => job.resolveConfig({ printerId: 'no-such-printer', filamentIds: ['bambu-pla-basic'], processId: '0.20mm-standard' }),
+    (err: AppError) => err.status === 404 && /unknown printer profile "no-such-printer"/.test(err.message),
+  );
+  const none = await ProfileCatalogue.bundledFor(['no-such-printer']);
+  assert.throws(
+    () => none.name('no-such-printer'),
+    (err: AppError) => err.status === 404,
+  );
+  assert.deepEqual(none.list(), []);
 });
 
 test('exactly one default per kind', () => {
