@@ -2,9 +2,17 @@
  * A small pool of worker threads running the engine's geometry tasks. Each worker loads the
  * geometry code once and receives typed arrays; results come back as transferable buffers.
  */
+import { createRequire } from 'node:module';
 import type { Worker } from 'node:worker_threads';
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import type { TaskName, TaskArgs, TaskResult } from './tasks.js';
+
+/*
+ * Node's os and worker_threads are required when first needed, not imported: most slices start no
+ * worker, and worker_threads with the streams and performance hooks it brings took 2-3 ms of every
+ * command-line start. (`process.getBuiltinModule` would do, but only from Node 20.16.)
+ */
+const require = createRequire(import.meta.url);
 
 interface Pending {
   resolve: (value: unknown) => void;
@@ -29,7 +37,8 @@ interface Job {
  * 150 MB; PrusaSlicer takes 275 MB). None on a single core, where threads only add overhead.
  */
 export function defaultWorkerCount(): number {
-  const cores = process.getBuiltinModule('node:os').availableParallelism();
+  const { availableParallelism } = require('node:os') as typeof import('node:os');
+  const cores = availableParallelism();
   return cores >= 2 ? cores : 0;
 }
 
@@ -53,9 +62,7 @@ export class WorkerPool {
   private failure: Error | null = null;
 
   constructor(size: number) {
-    // Loaded here, not imported: most slices start no worker, and the module with the streams and
-    // performance hooks it brings took 2-3 ms of every command-line start.
-    const { Worker } = process.getBuiltinModule('node:worker_threads');
+    const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
     for (let k = 0; k < size; k++) {
       const worker = new Worker(new URL('./worker.js', import.meta.url), {
         resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
