@@ -18,20 +18,71 @@ export interface Pieces {
   hi: Float64Array;
 }
 
-export class PiecesBuilder {
+/**
+ * Where the scanline sweep (`hatch`) reports each piece it finds: from (x0, y0) to (x1, y1), its
+ * ends' rings and arc positions, its family and row, and its extent along the row. The builder
+ * keeps them as Pieces; a bridge's direction scoring only sums them up.
+ */
+export interface PieceSink {
+  piece(
+    x0: number,
+    y0: number,
+    x1: number,
+    y1: number,
+    startRing: number,
+    startArc: number,
+    endRing: number,
+    endArc: number,
+    family: number,
+    row: number,
+    lo: number,
+    hi: number,
+  ): void;
+}
+
+/** Where a builder starts: nothing is allocated until a piece comes (bridge scoring builds many empty ones). */
+const NO_INTS = new Int32Array(0);
+const NO_DOUBLES = new Float64Array(0);
+/** Pieces a builder first makes room for. */
+const FIRST_CAPACITY = 16;
+
+export class PiecesBuilder implements PieceSink {
   private n = 0;
   private readonly paths: Float64Array[] = [];
-  private endRing: Int32Array = new Int32Array(32);
-  private endArc: Float64Array = new Float64Array(32);
-  private family: Int32Array = new Int32Array(16);
-  private row: Int32Array = new Int32Array(16);
-  private lo: Float64Array = new Float64Array(16);
-  private hi: Float64Array = new Float64Array(16);
+  private endRing: Int32Array = NO_INTS;
+  private endArc: Float64Array = NO_DOUBLES;
+  private family: Int32Array = NO_INTS;
+  private row: Int32Array = NO_INTS;
+  private lo: Float64Array = NO_DOUBLES;
+  private hi: Float64Array = NO_DOUBLES;
 
   get count(): number {
     return this.n;
   }
 
+  piece(
+    x0: number,
+    y0: number,
+    x1: number,
+    y1: number,
+    startRing: number,
+    startArc: number,
+    endRing: number,
+    endArc: number,
+    family: number,
+    row: number,
+    lo: number,
+    hi: number,
+  ): void {
+    const path = new Float64Array(4);
+    path[0] = x0;
+    path[1] = y0;
+    path[2] = x1;
+    path[3] = y1;
+    this.add(path, startRing, startArc, endRing, endArc, family, row, lo, hi);
+  }
+
+  /** A piece whose path is given (a clipped polyline of any length). */
   add(
     path: Float64Array,
     startRing: number,
@@ -61,17 +112,18 @@ export class PiecesBuilder {
     return {
       count: n,
       paths: this.paths,
-      endRing: this.endRing.slice(0, n * 2),
-      endArc: this.endArc.slice(0, n * 2),
-      family: this.family.slice(0, n),
-      row: this.row.slice(0, n),
-      lo: this.lo.slice(0, n),
-      hi: this.hi.slice(0, n),
+      // Views, not copies: the builder is done with its arrays, and the pieces are read by index.
+      endRing: this.endRing.subarray(0, n * 2),
+      endArc: this.endArc.subarray(0, n * 2),
+      family: this.family.subarray(0, n),
+      row: this.row.subarray(0, n),
+      lo: this.lo.subarray(0, n),
+      hi: this.hi.subarray(0, n),
     };
   }
 
   private grow(): void {
-    const cap = this.family.length * 2;
+    const cap = Math.max(this.family.length * 2, FIRST_CAPACITY);
     this.endRing = resizedI32(this.endRing, cap * 2);
     this.endArc = resizedF64(this.endArc, cap * 2);
     this.family = resizedI32(this.family, cap);
