@@ -113,15 +113,20 @@ function classifyObject(obj: ObjectLayer, first: boolean, h: number, p: RegionPa
       const walls = belowHashes.has(islandHash)
         ? cache.wallsFor(`${islandHash}:${h}:${first}`, () => build(island, { ...wallParams, supportedBy: null }))
         : build(island, { ...wallParams, supportedBy: support });
-      const regions = classifyFill(walls.innerEdge, masks, {
-        firstLayer: first,
-        minSparseArea: p.minSparseArea,
-        bridgeAnchor: EXTERNAL_MARGIN,
-        topMargin: EXTERNAL_MARGIN,
-        shellMargin: verticalShells?.mode === 'ensure_all' ? 0 : EXTERNAL_MARGIN,
-        solidInfill: p.density >= 0.999,
-        minSolidWidth: spacingOf(widthFor('solid-infill', p.widths, first), h),
-      });
+      const regions = classifyFill(
+        walls.innerEdge,
+        masks,
+        {
+          firstLayer: first,
+          minSparseArea: p.minSparseArea,
+          bridgeAnchor: EXTERNAL_MARGIN,
+          topMargin: EXTERNAL_MARGIN,
+          shellMargin: verticalShells?.mode === 'ensure_all' ? 0 : EXTERNAL_MARGIN,
+          solidInfill: p.density >= 0.999,
+          minSolidWidth: spacingOf(widthFor('solid-infill', p.widths, first), h),
+        },
+        (key, compute) => cache.fillRegionsFor(key, compute),
+      );
       return { island, walls, regions };
     });
   });
