@@ -146,6 +146,8 @@ export function hatch(boundary: Boundary, angle: number, placement: RowPlacement
     offset += running;
   }
   start[rowCount] = offset;
+  // Every piece takes two crossings.
+  out.reserve?.(offset >> 1);
 
   const xs = room('xs', offset);
   const ts = room('ts', offset);
