@@ -12,7 +12,7 @@ import { bridgeOverInfill } from './internal-bridges.js';
 import { buildWalls, centreLine, type IslandWalls, type WallSupport } from './perimeters.js';
 import { buildVariableWalls } from './variable-walls.js';
 import type { SupportLayer } from './support.js';
-import { classifyFill, surfaceMasks, type ExposureMemo, type FillRegions, type HashedLayer, type VerticalShellRule } from './surfaces.js';
+import { classifyFill, surfaceMasks, type FillRegions, type HashedLayer, type VerticalShellRule } from './surfaces.js';
 import { RegionCache } from './cache.js';
 import { skinGapFill } from './skin-gaps.js';
 import { hashExPolygon, hashExPolygons } from '../geometry/hash.js';
@@ -79,16 +79,7 @@ function classifyObject(obj: ObjectLayer, first: boolean, h: number, p: RegionPa
       islands: cache.outlineGeometryFor(`coarse:${layer.hash}`, () => simplifyEx(layer.islands, MASK_TOLERANCE)),
     });
     const verticalShells = verticalShellRule(p, cache, h);
-    const exposure: ExposureMemo = (layer, neighbour, compute) => cache.outlineGeometryFor(`exposed:${layer}:${neighbour}`, compute);
-    const masks = surfaceMasks(
-      coarse(obj.current),
-      above.map(coarse),
-      below.map(coarse),
-      p.topLayers,
-      p.bottomLayers,
-      first ? null : verticalShells,
-      exposure,
-    );
+    const masks = surfaceMasks(coarse(obj.current), above.map(coarse), below.map(coarse), p.topLayers, p.bottomLayers, first ? null : verticalShells);
     const outerWidth = widthFor('outer-wall', p.widths, first);
     const innerWidth = widthFor('inner-wall', p.widths, first);
     const belowHashes = new Set(below[0]?.islands.map((ex) => hashExPolygon(ex)) ?? []);

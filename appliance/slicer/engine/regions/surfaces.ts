@@ -124,15 +124,6 @@ function fullVerticalShell(current: HashedLayer, window: HashedLayer[], inner: V
 }
 
 /**
- * Memoises what a layer's outline leaves uncovered by a neighbour's, by the two outlines' hashes:
- * the layers around a change of section each compare the same two outlines (the rigid3d platform:
- * 980 differences of 860 pairs). The identity when nothing is kept.
- */
-export type ExposureMemo = (layer: number, neighbour: number, compute: () => ExPolygon[]) => ExPolygon[];
-
-const computeExposure: ExposureMemo = (_layer, _neighbour, compute) => compute();
-
-/**
  * @param above the next layers up, nearest first; a missing layer (past the object's top) ends the list early.
  * @param below the layers down, nearest first; shorter than `bottomLayers` near the bed.
  * @param vertical how vertical shells are made, or null when they are off.
@@ -144,7 +135,6 @@ export function surfaceMasks(
   topLayers: number,
   bottomLayers: number,
   vertical: VerticalShellRule | null,
-  memo: ExposureMemo = computeExposure,
 ): SurfaceMasks {
   const none: ExPolygon[] = [];
   if (current.islands.length === 0) return { top: none, bottom: none, topShell: none, bottomShell: none, verticalShell: none };
@@ -155,10 +145,8 @@ export function surfaceMasks(
     if (other.hash === current.hash) return none;
     let exposed = exposures.get(other.hash);
     if (!exposed) {
-      exposed = memo(current.hash, other.hash, () => {
-        const changed = changedIslands(current, other);
-        return changed.length ? dropSlivers(differenceEx(changed, exPolygonsNear(other.islands, bboxOfEx(changed)))) : none;
-      });
+      const changed = changedIslands(current, other);
+      exposed = changed.length ? dropSlivers(differenceEx(changed, exPolygonsNear(other.islands, bboxOfEx(changed)))) : none;
       exposures.set(other.hash, exposed);
     }
     return exposed;
