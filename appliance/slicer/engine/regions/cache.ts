@@ -45,7 +45,7 @@ export class RegionCache {
     drop(this.walls, KEEP_PATHS);
     drop(this.fills, KEEP_PATHS);
     drop(this.outlineGeometry, KEEP_OUTLINE_GEOMETRY);
-    drop(this.fillRegions, KEEP_OUTLINE_GEOMETRY);
+    drop(this.fillRegions, KEEP_PATHS);
     drop(this.layers, KEEP_PATHS);
   }
 

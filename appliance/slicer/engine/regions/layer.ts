@@ -12,7 +12,7 @@ import { bridgeOverInfill } from './internal-bridges.js';
 import { buildWalls, centreLine, type IslandWalls, type WallSupport } from './perimeters.js';
 import { buildVariableWalls } from './variable-walls.js';
 import type { SupportLayer } from './support.js';
-import { classifyFill, surfaceMasks, type FillRegions, type HashedLayer, type VerticalShellRule } from './surfaces.js';
+import { classifyFill, surfaceMasks, type FillRegions, type HashedLayer, type RegionsMemo, type VerticalShellRule } from './surfaces.js';
 import { RegionCache } from './cache.js';
 import { skinGapFill } from './skin-gaps.js';
 import { hashExPolygon, hashExPolygons } from '../geometry/hash.js';
@@ -88,6 +88,9 @@ function classifyObject(obj: ObjectLayer, first: boolean, h: number, p: RegionPa
       !first && p.detectOverhangWalls && below.length
         ? { islands: below[0].islands, grown: () => (grownBelow ??= offsetEx(below[0].islands, outerWidth / 2)) }
         : null;
+    // The other islands of a layer where one changes are classified again from the same area and
+    // masks; an island alone on its layer is not (its masks change with the classification key).
+    const regionsMemo: RegionsMemo | undefined = obj.current.islands.length > 1 ? (key, compute) => cache.fillRegionsFor(key, compute) : undefined;
     return obj.current.islands.map((island) => {
       const islandHash = hashExPolygon(island);
       const wallParams = {
@@ -116,7 +119,7 @@ function classifyObject(obj: ObjectLayer, first: boolean, h: number, p: RegionPa
           solidInfill: p.density >= 0.999,
           minSolidWidth: spacingOf(widthFor('solid-infill', p.widths, first), h),
         },
-        (key, compute) => cache.fillRegionsFor(key, compute),
+        regionsMemo,
       );
       return { island, walls, regions };
     });

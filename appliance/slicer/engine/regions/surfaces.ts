@@ -214,8 +214,8 @@ export interface ClassifyOptions {
 /**
  * Memoises an island's fill regions by what they are found from, a key of the hashes of its fill
  * area and of the masks near it, and the options: on a layer where one island changes, the others
- * are classified again with the same areas and masks (the rigid3d platform: 589 classifications
- * of 354 distinct inputs). The identity when nothing is kept.
+ * are classified again with the same areas and masks, on the next layer built (the rigid3d
+ * platform: 231 of 589 classifications found so). The identity when nothing is kept.
  */
 export type RegionsMemo = (key: string, compute: () => FillRegions) => FillRegions;
 
