@@ -109,29 +109,6 @@ export function exBBox(ex: ExPolygon): BBox2 {
   return box;
 }
 
-/**
- * The box of a contour written into `out` at `at` (minX, minY, maxX, maxY): the boxes of a list are
- * found without a box object and a memo entry per piece, most of them never asked for again.
- */
-function contourBoxInto(path: Float64Array, out: Float64Array, at: number): void {
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (let k = 0; k < path.length; k += 2) {
-    const x = path[k];
-    const y = path[k + 1];
-    if (x < minX) minX = x;
-    if (x > maxX) maxX = x;
-    if (y < minY) minY = y;
-    if (y > maxY) maxY = y;
-  }
-  out[at] = minX;
-  out[at + 1] = minY;
-  out[at + 2] = maxX;
-  out[at + 3] = maxY;
-}
-
 /** Bounding boxes of the pieces of a list (minX, minY, maxX, maxY each), by the list. */
 const listBoxes = new WeakMap<readonly ExPolygon[], Float64Array>();
 
@@ -148,7 +125,15 @@ export function exPolygonsNear(list: ExPolygon[], box: BBox2): ExPolygon[] {
   let boxes = listBoxes.get(list);
   if (boxes?.length !== list.length * 4) {
     const made = new Float64Array(list.length * 4);
-    for (let i = 0; i < list.length; i++) contourBoxInto(list[i].contour, made, i * 4);
+    // Each piece's box from its memo: the same pieces come again in other lists (filtered ones,
+    // the layer's masks near each island), and a large outline's box is a scan of all its points.
+    for (let i = 0, k = 0; i < list.length; i++, k += 4) {
+      const b = exBBox(list[i]);
+      made[k] = b.minX;
+      made[k + 1] = b.minY;
+      made[k + 2] = b.maxX;
+      made[k + 3] = b.maxY;
+    }
     listBoxes.set(list, made);
     boxes = made;
   }
