@@ -38,6 +38,11 @@ export class PathBuilder {
     return this.data.slice(0, this.used);
   }
 
+  /** The points so far as a view of the builder's storage, valid until the builder changes (no copy). */
+  view(): Float64Array {
+    return this.data.subarray(0, this.used);
+  }
+
   clear(): void {
     this.used = 0;
   }

@@ -125,10 +125,15 @@ export function exPolygonsNear(list: ExPolygon[], box: BBox2): ExPolygon[] {
   let boxes = listBoxes.get(list);
   if (boxes?.length !== list.length * 4) {
     const made = new Float64Array(list.length * 4);
-    list.forEach((ex, i) => {
-      const b = exBBox(ex);
-      made.set([b.minX, b.minY, b.maxX, b.maxY], i * 4);
-    });
+    // Each piece's box from its memo: the same pieces come again in other lists (filtered ones,
+    // the layer's masks near each island), and a large outline's box is a scan of all its points.
+    for (let i = 0, k = 0; i < list.length; i++, k += 4) {
+      const b = exBBox(list[i]);
+      made[k] = b.minX;
+      made[k + 1] = b.minY;
+      made[k + 2] = b.maxX;
+      made[k + 3] = b.maxY;
+    }
     listBoxes.set(list, made);
     boxes = made;
   }

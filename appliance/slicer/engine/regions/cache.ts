@@ -7,6 +7,7 @@
 import type { ExPolygon } from '../geometry/types.js';
 import type { Extrusion } from '../toolpath/types.js';
 import type { IslandWalls } from './perimeters.js';
+import type { FillRegions } from './surfaces.js';
 
 /**
  * Layers an unused entry is kept for. Walls and fills are reused from the layer below, or from
@@ -28,6 +29,7 @@ export class RegionCache {
   private readonly walls = new Map<string, { layer: number; value: IslandWalls }>();
   private readonly fills = new Map<string, { layer: number; value: Extrusion[] }>();
   private readonly outlineGeometry = new Map<string, { layer: number; value: ExPolygon[] }>();
+  private readonly fillRegions = new Map<string, { layer: number; value: FillRegions }>();
   private readonly layers = new Map<string, { layer: number; value: Float64Array }>();
   /** Most recently used last. */
   private readonly classifications = new Map<string, unknown>();
@@ -43,6 +45,7 @@ export class RegionCache {
     drop(this.walls, KEEP_PATHS);
     drop(this.fills, KEEP_PATHS);
     drop(this.outlineGeometry, KEEP_OUTLINE_GEOMETRY);
+    drop(this.fillRegions, KEEP_PATHS);
     drop(this.layers, KEEP_PATHS);
   }
 
@@ -79,6 +82,11 @@ export class RegionCache {
       map.delete(oldest);
     }
     return value;
+  }
+
+  /** An island's fill regions by the hashes of its fill area and the masks near it (regions/surfaces.ts builds the key). */
+  fillRegionsFor(key: string, compute: () => FillRegions): FillRegions {
+    return this.memo(this.fillRegions, key, compute);
   }
 
   /** Geometry derived from a layer outline alone (by its hash): shared by the layers around it. */

@@ -12,7 +12,7 @@ import { bridgeOverInfill } from './internal-bridges.js';
 import { buildWalls, centreLine, type IslandWalls, type WallSupport } from './perimeters.js';
 import { buildVariableWalls } from './variable-walls.js';
 import type { SupportLayer } from './support.js';
-import { classifyFill, surfaceMasks, type FillRegions, type HashedLayer, type VerticalShellRule } from './surfaces.js';
+import { classifyFill, surfaceMasks, type FillRegions, type HashedLayer, type RegionsMemo, type VerticalShellRule } from './surfaces.js';
 import { RegionCache } from './cache.js';
 import { skinGapFill } from './skin-gaps.js';
 import { hashExPolygon, hashExPolygons } from '../geometry/hash.js';
@@ -88,6 +88,9 @@ function classifyObject(obj: ObjectLayer, first: boolean, h: number, p: RegionPa
       !first && p.detectOverhangWalls && below.length
         ? { islands: below[0].islands, grown: () => (grownBelow ??= offsetEx(below[0].islands, outerWidth / 2)) }
         : null;
+    // The other islands of a layer where one changes are classified again from the same area and
+    // masks; an island alone on its layer is not (its masks change with the classification key).
+    const regionsMemo: RegionsMemo | undefined = obj.current.islands.length > 1 ? (key, compute) => cache.fillRegionsFor(key, compute) : undefined;
     return obj.current.islands.map((island) => {
       const islandHash = hashExPolygon(island);
       const wallParams = {
@@ -104,15 +107,20 @@ function classifyObject(obj: ObjectLayer, first: boolean, h: number, p: RegionPa
       const walls = belowHashes.has(islandHash)
         ? cache.wallsFor(`${islandHash}:${h}:${first}`, () => build(island, { ...wallParams, supportedBy: null }))
         : build(island, { ...wallParams, supportedBy: support });
-      const regions = classifyFill(walls.innerEdge, masks, {
-        firstLayer: first,
-        minSparseArea: p.minSparseArea,
-        bridgeAnchor: EXTERNAL_MARGIN,
-        topMargin: EXTERNAL_MARGIN,
-        shellMargin: verticalShells?.mode === 'ensure_all' ? 0 : EXTERNAL_MARGIN,
-        solidInfill: p.density >= 0.999,
-        minSolidWidth: spacingOf(widthFor('solid-infill', p.widths, first), h),
-      });
+      const regions = classifyFill(
+        walls.innerEdge,
+        masks,
+        {
+          firstLayer: first,
+          minSparseArea: p.minSparseArea,
+          bridgeAnchor: EXTERNAL_MARGIN,
+          topMargin: EXTERNAL_MARGIN,
+          shellMargin: verticalShells?.mode === 'ensure_all' ? 0 : EXTERNAL_MARGIN,
+          solidInfill: p.density >= 0.999,
+          minSolidWidth: spacingOf(widthFor('solid-infill', p.widths, first), h),
+        },
+        regionsMemo,
+      );
       return { island, walls, regions };
     });
   });

@@ -124,3 +124,29 @@ test('the shell under a top is anchored by the shell margin, or widened by the r
   const reached = classifyFill(fill, surfaceMasks(l, [l, holed], [l], 2, 1, shells('ensure_all', 1)), options);
   near(totalArea(reached.solid), 6 * 6, 1e-3);
 });
+
+test('a memo of fill regions is asked by the area and the masks near it, so a far change keeps the key', () => {
+  // Two islands; the layer above covers the left one and leaves a hole over the right one.
+  const both = [...square(0, 0, 10, 10), ...square(30, 0, 40, 10)];
+  const l = layer(both);
+  const covered = layer([...square(0, 0, 10, 10), ...differenceEx(square(30, 0, 40, 10), square(34, 4, 36, 6))]);
+  const m = surfaceMasks(l, [covered], [l], 1, 1, null);
+  const left = offsetEx(square(0, 0, 10, 10), -1);
+  const right = offsetEx(square(30, 0, 40, 10), -1);
+  const kept = new Map<string, ReturnType<typeof classifyFill>>();
+  const keys: string[] = [];
+  const memo = (key: string, compute: () => ReturnType<typeof classifyFill>) => {
+    keys.push(key);
+    if (!kept.has(key)) kept.set(key, compute());
+    return kept.get(key) as ReturnType<typeof classifyFill>;
+  };
+  assert.deepEqual(classifyFill(right, m, options, memo), classifyFill(right, m, options));
+  near(totalArea(classifyFill(right, m, options, memo).top), 4, 1e-3);
+  // The left island's masks near it are empty either way: another top far off does not change its key.
+  const other = layer([...square(0, 0, 10, 10), ...differenceEx(square(30, 0, 40, 10), square(32, 2, 38, 8))]);
+  classifyFill(left, m, options, memo);
+  classifyFill(left, surfaceMasks(l, [other], [l], 1, 1, null), options, memo);
+  assert.equal(keys[2], keys[3]);
+  assert.notEqual(keys[0], keys[2]);
+  assert.equal(kept.size, 2);
+});

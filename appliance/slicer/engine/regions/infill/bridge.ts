@@ -7,7 +7,7 @@ import { bboxOfEx, length2, pointInExPolygon } from '../../geometry/polygon.js';
 import type { BBox2, ExPolygon } from '../../geometry/types.js';
 import { Boundary } from './boundary.js';
 import { hatch } from './hatch.js';
-import { PiecesBuilder } from './pieces.js';
+import type { PieceSink } from './pieces.js';
 
 const DEG = Math.PI / 180;
 /** Regular candidate directions, degrees apart. */
@@ -72,27 +72,40 @@ function score(
   anchors: readonly ExPolygon[],
   anchorBoxes: readonly BBox2[],
 ): { share: number; longest: number } {
-  const builder = new PiecesBuilder();
-  for (const b of boundaries) hatch(b, angleDeg * DEG, { kind: 'grid', step }, 0, builder);
-  const pieces = builder.finish();
-  const dx = Math.cos(angleDeg * DEG);
-  const dy = Math.sin(angleDeg * DEG);
-  let total = 0;
-  let anchored = 0;
-  let longestAnchored = 0;
-  let longest = 0;
-  for (const p of pieces.paths) {
-    const len = length2(p[2] - p[0], p[3] - p[1]);
-    total += len;
-    if (len > longest) longest = len;
-    const held =
-      onAnchor(p[0] - dx * PROBE, p[1] - dy * PROBE, anchors, anchorBoxes) && onAnchor(p[2] + dx * PROBE, p[3] + dy * PROBE, anchors, anchorBoxes);
-    if (!held) continue;
-    anchored += len;
-    if (len > longestAnchored) longestAnchored = len;
-  }
+  const sums = new AnchorSums(Math.cos(angleDeg * DEG), Math.sin(angleDeg * DEG), anchors, anchorBoxes);
+  for (const b of boundaries) hatch(b, angleDeg * DEG, { kind: 'grid', step }, 0, sums);
+  const { total, anchored, longestAnchored, longest } = sums;
   // With nothing anchored in any direction, the shortest span is the least bad.
   return { share: total > 0 ? anchored / total : 0, longest: anchored > 0 ? longestAnchored : longest };
+}
+
+/**
+ * The sample lines of one direction summed as the sweep finds them, in its order: the lengths are
+ * all the score needs, so no piece is kept (a bridge is scored in some thirty directions).
+ */
+class AnchorSums implements PieceSink {
+  total = 0;
+  anchored = 0;
+  longestAnchored = 0;
+  longest = 0;
+
+  constructor(
+    private readonly dx: number,
+    private readonly dy: number,
+    private readonly anchors: readonly ExPolygon[],
+    private readonly boxes: readonly BBox2[],
+  ) {}
+
+  piece(x0: number, y0: number, x1: number, y1: number): void {
+    const len = length2(x1 - x0, y1 - y0);
+    this.total += len;
+    if (len > this.longest) this.longest = len;
+    const { dx, dy, anchors, boxes } = this;
+    const held = onAnchor(x0 - dx * PROBE, y0 - dy * PROBE, anchors, boxes) && onAnchor(x1 + dx * PROBE, y1 + dy * PROBE, anchors, boxes);
+    if (!held) return;
+    this.anchored += len;
+    if (len > this.longestAnchored) this.longestAnchored = len;
+  }
 }
 
 function onAnchor(x: number, y: number, anchors: readonly ExPolygon[], boxes: readonly BBox2[]): boolean {

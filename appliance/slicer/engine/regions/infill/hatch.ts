@@ -4,7 +4,7 @@
  * boundary (to link ends later), and a sweep over the edges finds exactly that in linear time.
  */
 import type { Boundary } from './boundary.js';
-import type { PiecesBuilder } from './pieces.js';
+import type { PieceSink } from './pieces.js';
 
 /**
  * Where the rows (lines) go, in the frame rotated so that the lines run along +X.
@@ -24,25 +24,62 @@ const MIN_PIECE = 1e-6;
 /** Rows with more crossings than this are sorted with the built-in sort instead of insertion sort. */
 const INSERTION_SORT_MAX = 32;
 
-interface Rows {
-  origin: number;
-  step: number;
-  kMin: number;
-  kMax: number;
+/*
+ * The sweep's working arrays, kept from call to call and grown when a call needs more: hatch runs
+ * for every fill area and some thirty times per bridge (to score its directions), and its dozen
+ * typed arrays a call, each a buffer outside the heap, were a steady share of the garbage. The
+ * loops read them up to the counts of the call, never by their length; the pieces get arrays of
+ * their own, and hatch never calls itself.
+ */
+const scratch = {
+  fx: new Float64Array(64),
+  fy: new Float64Array(64),
+  next: new Int32Array(64),
+  vRing: new Int32Array(64),
+  ringStart: new Int32Array(8),
+  firstRow: new Int32Array(64),
+  lastRow: new Int32Array(64),
+  start: new Int32Array(64),
+  fillPos: new Int32Array(64),
+  xs: new Float64Array(64),
+  ts: new Float64Array(64),
+  edge: new Int32Array(64),
+};
+type ScratchName = keyof typeof scratch;
+/** The two ends of the piece being reported (x, y each). */
+const ends = new Float64Array(4);
+
+/** Scratch array `name` with room for at least `n` entries (its contents are left as they were). */
+function room<K extends ScratchName>(name: K, n: number): (typeof scratch)[K] {
+  const a = scratch[name];
+  if (a.length >= n) return a;
+  const size = Math.max(n, 2 * a.length);
+  const grown = (a instanceof Float64Array ? new Float64Array(size) : new Int32Array(size)) as (typeof scratch)[K];
+  scratch[name] = grown;
+  return grown;
 }
 
+/*
+ * The rows placeRows chose, in arrays rather than an object: row k at origin + k × step, k from
+ * kMin to kMax. Its origin is 0 on the grid and a fraction when fitted, and objects whose number
+ * field holds both kinds change shape, which kept the optimised hatch from being made again after
+ * a deoptimisation (it ran unoptimised, boxing every number it computed, for the rest of a slice).
+ */
+const rowFrame = new Float64Array(2);
+const rowRange = new Int32Array(2);
+
 /** Adds to `out` the pieces of the lines at `angle` (radians) that lie inside the island. */
-export function hatch(boundary: Boundary, angle: number, placement: RowPlacement, family: number, out: PiecesBuilder): void {
+export function hatch(boundary: Boundary, angle: number, placement: RowPlacement, family: number, out: PieceSink): void {
   const rings = boundary.rings;
   const c = Math.cos(angle);
   const s = Math.sin(angle);
   let total = 0;
   for (const ring of rings) total += ring.length >> 1;
-  const fx = new Float64Array(total);
-  const fy = new Float64Array(total);
-  const next = new Int32Array(total);
-  const vRing = new Int32Array(total);
-  const ringStart = new Int32Array(rings.length);
+  const fx = room('fx', total);
+  const fy = room('fy', total);
+  const next = room('next', total);
+  const vRing = room('vRing', total);
+  const ringStart = room('ringStart', rings.length);
   let minY = Infinity;
   let maxY = -Infinity;
   let v = 0;
@@ -62,16 +99,19 @@ export function hatch(boundary: Boundary, angle: number, placement: RowPlacement
       vRing[v] = r;
     }
   }
-  const rows = placeRows(placement, minY, maxY);
-  if (!rows) return;
-  const rowCount = rows.kMax - rows.kMin + 1;
-  const yOf = (k: number) => rows.origin + k * rows.step;
+  if (!placeRows(placement, minY, maxY)) return;
+  const origin = rowFrame[0];
+  const step = rowFrame[1];
+  const kMin = rowRange[0];
+  const kMax = rowRange[1];
+  const rowCount = kMax - kMin + 1;
 
   // Each edge crosses the rows in the half-open span [its lower y, its upper y), so a vertex lying
   // exactly on a row is counted once per ring pass and every row gets an even number of crossings.
-  const firstRow = new Int32Array(total);
-  const lastRow = new Int32Array(total);
-  const start = new Int32Array(rowCount + 1);
+  const firstRow = room('firstRow', total);
+  const lastRow = room('lastRow', total);
+  const start = room('start', rowCount + 1);
+  start.fill(0, 0, rowCount + 1);
   for (let e = 0; e < total; e++) {
     const y1 = fy[e];
     const y2 = fy[next[e]];
@@ -82,19 +122,19 @@ export function hatch(boundary: Boundary, angle: number, placement: RowPlacement
     }
     const lo = y1 < y2 ? y1 : y2;
     const hi = y1 < y2 ? y2 : y1;
-    let a = Math.ceil((lo - rows.origin) / rows.step);
-    while (yOf(a - 1) >= lo) a--;
-    while (yOf(a) < lo) a++;
-    let b = Math.ceil((hi - rows.origin) / rows.step) - 1;
-    while (yOf(b + 1) < hi) b++;
-    while (yOf(b) >= hi) b--;
-    if (a < rows.kMin) a = rows.kMin;
-    if (b > rows.kMax) b = rows.kMax;
+    let a = Math.ceil((lo - origin) / step);
+    while (origin + (a - 1) * step >= lo) a--;
+    while (origin + a * step < lo) a++;
+    let b = Math.ceil((hi - origin) / step) - 1;
+    while (origin + (b + 1) * step < hi) b++;
+    while (origin + b * step >= hi) b--;
+    if (a < kMin) a = kMin;
+    if (b > kMax) b = kMax;
     firstRow[e] = a;
     lastRow[e] = b;
     if (a <= b) {
-      start[a - rows.kMin]++;
-      start[b - rows.kMin + 1]--;
+      start[a - kMin]++;
+      start[b - kMin + 1]--;
     }
   }
   // `start` held a difference array of crossing counts per row; turn it into row offsets.
@@ -106,19 +146,22 @@ export function hatch(boundary: Boundary, angle: number, placement: RowPlacement
     offset += running;
   }
   start[rowCount] = offset;
+  // Every piece takes two crossings.
+  out.reserve?.(offset >> 1);
 
-  const xs = new Float64Array(offset);
-  const ts = new Float64Array(offset);
-  const edge = new Int32Array(offset);
-  const fillPos = start.slice(0, rowCount);
+  const xs = room('xs', offset);
+  const ts = room('ts', offset);
+  const edge = room('edge', offset);
+  const fillPos = room('fillPos', rowCount);
+  for (let k = 0; k < rowCount; k++) fillPos[k] = start[k];
   for (let e = 0; e < total; e++) {
     const y1 = fy[e];
     const dy = fy[next[e]] - y1;
     const x1 = fx[e];
     const dx = fx[next[e]] - x1;
     for (let k = firstRow[e]; k <= lastRow[e]; k++) {
-      const t = (yOf(k) - y1) / dy;
-      const p = fillPos[k - rows.kMin]++;
+      const t = (origin + k * step - y1) / dy;
+      const p = fillPos[k - kMin]++;
       xs[p] = x1 + t * dx;
       ts[p] = t;
       edge[p] = e;
@@ -132,49 +175,57 @@ export function hatch(boundary: Boundary, angle: number, placement: RowPlacement
     sortRow(xs, ts, edge, a, b);
     for (let p = a; p + 1 < b; p += 2) {
       if (xs[p + 1] - xs[p] < MIN_PIECE) continue;
-      const path = new Float64Array(4);
-      const ra = endPoint(rings, ringStart, vRing, edge[p], ts[p], path, 0);
-      const rb = endPoint(rings, ringStart, vRing, edge[p + 1], ts[p + 1], path, 2);
+      const ra = endPoint(rings, ringStart, vRing, edge[p], ts[p], ends, 0);
+      const rb = endPoint(rings, ringStart, vRing, edge[p + 1], ts[p + 1], ends, 2);
       const arcA = boundary.arcOn(ra, edge[p] - ringStart[ra], ts[p]);
       const arcB = boundary.arcOn(rb, edge[p + 1] - ringStart[rb], ts[p + 1]);
-      out.add(path, ra, arcA, rb, arcB, family, k + rows.kMin, xs[p], xs[p + 1]);
+      out.piece(ends[0], ends[1], ends[2], ends[3], ra, arcA, rb, arcB, family, k + kMin, xs[p], xs[p + 1]);
     }
   }
 }
 
-function placeRows(placement: RowPlacement, minY: number, maxY: number): Rows | null {
-  if (!(maxY >= minY)) return null;
+/** Places the rows in rowFrame and rowRange; false when there are none. */
+function placeRows(placement: RowPlacement, minY: number, maxY: number): boolean {
+  if (!(maxY >= minY)) return false;
   const step = placement.step;
   if (placement.kind === 'fit') {
     const extent = maxY - minY;
     const n = Math.round(extent / step);
-    if (n < 1) return { origin: (minY + maxY) / 2, step: 1, kMin: 0, kMax: 0 };
+    if (n < 1) return setRows((minY + maxY) / 2, 1, 0, 0);
     const inset = Math.min(FIT_INSET, extent / 4);
-    return { origin: minY + inset, step: (extent - 2 * inset) / n, kMin: 0, kMax: n };
+    return setRows(minY + inset, (extent - 2 * inset) / n, 0, n);
   }
   let kMin = Math.ceil(minY / step) - 1;
   while (kMin * step < minY) kMin++;
   let kMax = Math.floor(maxY / step) + 1;
   while (kMax * step > maxY) kMax--;
-  return kMax >= kMin ? { origin: 0, step, kMin, kMax } : null;
+  return kMax >= kMin && setRows(0, step, kMin, kMax);
 }
 
-/** Writes the world position of a crossing into path[o], path[o+1]; returns its ring. */
+function setRows(origin: number, step: number, kMin: number, kMax: number): true {
+  rowFrame[0] = origin;
+  rowFrame[1] = step;
+  rowRange[0] = kMin;
+  rowRange[1] = kMax;
+  return true;
+}
+
+/** Writes the world position of a crossing into out[o], out[o+1]; returns its ring. */
 function endPoint(
   rings: readonly Float64Array[],
   ringStart: Int32Array,
   vRing: Int32Array,
   e: number,
   t: number,
-  path: Float64Array,
+  out: Float64Array,
   o: number,
 ): number {
   const r = vRing[e];
   const ring = rings[r];
   const i = e - ringStart[r];
   const j = (i + 1) * 2 < ring.length ? i + 1 : 0;
-  path[o] = ring[i * 2] + t * (ring[j * 2] - ring[i * 2]);
-  path[o + 1] = ring[i * 2 + 1] + t * (ring[j * 2 + 1] - ring[i * 2 + 1]);
+  out[o] = ring[i * 2] + t * (ring[j * 2] - ring[i * 2]);
+  out[o + 1] = ring[i * 2 + 1] + t * (ring[j * 2 + 1] - ring[i * 2 + 1]);
   return r;
 }
 

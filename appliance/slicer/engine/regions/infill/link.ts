@@ -93,11 +93,13 @@ function candidates(boundary: Boundary, pieces: Pieces, rules: LinkRules): Int32
   const fillPos = start.slice(0, ringCount);
   for (let e = 0; e < ends; e++) if (pieces.endRing[e] >= 0) byRing[fillPos[pieces.endRing[e]]++] = e;
 
-  const out: number[] = [];
+  // A ring of m ends gives at most m pairs.
+  const out = new Int32Array(2 * ends);
+  let used = 0;
   for (let r = 0; r < ringCount; r++) {
     const m = start[r + 1] - start[r];
     if (m < 2) continue;
-    const list = Array.from(byRing.subarray(start[r], start[r + 1])).sort((p, q) => pieces.endArc[p] - pieces.endArc[q]);
+    const list = sortedByArc(byRing.subarray(start[r], start[r + 1]), pieces.endArc);
     const len = boundary.ringLength(r);
     const walk = new Float64Array(m);
     const usable = new Uint8Array(m);
@@ -112,10 +114,35 @@ function candidates(boundary: Boundary, pieces: Pieces, rules: LinkRules): Int32
     if (first === m) first = m === 2 && walk[1] < walk[0] ? 1 : 0;
     for (let k = 0; k < m; k++) {
       const j = (first + k) % m;
-      if (usable[j]) out.push(list[j], list[j + 1 < m ? j + 1 : 0]);
+      if (usable[j]) {
+        out[used++] = list[j];
+        out[used++] = list[j + 1 < m ? j + 1 : 0];
+      }
     }
   }
-  return Int32Array.from(out);
+  return out.subarray(0, used);
+}
+
+/** Rings with at most this many ends are sorted by insertion, in place, not through an array and the built-in sort. */
+const INSERTION_SORT_MAX = 32;
+
+/**
+ * The ends sorted by their arc position, equal positions kept in the order given (as the built-in
+ * sort keeps them): in place when few, else as a new array.
+ */
+function sortedByArc(ends: Int32Array, arc: Float64Array): ArrayLike<number> {
+  if (ends.length > INSERTION_SORT_MAX) return Array.from(ends).sort((p, q) => arc[p] - arc[q]);
+  for (let i = 1; i < ends.length; i++) {
+    const e = ends[i];
+    const a = arc[e];
+    let j = i - 1;
+    while (j >= 0 && arc[ends[j]] > a) {
+      ends[j + 1] = ends[j];
+      j--;
+    }
+    ends[j + 1] = e;
+  }
+  return ends;
 }
 
 function compatible(pieces: Pieces, rules: LinkRules, p: number, q: number): boolean {
@@ -128,11 +155,37 @@ function compatible(pieces: Pieces, rules: LinkRules, p: number, q: number): boo
   return dr === 1 ? rules.solePred[q] === p : rules.solePred[p] === q;
 }
 
+/** One builder for every chain (buildChains never runs inside itself); each chain gets a copy. */
+const builder = new PathBuilder(256);
+
+/**
+ * Doubles of the slabs that chains' points are carved from: a fill line's points are a few dozen
+ * bytes, and a typed array of their own is an allocation outside the heap each (a layer's fills
+ * are hundreds of chains). A slab is freed with the last chain in it; the fills that a layer's
+ * cache keeps hold theirs for two layers.
+ */
+const SLAB_DOUBLES = 2048;
+let slab = new Float64Array(SLAB_DOUBLES);
+let slabUsed = 0;
+
+/** A copy of `points`: a piece of the current slab, or an array of its own when large. */
+function chainPoints(points: Float64Array): Float64Array {
+  const n = points.length;
+  if (n > SLAB_DOUBLES / 8) return points.slice();
+  if (slabUsed + n > SLAB_DOUBLES) {
+    slab = new Float64Array(SLAB_DOUBLES);
+    slabUsed = 0;
+  }
+  const out = slab.subarray(slabUsed, slabUsed + n);
+  out.set(points);
+  slabUsed += n;
+  return out;
+}
+
 /** Follows the links from every free end into chains; `chainOf` maps each piece to its chain. */
 export function buildChains(boundary: Boundary, pieces: Pieces, links: Links): { chains: Chain[]; chainOf: Int32Array } {
   const chainOf = new Int32Array(pieces.count).fill(-1);
   const chains: Chain[] = [];
-  const builder = new PathBuilder(256);
   const { partner, forward } = links;
   for (let e = 0; e < pieces.count * 2; e++) {
     if (partner[e] >= 0 || chainOf[e >> 1] >= 0) continue;
@@ -151,7 +204,7 @@ export function buildChains(boundary: Boundary, pieces: Pieces, links: Links): {
       boundary.appendWalk(builder, pieces.endRing[exit], pieces.endArc[exit], pieces.endArc[to], forward[exit] === 1);
       entry = to;
     }
-    chains.push({ points: builder.toArray(), first: e >> 1, last });
+    chains.push({ points: chainPoints(builder.view()), first: e >> 1, last });
   }
   return { chains, chainOf };
 }

@@ -18,20 +18,108 @@ export interface Pieces {
   hi: Float64Array;
 }
 
-export class PiecesBuilder {
+/**
+ * Where the scanline sweep (`hatch`) reports each piece it finds: from (x0, y0) to (x1, y1), its
+ * ends' rings and arc positions, its family and row, and its extent along the row. The builder
+ * keeps them as Pieces; a bridge's direction scoring only sums them up.
+ */
+export interface PieceSink {
+  piece(
+    x0: number,
+    y0: number,
+    x1: number,
+    y1: number,
+    startRing: number,
+    startArc: number,
+    endRing: number,
+    endArc: number,
+    family: number,
+    row: number,
+    lo: number,
+    hi: number,
+  ): void;
+  /** Told, before the pieces come, how many there may be at most. */
+  reserve?(more: number): void;
+}
+
+/** Pieces a builder first makes room for. */
+const FIRST_CAPACITY = 16;
+/** Bytes a piece takes in a builder's storage: two ends' arcs, lo and hi (doubles), two ends' rings, family and row (integers). */
+const PIECE_BYTES = 48;
+
+/**
+ * The arrays of a builder, all views of one buffer of `capacity` pieces: one allocation outside
+ * the heap when it grows, not six (fills grow builders by the thousand per slice).
+ */
+class PieceArrays {
+  readonly endArc: Float64Array;
+  readonly lo: Float64Array;
+  readonly hi: Float64Array;
+  readonly endRing: Int32Array;
+  readonly family: Int32Array;
+  readonly row: Int32Array;
+
+  constructor(readonly capacity: number) {
+    const buffer = new ArrayBuffer(capacity * PIECE_BYTES);
+    this.endArc = new Float64Array(buffer, 0, capacity * 2);
+    this.lo = new Float64Array(buffer, capacity * 16, capacity);
+    this.hi = new Float64Array(buffer, capacity * 24, capacity);
+    this.endRing = new Int32Array(buffer, capacity * 32, capacity * 2);
+    this.family = new Int32Array(buffer, capacity * 40, capacity);
+    this.row = new Int32Array(buffer, capacity * 44, capacity);
+  }
+
+  /** Copies the first `n` pieces of `from`. */
+  copy(from: PieceArrays, n: number): void {
+    this.endArc.set(from.endArc.subarray(0, n * 2));
+    this.lo.set(from.lo.subarray(0, n));
+    this.hi.set(from.hi.subarray(0, n));
+    this.endRing.set(from.endRing.subarray(0, n * 2));
+    this.family.set(from.family.subarray(0, n));
+    this.row.set(from.row.subarray(0, n));
+  }
+}
+
+/** Where a builder starts: nothing is allocated until a piece comes. */
+const NO_PIECES = new PieceArrays(0);
+
+export class PiecesBuilder implements PieceSink {
   private n = 0;
   private readonly paths: Float64Array[] = [];
-  private endRing: Int32Array = new Int32Array(32);
-  private endArc: Float64Array = new Float64Array(32);
-  private family: Int32Array = new Int32Array(16);
-  private row: Int32Array = new Int32Array(16);
-  private lo: Float64Array = new Float64Array(16);
-  private hi: Float64Array = new Float64Array(16);
+  private a = NO_PIECES;
 
   get count(): number {
     return this.n;
   }
 
+  /** Makes room for `more` pieces at once (hatch knows how many its rows can give). */
+  reserve(more: number): void {
+    if (this.n + more > this.a.capacity) this.grow(this.n + more);
+  }
+
+  piece(
+    x0: number,
+    y0: number,
+    x1: number,
+    y1: number,
+    startRing: number,
+    startArc: number,
+    endRing: number,
+    endArc: number,
+    family: number,
+    row: number,
+    lo: number,
+    hi: number,
+  ): void {
+    const path = new Float64Array(4);
+    path[0] = x0;
+    path[1] = y0;
+    path[2] = x1;
+    path[3] = y1;
+    this.add(path, startRing, startArc, endRing, endArc, family, row, lo, hi);
+  }
+
+  /** A piece whose path is given (a clipped polyline of any length). */
   add(
     path: Float64Array,
     startRing: number,
@@ -43,52 +131,39 @@ export class PiecesBuilder {
     lo: number,
     hi: number,
   ): void {
-    if (this.n === this.family.length) this.grow();
+    if (this.n === this.a.capacity) this.grow(this.n + 1);
     const i = this.n++;
+    const a = this.a;
     this.paths.push(path);
-    this.endRing[i * 2] = startRing;
-    this.endRing[i * 2 + 1] = endRing;
-    this.endArc[i * 2] = startArc;
-    this.endArc[i * 2 + 1] = endArc;
-    this.family[i] = family;
-    this.row[i] = row;
-    this.lo[i] = lo;
-    this.hi[i] = hi;
+    a.endRing[i * 2] = startRing;
+    a.endRing[i * 2 + 1] = endRing;
+    a.endArc[i * 2] = startArc;
+    a.endArc[i * 2 + 1] = endArc;
+    a.family[i] = family;
+    a.row[i] = row;
+    a.lo[i] = lo;
+    a.hi[i] = hi;
   }
 
   finish(): Pieces {
     const n = this.n;
+    const a = this.a;
     return {
       count: n,
       paths: this.paths,
-      endRing: this.endRing.slice(0, n * 2),
-      endArc: this.endArc.slice(0, n * 2),
-      family: this.family.slice(0, n),
-      row: this.row.slice(0, n),
-      lo: this.lo.slice(0, n),
-      hi: this.hi.slice(0, n),
+      // Views, not copies: the builder is done with its arrays, and the pieces are read by index.
+      endRing: a.endRing.subarray(0, n * 2),
+      endArc: a.endArc.subarray(0, n * 2),
+      family: a.family.subarray(0, n),
+      row: a.row.subarray(0, n),
+      lo: a.lo.subarray(0, n),
+      hi: a.hi.subarray(0, n),
     };
   }
 
-  private grow(): void {
-    const cap = this.family.length * 2;
-    this.endRing = resizedI32(this.endRing, cap * 2);
-    this.endArc = resizedF64(this.endArc, cap * 2);
-    this.family = resizedI32(this.family, cap);
-    this.row = resizedI32(this.row, cap);
-    this.lo = resizedF64(this.lo, cap);
-    this.hi = resizedF64(this.hi, cap);
+  private grow(min: number): void {
+    const grown = new PieceArrays(Math.max(min, 2 * this.a.capacity, FIRST_CAPACITY));
+    grown.copy(this.a, this.n);
+    this.a = grown;
   }
-}
-
-function resizedI32(a: Int32Array, size: number): Int32Array {
-  const out = new Int32Array(size);
-  out.set(a);
-  return out;
-}
-
-function resizedF64(a: Float64Array, size: number): Float64Array {
-  const out = new Float64Array(size);
-  out.set(a);
-  return out;
 }

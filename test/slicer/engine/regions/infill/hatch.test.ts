@@ -93,3 +93,28 @@ test('an area narrower than half a step still gets one line through its middle',
   assert.equal(pieces.count, 1);
   assert.ok(Math.abs(pieces.paths[0][1] - 0.1) < 1e-12);
 });
+
+test('a sweep after a larger one gives what it gives on its own (its working arrays are reused)', () => {
+  const small = { contour: rect(0, 0, 6, 4), holes: [rect(2, 1, 4, 3, true)] };
+  const snapshot = (p: Pieces) => ({
+    paths: p.paths.map((path) => Array.from(path)),
+    ends: [Array.from(p.endRing), Array.from(p.endArc)],
+    rows: [Array.from(p.row), Array.from(p.lo), Array.from(p.hi)],
+  });
+  const alone = snapshot(run(small, 20, 'grid', 0.3).pieces);
+  // Many more vertices and rows than the small area, in the fitted placement, then the grid again.
+  const large = { contour: rect(-50, -40, 60, 45), holes: [] };
+  assert.ok(run(large, 75, 'fit', 0.05).pieces.count > 1000);
+  assert.deepEqual(snapshot(run(small, 20, 'grid', 0.3).pieces), alone);
+});
+
+test('pieces past the room a builder starts with keep every field', () => {
+  const { pieces } = run({ contour: rect(0, 0, 10, 50), holes: [] }, 0, 'grid', 0.1);
+  assert.ok(pieces.count > 400);
+  for (let i = 0; i < pieces.count; i++) {
+    assert.equal(pieces.row[i] - pieces.row[0], i);
+    assert.ok(Math.abs(pieces.lo[i] - 0) < 1e-9 && Math.abs(pieces.hi[i] - 10) < 1e-9);
+    assert.equal(pieces.endRing[i * 2], 0);
+    assert.ok(Math.abs(pieces.paths[i][1] - pieces.paths[i][3]) < 1e-9);
+  }
+});
