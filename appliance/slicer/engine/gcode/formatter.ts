@@ -21,6 +21,8 @@ const [G, ONE, SPACE, X, Y, Z, E, F, NEWLINE] = [...'G1 XYZEF\n'].map((ch) => ch
 
 /** Accelerations set in the stream (by the writer) reach the planner where they are written. */
 const ACCELERATION = /^(?:M204 S|SET_VELOCITY_LIMIT ACCEL=)(\d+)/;
+/** The first characters of the lines `ACCELERATION` can match: other lines skip the expression. */
+const [M, S] = [...'MS'].map((ch) => ch.charCodeAt(0));
 
 export class GcodeFormatter {
   private eAbs = 0;
@@ -63,8 +65,11 @@ export class GcodeFormatter {
         out.text(item);
         out.char(NEWLINE);
         if (item.startsWith(PROGRESS_MARK)) this.planner.marker(item.slice(PROGRESS_MARK.length));
-        const accel = ACCELERATION.exec(item);
-        if (accel) this.planner.setAccelerations({ print: Number(accel[1]), travel: Number(accel[1]) });
+        const first = item.charCodeAt(0);
+        if (first === M || first === S) {
+          const accel = ACCELERATION.exec(item);
+          if (accel) this.planner.setAccelerations({ print: Number(accel[1]), travel: Number(accel[1]) });
+        }
         continue;
       }
       if (typeof item === 'object') {

@@ -21,13 +21,15 @@ export const enum FanMark {
 }
 
 const STRIDE = 6;
+/** One item per fan mark, shared by every layer: an object per mark was garbage. */
+const FAN_ITEMS: readonly { readonly fan: FanMark }[] = [{ fan: FanMark.Normal }, { fan: FanMark.Bridge }, { fan: FanMark.Off }];
 
 export class LayerBuffer {
   /** x, y, z, de, feedrate (mm/s), kind per move. */
   moves = new Float64Array(STRIDE * 256);
   count = 0;
   /** A number ≥ 0 is a move index; a string is a line; { fan } a fan mark; { tool } a filament change. */
-  readonly items: (number | string | { fan: FanMark } | { tool: number })[] = [];
+  readonly items: (number | string | { readonly fan: FanMark } | { tool: number })[] = [];
 
   /** Empties the buffer for the next layer, keeping its storage (a new one per layer was 5 % of the writer's time). */
   clear(): void {
@@ -56,7 +58,7 @@ export class LayerBuffer {
   }
 
   fan(mark: FanMark): void {
-    this.items.push({ fan: mark });
+    this.items.push(FAN_ITEMS[mark]);
   }
 
   /** From here on the moves belong to filament `tool` (its usage and extruder offset). */

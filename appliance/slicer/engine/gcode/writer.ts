@@ -6,7 +6,7 @@
  */
 import type { PrintConfig } from '../../profiles/schema.js';
 import { decideCooling } from '../toolpath/cooling.js';
-import { chooseSeam, startLoopAt, trimEnd, type SeamMode } from '../toolpath/seam.js';
+import { chooseSeam, type SeamContext, type SeamMode, startLoopInto, trimEndInPlace } from '../toolpath/seam.js';
 import { accelerationFor, pick, speedFor, travelSpeed } from '../toolpath/speeds.js';
 import { orderIslands, orderObjects } from '../toolpath/order.js';
 import { travelStaysInside } from '../toolpath/travel.js';
@@ -60,7 +60,13 @@ export class GcodeWriter {
   private accelNow = 0;
   private filament = 0;
   private readonly seams = new Map<number, [number, number]>();
+  /** One context for every seam chosen, filled in for each loop. */
+  private readonly seamContext: SeamContext = { mode: 'aligned', x: 0, y: 0, previous: null, rearY: 0, layer: 0 };
+  /** Two buffers the loops are restarted at their seams in, taking turns: the last path (for the wipe) stays intact. */
+  private loopBuffers = [new Float64Array(256), new Float64Array(256)];
   private lastPath: Float64Array | null = null;
+  /** How many numbers of `lastPath` are the path (a loop buffer is longer than its loop). */
+  private lastLength = 0;
   /** Whether the last path was printed from its end to its start. */
   private lastBackwards = false;
   private layerIndex = 0;
@@ -251,24 +257,25 @@ export class GcodeWriter {
   /** Prints one extrusion: travel to its start (seam for loops), then the path. */
   private extrude(e: Extrusion, island: IslandPaths | null, objectId = -1): void {
     let pts = e.points;
+    let n = pts.length;
     // An open path that is nearer by its end is walked backwards, not copied reversed.
     let backwards = false;
     if (e.loop) {
-      const start = chooseSeam(pts, {
-        mode: this.c.seam_position as SeamMode,
-        x: this.x,
-        y: this.y,
-        previous: this.seams.get(objectId) ?? null,
-        rearY: island ? maxY(island.outline.contour) : this.y,
-        layer: this.layerIndex,
-      });
-      pts = startLoopAt(pts, start);
-      if (e.role === 'outer-wall' || e.role === 'overhang-wall') this.seams.set(objectId, [pts[0], pts[1]]);
-      pts = trimEnd(pts, 0.1 * this.c.nozzle_diameter[0]);
-    } else if (isReversible(e.role) && dist2(this.x, this.y, pts[pts.length - 2], pts[pts.length - 1]) < dist2(this.x, this.y, pts[0], pts[1])) {
+      const ctx = this.seamContext;
+      ctx.mode = this.c.seam_position as SeamMode;
+      ctx.x = this.x;
+      ctx.y = this.y;
+      ctx.previous = this.seams.get(objectId) ?? null;
+      ctx.rearY = island ? maxY(island.outline.contour) : this.y;
+      ctx.layer = this.layerIndex;
+      const start = chooseSeam(pts, ctx);
+      pts = this.loopBuffer(n);
+      startLoopInto(e.points, start, pts);
+      if (e.role === 'outer-wall' || e.role === 'overhang-wall') this.rememberSeam(objectId, pts[0], pts[1]);
+      n = trimEndInPlace(pts, n, 0.1 * this.c.nozzle_diameter[0]);
+    } else if (isReversible(e.role) && dist2(this.x, this.y, pts[n - 2], pts[n - 1]) < dist2(this.x, this.y, pts[0], pts[1])) {
       backwards = true;
     }
-    const n = pts.length;
     if (n < 4) return;
     this.travelTo(backwards ? pts[n - 2] : pts[0], backwards ? pts[n - 1] : pts[1], island);
     this.unretract();
@@ -292,7 +299,24 @@ export class GcodeWriter {
     }
     if (bridgeLike) b.fan(FanMark.Normal);
     this.lastPath = pts;
+    this.lastLength = n;
     this.lastBackwards = backwards;
+  }
+
+  /** A loop buffer of at least `length` numbers that is not the last path. */
+  private loopBuffer(length: number): Float64Array {
+    const k = this.lastPath === this.loopBuffers[0] ? 1 : 0;
+    if (this.loopBuffers[k].length < length) this.loopBuffers[k] = new Float64Array(Math.max(length, 2 * this.loopBuffers[k].length));
+    return this.loopBuffers[k];
+  }
+
+  /** The object's seam on this layer, where the next layer's aligned seam looks for it. */
+  private rememberSeam(objectId: number, x: number, y: number): void {
+    const seam = this.seams.get(objectId);
+    if (seam) {
+      seam[0] = x;
+      seam[1] = y;
+    } else this.seams.set(objectId, [x, y]);
   }
 
   private travelTo(x: number, y: number, island: IslandPaths | null): void {
@@ -331,18 +355,21 @@ export class GcodeWriter {
     }
     const speed = this.heights.value('retraction_speed') ?? pick(c.retraction_speed, fil);
     const wipeDistance = pick(c.wipe, fil) ? pick(c.wipe_distance, fil) : 0;
-    if (wipeDistance > 0 && this.lastPath && this.lastPath.length >= 4) this.wipe(this.lastPath, this.lastBackwards, length, speed, wipeDistance);
+    if (wipeDistance > 0 && this.lastPath && this.lastLength >= 4)
+      this.wipe(this.lastPath, this.lastLength, this.lastBackwards, length, speed, wipeDistance);
     else this.buf.move(this.x, this.y, this.z + this.lifted, -length, speed, MoveKind.Retract);
     this.retracted = length;
   }
 
-  /** Retracts while moving back along the last path (printed `backwards` or not), so the ooze is wiped onto the part. */
-  private wipe(path: Float64Array, backwards: boolean, length: number, speed: number, distance: number): void {
+  /**
+   * Retracts while moving back along the last path (its first `n` numbers, printed `backwards` or
+   * not), so the ooze is wiped onto the part.
+   */
+  private wipe(path: Float64Array, n: number, backwards: boolean, length: number, speed: number, distance: number): void {
     const pts: number[] = [];
     let remaining = distance;
     let px = this.x;
     let py = this.y;
-    const n = path.length;
     for (let k = n - 4; k >= 0 && remaining > 0; k -= 2) {
       const at = backwards ? n - 2 - k : k;
       const x = path[at];

@@ -31,16 +31,21 @@ export function chooseSeam(points: Float64Array, ctx: SeamContext): number {
   const n = (points.length >> 1) - 1;
   if (n < 3) return 0;
   if (ctx.mode === 'random') return hash(ctx.layer, n, points[0]) % n;
-  let target: [number, number];
+  // The point seams are drawn to: x NaN for `back`, which looks at the rear only.
+  let tx: number;
+  let ty: number;
   switch (ctx.mode) {
     case 'nearest':
-      target = [ctx.x, ctx.y];
+      tx = ctx.x;
+      ty = ctx.y;
       break;
     case 'aligned':
-      target = ctx.previous ?? [ctx.x, ctx.rearY];
+      tx = ctx.previous ? ctx.previous[0] : ctx.x;
+      ty = ctx.previous ? ctx.previous[1] : ctx.rearY;
       break;
     default:
-      target = [NaN, ctx.rearY];
+      tx = NaN;
+      ty = ctx.rearY;
   }
   let best = 0;
   let bestScore = -Infinity;
@@ -64,7 +69,7 @@ export function chooseSeam(points: Float64Array, ctx: SeamContext): number {
       const turn = Math.atan2(Math.abs(cross), dot) / (Math.PI / 2);
       corner = Math.min(turn, 1.5) * (cross < 0 ? CONCAVE_WEIGHT : CONVEX_WEIGHT);
     }
-    const distance = Number.isNaN(target[0]) ? ctx.rearY - cy : length2(cx - target[0], cy - target[1]);
+    const distance = Number.isNaN(tx) ? ty - cy : length2(cx - tx, cy - ty);
     const score = corner - distance;
     if (score > bestScore) {
       bestScore = score;
@@ -74,22 +79,31 @@ export function chooseSeam(points: Float64Array, ctx: SeamContext): number {
   return best;
 }
 
-/** The loop restarted at point `start` (still closed: first point repeated at the end). */
-export function startLoopAt(points: Float64Array, start: number): Float64Array {
-  if (start === 0) return points;
+/**
+ * Writes the loop restarted at point `start` into `out` (at least as long; still closed: first
+ * point repeated at the end). The writer reuses `out` for every loop: a new array per loop, and
+ * another from `trimEndInPlace`'s copy, were garbage for each wall.
+ */
+export function startLoopInto(points: Float64Array, start: number, out: Float64Array): void {
+  if (start === 0) {
+    out.set(points);
+    return;
+  }
   const n = (points.length >> 1) - 1;
-  const out = new Float64Array(points.length);
   out.set(points.subarray(start * 2, n * 2), 0);
   out.set(points.subarray(0, start * 2), (n - start) * 2);
   out[n * 2] = out[0];
   out[n * 2 + 1] = out[1];
-  return out;
 }
 
-/** Shortens the end of an open path by `gap` mm so a loop does not overlap its own start (a blob). */
-export function trimEnd(points: Float64Array, gap: number): Float64Array {
+/**
+ * Shortens the path held in the first `length` numbers of `points` by `gap` mm at its end, so a
+ * loop does not overlap its own start (a blob); in place, answering the path's new length (at
+ * least one segment is kept).
+ */
+export function trimEndInPlace(points: Float64Array, length: number, gap: number): number {
   let remaining = gap;
-  let end = points.length;
+  let end = length;
   while (end >= 4 && remaining > 0) {
     const x0 = points[end - 4];
     const y0 = points[end - 3];
@@ -97,16 +111,15 @@ export function trimEnd(points: Float64Array, gap: number): Float64Array {
     const y1 = points[end - 1];
     const len = length2(x1 - x0, y1 - y0);
     if (len > remaining) {
-      const out = points.slice(0, end);
       const k = (len - remaining) / len;
-      out[end - 2] = x0 + (x1 - x0) * k;
-      out[end - 1] = y0 + (y1 - y0) * k;
-      return out;
+      points[end - 2] = x0 + (x1 - x0) * k;
+      points[end - 1] = y0 + (y1 - y0) * k;
+      return end;
     }
     remaining -= len;
     end -= 2;
   }
-  return points.slice(0, Math.max(end, 4));
+  return Math.max(end, 4);
 }
 
 function hash(layer: number, n: number, salt: number): number {

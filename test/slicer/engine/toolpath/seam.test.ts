@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chooseSeam, startLoopAt, trimEnd, type SeamContext } from '../../../../appliance/slicer/engine/toolpath/seam.js';
+import { chooseSeam, startLoopInto, trimEndInPlace, type SeamContext } from '../../../../appliance/slicer/engine/toolpath/seam.js';
 
 // An L-shaped outline, counter-clockwise, first point repeated at the end. Its one concave corner is (5,5).
 const L = Float64Array.from([0, 0, 10, 0, 10, 5, 5, 5, 5, 10, 0, 10, 0, 0]);
@@ -29,17 +29,22 @@ test('random is deterministic per layer and stays in range', () => {
   assert.ok(a >= 0 && a < 6);
 });
 
-test('startLoopAt rotates and keeps the loop closed', () => {
-  const r = startLoopAt(L, 3);
+test('startLoopInto rotates and keeps the loop closed, in a buffer longer than the loop', () => {
+  const r = new Float64Array(L.length + 4).fill(-1);
+  startLoopInto(L, 3, r);
   assert.deepEqual([...r.subarray(0, 2)], [5, 5]);
-  assert.deepEqual([...r.subarray(r.length - 2)], [5, 5]);
-  assert.equal(r.length, L.length);
+  assert.deepEqual([...r.subarray(L.length - 2, L.length)], [5, 5]);
+  assert.deepEqual([...r.subarray(L.length)], [-1, -1, -1, -1], 'nothing is written past the loop');
+  startLoopInto(L, 0, r);
+  assert.deepEqual([...r.subarray(0, L.length)], [...L]);
 });
 
-test('trimEnd shortens the path by the gap', () => {
+test('trimEndInPlace shortens the path by the gap', () => {
   const line = Float64Array.from([0, 0, 10, 0, 10, 10]);
-  const t = trimEnd(line, 2);
-  assert.deepEqual([...t], [0, 0, 10, 0, 10, 8]);
-  const t2 = trimEnd(line, 12);
-  assert.deepEqual([...t2], [0, 0, 8, 0]);
+  assert.equal(trimEndInPlace(line, line.length, 2), 6);
+  assert.deepEqual([...line], [0, 0, 10, 0, 10, 8]);
+  const again = Float64Array.from([0, 0, 10, 0, 10, 10]);
+  assert.equal(trimEndInPlace(again, again.length, 12), 4);
+  assert.deepEqual([...again.subarray(0, 2 * 2)], [0, 0, 8, 0]);
+  assert.equal(trimEndInPlace(again, 4, 50), 4, 'one segment stays, however short');
 });
