@@ -9,7 +9,9 @@ const SCALES = [1, 10, 100, 1000, 10000, 100000, 1000000];
 const ZERO = 0x30;
 const MINUS = 0x2d;
 const DOT = 0x2e;
-/** Sign, 16 digits and a point: the longest number `fixed` writes itself. */
+const SPACE = 0x20;
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+/** Sign, 16 digits and a point: the longest number `fixed` writes itself (after its word's space and letter). */
 const MAX_NUMBER_BYTES = 18;
 
 /** Bytes of a line's text, digits of a number, with the room they need made as they are written. */
@@ -41,20 +43,20 @@ export class AsciiOut {
     let digits = 1;
     for (let p = 10; p <= n; p *= 10) digits++;
     this.room(digits);
+    const bytes = this.bytes;
     let at = this.length + digits;
-    while (n >= 10) {
-      const q = Math.floor(n / 10);
-      this.bytes[--at] = ZERO + (n - q * 10);
-      n = q;
-    }
-    this.bytes[--at] = ZERO + n;
+    do {
+      const digit = n % 10;
+      bytes[--at] = ZERO + digit;
+      n = (n - digit) / 10;
+    } while (n > 0);
     this.length += digits;
   }
 
   /** An integer, as `String(Math.round(v))` writes it. */
   int(v: number): void {
     const n = Math.round(v);
-    if (!Number.isSafeInteger(n)) {
+    if (!(n <= MAX_SAFE && n >= -MAX_SAFE)) {
       this.text(String(n));
       return;
     }
@@ -64,19 +66,28 @@ export class AsciiOut {
     } else this.uint(n);
   }
 
-  /** A number with at most `decimals` decimals (≤ 6) and no trailing zeros: "12.3", "5", "-0.25". */
-  fixed(v: number, decimals: number): void {
+  /**
+   * A number with at most `decimals` decimals (≤ 6) and no trailing zeros: "12.3", "5", "-0.25";
+   * after a space and `letter` when one is given (a word of a move, " X12.3"). One call per word
+   * and no `Math.floor`: the formatter writes three or four of these per move.
+   */
+  fixed(v: number, decimals: number, letter = 0): void {
+    this.room(MAX_NUMBER_BYTES + 2);
+    const bytes = this.bytes;
+    if (letter !== 0) {
+      bytes[this.length++] = SPACE;
+      bytes[this.length++] = letter;
+    }
     let n = Math.round(v * SCALES[decimals]);
-    if (!Number.isSafeInteger(n)) {
+    // Math.round gives an integer, or NaN or an infinity, which fail both tests.
+    if (!(n <= MAX_SAFE && n >= -MAX_SAFE)) {
       this.text(String(v));
       return;
     }
     if (n === 0) {
-      this.char(ZERO);
+      bytes[this.length++] = ZERO;
       return;
     }
-    this.room(MAX_NUMBER_BYTES);
-    const bytes = this.bytes;
     if (n < 0) {
       bytes[this.length++] = MINUS;
       n = -n;
@@ -89,19 +100,19 @@ export class AsciiOut {
     }
     let digits = 1;
     for (let p = 10; p <= n; p *= 10) digits++;
-    const wholeDigits = Math.max(digits - kept, 1);
+    const wholeDigits = digits > kept ? digits - kept : 1;
     const end = this.length + wholeDigits + (kept > 0 ? kept + 1 : 0);
     let at = end;
     for (let k = 0; k < kept; k++) {
-      const q = Math.floor(n / 10);
-      bytes[--at] = ZERO + (n - q * 10);
-      n = q;
+      const digit = n % 10;
+      bytes[--at] = ZERO + digit;
+      n = (n - digit) / 10;
     }
     if (kept > 0) bytes[--at] = DOT;
     do {
-      const q = Math.floor(n / 10);
-      bytes[--at] = ZERO + (n - q * 10);
-      n = q;
+      const digit = n % 10;
+      bytes[--at] = ZERO + digit;
+      n = (n - digit) / 10;
     } while (n > 0);
     this.length = end;
   }

@@ -60,7 +60,43 @@ export class GcodeFormatter {
     let cx = NaN;
     let cy = NaN;
     let cz = NaN;
-    for (const item of b.items) {
+    const items = b.items;
+    for (let k = 0; k < items.length; k++) {
+      const item = items[k];
+      // Moves first: they are most of the items.
+      if (typeof item === 'number') {
+        const o = item * MOVE_STRIDE;
+        const x = m[o] - offX;
+        const y = m[o + 1] - offY;
+        const z = m[o + 2] + zOffset;
+        const de = m[o + 3];
+        const feed = m[o + 4];
+        const kind = m[o + 5];
+        out.pair(G, ONE);
+        const planar = kind !== MoveKind.Retract && kind !== MoveKind.Lift;
+        if (planar && x !== cx) out.fixed(x, 3, X);
+        if (planar && y !== cy) out.fixed(y, 3, Y);
+        if (kind === MoveKind.Lift || (kind !== MoveKind.Retract && z !== cz && !Number.isNaN(cz))) out.fixed(z, 3, Z);
+        cx = x;
+        cy = y;
+        cz = z;
+        if (de !== 0) {
+          this.eAbs += de;
+          this.used[this.filament] += de;
+          out.fixed(relE ? de : this.eAbs, 5, E);
+        }
+        const f = Math.round(feed * 60);
+        if (f !== this.lastFeed) {
+          out.pair(SPACE, F);
+          out.int(f);
+          this.lastFeed = f;
+        }
+        if (verbose) out.text(VERBOSE[kind]);
+        out.char(NEWLINE);
+        this.planner.move(x, y, z, this.eAbs, feed);
+        if (kind === MoveKind.Extrude) this.extend(x, y, z);
+        continue;
+      }
       if (typeof item === 'string') {
         out.text(item);
         out.char(NEWLINE);
@@ -72,60 +108,17 @@ export class GcodeFormatter {
         }
         continue;
       }
-      if (typeof item === 'object') {
-        if ('tool' in item) {
-          this.filament = item.tool;
-          [offX, offY] = offsetOf(this.filament);
-          continue;
-        }
-        const want = item.fan === FanMark.Off ? 0 : Math.round(item.fan === FanMark.Bridge ? bridgeFan : fan);
-        if (want !== this.fanNow) {
-          out.text(this.f.fan(want));
-          out.char(NEWLINE);
-          this.fanNow = want;
-        }
+      if ('tool' in item) {
+        this.filament = item.tool;
+        [offX, offY] = offsetOf(this.filament);
         continue;
       }
-      const o = item * MOVE_STRIDE;
-      const x = m[o] - offX;
-      const y = m[o + 1] - offY;
-      const z = m[o + 2] + zOffset;
-      const de = m[o + 3];
-      const feed = m[o + 4];
-      const kind = m[o + 5];
-      out.pair(G, ONE);
-      const planar = kind !== MoveKind.Retract && kind !== MoveKind.Lift;
-      if (planar && x !== cx) {
-        out.pair(SPACE, X);
-        out.fixed(x, 3);
+      const want = item.fan === FanMark.Off ? 0 : Math.round(item.fan === FanMark.Bridge ? bridgeFan : fan);
+      if (want !== this.fanNow) {
+        out.text(this.f.fan(want));
+        out.char(NEWLINE);
+        this.fanNow = want;
       }
-      if (planar && y !== cy) {
-        out.pair(SPACE, Y);
-        out.fixed(y, 3);
-      }
-      if (kind === MoveKind.Lift || (kind !== MoveKind.Retract && z !== cz && !Number.isNaN(cz))) {
-        out.pair(SPACE, Z);
-        out.fixed(z, 3);
-      }
-      cx = x;
-      cy = y;
-      cz = z;
-      if (de !== 0) {
-        this.eAbs += de;
-        this.used[this.filament] += de;
-        out.pair(SPACE, E);
-        out.fixed(relE ? de : this.eAbs, 5);
-      }
-      const f = Math.round(feed * 60);
-      if (f !== this.lastFeed) {
-        out.pair(SPACE, F);
-        out.int(f);
-        this.lastFeed = f;
-      }
-      if (verbose) out.text(VERBOSE[kind]);
-      out.char(NEWLINE);
-      this.planner.move(x, y, z, this.eAbs, feed);
-      if (kind === MoveKind.Extrude) this.extend(x, y, z);
     }
     this.out(out.take());
   }

@@ -60,3 +60,13 @@ test('integers, text and growth past the first buffer', () => {
   assert.equal(bytes.toString(), `${long}M1`);
   assert.equal(out.take().length, 0, 'a take starts the next piece empty');
 });
+
+test('a word of a move: a space and its letter before the number, also where the number is zero or not finite', () => {
+  const out = new AsciiOut();
+  out.text('G1');
+  out.fixed(12.3456, 3, 0x58);
+  out.fixed(-0.0001, 3, 0x59);
+  out.fixed(0.5, 5, 0x45);
+  out.fixed(Number.NaN, 3, 0x5a);
+  assert.equal(out.takeText(), 'G1 X12.346 Y0 E0.5 ZNaN');
+});
