@@ -286,9 +286,11 @@ export class MotionPlanner {
   private commit(count: number): void {
     if (count > 0) {
       this.queue.commit(count, this.times);
+      const { times, markerBlock } = this;
       for (let j = 0; j < count; j++) {
-        this.resolveMarkers();
-        this.totalS += this.times[j];
+        // Markers are a few per layer: the blocks between them add up without a call each.
+        if (this.markerHead < markerBlock.length && markerBlock[this.markerHead] <= this.committed) this.resolveMarkers();
+        this.totalS += times[j];
         this.committed++;
       }
     }

@@ -28,6 +28,10 @@ export class LayerBuffer {
   /** x, y, z, de, feedrate (mm/s), kind per move. */
   moves = new Float64Array(STRIDE * 256);
   count = 0;
+  /* The extrusions' lengths, feed rates and places while `slowDownTo` looks for its factor, kept for the next layer. */
+  private slowLengths = new Float64Array(0);
+  private slowFeeds = new Float64Array(0);
+  private slowIndex = new Int32Array(0);
   /** A number ≥ 0 is a move index; a string is a line; { fan } a fan mark; { tool } a filament change. */
   readonly items: (number | string | { readonly fan: FanMark } | { tool: number })[] = [];
 
@@ -97,18 +101,24 @@ export class LayerBuffer {
    */
   slowDownTo(target: number, minSpeed: number, fromX: number, fromY: number, fromZ: number): void {
     const m = this.moves;
-    const lengths: number[] = [];
-    const feeds: number[] = [];
-    const index: number[] = [];
+    if (this.slowLengths.length < this.count) {
+      this.slowLengths = new Float64Array(this.moves.length / STRIDE);
+      this.slowFeeds = new Float64Array(this.moves.length / STRIDE);
+      this.slowIndex = new Int32Array(this.moves.length / STRIDE);
+    }
+    const lengths = this.slowLengths;
+    const feeds = this.slowFeeds;
+    const index = this.slowIndex;
+    let extrusions = 0;
     let x = fromX;
     let y = fromY;
     let z = fromZ;
     for (let k = 0; k < this.count; k++) {
       const o = k * STRIDE;
       if (m[o + 5] === MoveKind.Extrude) {
-        lengths.push(length3(m[o] - x, m[o + 1] - y, m[o + 2] - z));
-        feeds.push(m[o + 4]);
-        index.push(o);
+        lengths[extrusions] = length3(m[o] - x, m[o + 1] - y, m[o + 2] - z);
+        feeds[extrusions] = m[o + 4];
+        index[extrusions++] = o;
       }
       x = m[o];
       y = m[o + 1];
@@ -116,7 +126,7 @@ export class LayerBuffer {
     }
     const timeAt = (factor: number) => {
       let t = 0;
-      for (let k = 0; k < lengths.length; k++) t += lengths[k] / Math.max(feeds[k] * factor, Math.min(feeds[k], minSpeed));
+      for (let k = 0; k < extrusions; k++) t += lengths[k] / Math.max(feeds[k] * factor, Math.min(feeds[k], minSpeed));
       return t;
     };
     if (timeAt(1) >= target) return;
@@ -128,7 +138,7 @@ export class LayerBuffer {
       if (timeAt(mid) > target) lo = mid;
       else hi = mid;
     }
-    for (let k = 0; k < index.length; k++) m[index[k] + 4] = Math.max(feeds[k] * hi, Math.min(feeds[k], minSpeed));
+    for (let k = 0; k < extrusions; k++) m[index[k] + 4] = Math.max(feeds[k] * hi, Math.min(feeds[k], minSpeed));
   }
 }
 

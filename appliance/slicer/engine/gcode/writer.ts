@@ -324,8 +324,9 @@ export class GcodeWriter {
     if (d < 1e-6) return;
     const c = this.c;
     const minTravel = pick(c.retraction_minimum_travel, this.filament);
-    const inside = island !== null && c.reduce_infill_retraction && travelStaysInside(this.x, this.y, x, y, island.outline);
-    if (d > minTravel && !inside) {
+    // Whether the travel stays inside its island is asked only of travels long enough to retract:
+    // three walks round the island's outline for every short hop of the infill were wasted.
+    if (d > minTravel && !(island !== null && c.reduce_infill_retraction && travelStaysInside(this.x, this.y, x, y, island.outline))) {
       this.retract();
       this.lift();
     }
