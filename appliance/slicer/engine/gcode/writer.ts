@@ -67,6 +67,9 @@ export class GcodeWriter {
   private lastPath: Float64Array | null = null;
   /** How many numbers of `lastPath` are the path (a loop buffer is longer than its loop). */
   private lastLength = 0;
+  /** The island whose rear edge `rearY` is. */
+  private rearIsland: IslandPaths | null = null;
+  private rearY = 0;
   /** Whether the last path was printed from its end to its start. */
   private lastBackwards = false;
   private layerIndex = 0;
@@ -266,7 +269,7 @@ export class GcodeWriter {
       ctx.x = this.x;
       ctx.y = this.y;
       ctx.previous = this.seams.get(objectId) ?? null;
-      ctx.rearY = island ? maxY(island.outline.contour) : this.y;
+      ctx.rearY = island ? this.rearOf(island) : this.y;
       ctx.layer = this.layerIndex;
       const start = chooseSeam(pts, ctx);
       pts = this.loopBuffer(n);
@@ -301,6 +304,15 @@ export class GcodeWriter {
     this.lastPath = pts;
     this.lastLength = n;
     this.lastBackwards = backwards;
+  }
+
+  /** The island's rear edge (its largest y), found once per island rather than once per loop. */
+  private rearOf(island: IslandPaths): number {
+    if (island !== this.rearIsland) {
+      this.rearIsland = island;
+      this.rearY = maxY(island.outline.contour);
+    }
+    return this.rearY;
   }
 
   /** A loop buffer of at least `length` numbers that is not the last path. */
