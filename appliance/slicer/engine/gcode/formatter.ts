@@ -31,6 +31,15 @@ export class GcodeFormatter {
   private filament = 0;
   private readonly used: number[];
   private readonly ascii = new AsciiOut();
+  private readonly relE: boolean;
+  private readonly zOffset: number;
+  private readonly verbose: boolean;
+  /* The layer's extruder offset and the last position written (NaN: none yet on this layer). */
+  private offX = 0;
+  private offY = 0;
+  private cx = NaN;
+  private cy = NaN;
+  private cz = NaN;
   readonly bounds: [number, number, number, number, number, number] = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
 
   constructor(
@@ -40,6 +49,9 @@ export class GcodeFormatter {
     private readonly out: (bytes: Uint8Array) => void,
   ) {
     this.used = c.filament_diameter.map(() => 0);
+    this.relE = c.use_relative_e_distances;
+    this.zOffset = c.z_offset;
+    this.verbose = c.gcode_comments;
   }
 
   /** mm of filament pushed per filament so far (net of retractions). */
@@ -51,50 +63,18 @@ export class GcodeFormatter {
     const c = this.c;
     const m = b.moves;
     const out = this.ascii;
-    const relE = c.use_relative_e_distances;
-    const zOffset = c.z_offset;
-    const verbose = c.gcode_comments;
     // Firmware that does not shift for its tools gets the G-code shifted (PrusaSlicer's extruder offset).
     const offsetOf = (tool: number): [number, number] => (c.single_extruder_multi_material ? [0, 0] : (pick(c.extruder_offset, tool) ?? [0, 0]));
-    let [offX, offY] = offsetOf(this.filament);
-    let cx = NaN;
-    let cy = NaN;
-    let cz = NaN;
+    [this.offX, this.offY] = offsetOf(this.filament);
+    this.cx = NaN;
+    this.cy = NaN;
+    this.cz = NaN;
     const items = b.items;
     for (let k = 0; k < items.length; k++) {
       const item = items[k];
       // Moves first: they are most of the items.
       if (typeof item === 'number') {
-        const o = item * MOVE_STRIDE;
-        const x = m[o] - offX;
-        const y = m[o + 1] - offY;
-        const z = m[o + 2] + zOffset;
-        const de = m[o + 3];
-        const feed = m[o + 4];
-        const kind = m[o + 5];
-        out.pair(G, ONE);
-        const planar = kind !== MoveKind.Retract && kind !== MoveKind.Lift;
-        if (planar && x !== cx) out.fixed(x, 3, X);
-        if (planar && y !== cy) out.fixed(y, 3, Y);
-        if (kind === MoveKind.Lift || (kind !== MoveKind.Retract && z !== cz && !Number.isNaN(cz))) out.fixed(z, 3, Z);
-        cx = x;
-        cy = y;
-        cz = z;
-        if (de !== 0) {
-          this.eAbs += de;
-          this.used[this.filament] += de;
-          out.fixed(relE ? de : this.eAbs, 5, E);
-        }
-        const f = Math.round(feed * 60);
-        if (f !== this.lastFeed) {
-          out.pair(SPACE, F);
-          out.int(f);
-          this.lastFeed = f;
-        }
-        if (verbose) out.text(VERBOSE[kind]);
-        out.char(NEWLINE);
-        this.planner.move(x, y, z, this.eAbs, feed);
-        if (kind === MoveKind.Extrude) this.extend(x, y, z);
+        this.move(m, item * MOVE_STRIDE);
         continue;
       }
       if (typeof item === 'string') {
@@ -110,7 +90,7 @@ export class GcodeFormatter {
       }
       if ('tool' in item) {
         this.filament = item.tool;
-        [offX, offY] = offsetOf(this.filament);
+        [this.offX, this.offY] = offsetOf(this.filament);
         continue;
       }
       const want = item.fan === FanMark.Off ? 0 : Math.round(item.fan === FanMark.Bridge ? bridgeFan : fan);
@@ -121,6 +101,43 @@ export class GcodeFormatter {
       }
     }
     this.out(out.take());
+  }
+
+  /**
+   * One move of the buffer (at `o` in `m`) as a line, and to the planner. A method of its own:
+   * small enough to be optimised after a few hundred moves, where the whole loop took thousands.
+   */
+  private move(m: Float64Array, o: number): void {
+    const out = this.ascii;
+    const x = m[o] - this.offX;
+    const y = m[o + 1] - this.offY;
+    const z = m[o + 2] + this.zOffset;
+    const de = m[o + 3];
+    const feed = m[o + 4];
+    const kind = m[o + 5];
+    out.pair(G, ONE);
+    const planar = kind !== MoveKind.Retract && kind !== MoveKind.Lift;
+    if (planar && x !== this.cx) out.fixed(x, 3, X);
+    if (planar && y !== this.cy) out.fixed(y, 3, Y);
+    if (kind === MoveKind.Lift || (kind !== MoveKind.Retract && z !== this.cz && !Number.isNaN(this.cz))) out.fixed(z, 3, Z);
+    this.cx = x;
+    this.cy = y;
+    this.cz = z;
+    if (de !== 0) {
+      this.eAbs += de;
+      this.used[this.filament] += de;
+      out.fixed(this.relE ? de : this.eAbs, 5, E);
+    }
+    const f = Math.round(feed * 60);
+    if (f !== this.lastFeed) {
+      out.pair(SPACE, F);
+      out.int(f);
+      this.lastFeed = f;
+    }
+    if (this.verbose) out.text(VERBOSE[kind]);
+    out.char(NEWLINE);
+    this.planner.move(x, y, z, this.eAbs, feed);
+    if (kind === MoveKind.Extrude) this.extend(x, y, z);
   }
 
   private extend(x: number, y: number, z: number): void {
