@@ -290,6 +290,20 @@ export class GcodeWriter {
     this.setAcceleration(accelerationFor(e.role, this.layerIndex, this.c));
     const feed = speedFor(e.role, e.mm3PerMm, this.layerIndex, this.c, this.filament);
     const ePerMm = (e.mm3PerMm * pick(this.c.filament_flow_ratio, this.filament)) / filamentArea(this.c, this.filament);
+    this.extrudeAlong(pts, n, backwards, ePerMm, feed);
+    if (bridgeLike) b.fan(FanMark.Normal);
+    this.lastPath = pts;
+    this.lastLength = n;
+    this.lastBackwards = backwards;
+  }
+
+  /**
+   * The moves along the first `n` numbers of `pts` from its second point on (from its end when
+   * `backwards`). A method of its own, optimised after a few thousand points rather than with
+   * the whole of `extrude`.
+   */
+  private extrudeAlong(pts: Float64Array, n: number, backwards: boolean, ePerMm: number, feed: number): void {
+    const b = this.buf;
     for (let k = 2; k < n; k += 2) {
       const at = backwards ? n - 2 - k : k;
       const x = pts[at];
@@ -300,10 +314,6 @@ export class GcodeWriter {
       this.x = x;
       this.y = y;
     }
-    if (bridgeLike) b.fan(FanMark.Normal);
-    this.lastPath = pts;
-    this.lastLength = n;
-    this.lastBackwards = backwards;
   }
 
   /** The island's rear edge (its largest y), found once per island rather than once per loop. */
