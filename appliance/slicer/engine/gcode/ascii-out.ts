@@ -11,6 +11,8 @@ const MINUS = 0x2d;
 const DOT = 0x2e;
 const SPACE = 0x20;
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+/** Texts up to this length are copied by hand when they are ASCII. */
+const SHORT_TEXT = 64;
 /** Sign, 16 digits and a point: the longest number `fixed` writes itself (after its word's space and letter). */
 const MAX_NUMBER_BYTES = 18;
 
@@ -19,9 +21,27 @@ export class AsciiOut {
   private bytes = Buffer.allocUnsafe(1 << 16);
   private length = 0;
 
-  /** Any text (UTF-8: custom G-code and object names may hold any character). */
+  /**
+   * Any text (UTF-8: custom G-code and object names may hold any character). A short ASCII text
+   * (a comment, a command) is copied by hand: `Buffer.write` checks its arguments on every call.
+   */
   text(s: string): void {
-    this.room(s.length * 3);
+    const n = s.length;
+    this.room(n * 3);
+    if (n <= SHORT_TEXT) {
+      const bytes = this.bytes;
+      const from = this.length;
+      let k = 0;
+      while (k < n) {
+        const code = s.charCodeAt(k);
+        if (code >= 0x80) break;
+        bytes[from + k++] = code;
+      }
+      if (k === n) {
+        this.length = from + n;
+        return;
+      }
+    }
     this.length += this.bytes.write(s, this.length, 'utf8');
   }
 
