@@ -20,6 +20,8 @@ const MAX_NUMBER_BYTES = 18;
 export class AsciiOut {
   private bytes = Buffer.allocUnsafe(1 << 16);
   private length = 0;
+  /** Where `fixed` puts its number for `fixedAt`. */
+  private readonly value = new Float64Array(1);
 
   /**
    * Any text (UTF-8: custom G-code and object names may hold any character). A short ASCII text
@@ -88,10 +90,20 @@ export class AsciiOut {
 
   /**
    * A number with at most `decimals` decimals (≤ 6) and no trailing zeros: "12.3", "5", "-0.25";
-   * after a space and `letter` when one is given (a word of a move, " X12.3"). One call per word
-   * and no `Math.floor`: the formatter writes three or four of these per move.
+   * after a space and `letter` when one is given (a word of a move, " X12.3").
    */
   fixed(v: number, decimals: number, letter = 0): void {
+    this.value[0] = v;
+    this.fixedAt(this.value, 0, decimals, letter);
+  }
+
+  /**
+   * `fixed` of `values[index]`. The formatter writes three or four words per move this way: one
+   * call per word, no `Math.floor`, and the number read from an array rather than passed, which
+   * (this function being too long to inline) would allocate it for the call.
+   */
+  fixedAt(values: Float64Array, index: number, decimals: number, letter: number): void {
+    const v = values[index];
     this.room(MAX_NUMBER_BYTES + 2);
     const bytes = this.bytes;
     if (letter !== 0) {

@@ -40,6 +40,8 @@ export class GcodeFormatter {
   private cx = NaN;
   private cy = NaN;
   private cz = NaN;
+  /** The numbers of the move being written: X, Y, Z, E. */
+  private readonly word = new Float64Array(4);
   readonly bounds: [number, number, number, number, number, number] = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
 
   constructor(
@@ -70,7 +72,7 @@ export class GcodeFormatter {
     this.cy = NaN;
     this.cz = NaN;
     const items = b.items;
-    for (let k = 0; k < items.length; k++) {
+    for (let k = 0; k < b.itemCount; k++) {
       const item = items[k];
       // Moves first: they are most of the items.
       if (typeof item === 'number') {
@@ -109,24 +111,29 @@ export class GcodeFormatter {
    */
   private move(m: Float64Array, o: number): void {
     const out = this.ascii;
+    const word = this.word;
     const x = m[o] - this.offX;
     const y = m[o + 1] - this.offY;
     const z = m[o + 2] + this.zOffset;
     const de = m[o + 3];
     const feed = m[o + 4];
     const kind = m[o + 5];
+    word[0] = x;
+    word[1] = y;
+    word[2] = z;
     out.pair(G, ONE);
     const planar = kind !== MoveKind.Retract && kind !== MoveKind.Lift;
-    if (planar && x !== this.cx) out.fixed(x, 3, X);
-    if (planar && y !== this.cy) out.fixed(y, 3, Y);
-    if (kind === MoveKind.Lift || (kind !== MoveKind.Retract && z !== this.cz && !Number.isNaN(this.cz))) out.fixed(z, 3, Z);
+    if (planar && x !== this.cx) out.fixedAt(word, 0, 3, X);
+    if (planar && y !== this.cy) out.fixedAt(word, 1, 3, Y);
+    if (kind === MoveKind.Lift || (kind !== MoveKind.Retract && z !== this.cz && !Number.isNaN(this.cz))) out.fixedAt(word, 2, 3, Z);
     this.cx = x;
     this.cy = y;
     this.cz = z;
     if (de !== 0) {
       this.eAbs += de;
       this.used[this.filament] += de;
-      out.fixed(this.relE ? de : this.eAbs, 5, E);
+      word[3] = this.relE ? de : this.eAbs;
+      out.fixedAt(word, 3, 5, E);
     }
     const f = Math.round(feed * 60);
     if (f !== this.lastFeed) {
@@ -137,11 +144,16 @@ export class GcodeFormatter {
     if (this.verbose) out.text(VERBOSE[kind]);
     out.char(NEWLINE);
     this.planner.move(x, y, z, this.eAbs, feed);
-    if (kind === MoveKind.Extrude) this.extend(x, y, z);
+    if (kind === MoveKind.Extrude) this.extend();
   }
 
-  private extend(x: number, y: number, z: number): void {
+  /** The bounds grown by the move in `word` (its numbers read from there: passed, they were allocated for every extrusion). */
+  private extend(): void {
     const bb = this.bounds;
+    const word = this.word;
+    const x = word[0];
+    const y = word[1];
+    const z = word[2];
     if (x < bb[0]) bb[0] = x;
     if (y < bb[1]) bb[1] = y;
     if (z < bb[2]) bb[2] = z;

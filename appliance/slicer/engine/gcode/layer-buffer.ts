@@ -21,6 +21,9 @@ export const enum FanMark {
 }
 
 const STRIDE = 6;
+
+/** A number ≥ 0 is a move index; a string is a line; { fan } a fan mark; { tool } a filament change. */
+export type LayerItem = number | string | { readonly fan: FanMark } | { tool: number };
 /** One item per fan mark, shared by every layer: an object per mark was garbage. */
 const FAN_ITEMS: readonly { readonly fan: FanMark }[] = [{ fan: FanMark.Normal }, { fan: FanMark.Bridge }, { fan: FanMark.Off }];
 
@@ -32,13 +35,18 @@ export class LayerBuffer {
   private slowLengths = new Float64Array(0);
   private slowFeeds = new Float64Array(0);
   private slowIndex = new Int32Array(0);
-  /** A number ≥ 0 is a move index; a string is a line; { fan } a fan mark; { tool } a filament change. */
-  readonly items: (number | string | { readonly fan: FanMark } | { tool: number })[] = [];
+  /** The first `itemCount` are the layer's, in order. */
+  readonly items: LayerItem[] = [];
+  /**
+   * How many of `items` are this layer's. The array is never shortened: emptied by its length, it
+   * would give up its storage and grow it again, copy by copy, on every layer.
+   */
+  itemCount = 0;
 
   /** Empties the buffer for the next layer, keeping its storage (a new one per layer was 5 % of the writer's time). */
   clear(): void {
     this.count = 0;
-    this.items.length = 0;
+    this.itemCount = 0;
   }
 
   move(x: number, y: number, z: number, de: number, feed: number, kind: MoveKind): void {
@@ -54,20 +62,25 @@ export class LayerBuffer {
     this.moves[o + 3] = de;
     this.moves[o + 4] = feed;
     this.moves[o + 5] = kind;
-    this.items.push(this.count++);
+    this.item(this.count++);
   }
 
   line(text: string): void {
-    this.items.push(text);
+    this.item(text);
   }
 
   fan(mark: FanMark): void {
-    this.items.push(FAN_ITEMS[mark]);
+    this.item(FAN_ITEMS[mark]);
   }
 
   /** From here on the moves belong to filament `tool` (its usage and extruder offset). */
   tool(tool: number): void {
-    this.items.push({ tool });
+    this.item({ tool });
+  }
+
+  /** Adds an item: over a stale one of an earlier layer, or at the end. */
+  private item(item: LayerItem): void {
+    this.items[this.itemCount++] = item;
   }
 
   /**
