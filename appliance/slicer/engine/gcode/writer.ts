@@ -74,7 +74,8 @@ export class GcodeWriter {
   private lastBackwards = false;
   private layerIndex = 0;
   private readonly buf = new LayerBuffer();
-  private layerStart: [number, number, number] = [0, 0, 0];
+  /** Where the nozzle was when the layer began: x, y, z. */
+  private readonly layerStart = new Float64Array(3);
   private readonly labels: ObjectLabels;
   private readonly heights: HeightChangeState;
 
@@ -130,7 +131,9 @@ export class GcodeWriter {
   layer(layer: LayerPaths): void {
     const c = this.c;
     this.layerIndex = layer.index;
-    this.layerStart = [this.x, this.y, this.z];
+    this.layerStart[0] = this.x;
+    this.layerStart[1] = this.y;
+    this.layerStart[2] = this.z;
     const b = this.buf;
     b.clear();
     // From the layer change on, the layer's own settings: its retraction at the change included.
@@ -148,12 +151,15 @@ export class GcodeWriter {
     for (const line of heightLines) b.line(line);
     b.fan(FanMark.Normal);
 
-    for (const e of layer.adhesion) this.extrude(e, null);
-    for (const e of layer.support) this.extrude(e, null);
-    for (const group of orderObjects(layer.islands, this.x, this.y)) {
-      const obj = this.d.objects[group[0].object];
+    for (let k = 0; k < layer.adhesion.length; k++) this.extrude(layer.adhesion[k], null);
+    for (let k = 0; k < layer.support.length; k++) this.extrude(layer.support[k], null);
+    // Indexed loops here and below: an iterator per list was garbage for every layer until optimised.
+    const groups = orderObjects(layer.islands, this.x, this.y);
+    for (let g = 0; g < groups.length; g++) {
+      const obj = this.d.objects[groups[g][0].object];
       this.labelStart(obj);
-      for (const island of orderIslands(group, this.x, this.y)) this.island(island, obj.id);
+      const islands = orderIslands(groups[g], this.x, this.y);
+      for (let k = 0; k < islands.length; k++) this.island(islands[k], obj.id);
       this.retractIfLeaving();
       this.labelEnd(obj);
     }
@@ -206,19 +212,18 @@ export class GcodeWriter {
 
   private island(isl: IslandPaths, objectId: number): void {
     this.setFilament(isl.filament);
-    const walls = () => {
-      for (const w of isl.walls) this.extrude(w, isl, objectId);
-    };
-    const infill = () => {
-      for (const e of isl.infill) this.extrude(e, isl);
-    };
     if (this.c.is_infill_first) {
-      infill();
-      walls();
+      this.extrudeAll(isl.infill, isl, -1);
+      this.extrudeAll(isl.walls, isl, objectId);
     } else {
-      walls();
-      infill();
+      this.extrudeAll(isl.walls, isl, objectId);
+      this.extrudeAll(isl.infill, isl, -1);
     }
+  }
+
+  /** The island's walls (with their object, for its seams) or infill (-1), by index: an iterator per list was garbage until optimised. */
+  private extrudeAll(list: readonly Extrusion[], isl: IslandPaths, objectId: number): void {
+    for (let k = 0; k < list.length; k++) this.extrude(list[k], isl, objectId);
   }
 
   /** Per-filament machine settings: pressure advance when the filament asks for it. */
@@ -459,7 +464,9 @@ export class GcodeWriter {
 
   private flushLayer(layer: LayerPaths): void {
     const b = this.buf;
-    const [x, y, z] = this.layerStart;
+    const x = this.layerStart[0];
+    const y = this.layerStart[1];
+    const z = this.layerStart[2];
     const time = b.idealTimes(x, y, z);
     const cooling = decideCooling(layer.index, time.total, time.extruding, this.c, this.filament);
     if (cooling.slowDownBy > 0) b.slowDownTo(time.extruding + cooling.slowDownBy, pick(this.c.slow_down_min_speed, this.filament), x, y, z);

@@ -45,6 +45,7 @@ function ringTest(ax: number, ay: number, bx: number, by: number, ring: Float64A
 
 export function travelStaysInside(ax: number, ay: number, bx: number, by: number, island: ExPolygon): boolean {
   if (ringTest(ax, ay, bx, by, island.contour) !== (A_INSIDE | B_INSIDE)) return false;
-  for (const h of island.holes) if (ringTest(ax, ay, bx, by, h) !== 0) return false;
+  const holes = island.holes;
+  for (let k = 0; k < holes.length; k++) if (ringTest(ax, ay, bx, by, holes[k]) !== 0) return false;
   return true;
 }
