@@ -11,6 +11,7 @@ const MINUS = 0x2d;
 const DOT = 0x2e;
 const SPACE = 0x20;
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+const INT32_MAX = 0x7fffffff;
 /** Texts up to this length are copied by hand when they are ASCII. */
 const SHORT_TEXT = 64;
 /** Sign, 16 digits and a point: the longest number `fixed` writes itself (after its word's space and letter). */
@@ -99,8 +100,8 @@ export class AsciiOut {
 
   /**
    * `fixed` of `values[index]`. The formatter writes three or four words per move this way: one
-   * call per word, no `Math.floor`, and the number read from an array rather than passed, which
-   * (this function being too long to inline) would allocate it for the call.
+   * call per word, and the number read from an array rather than passed, which (this function
+   * being too long to inline) would allocate it for the call.
    */
   fixedAt(values: Float64Array, index: number, decimals: number, letter: number): void {
     const v = values[index];
@@ -124,7 +125,43 @@ export class AsciiOut {
       bytes[this.length++] = MINUS;
       n = -n;
     }
-    // Trailing zeros of the fraction are dropped; what is left is written from its last digit back.
+    // Numbers below 2^31 (every coordinate, E up to 21 m) in 32-bit integer arithmetic, which V8
+    // turns into a few instructions; larger ones in floating point, where `%` is a library call.
+    if (n <= INT32_MAX) this.digits32(n | 0, decimals);
+    else this.digits53(n, decimals);
+  }
+
+  /**
+   * The digits of `m` / 10^decimals, 0 < m < 2^31, trailing zeros of the fraction dropped: written
+   * from the last digit back. The room is made.
+   */
+  private digits32(m: number, decimals: number): void {
+    let kept = decimals;
+    while (kept > 0 && m % 10 === 0) {
+      m = (m / 10) | 0;
+      kept--;
+    }
+    let digits = 1;
+    for (let p = 10; p <= m; p *= 10) digits++;
+    const bytes = this.bytes;
+    const end = this.length + (digits > kept ? digits - kept : 1) + (kept > 0 ? kept + 1 : 0);
+    let at = end;
+    for (let k = 0; k < kept; k++) {
+      const q = (m / 10) | 0;
+      bytes[--at] = ZERO + (m - q * 10);
+      m = q;
+    }
+    if (kept > 0) bytes[--at] = DOT;
+    do {
+      const q = (m / 10) | 0;
+      bytes[--at] = ZERO + (m - q * 10);
+      m = q;
+    } while (m > 0);
+    this.length = end;
+  }
+
+  /** `digits32` for 2^31 ≤ n < 2^53. */
+  private digits53(n: number, decimals: number): void {
     let kept = decimals;
     while (kept > 0 && n % 10 === 0) {
       n /= 10;
@@ -132,8 +169,8 @@ export class AsciiOut {
     }
     let digits = 1;
     for (let p = 10; p <= n; p *= 10) digits++;
-    const wholeDigits = digits > kept ? digits - kept : 1;
-    const end = this.length + wholeDigits + (kept > 0 ? kept + 1 : 0);
+    const bytes = this.bytes;
+    const end = this.length + (digits > kept ? digits - kept : 1) + (kept > 0 ? kept + 1 : 0);
     let at = end;
     for (let k = 0; k < kept; k++) {
       const digit = n % 10;
