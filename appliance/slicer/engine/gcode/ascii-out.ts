@@ -141,8 +141,7 @@ export class AsciiOut {
       m = (m / 10) | 0;
       kept--;
     }
-    let digits = 1;
-    for (let p = 10; p <= m; p *= 10) digits++;
+    const digits = decimalDigits(m);
     const bytes = this.bytes;
     const end = this.length + (digits > kept ? digits - kept : 1) + (kept > 0 ? kept + 1 : 0);
     let at = end;
@@ -207,6 +206,18 @@ export class AsciiOut {
     this.bytes.copy(grown, 0, 0, this.length);
     this.bytes = grown;
   }
+}
+
+/** How many digits 0 ≤ m < 2^31 has: compared, not counted in a loop whose power of ten would leave 32 bits. */
+function decimalDigits(m: number): number {
+  if (m < 100000) {
+    if (m < 100) return m < 10 ? 1 : 2;
+    if (m < 1000) return 3;
+    return m < 10000 ? 4 : 5;
+  }
+  if (m < 10000000) return m < 1000000 ? 6 : 7;
+  if (m < 100000000) return 8;
+  return m < 1000000000 ? 9 : 10;
 }
 
 const scratch = new AsciiOut();
