@@ -63,6 +63,21 @@ export class AsciiOut {
 
   /** A whole number ≥ 0 below 2^53. */
   uint(n: number): void {
+    if (n <= INT32_MAX) {
+      // Feed rates and counts: 32-bit integer arithmetic, as in `digits32`.
+      let m = n | 0;
+      const digits = decimalDigits(m);
+      this.room(digits);
+      const bytes = this.bytes;
+      let at = this.length + digits;
+      do {
+        const q = (m / 10) | 0;
+        bytes[--at] = ZERO + (m - q * 10);
+        m = q;
+      } while (m > 0);
+      this.length += digits;
+      return;
+    }
     let digits = 1;
     for (let p = 10; p <= n; p *= 10) digits++;
     this.room(digits);
