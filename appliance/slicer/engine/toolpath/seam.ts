@@ -9,6 +9,8 @@ export type SeamMode = 'aligned' | 'nearest' | 'back' | 'random';
 /** Worth of a corner, in mm of distance: a concave right angle outweighs 3 mm. */
 const CONCAVE_WEIGHT = 3;
 const CONVEX_WEIGHT = 1;
+/** The most a corner is worth: a turn counts up to 1.5 right angles. */
+const MAX_CORNER = 1.5 * CONCAVE_WEIGHT;
 
 export interface SeamContext {
   mode: SeamMode;
@@ -50,10 +52,14 @@ export function chooseSeam(points: Float64Array, ctx: SeamContext): number {
   let best = 0;
   let bestScore = -Infinity;
   for (let i = 0; i < n; i++) {
-    const px = points[((i + n - 1) % n) * 2];
-    const py = points[((i + n - 1) % n) * 2 + 1];
     const cx = points[i * 2];
     const cy = points[i * 2 + 1];
+    const distance = Number.isNaN(tx) ? ty - cy : length2(cx - tx, cy - ty);
+    // A vertex that even the sharpest concave corner would not lift above the best so far is not
+    // weighed (its score is at most MAX_CORNER − distance): the corner's atan2 was most of the time.
+    if (MAX_CORNER - distance <= bestScore) continue;
+    const px = points[((i + n - 1) % n) * 2];
+    const py = points[((i + n - 1) % n) * 2 + 1];
     const nx = points[((i + 1) % n) * 2];
     const ny = points[((i + 1) % n) * 2 + 1];
     const ax = cx - px;
@@ -69,7 +75,6 @@ export function chooseSeam(points: Float64Array, ctx: SeamContext): number {
       const turn = Math.atan2(Math.abs(cross), dot) / (Math.PI / 2);
       corner = Math.min(turn, 1.5) * (cross < 0 ? CONCAVE_WEIGHT : CONVEX_WEIGHT);
     }
-    const distance = Number.isNaN(tx) ? ty - cy : length2(cx - tx, cy - ty);
     const score = corner - distance;
     if (score > bestScore) {
       bestScore = score;
