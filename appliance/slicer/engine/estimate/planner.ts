@@ -204,51 +204,23 @@ export class MotionPlanner {
     if (speedFactor < 1) for (let a = 0; a < 4; a++) speed[a] *= speedFactor;
     const nominal2 = nominal * nominal;
 
+    // Each junction model in a method of its own: the models not in use stay out of this one,
+    // which is then small enough to be optimised early.
     let maxEntry2 = 0;
     let rest2 = 0;
     let smoothDelta2 = 0;
     switch (limits.junction) {
-      case 'jerk': {
-        const safe = jerkSafeSpeed(speed, nominal, this.maxJerk);
-        rest2 = safe * safe;
-        const junction = this.hasPrevious
-          ? jerkJunctionSpeed(this.previousSpeed, this.previousNominal, this.previousSafe, speed, nominal, safe, this.maxJerk)
-          : safe;
-        maxEntry2 = junction * junction;
-        this.previousSafe = safe;
+      case 'jerk':
+        maxEntry2 = this.jerkEntry2(nominal);
+        rest2 = this.previousSafe * this.previousSafe;
         break;
-      }
-      case 'junction-deviation': {
-        const unit = this.currentUnit;
-        const norm = 1 / Math.sqrt(xyz2 + delta[3] * delta[3]);
-        for (let a = 0; a < 4; a++) unit[a] = delta[a] * norm;
-        if (this.hasPrevious) {
-          maxEntry2 = deviationJunctionSpeed2(
-            this.previousUnit,
-            unit,
-            accel,
-            maxAccel,
-            limits.junctionDeviation,
-            this.previousNominal * this.previousNominal,
-            nominal2,
-          );
-        }
+      case 'junction-deviation':
+        maxEntry2 = this.deviationEntry2(xyz2, accel, nominal2);
         break;
-      }
-      case 'klipper': {
-        const side = this.currentSide;
-        for (let a = 0; a < 3; a++) side.unit[a] = delta[a] * inverse;
-        side.eRatio = extruderOnly ? 0 : delta[3] * inverse;
-        side.deviationAccel = ((limits.squareCornerVelocity * limits.squareCornerVelocity * SQRT2_MINUS_1) / baseAccel) * accel;
-        side.delta2 = 2 * accel * length;
-        side.cruise2 = nominal2;
-        // Extruder-only moves are not toolhead moves: Klipper stops before and after them.
-        if (this.hasPrevious && !extruderOnly && !this.previousExtruderOnly) {
-          maxEntry2 = klipperJunctionSpeed2(this.previousSide, side, limits.extruderCornerVelocity);
-        }
+      case 'klipper':
+        maxEntry2 = this.klipperEntry2(inverse, extruderOnly, baseAccel, accel, length, nominal2);
         smoothDelta2 = 2 * Math.min(accel, baseAccel * (1 - limits.minimumCruiseRatio)) * length;
         break;
-      }
     }
 
     this.queue.push(length, accel, nominal2, maxEntry2, rest2, smoothDelta2);
@@ -259,6 +231,51 @@ export class MotionPlanner {
     this.hasPrevious = true;
     if (this.queue.full) this.commit(this.queue.capacity >> 1);
     return true;
+  }
+
+  /** Classic jerk: the squared entry speed of the move now in `currentSpeed`; its safe speed becomes `previousSafe`. */
+  private jerkEntry2(nominal: number): number {
+    const speed = this.currentSpeed;
+    const safe = jerkSafeSpeed(speed, nominal, this.maxJerk);
+    const junction = this.hasPrevious
+      ? jerkJunctionSpeed(this.previousSpeed, this.previousNominal, this.previousSafe, speed, nominal, safe, this.maxJerk)
+      : safe;
+    this.previousSafe = safe;
+    return junction * junction;
+  }
+
+  /** Junction deviation: the squared entry speed of the move now in `delta`. */
+  private deviationEntry2(xyz2: number, accel: number, nominal2: number): number {
+    const { delta, limits } = this;
+    const unit = this.currentUnit;
+    const norm = 1 / Math.sqrt(xyz2 + delta[3] * delta[3]);
+    for (let a = 0; a < 4; a++) unit[a] = delta[a] * norm;
+    if (!this.hasPrevious) return 0;
+    return deviationJunctionSpeed2(
+      this.previousUnit,
+      unit,
+      accel,
+      this.maxAccel,
+      limits.junctionDeviation,
+      this.previousNominal * this.previousNominal,
+      nominal2,
+    );
+  }
+
+  /** Klipper: the squared entry speed of the move now in `delta` (0 next to an extruder-only move). */
+  private klipperEntry2(inverse: number, extruderOnly: boolean, baseAccel: number, accel: number, length: number, nominal2: number): number {
+    const { delta, limits } = this;
+    const side = this.currentSide;
+    for (let a = 0; a < 3; a++) side.unit[a] = delta[a] * inverse;
+    side.eRatio = extruderOnly ? 0 : delta[3] * inverse;
+    side.deviationAccel = ((limits.squareCornerVelocity * limits.squareCornerVelocity * SQRT2_MINUS_1) / baseAccel) * accel;
+    side.delta2 = 2 * accel * length;
+    side.cruise2 = nominal2;
+    // Extruder-only moves are not toolhead moves: Klipper stops before and after them.
+    if (this.hasPrevious && !extruderOnly && !this.previousExtruderOnly) {
+      return klipperJunctionSpeed2(this.previousSide, side, limits.extruderCornerVelocity);
+    }
+    return 0;
   }
 
   /** Stops the machine and waits (G4). The next move starts from standstill. */
@@ -286,9 +303,11 @@ export class MotionPlanner {
   private commit(count: number): void {
     if (count > 0) {
       this.queue.commit(count, this.times);
+      const { times, markerBlock } = this;
       for (let j = 0; j < count; j++) {
-        this.resolveMarkers();
-        this.totalS += this.times[j];
+        // Markers are a few per layer: the blocks between them add up without a call each.
+        if (this.markerHead < markerBlock.length && markerBlock[this.markerHead] <= this.committed) this.resolveMarkers();
+        this.totalS += times[j];
         this.committed++;
       }
     }

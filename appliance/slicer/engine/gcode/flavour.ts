@@ -56,16 +56,32 @@ export interface Flavour {
 
 const num3 = (v: number) => String(Math.round(v * 1000) / 1000);
 
+/** Distinct widths remembered before the memory of width comments starts again (a model has a few dozen to a few thousand). */
+const WIDTH_COMMENTS_KEPT = 4096;
+
 export function flavourOf(name: FlavourName): Flavour {
   const bambu = name === 'bambu';
   const klipper = name === 'klipper';
+  // Two comments per extrusion: each made once rather than built anew for every extrusion.
+  const features = new Map(
+    (Object.keys(PRUSA_TYPES) as ExtrusionRole[]).map((role) => [role, bambu ? `; FEATURE: ${BAMBU_FEATURES[role]}` : `;TYPE:${PRUSA_TYPES[role]}`]),
+  );
+  const widths = new Map<number, string>();
   return {
     name,
     bambu,
     klipper,
     mayEmitLimits: !klipper,
-    featureComment: (role) => (bambu ? `; FEATURE: ${BAMBU_FEATURES[role]}` : `;TYPE:${PRUSA_TYPES[role]}`),
-    widthComment: (w) => (bambu ? `; LINE_WIDTH: ${num3(w)}` : `;WIDTH:${num3(w)}`),
+    featureComment: (role) => features.get(role) as string,
+    widthComment: (w) => {
+      let comment = widths.get(w);
+      if (comment === undefined) {
+        if (widths.size >= WIDTH_COMMENTS_KEPT) widths.clear();
+        comment = bambu ? `; LINE_WIDTH: ${num3(w)}` : `;WIDTH:${num3(w)}`;
+        widths.set(w, comment);
+      }
+      return comment;
+    },
     layerChangeComments: (z, h) =>
       bambu ? ['; CHANGE_LAYER', `; Z_HEIGHT: ${num3(z)}`, `; LAYER_HEIGHT: ${num3(h)}`] : [';LAYER_CHANGE', `;Z:${num3(z)}`, `;HEIGHT:${num3(h)}`],
     fan: (s) => {

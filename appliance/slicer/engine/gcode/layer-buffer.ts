@@ -22,17 +22,31 @@ export const enum FanMark {
 
 const STRIDE = 6;
 
+/** A number ≥ 0 is a move index; a string is a line; { fan } a fan mark; { tool } a filament change. */
+export type LayerItem = number | string | { readonly fan: FanMark } | { tool: number };
+/** One item per fan mark, shared by every layer: an object per mark was garbage. */
+const FAN_ITEMS: readonly { readonly fan: FanMark }[] = [{ fan: FanMark.Normal }, { fan: FanMark.Bridge }, { fan: FanMark.Off }];
+
 export class LayerBuffer {
   /** x, y, z, de, feedrate (mm/s), kind per move. */
   moves = new Float64Array(STRIDE * 256);
   count = 0;
-  /** A number ≥ 0 is a move index; a string is a line; { fan } a fan mark; { tool } a filament change. */
-  readonly items: (number | string | { fan: FanMark } | { tool: number })[] = [];
+  /* The extrusions' lengths, feed rates and places while `slowDownTo` looks for its factor, kept for the next layer. */
+  private slowLengths = new Float64Array(0);
+  private slowFeeds = new Float64Array(0);
+  private slowIndex = new Int32Array(0);
+  /** The first `itemCount` are the layer's, in order. */
+  readonly items: LayerItem[] = [];
+  /**
+   * How many of `items` are this layer's. The array is never shortened: emptied by its length, it
+   * would give up its storage and grow it again, copy by copy, on every layer.
+   */
+  itemCount = 0;
 
   /** Empties the buffer for the next layer, keeping its storage (a new one per layer was 5 % of the writer's time). */
   clear(): void {
     this.count = 0;
-    this.items.length = 0;
+    this.itemCount = 0;
   }
 
   move(x: number, y: number, z: number, de: number, feed: number, kind: MoveKind): void {
@@ -48,20 +62,25 @@ export class LayerBuffer {
     this.moves[o + 3] = de;
     this.moves[o + 4] = feed;
     this.moves[o + 5] = kind;
-    this.items.push(this.count++);
+    this.item(this.count++);
   }
 
   line(text: string): void {
-    this.items.push(text);
+    this.item(text);
   }
 
   fan(mark: FanMark): void {
-    this.items.push({ fan: mark });
+    this.item(FAN_ITEMS[mark]);
   }
 
   /** From here on the moves belong to filament `tool` (its usage and extruder offset). */
   tool(tool: number): void {
-    this.items.push({ tool });
+    this.item({ tool });
+  }
+
+  /** Adds an item: over a stale one of an earlier layer, or at the end. */
+  private item(item: LayerItem): void {
+    this.items[this.itemCount++] = item;
   }
 
   /**
@@ -95,18 +114,24 @@ export class LayerBuffer {
    */
   slowDownTo(target: number, minSpeed: number, fromX: number, fromY: number, fromZ: number): void {
     const m = this.moves;
-    const lengths: number[] = [];
-    const feeds: number[] = [];
-    const index: number[] = [];
+    if (this.slowLengths.length < this.count) {
+      this.slowLengths = new Float64Array(this.moves.length / STRIDE);
+      this.slowFeeds = new Float64Array(this.moves.length / STRIDE);
+      this.slowIndex = new Int32Array(this.moves.length / STRIDE);
+    }
+    const lengths = this.slowLengths;
+    const feeds = this.slowFeeds;
+    const index = this.slowIndex;
+    let extrusions = 0;
     let x = fromX;
     let y = fromY;
     let z = fromZ;
     for (let k = 0; k < this.count; k++) {
       const o = k * STRIDE;
       if (m[o + 5] === MoveKind.Extrude) {
-        lengths.push(length3(m[o] - x, m[o + 1] - y, m[o + 2] - z));
-        feeds.push(m[o + 4]);
-        index.push(o);
+        lengths[extrusions] = length3(m[o] - x, m[o + 1] - y, m[o + 2] - z);
+        feeds[extrusions] = m[o + 4];
+        index[extrusions++] = o;
       }
       x = m[o];
       y = m[o + 1];
@@ -114,7 +139,7 @@ export class LayerBuffer {
     }
     const timeAt = (factor: number) => {
       let t = 0;
-      for (let k = 0; k < lengths.length; k++) t += lengths[k] / Math.max(feeds[k] * factor, Math.min(feeds[k], minSpeed));
+      for (let k = 0; k < extrusions; k++) t += lengths[k] / Math.max(feeds[k] * factor, Math.min(feeds[k], minSpeed));
       return t;
     };
     if (timeAt(1) >= target) return;
@@ -126,7 +151,7 @@ export class LayerBuffer {
       if (timeAt(mid) > target) lo = mid;
       else hi = mid;
     }
-    for (let k = 0; k < index.length; k++) m[index[k] + 4] = Math.max(feeds[k] * hi, Math.min(feeds[k], minSpeed));
+    for (let k = 0; k < extrusions; k++) m[index[k] + 4] = Math.max(feeds[k] * hi, Math.min(feeds[k], minSpeed));
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import type { PrintConfig } from '../../profiles/schema.js';
 import { decideCooling } from '../toolpath/cooling.js';
-import { chooseSeam, startLoopAt, trimEnd, type SeamMode } from '../toolpath/seam.js';
+import { chooseSeam, type SeamContext, type SeamMode, startLoopInto, trimEndInPlace } from '../toolpath/seam.js';
 import { accelerationFor, pick, speedFor, travelSpeed } from '../toolpath/speeds.js';
 import { orderIslands, orderObjects } from '../toolpath/order.js';
 import { travelStaysInside } from '../toolpath/travel.js';
@@ -60,12 +60,22 @@ export class GcodeWriter {
   private accelNow = 0;
   private filament = 0;
   private readonly seams = new Map<number, [number, number]>();
+  /** One context for every seam chosen, filled in for each loop. */
+  private readonly seamContext: SeamContext = { mode: 'aligned', x: 0, y: 0, previous: null, rearY: 0, layer: 0 };
+  /** Two buffers the loops are restarted at their seams in, taking turns: the last path (for the wipe) stays intact. */
+  private loopBuffers = [new Float64Array(256), new Float64Array(256)];
   private lastPath: Float64Array | null = null;
+  /** How many numbers of `lastPath` are the path (a loop buffer is longer than its loop). */
+  private lastLength = 0;
+  /** The island whose rear edge `rearY` is. */
+  private rearIsland: IslandPaths | null = null;
+  private rearY = 0;
   /** Whether the last path was printed from its end to its start. */
   private lastBackwards = false;
   private layerIndex = 0;
   private readonly buf = new LayerBuffer();
-  private layerStart: [number, number, number] = [0, 0, 0];
+  /** Where the nozzle was when the layer began: x, y, z. */
+  private readonly layerStart = new Float64Array(3);
   private readonly labels: ObjectLabels;
   private readonly heights: HeightChangeState;
 
@@ -121,7 +131,9 @@ export class GcodeWriter {
   layer(layer: LayerPaths): void {
     const c = this.c;
     this.layerIndex = layer.index;
-    this.layerStart = [this.x, this.y, this.z];
+    this.layerStart[0] = this.x;
+    this.layerStart[1] = this.y;
+    this.layerStart[2] = this.z;
     const b = this.buf;
     b.clear();
     // From the layer change on, the layer's own settings: its retraction at the change included.
@@ -139,12 +151,15 @@ export class GcodeWriter {
     for (const line of heightLines) b.line(line);
     b.fan(FanMark.Normal);
 
-    for (const e of layer.adhesion) this.extrude(e, null);
-    for (const e of layer.support) this.extrude(e, null);
-    for (const group of orderObjects(layer.islands, this.x, this.y)) {
-      const obj = this.d.objects[group[0].object];
+    for (let k = 0; k < layer.adhesion.length; k++) this.extrude(layer.adhesion[k], null);
+    for (let k = 0; k < layer.support.length; k++) this.extrude(layer.support[k], null);
+    // Indexed loops here and below: an iterator per list was garbage for every layer until optimised.
+    const groups = orderObjects(layer.islands, this.x, this.y);
+    for (let g = 0; g < groups.length; g++) {
+      const obj = this.d.objects[groups[g][0].object];
       this.labelStart(obj);
-      for (const island of orderIslands(group, this.x, this.y)) this.island(island, obj.id);
+      const islands = orderIslands(groups[g], this.x, this.y);
+      for (let k = 0; k < islands.length; k++) this.island(islands[k], obj.id);
       this.retractIfLeaving();
       this.labelEnd(obj);
     }
@@ -197,19 +212,18 @@ export class GcodeWriter {
 
   private island(isl: IslandPaths, objectId: number): void {
     this.setFilament(isl.filament);
-    const walls = () => {
-      for (const w of isl.walls) this.extrude(w, isl, objectId);
-    };
-    const infill = () => {
-      for (const e of isl.infill) this.extrude(e, isl);
-    };
     if (this.c.is_infill_first) {
-      infill();
-      walls();
+      this.extrudeAll(isl.infill, isl, -1);
+      this.extrudeAll(isl.walls, isl, objectId);
     } else {
-      walls();
-      infill();
+      this.extrudeAll(isl.walls, isl, objectId);
+      this.extrudeAll(isl.infill, isl, -1);
     }
+  }
+
+  /** The island's walls (with their object, for its seams) or infill (-1), by index: an iterator per list was garbage until optimised. */
+  private extrudeAll(list: readonly Extrusion[], isl: IslandPaths, objectId: number): void {
+    for (let k = 0; k < list.length; k++) this.extrude(list[k], isl, objectId);
   }
 
   /** Per-filament machine settings: pressure advance when the filament asks for it. */
@@ -251,24 +265,25 @@ export class GcodeWriter {
   /** Prints one extrusion: travel to its start (seam for loops), then the path. */
   private extrude(e: Extrusion, island: IslandPaths | null, objectId = -1): void {
     let pts = e.points;
+    let n = pts.length;
     // An open path that is nearer by its end is walked backwards, not copied reversed.
     let backwards = false;
     if (e.loop) {
-      const start = chooseSeam(pts, {
-        mode: this.c.seam_position as SeamMode,
-        x: this.x,
-        y: this.y,
-        previous: this.seams.get(objectId) ?? null,
-        rearY: island ? maxY(island.outline.contour) : this.y,
-        layer: this.layerIndex,
-      });
-      pts = startLoopAt(pts, start);
-      if (e.role === 'outer-wall' || e.role === 'overhang-wall') this.seams.set(objectId, [pts[0], pts[1]]);
-      pts = trimEnd(pts, 0.1 * this.c.nozzle_diameter[0]);
-    } else if (isReversible(e.role) && dist2(this.x, this.y, pts[pts.length - 2], pts[pts.length - 1]) < dist2(this.x, this.y, pts[0], pts[1])) {
+      const ctx = this.seamContext;
+      ctx.mode = this.c.seam_position as SeamMode;
+      ctx.x = this.x;
+      ctx.y = this.y;
+      ctx.previous = this.seams.get(objectId) ?? null;
+      ctx.rearY = island ? this.rearOf(island) : this.y;
+      ctx.layer = this.layerIndex;
+      const start = chooseSeam(pts, ctx);
+      pts = this.loopBuffer(n);
+      startLoopInto(e.points, start, pts);
+      if (e.role === 'outer-wall' || e.role === 'overhang-wall') this.rememberSeam(objectId, pts[0], pts[1]);
+      n = trimEndInPlace(pts, n, 0.1 * this.c.nozzle_diameter[0]);
+    } else if (isReversible(e.role) && dist2(this.x, this.y, pts[n - 2], pts[n - 1]) < dist2(this.x, this.y, pts[0], pts[1])) {
       backwards = true;
     }
-    const n = pts.length;
     if (n < 4) return;
     this.travelTo(backwards ? pts[n - 2] : pts[0], backwards ? pts[n - 1] : pts[1], island);
     this.unretract();
@@ -280,6 +295,20 @@ export class GcodeWriter {
     this.setAcceleration(accelerationFor(e.role, this.layerIndex, this.c));
     const feed = speedFor(e.role, e.mm3PerMm, this.layerIndex, this.c, this.filament);
     const ePerMm = (e.mm3PerMm * pick(this.c.filament_flow_ratio, this.filament)) / filamentArea(this.c, this.filament);
+    this.extrudeAlong(pts, n, backwards, ePerMm, feed);
+    if (bridgeLike) b.fan(FanMark.Normal);
+    this.lastPath = pts;
+    this.lastLength = n;
+    this.lastBackwards = backwards;
+  }
+
+  /**
+   * The moves along the first `n` numbers of `pts` from its second point on (from its end when
+   * `backwards`). A method of its own, optimised after a few thousand points rather than with
+   * the whole of `extrude`.
+   */
+  private extrudeAlong(pts: Float64Array, n: number, backwards: boolean, ePerMm: number, feed: number): void {
+    const b = this.buf;
     for (let k = 2; k < n; k += 2) {
       const at = backwards ? n - 2 - k : k;
       const x = pts[at];
@@ -290,9 +319,31 @@ export class GcodeWriter {
       this.x = x;
       this.y = y;
     }
-    if (bridgeLike) b.fan(FanMark.Normal);
-    this.lastPath = pts;
-    this.lastBackwards = backwards;
+  }
+
+  /** The island's rear edge (its largest y), found once per island rather than once per loop. */
+  private rearOf(island: IslandPaths): number {
+    if (island !== this.rearIsland) {
+      this.rearIsland = island;
+      this.rearY = maxY(island.outline.contour);
+    }
+    return this.rearY;
+  }
+
+  /** A loop buffer of at least `length` numbers that is not the last path. */
+  private loopBuffer(length: number): Float64Array {
+    const k = this.lastPath === this.loopBuffers[0] ? 1 : 0;
+    if (this.loopBuffers[k].length < length) this.loopBuffers[k] = new Float64Array(Math.max(length, 2 * this.loopBuffers[k].length));
+    return this.loopBuffers[k];
+  }
+
+  /** The object's seam on this layer, where the next layer's aligned seam looks for it. */
+  private rememberSeam(objectId: number, x: number, y: number): void {
+    const seam = this.seams.get(objectId);
+    if (seam) {
+      seam[0] = x;
+      seam[1] = y;
+    } else this.seams.set(objectId, [x, y]);
   }
 
   private travelTo(x: number, y: number, island: IslandPaths | null): void {
@@ -300,8 +351,9 @@ export class GcodeWriter {
     if (d < 1e-6) return;
     const c = this.c;
     const minTravel = pick(c.retraction_minimum_travel, this.filament);
-    const inside = island !== null && c.reduce_infill_retraction && travelStaysInside(this.x, this.y, x, y, island.outline);
-    if (d > minTravel && !inside) {
+    // Whether the travel stays inside its island is asked only of travels long enough to retract:
+    // three walks round the island's outline for every short hop of the infill were wasted.
+    if (d > minTravel && !(island !== null && c.reduce_infill_retraction && travelStaysInside(this.x, this.y, x, y, island.outline))) {
       this.retract();
       this.lift();
     }
@@ -331,18 +383,21 @@ export class GcodeWriter {
     }
     const speed = this.heights.value('retraction_speed') ?? pick(c.retraction_speed, fil);
     const wipeDistance = pick(c.wipe, fil) ? pick(c.wipe_distance, fil) : 0;
-    if (wipeDistance > 0 && this.lastPath && this.lastPath.length >= 4) this.wipe(this.lastPath, this.lastBackwards, length, speed, wipeDistance);
+    if (wipeDistance > 0 && this.lastPath && this.lastLength >= 4)
+      this.wipe(this.lastPath, this.lastLength, this.lastBackwards, length, speed, wipeDistance);
     else this.buf.move(this.x, this.y, this.z + this.lifted, -length, speed, MoveKind.Retract);
     this.retracted = length;
   }
 
-  /** Retracts while moving back along the last path (printed `backwards` or not), so the ooze is wiped onto the part. */
-  private wipe(path: Float64Array, backwards: boolean, length: number, speed: number, distance: number): void {
+  /**
+   * Retracts while moving back along the last path (its first `n` numbers, printed `backwards` or
+   * not), so the ooze is wiped onto the part.
+   */
+  private wipe(path: Float64Array, n: number, backwards: boolean, length: number, speed: number, distance: number): void {
     const pts: number[] = [];
     let remaining = distance;
     let px = this.x;
     let py = this.y;
-    const n = path.length;
     for (let k = n - 4; k >= 0 && remaining > 0; k -= 2) {
       const at = backwards ? n - 2 - k : k;
       const x = path[at];
@@ -409,7 +464,9 @@ export class GcodeWriter {
 
   private flushLayer(layer: LayerPaths): void {
     const b = this.buf;
-    const [x, y, z] = this.layerStart;
+    const x = this.layerStart[0];
+    const y = this.layerStart[1];
+    const z = this.layerStart[2];
     const time = b.idealTimes(x, y, z);
     const cooling = decideCooling(layer.index, time.total, time.extruding, this.c, this.filament);
     if (cooling.slowDownBy > 0) b.slowDownTo(time.extruding + cooling.slowDownBy, pick(this.c.slow_down_min_speed, this.filament), x, y, z);

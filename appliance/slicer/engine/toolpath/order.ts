@@ -12,6 +12,8 @@ function distToStart(isl: IslandPaths, x: number, y: number): number {
 
 /** Islands grouped by object (an object prints whole before the next, for labels), objects nearest first. */
 export function orderObjects(islands: IslandPaths[], x: number, y: number): IslandPaths[][] {
+  // Most layers are of one object: its islands are the one group, in their order.
+  if (islands.every((isl) => isl.object === islands[0].object)) return islands.length > 0 ? [islands] : [];
   const groups = new Map<number, IslandPaths[]>();
   for (const isl of islands) {
     const g = groups.get(isl.object);
@@ -25,15 +27,15 @@ export function orderObjects(islands: IslandPaths[], x: number, y: number): Isla
   while (rest.length) {
     let best = 0;
     let bestD = Infinity;
-    rest.forEach((g, k) => {
-      for (const isl of g) {
+    for (let k = 0; k < rest.length; k++) {
+      for (const isl of rest[k]) {
         const d = distToStart(isl, px, py);
         if (d < bestD) {
           bestD = d;
           best = k;
         }
       }
-    });
+    }
     const [g] = rest.splice(best, 1);
     ordered.push(g);
     const last = g[g.length - 1].outline.contour;
@@ -52,13 +54,13 @@ export function orderIslands(group: IslandPaths[], x: number, y: number): Island
   while (rest.length) {
     let best = 0;
     let bestD = Infinity;
-    rest.forEach((isl, k) => {
-      const d = distToStart(isl, px, py);
+    for (let k = 0; k < rest.length; k++) {
+      const d = distToStart(rest[k], px, py);
       if (d < bestD) {
         bestD = d;
         best = k;
       }
-    });
+    }
     const [isl] = rest.splice(best, 1);
     ordered.push(isl);
     px = isl.outline.contour[0];

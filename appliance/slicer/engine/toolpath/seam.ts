@@ -9,6 +9,8 @@ export type SeamMode = 'aligned' | 'nearest' | 'back' | 'random';
 /** Worth of a corner, in mm of distance: a concave right angle outweighs 3 mm. */
 const CONCAVE_WEIGHT = 3;
 const CONVEX_WEIGHT = 1;
+/** The most a corner is worth: a turn counts up to 1.5 right angles. */
+const MAX_CORNER = 1.5 * CONCAVE_WEIGHT;
 
 export interface SeamContext {
   mode: SeamMode;
@@ -31,24 +33,33 @@ export function chooseSeam(points: Float64Array, ctx: SeamContext): number {
   const n = (points.length >> 1) - 1;
   if (n < 3) return 0;
   if (ctx.mode === 'random') return hash(ctx.layer, n, points[0]) % n;
-  let target: [number, number];
+  // The point seams are drawn to: x NaN for `back`, which looks at the rear only.
+  let tx: number;
+  let ty: number;
   switch (ctx.mode) {
     case 'nearest':
-      target = [ctx.x, ctx.y];
+      tx = ctx.x;
+      ty = ctx.y;
       break;
     case 'aligned':
-      target = ctx.previous ?? [ctx.x, ctx.rearY];
+      tx = ctx.previous ? ctx.previous[0] : ctx.x;
+      ty = ctx.previous ? ctx.previous[1] : ctx.rearY;
       break;
     default:
-      target = [NaN, ctx.rearY];
+      tx = NaN;
+      ty = ctx.rearY;
   }
   let best = 0;
   let bestScore = -Infinity;
   for (let i = 0; i < n; i++) {
-    const px = points[((i + n - 1) % n) * 2];
-    const py = points[((i + n - 1) % n) * 2 + 1];
     const cx = points[i * 2];
     const cy = points[i * 2 + 1];
+    const distance = Number.isNaN(tx) ? ty - cy : length2(cx - tx, cy - ty);
+    // A vertex that even the sharpest concave corner would not lift above the best so far is not
+    // weighed (its score is at most MAX_CORNER − distance): the corner's atan2 was most of the time.
+    if (MAX_CORNER - distance <= bestScore) continue;
+    const px = points[((i + n - 1) % n) * 2];
+    const py = points[((i + n - 1) % n) * 2 + 1];
     const nx = points[((i + 1) % n) * 2];
     const ny = points[((i + 1) % n) * 2 + 1];
     const ax = cx - px;
@@ -64,7 +75,6 @@ export function chooseSeam(points: Float64Array, ctx: SeamContext): number {
       const turn = Math.atan2(Math.abs(cross), dot) / (Math.PI / 2);
       corner = Math.min(turn, 1.5) * (cross < 0 ? CONCAVE_WEIGHT : CONVEX_WEIGHT);
     }
-    const distance = Number.isNaN(target[0]) ? ctx.rearY - cy : length2(cx - target[0], cy - target[1]);
     const score = corner - distance;
     if (score > bestScore) {
       bestScore = score;
@@ -74,22 +84,31 @@ export function chooseSeam(points: Float64Array, ctx: SeamContext): number {
   return best;
 }
 
-/** The loop restarted at point `start` (still closed: first point repeated at the end). */
-export function startLoopAt(points: Float64Array, start: number): Float64Array {
-  if (start === 0) return points;
+/**
+ * Writes the loop restarted at point `start` into `out` (at least as long; still closed: first
+ * point repeated at the end). The writer reuses `out` for every loop: a new array per loop, and
+ * another from `trimEndInPlace`'s copy, were garbage for each wall.
+ */
+export function startLoopInto(points: Float64Array, start: number, out: Float64Array): void {
+  if (start === 0) {
+    out.set(points);
+    return;
+  }
   const n = (points.length >> 1) - 1;
-  const out = new Float64Array(points.length);
   out.set(points.subarray(start * 2, n * 2), 0);
   out.set(points.subarray(0, start * 2), (n - start) * 2);
   out[n * 2] = out[0];
   out[n * 2 + 1] = out[1];
-  return out;
 }
 
-/** Shortens the end of an open path by `gap` mm so a loop does not overlap its own start (a blob). */
-export function trimEnd(points: Float64Array, gap: number): Float64Array {
+/**
+ * Shortens the path held in the first `length` numbers of `points` by `gap` mm at its end, so a
+ * loop does not overlap its own start (a blob); in place, answering the path's new length (at
+ * least one segment is kept).
+ */
+export function trimEndInPlace(points: Float64Array, length: number, gap: number): number {
   let remaining = gap;
-  let end = points.length;
+  let end = length;
   while (end >= 4 && remaining > 0) {
     const x0 = points[end - 4];
     const y0 = points[end - 3];
@@ -97,16 +116,15 @@ export function trimEnd(points: Float64Array, gap: number): Float64Array {
     const y1 = points[end - 1];
     const len = length2(x1 - x0, y1 - y0);
     if (len > remaining) {
-      const out = points.slice(0, end);
       const k = (len - remaining) / len;
-      out[end - 2] = x0 + (x1 - x0) * k;
-      out[end - 1] = y0 + (y1 - y0) * k;
-      return out;
+      points[end - 2] = x0 + (x1 - x0) * k;
+      points[end - 1] = y0 + (y1 - y0) * k;
+      return end;
     }
     remaining -= len;
     end -= 2;
   }
-  return points.slice(0, Math.max(end, 4));
+  return Math.max(end, 4);
 }
 
 function hash(layer: number, n: number, salt: number): number {

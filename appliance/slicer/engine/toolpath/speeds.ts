@@ -57,27 +57,30 @@ export function accelerationFor(role: ExtrusionRole | 'travel', layer: number, c
   const fallback = c.default_acceleration;
   if (fallback <= 0) return 0;
   if (layer === 0 && c.initial_layer_acceleration > 0) return c.initial_layer_acceleration;
-  const specific = (() => {
-    switch (role) {
-      case 'travel':
-        return c.travel_acceleration;
-      case 'outer-wall':
-      case 'thin-wall':
-      case 'overhang-wall':
-        return c.outer_wall_acceleration;
-      case 'inner-wall':
-        return c.inner_wall_acceleration;
-      case 'top-surface':
-        return c.top_surface_acceleration;
-      case 'sparse-infill':
-        return c.sparse_infill_acceleration;
-      case 'bridge':
-        return c.bridge_acceleration;
-      default:
-        return 0;
-    }
-  })();
+  const specific = roleAcceleration(role, c);
   return specific > 0 ? specific : fallback;
+}
+
+/** The profile's acceleration for the feature itself, 0 where it has none (a function, not a closure made per move). */
+function roleAcceleration(role: ExtrusionRole | 'travel', c: PrintConfig): number {
+  switch (role) {
+    case 'travel':
+      return c.travel_acceleration;
+    case 'outer-wall':
+    case 'thin-wall':
+    case 'overhang-wall':
+      return c.outer_wall_acceleration;
+    case 'inner-wall':
+      return c.inner_wall_acceleration;
+    case 'top-surface':
+      return c.top_surface_acceleration;
+    case 'sparse-infill':
+      return c.sparse_infill_acceleration;
+    case 'bridge':
+      return c.bridge_acceleration;
+    default:
+      return 0;
+  }
 }
 
 export function travelSpeed(layer: number, c: PrintConfig): number {

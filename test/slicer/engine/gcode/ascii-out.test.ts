@@ -60,3 +60,31 @@ test('integers, text and growth past the first buffer', () => {
   assert.equal(bytes.toString(), `${long}M1`);
   assert.equal(out.take().length, 0, 'a take starts the next piece empty');
 });
+
+test('a word of a move: a space and its letter before the number, also where the number is zero or not finite', () => {
+  const out = new AsciiOut();
+  out.text('G1');
+  out.fixed(12.3456, 3, 0x58);
+  out.fixed(-0.0001, 3, 0x59);
+  out.fixed(0.5, 5, 0x45);
+  out.fixed(Number.NaN, 3, 0x5a);
+  assert.equal(out.takeText(), 'G1 X12.346 Y0 E0.5 ZNaN');
+});
+
+test('numbers past 2^31 in their last unit (E beyond 21 m) read the same as smaller ones', () => {
+  const out = new AsciiOut();
+  const values = [21474.83647, 21474.83648, 21474.8365, -21474.83648, 26000.1, 99999.99999, 123456.5, 0.00001, 1e9 + 0.5];
+  let seed = 3;
+  for (let k = 0; k < 5000; k++) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    values.push((seed / 2147483648 - 0.5) * 2e5);
+  }
+  for (const v of values) {
+    out.fixed(v, 5);
+    out.char(0x20);
+  }
+  assert.deepEqual(
+    out.takeText().trimEnd().split(' '),
+    values.map((v) => reference(v, 5)),
+  );
+});

@@ -65,10 +65,17 @@ export function typeName(value: Value): string {
   }
 }
 
+/* The last float formatted: each layer's change templates print its height twice in a row. */
+let lastFloat = Number.NaN;
+let lastFloatText = '';
+
 export function formatFloat(v: number): string {
+  if (v === lastFloat) return lastFloatText;
   if (!Number.isFinite(v)) return String(v);
   const rounded = Math.round(Number(v.toPrecision(6)) * 1e6) / 1e6;
-  return rounded === 0 ? '0' : String(rounded);
+  lastFloat = v;
+  lastFloatText = rounded === 0 ? '0' : String(rounded);
+  return lastFloatText;
 }
 
 /** `{expr}` output. A vector has no scalar form: the template must index it. */
