@@ -92,6 +92,13 @@ export class WorkerPool {
     return this.enqueue(name, args, transfer);
   }
 
+  /** Runs the task on worker `lane` (0 to size - 1), after what that worker already has queued. */
+  runOn<N extends TaskName>(lane: number, name: N, args: TaskArgs<N>): Promise<TaskResult<N>> {
+    const worker = this.workers[lane];
+    if (!worker) return Promise.reject(new AppError(ErrorCode.internal, 500, `no slicing worker ${lane} (the pool has ${this.size})`));
+    return this.enqueue(name, args, [], worker);
+  }
+
   /** Runs the task once on every worker (e.g. the job setup); shared memory in args is not copied. */
   async broadcast<N extends TaskName>(name: N, args: TaskArgs<N>): Promise<void> {
     await Promise.all(this.workers.map((w) => this.enqueue(name, args, [], w)));

@@ -4,6 +4,7 @@
  * this thread takes every other share besides writing the G-code; with more, it only writes.
  */
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
+import { AppError, ErrorCode } from '../../../common/errors.js';
 import { createTasks, type TaskArgs, type TaskName, type TaskResult } from './tasks.js';
 import { WorkerPool } from './pool.js';
 
@@ -52,6 +53,15 @@ export class TaskRunner {
     if (this.pool) return this.pool.run(name, args);
     await this.letEventsThrough();
     return this.runHere(name, args);
+  }
+
+  /**
+   * Runs a task on worker `lane`, 0 to threads - 1: the layer stream keeps consecutive chunks on
+   * one worker, whose caches then hold what the chunk below left (pipeline/chunk-plan.ts).
+   */
+  runOn<N extends TaskName>(lane: number, name: N, args: TaskArgs<N>): Promise<TaskResult<N>> {
+    if (!this.pool) return Promise.reject(new AppError(ErrorCode.internal, 500, 'no slicing workers to run on'));
+    return this.pool.runOn(lane, name, args);
   }
 
   /** Gives the event loop a turn when this thread has worked for EVENT_TURN_MS since the last one. */
