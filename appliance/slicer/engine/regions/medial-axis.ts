@@ -250,7 +250,10 @@ function chain(s: Samples, cx: Float64Array, cy: Float64Array, radius: Float64Ar
     for (let a = gx - 1; a <= gx + 1; a++) {
       for (let b = gy - 1; b <= gy + 1; b++) {
         for (let j = kept.first(a, b); j >= 0; j = kept.next[j]) {
-          if (Math.hypot(cx[j] - cx[i], cy[j] - cy[i]) > reach) continue;
+          const dx = cx[j] - cx[i];
+          const dy = cy[j] - cy[i];
+          // The distance is at least the larger of dx and dy: most points are rejected without it.
+          if (Math.abs(dx) > reach || Math.abs(dy) > reach || Math.hypot(dx, dy) > reach) continue;
           if (s.ring[j] !== s.ring[i]) return true;
           const size = s.ringSize[s.ring[i]];
           const apart = Math.abs(s.seq[j] - s.seq[i]);
