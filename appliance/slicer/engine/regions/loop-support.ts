@@ -38,6 +38,10 @@ export function sideOfSupport(ring: Polygon, pieces: readonly ExPolygon[]): 'ins
         if (segmentMissesBox(ax, ay, bx, by, minX, minY, maxX, maxY)) continue;
         pairs += n >> 1;
         if (pairs > MAX_PAIRS) return null;
+        if (n < 2 * INDEXED_POINTS) {
+          if (edgeNearRing(ax, ay, bx, by, ring)) return null;
+          continue;
+        }
         index ??= new RingEdges(ring, minX, minY, maxX, maxY);
         if (index.near(ax, ay, bx, by)) return null;
       }
@@ -55,6 +59,27 @@ export function clearlyInside(ring: Polygon, pieces: readonly ExPolygon[]): bool
   if (!pieces.some((piece) => pointInExPolygon(ring[0], ring[1], piece))) return false;
   return sideOfSupport(ring, pieces) === 'inside';
 }
+
+/** Whether segment a-b crosses or comes within `NEAR` of any edge of the closed ring (a small one: every edge is compared). */
+function edgeNearRing(ax: number, ay: number, bx: number, by: number, ring: Polygon): boolean {
+  const n = ring.length;
+  const loX = Math.min(ax, bx) - NEAR;
+  const hiX = Math.max(ax, bx) + NEAR;
+  const loY = Math.min(ay, by) - NEAR;
+  const hiY = Math.max(ay, by) + NEAR;
+  for (let k = 0; k < n; k += 2) {
+    const px = ring[k];
+    const py = ring[k + 1];
+    const qx = ring[(k + 2) % n];
+    const qy = ring[(k + 3) % n];
+    if (segmentMissesBox(px, py, qx, qy, loX, loY, hiX, hiY)) continue;
+    if (segmentsNear(ax, ay, bx, by, px, py, qx, qy)) return true;
+  }
+  return false;
+}
+
+/** Points of a loop from which its edges are put in a grid: a smaller loop is compared edge by edge (cheaper than the grid). */
+const INDEXED_POINTS = 64;
 
 /** Cells a side of the ring's edge index, at most: a ring of n edges gets about √n. */
 const MAX_CELLS = 64;
