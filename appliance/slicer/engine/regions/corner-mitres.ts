@@ -98,14 +98,29 @@ export function mitreCorners(
   const size = closed ? count - 1 : count;
   if (size < 2) return;
   const side = new Int8Array(size);
+  // A corner further from the line's box than any point's reach has no point near it.
+  let minX = Number.POSITIVE_INFINITY;
+  let minY = Number.POSITIVE_INFINITY;
+  let maxX = Number.NEGATIVE_INFINITY;
+  let maxY = Number.NEGATIVE_INFINITY;
+  let maxReach = 0;
+  for (let k = 0; k < size; k++) {
+    minX = Math.min(minX, line[2 * k]);
+    maxX = Math.max(maxX, line[2 * k]);
+    minY = Math.min(minY, line[2 * k + 1]);
+    maxY = Math.max(maxY, line[2 * k + 1]);
+    maxReach = Math.max(maxReach, reach[k]);
+  }
   for (const c of corners) {
+    if (minX - c.x > maxReach || c.x - maxX > maxReach || minY - c.y > maxReach || c.y - maxY > maxReach) continue;
     // Each point near the corner: bit 1 along the first side, bit 2 along the second, 0 along neither; -1 not near.
     let far = -1;
     for (let k = 0; k < size; k++) {
       const x = line[2 * k] - c.x;
       const y = line[2 * k + 1] - c.y;
       side[k] = -1;
-      if (Math.hypot(x, y) > reach[k]) {
+      // The distance is at least the larger of x and y: most points are rejected without it.
+      if (Math.abs(x) > reach[k] || Math.abs(y) > reach[k] || Math.hypot(x, y) > reach[k]) {
         far = k;
         continue;
       }

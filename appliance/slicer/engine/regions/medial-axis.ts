@@ -13,6 +13,7 @@
  */
 import type { ExPolygon, Polygon } from '../geometry/types.js';
 import { signedArea } from '../geometry/polygon.js';
+import { PointGrid } from './point-grid.js';
 
 export interface MedialPath {
   /** x,y pairs along the axis. */
@@ -46,6 +47,30 @@ interface Samples {
   ringSize: number[];
 }
 
+/**
+ * Typed arrays kept from one call to the next and grown as needed: the axis is found for every
+ * narrow piece of every island (hundreds to thousands per slice), and arrays made per call are as
+ * many allocations for the collector.
+ */
+const scratch = { f64: [] as Float64Array[], i32: [] as Int32Array[] };
+
+/** Scratch array `slot` with room for `length` values (its contents are whatever the last call left). */
+function f64(slot: number, length: number): Float64Array {
+  const have = scratch.f64[slot];
+  if (have && have.length >= length) return have;
+  const grown = new Float64Array(Math.max(length, 2 * (have?.length ?? 256)));
+  scratch.f64[slot] = grown;
+  return grown;
+}
+
+function i32(slot: number, length: number): Int32Array {
+  const have = scratch.i32[slot];
+  if (have && have.length >= length) return have;
+  const grown = new Int32Array(Math.max(length, 2 * (have?.length ?? 256)));
+  scratch.i32[slot] = grown;
+  return grown;
+}
+
 /** Samples at the middle of every `step`-long piece of each ring, with the normal into the region. */
 function sampleBoundary(region: readonly ExPolygon[], step: number): Samples {
   const rings: { poly: Polygon; sign: number }[] = [];
@@ -57,12 +82,12 @@ function sampleBoundary(region: readonly ExPolygon[], step: number): Samples {
   for (const { poly } of rings) forEachEdge(poly, (_ax, _ay, _bx, _by, len) => (count += Math.ceil(len / step)));
   const s: Samples = {
     count,
-    x: new Float64Array(count),
-    y: new Float64Array(count),
-    nx: new Float64Array(count),
-    ny: new Float64Array(count),
-    ring: new Int32Array(count),
-    seq: new Int32Array(count),
+    x: f64(0, count),
+    y: f64(1, count),
+    nx: f64(2, count),
+    ny: f64(3, count),
+    ring: i32(0, count),
+    seq: i32(1, count),
     ringSize: [],
   };
   let i = 0;
@@ -102,63 +127,9 @@ function forEachEdge(poly: Polygon, visit: (ax: number, ay: number, bx: number, 
   }
 }
 
-/**
- * Points in square cells, for neighbour queries: an open-addressing table of the occupied cells
- * (typed arrays, integer keys) with a linked list of point ids per cell. A `Map` keyed by a cell
- * number past 2^31 hashed a heap number on every look-up: the look-ups were a fifth of the axis's
- * time on the rigid3d platform.
- */
-class PointGrid {
-  private readonly mask: number;
-  /** 32 less the table's bits: a slot is the top bits of the cell's hash, which mix both coordinates. */
-  private readonly shift: number;
-  private readonly cellX: Int32Array;
-  private readonly cellY: Int32Array;
-  private readonly head: Int32Array;
-  /** The id after each id in its cell's list, -1 at the end. */
-  readonly next: Int32Array;
-
-  /** A grid of cells `size` wide for at most `capacity` points with ids below `capacity`. */
-  constructor(
-    readonly size: number,
-    capacity: number,
-  ) {
-    let bits = 4;
-    while (1 << bits < 2 * capacity) bits++;
-    const slots = 1 << bits;
-    this.mask = slots - 1;
-    this.shift = 32 - bits;
-    this.cellX = new Int32Array(slots);
-    this.cellY = new Int32Array(slots);
-    this.head = new Int32Array(slots).fill(-1);
-    this.next = new Int32Array(capacity);
-  }
-
-  /** The table slot of cell (cx, cy): its own, or the empty one where it would go. */
-  private slot(cx: number, cy: number): number {
-    let at = Math.imul(Math.imul(cx, 0x9e3779b1) ^ cy, 0x85ebca77) >>> this.shift;
-    while (this.head[at] >= 0 && (this.cellX[at] !== cx || this.cellY[at] !== cy)) at = (at + 1) & this.mask;
-    return at;
-  }
-
-  /** Puts point `id` first in its cell's list. */
-  add(id: number, x: number, y: number): void {
-    const cx = Math.floor(x / this.size);
-    const cy = Math.floor(y / this.size);
-    const at = this.slot(cx, cy);
-    if (this.head[at] < 0) {
-      this.cellX[at] = cx;
-      this.cellY[at] = cy;
-    }
-    this.next[id] = this.head[at];
-    this.head[at] = id;
-  }
-
-  /** The first point id in cell (cx, cy), -1 when it holds none; the rest follow through `next`. */
-  first(cx: number, cy: number): number {
-    return this.head[this.slot(cx, cy)];
-  }
-}
+/** The grids of the boundary samples and of the axis points kept, reused from call to call. */
+const sampleGrid = new PointGrid();
+const keptGrid = new PointGrid();
 
 /** The medial axis of `region`'s parts between `minThickness` and `maxThickness`, as paths. */
 export function medialAxis(region: readonly ExPolygon[], o: MedialOptions): MedialPath[] {
@@ -166,14 +137,15 @@ export function medialAxis(region: readonly ExPolygon[], o: MedialOptions): Medi
   const count = s.count;
   if (count === 0) return [];
   const maxR = o.maxThickness / 2;
-  const grid = new PointGrid(Math.max(4 * o.step, o.minThickness), count);
+  const grid = sampleGrid;
+  grid.reset(Math.max(4 * o.step, o.minThickness), count);
   // Added last to first, so each cell lists its points in the order they were sampled.
   for (let i = count - 1; i >= 0; i--) grid.add(i, s.x[i], s.y[i]);
 
   // The disc at each sample: centre and radius, NaN where it is not on a strip's axis.
-  const cx = new Float64Array(count).fill(Number.NaN);
-  const cy = new Float64Array(count);
-  const radius = new Float64Array(count);
+  const cx = f64(4, count).fill(Number.NaN, 0, count);
+  const cy = f64(5, count);
+  const radius = f64(6, count);
   for (let i = 0; i < count; i++) {
     const best = largestDisc(s, grid, i, maxR);
     const touch = disc.touch;
@@ -192,16 +164,27 @@ export function medialAxis(region: readonly ExPolygon[], o: MedialOptions): Medi
 const disc = { touch: -1 };
 
 /**
+ * Slack (mm) of the tests that skip a cell: far above the rounding of the distances they bound, so a
+ * cell is skipped only when none of its points could have changed the disc.
+ */
+const CELL_SLACK = 1e-6;
+
+/**
  * The radius of the largest disc tangent at sample `i` that holds no other sample (the sample that
  * bounds it goes to `disc.touch`). A disc of radius r lies within 2r of its tangent point, so the
  * cells are searched in growing square rings until they are that far out (or past `maxR`, the
- * largest disc wanted).
+ * largest disc wanted). A cell is skipped when it lies wholly behind the tangent (none of its
+ * samples can bound the disc) or further than the disc found so far could reach: its samples
+ * bound only larger discs. The cells looked at and their order are the others, the same as
+ * without skipping, so the disc and its bounding sample are the same too.
  */
 function largestDisc(s: Samples, grid: PointGrid, i: number, maxR: number): number {
   const px = s.x[i];
   const py = s.y[i];
   const nx = s.nx[i];
   const ny = s.ny[i];
+  const xs = s.x;
+  const ys = s.y;
   const size = grid.size;
   const gx = Math.floor(px / size);
   const gy = Math.floor(py / size);
@@ -210,14 +193,29 @@ function largestDisc(s: Samples, grid: PointGrid, i: number, maxR: number): numb
   const next = grid.next;
   for (let ring = 0; (ring - 1) * size < 2 * Math.min(best, maxR); ring++) {
     for (let a = gx - ring; a <= gx + ring; a++) {
-      for (let b = gy - ring; b <= gy + ring; b++) {
-        if (a !== gx - ring && a !== gx + ring && b !== gy - ring && b !== gy + ring) continue;
+      // The ring's cells in rows and columns: whole columns at its sides, top and bottom cells between.
+      const bStep = a === gx - ring || a === gx + ring ? 1 : 2 * ring;
+      const x0 = a * size - px;
+      const x1 = x0 + size;
+      // The distance along x from the sample to the cell (0 where the cell spans its x), then along y.
+      let dx = 0;
+      if (x0 > 0) dx = x0;
+      else if (x1 < 0) dx = -x1;
+      for (let b = gy - ring; b <= gy + ring; b += bStep) {
+        const y0 = b * size - py;
+        const y1 = y0 + size;
+        if ((nx > 0 ? nx * x1 : nx * x0) + (ny > 0 ? ny * y1 : ny * y0) < -CELL_SLACK) continue;
+        let dy = 0;
+        if (y0 > 0) dy = y0;
+        else if (y1 < 0) dy = -y1;
+        const reach = 2 * Math.min(best, maxR) + CELL_SLACK;
+        if (dx * dx + dy * dy > reach * reach) continue;
         for (let j = grid.first(a, b); j >= 0; j = next[j]) {
-          const dx = s.x[j] - px;
-          const dy = s.y[j] - py;
-          const ahead = nx * dx + ny * dy;
+          const ex = xs[j] - px;
+          const ey = ys[j] - py;
+          const ahead = nx * ex + ny * ey;
           if (ahead <= 1e-9) continue;
-          const r = (dx * dx + dy * dy) / (2 * ahead);
+          const r = (ex * ex + ey * ey) / (2 * ahead);
           if (r < best) {
             best = r;
             touch = j;
@@ -239,7 +237,8 @@ function chain(s: Samples, cx: Float64Array, cy: Float64Array, radius: Float64Ar
   let maxR = 0;
   for (let i = 0; i < count; i++) if (!Number.isNaN(cx[i])) maxR = Math.max(maxR, radius[i]);
   if (maxR === 0) return [];
-  const kept = new PointGrid(Math.max(maxR, 2 * step), count);
+  const kept = keptGrid;
+  kept.reset(Math.max(maxR, 2 * step), count);
   const paths: MedialPath[] = [];
   let current: MedialPath | null = null;
   let lastX = 0;
@@ -251,7 +250,10 @@ function chain(s: Samples, cx: Float64Array, cy: Float64Array, radius: Float64Ar
     for (let a = gx - 1; a <= gx + 1; a++) {
       for (let b = gy - 1; b <= gy + 1; b++) {
         for (let j = kept.first(a, b); j >= 0; j = kept.next[j]) {
-          if (Math.hypot(cx[j] - cx[i], cy[j] - cy[i]) > reach) continue;
+          const dx = cx[j] - cx[i];
+          const dy = cy[j] - cy[i];
+          // The distance is at least the larger of dx and dy: most points are rejected without it.
+          if (Math.abs(dx) > reach || Math.abs(dy) > reach || Math.hypot(dx, dy) > reach) continue;
           if (s.ring[j] !== s.ring[i]) return true;
           const size = s.ringSize[s.ring[i]];
           const apart = Math.abs(s.seq[j] - s.seq[i]);

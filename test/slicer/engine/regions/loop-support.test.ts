@@ -49,3 +49,20 @@ test('a loop is clearly inside only when it lies in the area and clear of its ed
   assert.equal(clearlyInside(square(1, 10, 4), supported), false, 'across the outline');
   assert.equal(clearlyInside(square(3, 3, 2), []), false);
 });
+
+test('a detailed loop is found near an edge of the supported area at the one place it comes near', () => {
+  // A 500-gon of radius 5 round (50, 50), and a triangle whose edge runs at 45° `gap` outside it.
+  const ring = new Float64Array(2 * 500);
+  for (let k = 0; k < 500; k++) {
+    const a = (2 * Math.PI * (k + 0.5)) / 500;
+    ring[2 * k] = 50 + 5 * Math.cos(a);
+    ring[2 * k + 1] = 50 + 5 * Math.sin(a);
+  }
+  const beyond = (gap: number): ExPolygon[] => {
+    const s = 100 + (5 + gap) * Math.SQRT2;
+    return [{ contour: Float64Array.of(s - 45, 45, 80, 80, 45, s - 45), holes: [] }];
+  };
+  assert.equal(sideOfSupport(ring, beyond(0.0005)), null, 'half a micrometre outside the loop');
+  assert.equal(sideOfSupport(ring, beyond(0.003)), 'outside', 'three micrometres clear of it');
+  assert.equal(sideOfSupport(ring, beyond(-0.01)), null, 'across it');
+});
