@@ -14,11 +14,11 @@ import type { Extrusion, ExtrusionRole, IslandPaths, LayerPaths } from '../toolp
 import { bedTemperatures } from './bed-temperature.js';
 import type { Flavour } from './flavour.js';
 import { GcodeFormatter, PROGRESS_MARK } from './formatter.js';
-import { fmt } from './ascii-out.js';
 import { firmwareRetraction, HeightChangeState, type HeightChange } from './height-changes.js';
 import { FanMark, LayerBuffer, MoveKind } from './layer-buffer.js';
-import { machineLimits } from './machine-limits.js';
 import { ObjectLabels, type LabelledObject } from './object-labels.js';
+import { filamentSetup, startBlock } from './start-block.js';
+import { wipeSteps } from './wipe.js';
 import type { PlannerSink } from './planner-sink.js';
 
 export type { LabelledObject } from './object-labels.js';
@@ -87,43 +87,9 @@ export class GcodeWriter {
     this.heights = new HeightChangeState(d.heightChanges ?? [], firmwareRetraction(d.config.use_firmware_retraction, d.flavour.name));
   }
 
-  /** Heating (unless the start G-code does it), machine limits, the start G-code, modes; answers the text written. */
+  /** Everything before the first layer (start-block.ts); answers the text written. */
   start(): string {
-    const c = this.c;
-    const out: string[] = [];
-    const start = this.d.render(c.machine_start_gcode, 'machine_start_gcode', null);
-    const bedFirst = pick(bedTemperatures(c).firstLayer, 0);
-    const nozzleFirst = pick(c.nozzle_temperature_initial_layer, 0);
-    const macro = /\b(PRINT_START|START_PRINT)\b/i.test(start);
-    if (!this.f.bambu && !macro) {
-      const setsBed = /^\s*M1(40|90)\b/im.test(start);
-      const setsNozzle = /^\s*M10[49]\b/im.test(start);
-      if (!setsBed && bedFirst > 0) out.push(`M190 S${bedFirst} ; wait for bed`);
-      if (!setsNozzle) out.push(`M109 S${nozzleFirst} ; wait for nozzle`);
-    }
-    if (c.emit_machine_limits_to_gcode && this.f.mayEmitLimits) out.push(...machineLimits(c));
-    out.push(this.f.bambu ? '; FEATURE: Custom' : ';TYPE:Custom', start.trimEnd());
-    // Bambu Studio's end of the preparation: its time is the total less the model's printing time.
-    if (this.f.bambu) out.push('; MACHINE_START_GCODE_END');
-    out.push(
-      'G21 ; millimetres',
-      'G90 ; absolute coordinates',
-      c.use_relative_e_distances ? 'M83 ; relative extrusion' : 'M82 ; absolute extrusion',
-      'G92 E0',
-    );
-    out.push(...this.filamentSetup(this.filament));
-    const filamentStart = this.d
-      .render(pick(c.filament_start_gcode, this.filament), 'filament_start_gcode', null, { current_extruder: this.filament })
-      .trimEnd();
-    if (filamentStart) out.push(filamentStart);
-    if (c.default_jerk > 0 && !this.f.klipper) out.push(`M205 X${fmt(c.default_jerk, 2)} Y${fmt(c.default_jerk, 2)} ; jerk`);
-    if (this.f.bambu && pick(c.additional_cooling_fan_speed, this.filament) > 0) {
-      out.push(`M106 P2 S${Math.round((pick(c.additional_cooling_fan_speed, this.filament) * 255) / 100)} ; auxiliary fan`);
-    }
-    if (this.f.klipper) out.push(`SET_PRINT_STATS_INFO TOTAL_LAYER=${this.d.totalLayers}`);
-    if (c.gcode_label_objects && this.f.name !== 'klipper' && !this.f.bambu) out.push(`M486 T${this.d.objects.length}`);
-    out.push(this.f.fan(0));
-    const text = `${out.join('\n')}\n`;
+    const text = `${startBlock(this.d, this.filament).join('\n')}\n`;
     this.d.out(text);
     return text;
   }
@@ -226,14 +192,6 @@ export class GcodeWriter {
     for (let k = 0; k < list.length; k++) this.extrude(list[k], isl, objectId);
   }
 
-  /** Per-filament machine settings: pressure advance when the filament asks for it. */
-  private filamentSetup(filament: number): string[] {
-    const c = this.c;
-    if (!pick(c.enable_pressure_advance, filament)) return [];
-    const k = fmt(pick(c.pressure_advance, filament), 4);
-    return [this.f.klipper ? `SET_PRESSURE_ADVANCE ADVANCE=${k}` : `M900 K${k} ; pressure advance`];
-  }
-
   /**
    * A tool (or AMS slot) change: the old filament's end G-code, a long retraction, the profile's
    * change G-code (which issues the T command itself, as Bambu's does, or gets one), then the new
@@ -259,7 +217,7 @@ export class GcodeWriter {
     this.buf.tool(filament);
     this.filament = filament;
     this.text(this.d.render(pick(c.filament_start_gcode, filament), 'filament_start_gcode', layer, { ...extra, current_extruder: filament }));
-    for (const line of this.filamentSetup(filament)) this.buf.line(line);
+    for (const line of filamentSetup(c, this.f, filament)) this.buf.line(line);
   }
 
   /** Prints one extrusion: travel to its start (seam for loops), then the path. */
@@ -394,22 +352,10 @@ export class GcodeWriter {
    * not), so the ooze is wiped onto the part.
    */
   private wipe(path: Float64Array, n: number, backwards: boolean, length: number, speed: number, distance: number): void {
-    const pts: number[] = [];
+    const pts = wipeSteps(path, n, backwards, this.x, this.y, distance);
+    // Subtracted step by step as the walk did, so the split of the retraction is the same to the last bit.
     let remaining = distance;
-    let px = this.x;
-    let py = this.y;
-    for (let k = n - 4; k >= 0 && remaining > 0; k -= 2) {
-      const at = backwards ? n - 2 - k : k;
-      const x = path[at];
-      const y = path[at + 1];
-      const seg = length2(x - px, y - py);
-      if (seg < 1e-9) continue;
-      const t = Math.min(1, remaining / seg);
-      px += (x - px) * t;
-      py += (y - py) * t;
-      pts.push(px, py, seg * t);
-      remaining -= seg * t;
-    }
+    for (let k = 2; k < pts.length; k += 3) remaining -= pts[k];
     const wiped = distance - remaining;
     if (wiped <= 0) {
       this.buf.move(this.x, this.y, this.z, -length, speed, MoveKind.Retract);
