@@ -12,7 +12,7 @@
  * across the notch and leaves the middle of the corner open). Points keep their indices, so the
  * caller can still cut the line into pieces by the axis's point numbers.
  */
-import { distToSegmentSq, polylineLength, signedArea } from '../geometry/polygon.js';
+import { distToSegmentSq, length2, polylineLength, signedArea } from '../geometry/polygon.js';
 import type { ExPolygon, Polygon } from '../geometry/types.js';
 import type { Extrusion } from '../toolpath/types.js';
 
@@ -60,8 +60,8 @@ function cornersOf(ring: Polygon, sign: number, out: Corner[]): void {
     const ay = ring[2 * k + 1] - ring[2 * p + 1];
     const bx = ring[2 * q] - ring[2 * k];
     const by = ring[2 * q + 1] - ring[2 * k + 1];
-    const la = Math.hypot(ax, ay);
-    const lb = Math.hypot(bx, by);
+    const la = length2(ax, ay);
+    const lb = length2(bx, by);
     if (la < MIN_SIDE || lb < MIN_SIDE) continue;
     const turn = Math.atan2(sign * (ax * by - ay * bx), ax * bx + ay * by);
     if (Math.abs(turn) < MIN_TURN || Math.abs(turn) > MAX_TURN) continue;
@@ -120,7 +120,7 @@ export function mitreCorners(
       const y = line[2 * k + 1] - c.y;
       side[k] = -1;
       // The distance is at least the larger of x and y: most points are rejected without it.
-      if (Math.abs(x) > reach[k] || Math.abs(y) > reach[k] || Math.hypot(x, y) > reach[k]) {
+      if (Math.abs(x) > reach[k] || Math.abs(y) > reach[k] || length2(x, y) > reach[k]) {
         far = k;
         continue;
       }
@@ -179,7 +179,7 @@ function squareOff(line: number[], run: number[], side: Int8Array, c: Corner, di
   const [e2x, e2y] = away(c.n2x, c.n2y, c.n1x, c.n1y);
   const bx = c.n1x + c.n2x;
   const by = c.n1y + c.n2y;
-  const bl = Math.hypot(bx, by);
+  const bl = length2(bx, by);
   // Position along the mitre: negative on side 1's half, positive on side 2's, 0 at the mitre point.
   const forward = side[run[first]] === 1 ? 1 : -1;
   let reached = Number.NEGATIVE_INFINITY;
@@ -223,7 +223,7 @@ export function withoutCoveredStubs(lines: Extrusion[], corners: readonly Corner
     if (stub.loop || lengths[s] >= STUB_LENGTH * stub.width) return true;
     const p = stub.points;
     const reach = STUB_LENGTH * stub.width;
-    if (!corners.some((c) => Math.hypot(p[0] - c.x, p[1] - c.y) < reach)) return true;
+    if (!corners.some((c) => length2(p[0] - c.x, p[1] - c.y) < reach)) return true;
     const covered = (x: number, y: number) =>
       lines.some((other, k) => k !== s && lengths[k] > lengths[s] && distanceToLine(x, y, other.points) <= other.width / 2);
     for (let k = 0; k < p.length; k += 2) {
@@ -236,7 +236,7 @@ export function withoutCoveredStubs(lines: Extrusion[], corners: readonly Corner
 
 /** Distance from a point to a polyline. */
 function distanceToLine(x: number, y: number, points: ArrayLike<number>): number {
-  if (points.length < 4) return Math.hypot(points[0] - x, points[1] - y);
+  if (points.length < 4) return length2(points[0] - x, points[1] - y);
   let best = Number.POSITIVE_INFINITY;
   for (let k = 2; k < points.length; k += 2) best = Math.min(best, distToSegmentSq(x, y, points[k - 2], points[k - 1], points[k], points[k + 1]));
   return Math.sqrt(best);
