@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PiecesBuilder } from '../../../../../appliance/slicer/engine/regions/infill/pieces.js';
+import { PiecesBuilder, piecePath } from '../../../../../appliance/slicer/engine/regions/infill/pieces.js';
 
 test('the builder grows and hands back exactly what was added', () => {
   const b = new PiecesBuilder();
@@ -8,8 +8,25 @@ test('the builder grows and hands back exactly what was added', () => {
   assert.equal(b.count, 100);
   const p = b.finish();
   assert.equal(p.count, 100);
-  assert.equal(p.paths.length, 100);
+  assert.equal(p.start.length, 101);
+  assert.deepEqual(Array.from(piecePath(p, 57)), [57, 0, 57, 1]);
   assert.equal(p.endRing.length, 200);
   assert.deepEqual([p.endRing[198], p.endRing[199], p.endArc[198], p.endArc[199]], [0, 1, 99, 99.5]);
   assert.deepEqual([p.family[99], p.row[99], p.lo[99], p.hi[99]], [0, 99, -99, 99]);
+});
+
+test('swept pieces and given paths share one array of points, each piece its own span', () => {
+  const b = new PiecesBuilder();
+  b.reserve(2);
+  b.piece(0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 5);
+  b.add(Float64Array.of(1, 1, 2, 2, 3, 1), -1, 0, -1, 0, 0, 1, 0, 0);
+  // Past the room reserved, and past the first storage of points (64 doubles).
+  for (let i = 0; i < 40; i++) b.piece(i, 2, i + 1, 2, 0, i, 0, i + 1, 1, 2 + i, i, i + 1);
+  const p = b.finish();
+  assert.equal(p.count, 42);
+  assert.deepEqual(Array.from(piecePath(p, 0)), [0, 0, 5, 0]);
+  assert.deepEqual(Array.from(piecePath(p, 1)), [1, 1, 2, 2, 3, 1]);
+  assert.deepEqual(Array.from(piecePath(p, 41)), [39, 2, 40, 2]);
+  assert.equal(p.coords.length, 4 + 6 + 40 * 4);
+  assert.deepEqual([p.row[41], p.lo[41], p.hi[41], p.endArc[83]], [41, 39, 40, 40]);
 });
