@@ -71,15 +71,17 @@ function i32(slot: number, length: number): Int32Array {
   return grown;
 }
 
-/** Samples at the middle of every `step`-long piece of each ring, with the normal into the region. */
+/**
+ * Samples at the middle of every `step`-long piece of each ring, with the normal into the region.
+ * The rings are walked in plain loops, not through a callback per edge: a callback's closure and
+ * the numbers handed to it are garbage on every call (the axis is found for thousands of pieces).
+ */
 function sampleBoundary(region: readonly ExPolygon[], step: number): Samples {
-  const rings: { poly: Polygon; sign: number }[] = [];
-  for (const ex of region) {
-    rings.push({ poly: ex.contour, sign: signedArea(ex.contour) > 0 ? 1 : -1 });
-    for (const hole of ex.holes) rings.push({ poly: hole, sign: signedArea(hole) < 0 ? 1 : -1 });
-  }
   let count = 0;
-  for (const { poly } of rings) forEachEdge(poly, (_ax, _ay, _bx, _by, len) => (count += Math.ceil(len / step)));
+  for (const ex of region) {
+    count += ringSamples(ex.contour, step);
+    for (const hole of ex.holes) count += ringSamples(hole, step);
+  }
   const s: Samples = {
     count,
     x: f64(0, count),
@@ -91,40 +93,56 @@ function sampleBoundary(region: readonly ExPolygon[], step: number): Samples {
     ringSize: [],
   };
   let i = 0;
-  for (const { poly, sign } of rings) {
-    const first = i;
-    const ring = s.ringSize.length;
-    forEachEdge(poly, (ax, ay, bx, by, len) => {
-      const nx = (-(by - ay) / len) * sign;
-      const ny = ((bx - ax) / len) * sign;
-      const pieces = Math.ceil(len / step);
-      for (let k = 0; k < pieces; k++, i++) {
-        const t = (k + 0.5) / pieces;
-        s.x[i] = ax + (bx - ax) * t;
-        s.y[i] = ay + (by - ay) * t;
-        s.nx[i] = nx;
-        s.ny[i] = ny;
-        s.ring[i] = ring;
-        s.seq[i] = i - first;
-      }
-    });
-    s.ringSize.push(i - first);
+  for (const ex of region) {
+    i = sampleRing(s, ex.contour, signedArea(ex.contour) > 0 ? 1 : -1, step, i);
+    for (const hole of ex.holes) i = sampleRing(s, hole, signedArea(hole) < 0 ? 1 : -1, step, i);
   }
   return s;
 }
 
-/** Calls `visit` for every edge of a closed polygon longer than a nanometre. */
-function forEachEdge(poly: Polygon, visit: (ax: number, ay: number, bx: number, by: number, len: number) => void): void {
+/** The number of samples `sampleRing` takes on a closed polygon (one per `step` of each edge longer than a nanometre). */
+function ringSamples(poly: Polygon, step: number): number {
   const n = poly.length >> 1;
-  if (n < 3) return;
+  if (n < 3) return 0;
+  let count = 0;
   for (let k = 0; k < n; k++) {
+    const j = (k + 1) % n;
+    const len = length2(poly[j * 2] - poly[k * 2], poly[j * 2 + 1] - poly[k * 2 + 1]);
+    if (len >= 1e-6) count += Math.ceil(len / step);
+  }
+  return count;
+}
+
+/**
+ * Samples one closed polygon into `s` from sample `i` on (`sign` 1 where the region lies to the left
+ * of its direction) and returns the next free sample.
+ */
+function sampleRing(s: Samples, poly: Polygon, sign: number, step: number, i: number): number {
+  const first = i;
+  const ring = s.ringSize.length;
+  const n = poly.length >> 1;
+  for (let k = 0; n >= 3 && k < n; k++) {
     const ax = poly[k * 2];
     const ay = poly[k * 2 + 1];
     const bx = poly[((k + 1) % n) * 2];
     const by = poly[((k + 1) % n) * 2 + 1];
     const len = length2(bx - ax, by - ay);
-    if (len >= 1e-6) visit(ax, ay, bx, by, len);
+    if (len < 1e-6) continue;
+    const nx = (-(by - ay) / len) * sign;
+    const ny = ((bx - ax) / len) * sign;
+    const pieces = Math.ceil(len / step);
+    for (let q = 0; q < pieces; q++, i++) {
+      const t = (q + 0.5) / pieces;
+      s.x[i] = ax + (bx - ax) * t;
+      s.y[i] = ay + (by - ay) * t;
+      s.nx[i] = nx;
+      s.ny[i] = ny;
+      s.ring[i] = ring;
+      s.seq[i] = i - first;
+    }
   }
+  s.ringSize.push(i - first);
+  return i;
 }
 
 /** The grids of the boundary samples and of the axis points kept, reused from call to call. */
