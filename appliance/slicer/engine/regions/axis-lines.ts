@@ -186,16 +186,10 @@ function constantWidthPieces(
     }
     const width = lengthSum > 0 ? widthSum / lengthSum : ref;
     const whole = closes && start === 0 && last === count - 1;
-    const lines = beads[start] === 1 || !sides ? [pts.slice(2 * start, 2 * last + 2)] : sides.map((line) => line.slice(2 * start, 2 * last + 2));
+    const lines = (beads[start] === 1 || !sides ? [pts] : sides).map((line) => pointsBetween(line, start, last));
     // Two lines are placed by the axis's direction, which turns sharply where arms of the part meet:
     // what would stick out of the island there is cut off.
-    const placed =
-      beads[start] === 1
-        ? lines.map((line) => Float64Array.from(line))
-        : clipPolylines(
-            lines.map((line) => Float64Array.from(line)),
-            inside(width),
-          );
+    const placed = beads[start] === 1 ? lines : clipPolylines(lines, inside(width));
     for (const line of placed) {
       if (line.length < 4) continue;
       out.push({
@@ -209,6 +203,13 @@ function constantWidthPieces(
     }
     start = last;
   }
+  return out;
+}
+
+/** Points `first..last` of a path, copied straight into a typed array (not through a slice and an iterator). */
+function pointsBetween(pts: number[], first: number, last: number): Float64Array {
+  const out = new Float64Array(2 * (last - first + 1));
+  for (let k = 0; k < out.length; k++) out[k] = pts[2 * first + k];
   return out;
 }
 
@@ -258,7 +259,9 @@ function sideBySide(
   const left: number[] = [];
   const right: number[] = [];
   for (let k = first; k <= last; k++) {
-    const [prev, next] = neighbours(pts, k, closed, 2 * spacing[k]);
+    neighbours(pts, k, closed, 2 * spacing[k]);
+    const prev = around[0];
+    const next = around[1];
     const dx = pts[2 * next] - pts[2 * prev];
     const dy = pts[2 * next + 1] - pts[2 * prev + 1];
     const len = length2(dx, dy) || 1;
@@ -272,19 +275,23 @@ function sideBySide(
   return [left, right];
 }
 
+/** The neighbours `neighbours` found last: before, after. */
+const around = new Int32Array(2);
+
 /**
  * The points before and after point `k` of a path (a closed path's last point is its first: it wraps
- * round), for its direction there. A neighbour further than `reach` is across a jump of the path (a
- * junction of the axis) and does not count.
+ * round), for its direction there, into `around`: a pair per point is garbage for every point of
+ * every axis. A neighbour further than `reach` is across a jump of the path (a junction of the axis)
+ * and does not count.
  */
-function neighbours(pts: number[], k: number, closed: boolean, reach: number): [number, number] {
+function neighbours(pts: number[], k: number, closed: boolean, reach: number): void {
   const count = pts.length >> 1;
   let prev = k - 1;
   let next = k + 1;
   if (prev < 0) prev = closed ? count - 2 : k;
   if (next > count - 1) next = closed ? 1 : k;
-  const far = (j: number) => length2(pts[2 * j] - pts[2 * k], pts[2 * j + 1] - pts[2 * k + 1]) > reach;
-  if (far(prev)) prev = k;
-  if (far(next)) next = k;
-  return [prev, next];
+  if (length2(pts[2 * prev] - pts[2 * k], pts[2 * prev + 1] - pts[2 * k + 1]) > reach) prev = k;
+  if (length2(pts[2 * next] - pts[2 * k], pts[2 * next + 1] - pts[2 * k + 1]) > reach) next = k;
+  around[0] = prev;
+  around[1] = next;
 }
