@@ -30,3 +30,20 @@ test('swept pieces and given paths share one array of points, each piece its own
   assert.equal(p.coords.length, 4 + 6 + 40 * 4);
   assert.deepEqual([p.row[41], p.lo[41], p.hi[41], p.endArc[83]], [41, 39, 40, 40]);
 });
+
+test('a cleared builder starts again with no pieces and gives what a new one gives', () => {
+  const fill = (b: PiecesBuilder, count: number) => {
+    for (let i = 0; i < count; i++) b.piece(i, 0, i, 1, 0, i, 1, i + 0.5, 0, i, 0, 1);
+    return b.finish();
+  };
+  const reused = new PiecesBuilder();
+  fill(reused, 300);
+  reused.clear();
+  assert.equal(reused.count, 0);
+  const again = fill(reused, 5);
+  const fresh = fill(new PiecesBuilder(), 5);
+  assert.equal(again.count, 5);
+  assert.deepEqual(Array.from(again.start), Array.from(fresh.start));
+  assert.deepEqual(Array.from(again.coords), Array.from(fresh.coords));
+  assert.deepEqual([Array.from(again.endArc), Array.from(again.row)], [Array.from(fresh.endArc), Array.from(fresh.row)]);
+});
