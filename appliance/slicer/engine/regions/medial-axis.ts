@@ -318,23 +318,42 @@ function joinEnds(paths: MedialPath[]): MedialPath[] {
     for (let a = 0; a < out.length && !joined; a++) {
       for (let b = 0; b < out.length && !joined; b++) {
         if (a === b) continue;
-        for (const [first, second] of [
-          [out[a], out[b]],
-          [out[a], reversedPath(out[b])],
-          [reversedPath(out[a]), out[b]],
-        ]) {
-          const n = first.points.length;
-          const reach = Math.max(first.thickness[first.thickness.length - 1], second.thickness[0]) / 2;
-          if (length2(second.points[0] - first.points[n - 2], second.points[1] - first.points[n - 1]) > reach) continue;
-          out[a] = { points: [...first.points, ...second.points], thickness: [...first.thickness, ...second.thickness] };
-          out.splice(b, 1);
-          joined = true;
-          break;
-        }
+        const way = joinWay(out[a], out[b]);
+        if (way < 0) continue;
+        const first = way === REVERSED_FIRST ? reversedPath(out[a]) : out[a];
+        const second = way === REVERSED_SECOND ? reversedPath(out[b]) : out[b];
+        out[a] = { points: first.points.concat(second.points), thickness: first.thickness.concat(second.thickness) };
+        out.splice(b, 1);
+        joined = true;
       }
     }
   }
   return out;
+}
+
+/** The ways two paths join, tried in this order: a then b, a then b reversed, a reversed then b. */
+const IN_ORDER = 0;
+const REVERSED_SECOND = 1;
+const REVERSED_FIRST = 2;
+
+/**
+ * How `a` and `b` join (-1: they do not): the first way whose end of the first path lies within
+ * half the larger of the two ends' thicknesses of the start of the second. Read from the paths'
+ * ends, without reversing either: every pair of a piece's paths is tried, and joins are few.
+ */
+function joinWay(a: MedialPath, b: MedialPath): number {
+  const ap = a.points;
+  const bp = b.points;
+  const n = ap.length;
+  const m = bp.length;
+  const aStart = a.thickness[0];
+  const aEnd = a.thickness[a.thickness.length - 1];
+  const bStart = b.thickness[0];
+  const bEnd = b.thickness[b.thickness.length - 1];
+  if (!(length2(bp[0] - ap[n - 2], bp[1] - ap[n - 1]) > Math.max(aEnd, bStart) / 2)) return IN_ORDER;
+  if (!(length2(bp[m - 2] - ap[n - 2], bp[m - 1] - ap[n - 1]) > Math.max(aEnd, bEnd) / 2)) return REVERSED_SECOND;
+  if (!(length2(bp[0] - ap[0], bp[1] - ap[1]) > Math.max(aStart, bStart) / 2)) return REVERSED_FIRST;
+  return -1;
 }
 
 /** A path walked the other way. */
