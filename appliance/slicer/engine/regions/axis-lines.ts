@@ -135,9 +135,11 @@ function extendEnds(path: MedialPath, island: ExPolygon): MedialPath {
   const back = Math.min(n - 1, 4);
   const head = beyond(0, back);
   const tail = beyond(n - 1, n - 1 - back);
+  if (!head && !tail) return path;
+  // Joined with concat, not spread: a spread walks each array with an iterator, an object per point until optimised.
   return {
-    points: [...(head ?? []), ...p, ...(tail ?? [])],
-    thickness: [...(head ? [path.thickness[0]] : []), ...path.thickness, ...(tail ? [path.thickness[n - 1]] : [])],
+    points: (head ?? []).concat(p, tail ?? []),
+    thickness: (head ? [path.thickness[0]] : []).concat(path.thickness, tail ? [path.thickness[n - 1]] : []),
   };
 }
 
