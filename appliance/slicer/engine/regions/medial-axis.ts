@@ -45,6 +45,8 @@ interface Samples {
   seq: Int32Array;
   /** Sample count of each ring. */
   ringSize: number[];
+  /** The sampling distance (mm). */
+  step: number;
 }
 
 /**
@@ -91,6 +93,7 @@ function sampleBoundary(region: readonly ExPolygon[], step: number): Samples {
     ring: i32(0, count),
     seq: i32(1, count),
     ringSize: [],
+    step,
   };
   let i = 0;
   for (const ex of region) {
@@ -264,30 +267,9 @@ function chain(s: Samples, cx: Float64Array, cy: Float64Array, radius: Float64Ar
   let current: MedialPath | null = null;
   let lastX = 0;
   let lastY = 0;
-  const isDuplicate = (i: number): boolean => {
-    const reach = Math.max(0.5 * radius[i], 1.5 * step);
-    const gx = Math.floor(cx[i] / kept.size);
-    const gy = Math.floor(cy[i] / kept.size);
-    for (let a = gx - 1; a <= gx + 1; a++) {
-      for (let b = gy - 1; b <= gy + 1; b++) {
-        for (let j = kept.first(a, b); j >= 0; j = kept.next[j]) {
-          const dx = cx[j] - cx[i];
-          const dy = cy[j] - cy[i];
-          // The distance is at least the larger of dx and dy: most points are rejected without it.
-          if (Math.abs(dx) > reach || Math.abs(dy) > reach || length2(dx, dy) > reach) continue;
-          if (s.ring[j] !== s.ring[i]) return true;
-          const size = s.ringSize[s.ring[i]];
-          const apart = Math.abs(s.seq[j] - s.seq[i]);
-          const window = Math.ceil((3 * Math.max(radius[i], radius[j])) / step) + 4;
-          if (Math.min(apart, size - apart) > window) return true;
-        }
-      }
-    }
-    return false;
-  };
   for (let i = 0; i < count; i++) {
     const newRing = i > 0 && s.ring[i] !== s.ring[i - 1];
-    if (newRing || Number.isNaN(cx[i]) || isDuplicate(i)) {
+    if (newRing || Number.isNaN(cx[i]) || isDuplicate(s, cx, cy, radius, i)) {
       current = null;
       continue;
     }
@@ -303,6 +285,36 @@ function chain(s: Samples, cx: Float64Array, cy: Float64Array, radius: Float64Ar
     lastY = cy[i];
   }
   return joinEnds(paths.filter((p) => p.points.length >= 4 || p.thickness.length === 1));
+}
+
+/**
+ * Whether axis point `i` lies on a point kept already from another side of its strip: within half
+ * its radius (at least 1.5 steps), on another ring or further along its own than its disc could
+ * reach. A function of its own, not a closure made per call: a closure's code is shared by all its
+ * instances only once optimised, and until then each sample ran it in the interpreter.
+ */
+function isDuplicate(s: Samples, cx: Float64Array, cy: Float64Array, radius: Float64Array, i: number): boolean {
+  const kept = keptGrid;
+  const step = s.step;
+  const reach = Math.max(0.5 * radius[i], 1.5 * step);
+  const gx = Math.floor(cx[i] / kept.size);
+  const gy = Math.floor(cy[i] / kept.size);
+  for (let a = gx - 1; a <= gx + 1; a++) {
+    for (let b = gy - 1; b <= gy + 1; b++) {
+      for (let j = kept.first(a, b); j >= 0; j = kept.next[j]) {
+        const dx = cx[j] - cx[i];
+        const dy = cy[j] - cy[i];
+        // The distance is at least the larger of dx and dy: most points are rejected without it.
+        if (Math.abs(dx) > reach || Math.abs(dy) > reach || length2(dx, dy) > reach) continue;
+        if (s.ring[j] !== s.ring[i]) return true;
+        const size = s.ringSize[s.ring[i]];
+        const apart = Math.abs(s.seq[j] - s.seq[i]);
+        const window = Math.ceil((3 * Math.max(radius[i], radius[j])) / step) + 4;
+        if (Math.min(apart, size - apart) > window) return true;
+      }
+    }
+  }
+  return false;
 }
 
 /**
