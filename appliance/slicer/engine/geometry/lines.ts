@@ -28,9 +28,14 @@ export class PathBuilder {
 
   /** Appends a whole path, forwards or backwards. */
   pushPath(path: Float64Array, backwards = false): void {
-    if (this.used + path.length > this.data.length) this.grow(this.used + path.length);
-    if (backwards) for (let k = path.length - 2; k >= 0; k -= 2) this.push(path[k], path[k + 1]);
-    else for (let k = 0; k < path.length; k += 2) this.push(path[k], path[k + 1]);
+    this.pushRange(path, 0, path.length, backwards);
+  }
+
+  /** Appends the points of `data` from index `from` up to `to` (x,y pairs), forwards or backwards. */
+  pushRange(data: Float64Array, from: number, to: number, backwards = false): void {
+    if (this.used + to - from > this.data.length) this.grow(this.used + to - from);
+    if (backwards) for (let k = to - 2; k >= from; k -= 2) this.push(data[k], data[k + 1]);
+    else for (let k = from; k < to; k += 2) this.push(data[k], data[k + 1]);
   }
 
   /** A copy of the points so far; the builder stays usable. */

@@ -137,11 +137,18 @@ export function exPolygonsNear(list: ExPolygon[], box: BBox2): ExPolygon[] {
     listBoxes.set(list, made);
     boxes = made;
   }
+  // Counted first: most calls keep the whole list, and then no array is made for it.
+  let near = 0;
+  for (let k = 0; k < boxes.length; k += 4) if (overlaps(boxes, k, box)) near++;
+  if (near === list.length) return list;
   const kept: ExPolygon[] = [];
-  for (let i = 0, k = 0; i < list.length; i++, k += 4) {
-    if (boxes[k] <= box.maxX && boxes[k + 2] >= box.minX && boxes[k + 1] <= box.maxY && boxes[k + 3] >= box.minY) kept.push(list[i]);
-  }
-  return kept.length === list.length ? list : kept;
+  for (let i = 0, k = 0; i < list.length; i++, k += 4) if (overlaps(boxes, k, box)) kept.push(list[i]);
+  return kept;
+}
+
+/** Whether the box at `boxes[k..k+3]` (minX, minY, maxX, maxY) overlaps `box`. */
+function overlaps(boxes: Float64Array, k: number, box: BBox2): boolean {
+  return boxes[k] <= box.maxX && boxes[k + 2] >= box.minX && boxes[k + 1] <= box.maxY && boxes[k + 3] >= box.minY;
 }
 
 /**

@@ -7,7 +7,7 @@
  * per point. Where one line would be too wide, two run side by side.
  */
 import { clipPolylines, offsetEx } from '../geometry/clipper.js';
-import { exArea, pointInExPolygon, polygonLength, simplifyPolyline } from '../geometry/polygon.js';
+import { exArea, length2, pointInExPolygon, polygonLength, simplifyPolyline } from '../geometry/polygon.js';
 import type { ExPolygon } from '../geometry/types.js';
 import type { Extrusion } from '../toolpath/types.js';
 import { crossSection } from './flow.js';
@@ -37,7 +37,7 @@ export function withWidth(list: ExPolygon[], minWidth: number): ExPolygon[] {
 function pathLength(path: MedialPath): number {
   let length = 0;
   const p = path.points;
-  for (let k = 2; k < p.length; k += 2) length += Math.hypot(p[k] - p[k - 2], p[k + 1] - p[k - 1]);
+  for (let k = 2; k < p.length; k += 2) length += length2(p[k] - p[k - 2], p[k + 1] - p[k - 1]);
   return length;
 }
 
@@ -49,7 +49,7 @@ function axisArea(paths: MedialPath[]): number {
   let area = 0;
   for (const { points, thickness } of paths) {
     for (let k = 1; k < thickness.length; k++) {
-      area += Math.hypot(points[2 * k] - points[2 * k - 2], points[2 * k + 1] - points[2 * k - 1]) * (thickness[k] + thickness[k - 1]) * 0.5;
+      area += length2(points[2 * k] - points[2 * k - 2], points[2 * k + 1] - points[2 * k - 1]) * (thickness[k] + thickness[k - 1]) * 0.5;
     }
   }
   return area;
@@ -122,11 +122,11 @@ function extendEnds(path: MedialPath, island: ExPolygon): MedialPath {
   const n = path.thickness.length;
   if (n < 2) return path;
   const p = path.points;
-  if (Math.hypot(p[0] - p[2 * n - 2], p[1] - p[2 * n - 1]) < path.thickness[0]) return path;
+  if (length2(p[0] - p[2 * n - 2], p[1] - p[2 * n - 1]) < path.thickness[0]) return path;
   const beyond = (end: number, inner: number): number[] | null => {
     const dx = p[2 * end] - p[2 * inner];
     const dy = p[2 * end + 1] - p[2 * inner + 1];
-    const len = Math.hypot(dx, dy);
+    const len = length2(dx, dy);
     const t = path.thickness[end];
     if (len < 1e-9 || !pointInExPolygon(p[2 * end] + (dx / len) * t, p[2 * end + 1] + (dy / len) * t, island)) return null;
     return [p[2 * end] + (dx / len) * (t / 2), p[2 * end + 1] + (dy / len) * (t / 2)];
@@ -135,9 +135,11 @@ function extendEnds(path: MedialPath, island: ExPolygon): MedialPath {
   const back = Math.min(n - 1, 4);
   const head = beyond(0, back);
   const tail = beyond(n - 1, n - 1 - back);
+  if (!head && !tail) return path;
+  // Joined with concat, not spread: a spread walks each array with an iterator, an object per point until optimised.
   return {
-    points: [...(head ?? []), ...p, ...(tail ?? [])],
-    thickness: [...(head ? [path.thickness[0]] : []), ...path.thickness, ...(tail ? [path.thickness[n - 1]] : [])],
+    points: (head ?? []).concat(p, tail ?? []),
+    thickness: (head ? [path.thickness[0]] : []).concat(path.thickness, tail ? [path.thickness[n - 1]] : []),
   };
 }
 
@@ -157,7 +159,7 @@ function constantWidthPieces(
   const n = path.thickness.length;
   const pts = path.points.slice();
   const thickness = smoothed(path.thickness);
-  const closes = n > 3 && Math.hypot(pts[0] - pts[2 * n - 2], pts[1] - pts[2 * n - 1]) < Math.max(thickness[0], thickness[n - 1]);
+  const closes = n > 3 && length2(pts[0] - pts[2 * n - 2], pts[1] - pts[2 * n - 1]) < Math.max(thickness[0], thickness[n - 1]);
   if (closes) {
     pts.push(pts[0], pts[1]);
     thickness.push(thickness[0]);
@@ -173,29 +175,23 @@ function constantWidthPieces(
     const ref = widths[start];
     let run = 0;
     while (end < count && beads[end] === beads[start] && (run < MIN_PIECE || Math.abs(widths[end] - ref) <= WIDTH_TOLERANCE * ref)) {
-      run += Math.hypot(pts[2 * end] - pts[2 * end - 2], pts[2 * end + 1] - pts[2 * end - 1]);
+      run += length2(pts[2 * end] - pts[2 * end - 2], pts[2 * end + 1] - pts[2 * end - 1]);
       end++;
     }
     const last = Math.min(end, count - 1);
     let lengthSum = 0;
     let widthSum = 0;
     for (let k = start; k < last; k++) {
-      const len = Math.hypot(pts[2 * k + 2] - pts[2 * k], pts[2 * k + 3] - pts[2 * k + 1]);
+      const len = length2(pts[2 * k + 2] - pts[2 * k], pts[2 * k + 3] - pts[2 * k + 1]);
       lengthSum += len;
       widthSum += len * (widths[k] + widths[k + 1]) * 0.5;
     }
     const width = lengthSum > 0 ? widthSum / lengthSum : ref;
     const whole = closes && start === 0 && last === count - 1;
-    const lines = beads[start] === 1 || !sides ? [pts.slice(2 * start, 2 * last + 2)] : sides.map((line) => line.slice(2 * start, 2 * last + 2));
+    const lines = (beads[start] === 1 || !sides ? [pts] : sides).map((line) => pointsBetween(line, start, last));
     // Two lines are placed by the axis's direction, which turns sharply where arms of the part meet:
     // what would stick out of the island there is cut off.
-    const placed =
-      beads[start] === 1
-        ? lines.map((line) => Float64Array.from(line))
-        : clipPolylines(
-            lines.map((line) => Float64Array.from(line)),
-            inside(width),
-          );
+    const placed = beads[start] === 1 ? lines : clipPolylines(lines, inside(width));
     for (const line of placed) {
       if (line.length < 4) continue;
       out.push({
@@ -209,6 +205,13 @@ function constantWidthPieces(
     }
     start = last;
   }
+  return out;
+}
+
+/** Points `first..last` of a path, copied straight into a typed array (not through a slice and an iterator). */
+function pointsBetween(pts: number[], first: number, last: number): Float64Array {
+  const out = new Float64Array(2 * (last - first + 1));
+  for (let k = 0; k < out.length; k++) out[k] = pts[2 * first + k];
   return out;
 }
 
@@ -258,10 +261,12 @@ function sideBySide(
   const left: number[] = [];
   const right: number[] = [];
   for (let k = first; k <= last; k++) {
-    const [prev, next] = neighbours(pts, k, closed, 2 * spacing[k]);
+    neighbours(pts, k, closed, 2 * spacing[k]);
+    const prev = around[0];
+    const next = around[1];
     const dx = pts[2 * next] - pts[2 * prev];
     const dy = pts[2 * next + 1] - pts[2 * prev + 1];
-    const len = Math.hypot(dx, dy) || 1;
+    const len = length2(dx, dy) || 1;
     const off = spacing[k] / 4;
     const along = (k === first && ends.head ? -off : 0) + (k === last && ends.tail ? off : 0);
     const x = pts[2 * k] + (dx / len) * along;
@@ -272,19 +277,23 @@ function sideBySide(
   return [left, right];
 }
 
+/** The neighbours `neighbours` found last: before, after. */
+const around = new Int32Array(2);
+
 /**
  * The points before and after point `k` of a path (a closed path's last point is its first: it wraps
- * round), for its direction there. A neighbour further than `reach` is across a jump of the path (a
- * junction of the axis) and does not count.
+ * round), for its direction there, into `around`: a pair per point is garbage for every point of
+ * every axis. A neighbour further than `reach` is across a jump of the path (a junction of the axis)
+ * and does not count.
  */
-function neighbours(pts: number[], k: number, closed: boolean, reach: number): [number, number] {
+function neighbours(pts: number[], k: number, closed: boolean, reach: number): void {
   const count = pts.length >> 1;
   let prev = k - 1;
   let next = k + 1;
   if (prev < 0) prev = closed ? count - 2 : k;
   if (next > count - 1) next = closed ? 1 : k;
-  const far = (j: number) => Math.hypot(pts[2 * j] - pts[2 * k], pts[2 * j + 1] - pts[2 * k + 1]) > reach;
-  if (far(prev)) prev = k;
-  if (far(next)) next = k;
-  return [prev, next];
+  if (length2(pts[2 * prev] - pts[2 * k], pts[2 * prev + 1] - pts[2 * k + 1]) > reach) prev = k;
+  if (length2(pts[2 * next] - pts[2 * k], pts[2 * next + 1] - pts[2 * k + 1]) > reach) next = k;
+  around[0] = prev;
+  around[1] = next;
 }

@@ -12,7 +12,7 @@
  * across the notch and leaves the middle of the corner open). Points keep their indices, so the
  * caller can still cut the line into pieces by the axis's point numbers.
  */
-import { distToSegmentSq, polylineLength, signedArea } from '../geometry/polygon.js';
+import { distToSegmentSq, length2, polylineLength, signedArea } from '../geometry/polygon.js';
 import type { ExPolygon, Polygon } from '../geometry/types.js';
 import type { Extrusion } from '../toolpath/types.js';
 
@@ -60,8 +60,8 @@ function cornersOf(ring: Polygon, sign: number, out: Corner[]): void {
     const ay = ring[2 * k + 1] - ring[2 * p + 1];
     const bx = ring[2 * q] - ring[2 * k];
     const by = ring[2 * q + 1] - ring[2 * k + 1];
-    const la = Math.hypot(ax, ay);
-    const lb = Math.hypot(bx, by);
+    const la = length2(ax, ay);
+    const lb = length2(bx, by);
     if (la < MIN_SIDE || lb < MIN_SIDE) continue;
     const turn = Math.atan2(sign * (ax * by - ay * bx), ax * bx + ay * by);
     if (Math.abs(turn) < MIN_TURN || Math.abs(turn) > MAX_TURN) continue;
@@ -81,6 +81,17 @@ function cornersOf(ring: Polygon, sign: number, out: Corner[]): void {
 /** Share of its distance from a side that a point may be off and still count as running along that side. */
 const ALONG_TOLERANCE = 0.25;
 
+/** Points of a line per block whose box is tested against a corner before its points are. */
+const BLOCK = 16;
+/*
+ * Working arrays of mitreCorners, kept from call to call (it never runs inside itself): each point's
+ * side of the corner being looked at, the blocks' boxes (5 numbers each), and the run of points near
+ * the corner. Made per call and per run they were among the larger sources of garbage of the walls.
+ */
+let sides = new Int8Array(256);
+let blockBoxes = new Float64Array(80);
+const corner: number[] = [];
+
 /**
  * Puts the points of `line` (x,y pairs; closed: its last point repeats its first) that round a
  * corner, from running along one of its sides to running along the other, onto the corner's mitre.
@@ -97,53 +108,89 @@ export function mitreCorners(
   const count = line.length >> 1;
   const size = closed ? count - 1 : count;
   if (size < 2) return;
-  const side = new Int8Array(size);
-  // A corner further from the line's box than any point's reach has no point near it.
+  if (sides.length < size) sides = new Int8Array(Math.max(size, 2 * sides.length));
+  const side = sides;
+  // The box of each block of points, widened by the largest reach in it: a corner further from it
+  // than that has none of the block's points near it, and most blocks of a line are far from a corner.
+  const blocks = Math.ceil(size / BLOCK);
+  if (blockBoxes.length < 5 * blocks) blockBoxes = new Float64Array(Math.max(5 * blocks, 2 * blockBoxes.length));
+  const boxes = blockBoxes;
   let minX = Number.POSITIVE_INFINITY;
   let minY = Number.POSITIVE_INFINITY;
   let maxX = Number.NEGATIVE_INFINITY;
   let maxY = Number.NEGATIVE_INFINITY;
   let maxReach = 0;
-  for (let k = 0; k < size; k++) {
-    minX = Math.min(minX, line[2 * k]);
-    maxX = Math.max(maxX, line[2 * k]);
-    minY = Math.min(minY, line[2 * k + 1]);
-    maxY = Math.max(maxY, line[2 * k + 1]);
-    maxReach = Math.max(maxReach, reach[k]);
+  for (let b = 0; b < blocks; b++) {
+    let bMinX = Number.POSITIVE_INFINITY;
+    let bMinY = Number.POSITIVE_INFINITY;
+    let bMaxX = Number.NEGATIVE_INFINITY;
+    let bMaxY = Number.NEGATIVE_INFINITY;
+    let bReach = 0;
+    for (let k = b * BLOCK, to = Math.min(k + BLOCK, size); k < to; k++) {
+      bMinX = Math.min(bMinX, line[2 * k]);
+      bMaxX = Math.max(bMaxX, line[2 * k]);
+      bMinY = Math.min(bMinY, line[2 * k + 1]);
+      bMaxY = Math.max(bMaxY, line[2 * k + 1]);
+      bReach = Math.max(bReach, reach[k]);
+    }
+    boxes[5 * b] = bMinX;
+    boxes[5 * b + 1] = bMinY;
+    boxes[5 * b + 2] = bMaxX;
+    boxes[5 * b + 3] = bMaxY;
+    boxes[5 * b + 4] = bReach;
+    minX = Math.min(minX, bMinX);
+    minY = Math.min(minY, bMinY);
+    maxX = Math.max(maxX, bMaxX);
+    maxY = Math.max(maxY, bMaxY);
+    maxReach = Math.max(maxReach, bReach);
   }
   for (const c of corners) {
     if (minX - c.x > maxReach || c.x - maxX > maxReach || minY - c.y > maxReach || c.y - maxY > maxReach) continue;
     // Each point near the corner: bit 1 along the first side, bit 2 along the second, 0 along neither; -1 not near.
     let far = -1;
-    for (let k = 0; k < size; k++) {
-      const x = line[2 * k] - c.x;
-      const y = line[2 * k + 1] - c.y;
-      side[k] = -1;
-      // The distance is at least the larger of x and y: most points are rejected without it.
-      if (Math.abs(x) > reach[k] || Math.abs(y) > reach[k] || Math.hypot(x, y) > reach[k]) {
-        far = k;
+    for (let b = 0; b < blocks; b++) {
+      const from = b * BLOCK;
+      const to = Math.min(from + BLOCK, size);
+      const r = boxes[5 * b + 4];
+      if (boxes[5 * b] - c.x > r || c.x - boxes[5 * b + 2] > r || boxes[5 * b + 1] - c.y > r || c.y - boxes[5 * b + 3] > r) {
+        side.fill(-1, from, to);
+        far = to - 1;
         continue;
       }
-      const d1 = x * c.n1x + y * c.n1y;
-      const d2 = x * c.n2x + y * c.n2y;
-      const tolerance = ALONG_TOLERANCE * distance[k];
-      // Along a side means at the line's distance from it, and on that side's half of the corner: short
-      // of the other side's mitre line at a convex corner, past it at a notch.
-      const before = (d: number) => (c.convex ? d > distance[k] - tolerance : d < distance[k] + tolerance);
-      side[k] = (Math.abs(d1 - distance[k]) <= tolerance && before(d2) ? 1 : 0) + (Math.abs(d2 - distance[k]) <= tolerance && before(d1) ? 2 : 0);
+      for (let k = from; k < to; k++) {
+        const x = line[2 * k] - c.x;
+        const y = line[2 * k + 1] - c.y;
+        side[k] = -1;
+        // The distance is at least the larger of x and y: most points are rejected without it.
+        if (Math.abs(x) > reach[k] || Math.abs(y) > reach[k] || length2(x, y) > reach[k]) {
+          far = k;
+          continue;
+        }
+        const d1 = x * c.n1x + y * c.n1y;
+        const d2 = x * c.n2x + y * c.n2y;
+        const tolerance = ALONG_TOLERANCE * distance[k];
+        // Along a side means at the line's distance from it, and on that side's half of the corner: short
+        // of the other side's mitre line at a convex corner, past it at a notch.
+        const before1 = c.convex ? d1 > distance[k] - tolerance : d1 < distance[k] + tolerance;
+        const before2 = c.convex ? d2 > distance[k] - tolerance : d2 < distance[k] + tolerance;
+        side[k] = (Math.abs(d1 - distance[k]) <= tolerance && before2 ? 1 : 0) + (Math.abs(d2 - distance[k]) <= tolerance && before1 ? 2 : 0);
+      }
     }
     // A closed line is walked from a point away from the corner, so that no run of near points wraps round.
     if (closed && far < 0) continue;
     const start = closed ? far + 1 : 0;
-    let run: number[] = [];
+    const run = corner;
+    run.length = 0;
     for (let step = 0; step <= size; step++) {
       const k = step < size ? (start + step) % size : -1;
       if (k >= 0 && side[k] >= 0) {
         run.push(k);
         continue;
       }
-      if (run.length) squareOff(line, run, side, c, distance);
-      run = [];
+      if (run.length) {
+        squareOff(line, run, side, c, distance);
+        run.length = 0;
+      }
     }
   }
   if (closed) {
@@ -179,7 +226,7 @@ function squareOff(line: number[], run: number[], side: Int8Array, c: Corner, di
   const [e2x, e2y] = away(c.n2x, c.n2y, c.n1x, c.n1y);
   const bx = c.n1x + c.n2x;
   const by = c.n1y + c.n2y;
-  const bl = Math.hypot(bx, by);
+  const bl = length2(bx, by);
   // Position along the mitre: negative on side 1's half, positive on side 2's, 0 at the mitre point.
   const forward = side[run[first]] === 1 ? 1 : -1;
   let reached = Number.NEGATIVE_INFINITY;
@@ -223,7 +270,7 @@ export function withoutCoveredStubs(lines: Extrusion[], corners: readonly Corner
     if (stub.loop || lengths[s] >= STUB_LENGTH * stub.width) return true;
     const p = stub.points;
     const reach = STUB_LENGTH * stub.width;
-    if (!corners.some((c) => Math.hypot(p[0] - c.x, p[1] - c.y) < reach)) return true;
+    if (!corners.some((c) => length2(p[0] - c.x, p[1] - c.y) < reach)) return true;
     const covered = (x: number, y: number) =>
       lines.some((other, k) => k !== s && lengths[k] > lengths[s] && distanceToLine(x, y, other.points) <= other.width / 2);
     for (let k = 0; k < p.length; k += 2) {
@@ -236,7 +283,7 @@ export function withoutCoveredStubs(lines: Extrusion[], corners: readonly Corner
 
 /** Distance from a point to a polyline. */
 function distanceToLine(x: number, y: number, points: ArrayLike<number>): number {
-  if (points.length < 4) return Math.hypot(points[0] - x, points[1] - y);
+  if (points.length < 4) return length2(points[0] - x, points[1] - y);
   let best = Number.POSITIVE_INFINITY;
   for (let k = 2; k < points.length; k += 2) best = Math.min(best, distToSegmentSq(x, y, points[k - 2], points[k - 1], points[k], points[k + 1]));
   return Math.sqrt(best);

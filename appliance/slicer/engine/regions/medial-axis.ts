@@ -12,7 +12,7 @@
  * the first walk along the boundary keeps it, later walks that land on kept points are dropped.
  */
 import type { ExPolygon, Polygon } from '../geometry/types.js';
-import { signedArea } from '../geometry/polygon.js';
+import { length2, signedArea } from '../geometry/polygon.js';
 import { PointGrid } from './point-grid.js';
 
 export interface MedialPath {
@@ -45,6 +45,8 @@ interface Samples {
   seq: Int32Array;
   /** Sample count of each ring. */
   ringSize: number[];
+  /** The sampling distance (mm). */
+  step: number;
 }
 
 /**
@@ -71,15 +73,17 @@ function i32(slot: number, length: number): Int32Array {
   return grown;
 }
 
-/** Samples at the middle of every `step`-long piece of each ring, with the normal into the region. */
+/**
+ * Samples at the middle of every `step`-long piece of each ring, with the normal into the region.
+ * The rings are walked in plain loops, not through a callback per edge: a callback's closure and
+ * the numbers handed to it are garbage on every call (the axis is found for thousands of pieces).
+ */
 function sampleBoundary(region: readonly ExPolygon[], step: number): Samples {
-  const rings: { poly: Polygon; sign: number }[] = [];
-  for (const ex of region) {
-    rings.push({ poly: ex.contour, sign: signedArea(ex.contour) > 0 ? 1 : -1 });
-    for (const hole of ex.holes) rings.push({ poly: hole, sign: signedArea(hole) < 0 ? 1 : -1 });
-  }
   let count = 0;
-  for (const { poly } of rings) forEachEdge(poly, (_ax, _ay, _bx, _by, len) => (count += Math.ceil(len / step)));
+  for (const ex of region) {
+    count += ringSamples(ex.contour, step);
+    for (const hole of ex.holes) count += ringSamples(hole, step);
+  }
   const s: Samples = {
     count,
     x: f64(0, count),
@@ -89,42 +93,59 @@ function sampleBoundary(region: readonly ExPolygon[], step: number): Samples {
     ring: i32(0, count),
     seq: i32(1, count),
     ringSize: [],
+    step,
   };
   let i = 0;
-  for (const { poly, sign } of rings) {
-    const first = i;
-    const ring = s.ringSize.length;
-    forEachEdge(poly, (ax, ay, bx, by, len) => {
-      const nx = (-(by - ay) / len) * sign;
-      const ny = ((bx - ax) / len) * sign;
-      const pieces = Math.ceil(len / step);
-      for (let k = 0; k < pieces; k++, i++) {
-        const t = (k + 0.5) / pieces;
-        s.x[i] = ax + (bx - ax) * t;
-        s.y[i] = ay + (by - ay) * t;
-        s.nx[i] = nx;
-        s.ny[i] = ny;
-        s.ring[i] = ring;
-        s.seq[i] = i - first;
-      }
-    });
-    s.ringSize.push(i - first);
+  for (const ex of region) {
+    i = sampleRing(s, ex.contour, signedArea(ex.contour) > 0 ? 1 : -1, step, i);
+    for (const hole of ex.holes) i = sampleRing(s, hole, signedArea(hole) < 0 ? 1 : -1, step, i);
   }
   return s;
 }
 
-/** Calls `visit` for every edge of a closed polygon longer than a nanometre. */
-function forEachEdge(poly: Polygon, visit: (ax: number, ay: number, bx: number, by: number, len: number) => void): void {
+/** The number of samples `sampleRing` takes on a closed polygon (one per `step` of each edge longer than a nanometre). */
+function ringSamples(poly: Polygon, step: number): number {
   const n = poly.length >> 1;
-  if (n < 3) return;
+  if (n < 3) return 0;
+  let count = 0;
   for (let k = 0; k < n; k++) {
+    const j = (k + 1) % n;
+    const len = length2(poly[j * 2] - poly[k * 2], poly[j * 2 + 1] - poly[k * 2 + 1]);
+    if (len >= 1e-6) count += Math.ceil(len / step);
+  }
+  return count;
+}
+
+/**
+ * Samples one closed polygon into `s` from sample `i` on (`sign` 1 where the region lies to the left
+ * of its direction) and returns the next free sample.
+ */
+function sampleRing(s: Samples, poly: Polygon, sign: number, step: number, i: number): number {
+  const first = i;
+  const ring = s.ringSize.length;
+  const n = poly.length >> 1;
+  for (let k = 0; n >= 3 && k < n; k++) {
     const ax = poly[k * 2];
     const ay = poly[k * 2 + 1];
     const bx = poly[((k + 1) % n) * 2];
     const by = poly[((k + 1) % n) * 2 + 1];
-    const len = Math.hypot(bx - ax, by - ay);
-    if (len >= 1e-6) visit(ax, ay, bx, by, len);
+    const len = length2(bx - ax, by - ay);
+    if (len < 1e-6) continue;
+    const nx = (-(by - ay) / len) * sign;
+    const ny = ((bx - ax) / len) * sign;
+    const pieces = Math.ceil(len / step);
+    for (let q = 0; q < pieces; q++, i++) {
+      const t = (q + 0.5) / pieces;
+      s.x[i] = ax + (bx - ax) * t;
+      s.y[i] = ay + (by - ay) * t;
+      s.nx[i] = nx;
+      s.ny[i] = ny;
+      s.ring[i] = ring;
+      s.seq[i] = i - first;
+    }
   }
+  s.ringSize.push(i - first);
+  return i;
 }
 
 /** The grids of the boundary samples and of the axis points kept, reused from call to call. */
@@ -147,8 +168,8 @@ export function medialAxis(region: readonly ExPolygon[], o: MedialOptions): Medi
   const cy = f64(5, count);
   const radius = f64(6, count);
   for (let i = 0; i < count; i++) {
-    const best = largestDisc(s, grid, i, maxR);
-    const touch = disc.touch;
+    const touch = largestDisc(s, grid, i, maxR);
+    const best = discRadius[0];
     if (touch < 0 || best > maxR || 2 * best < o.minThickness) continue;
     const ox = s.x[i] + s.nx[i] * best;
     const oy = s.y[i] + s.ny[i] * best;
@@ -160,8 +181,11 @@ export function medialAxis(region: readonly ExPolygon[], o: MedialOptions): Medi
   return chain(s, cx, cy, radius, o.step);
 }
 
-/** The sample that bounds the disc `largestDisc` found last (-1: none), kept here instead of in a pair per sample. */
-const disc = { touch: -1 };
+/**
+ * The radius of the disc `largestDisc` found last: a number returned from a call that is not
+ * inlined is a new heap object, one per boundary sample (7.5 of rigid3d's 194 MB of garbage).
+ */
+const discRadius = new Float64Array(1);
 
 /**
  * Slack (mm) of the tests that skip a cell: far above the rounding of the distances they bound, so a
@@ -170,8 +194,8 @@ const disc = { touch: -1 };
 const CELL_SLACK = 1e-6;
 
 /**
- * The radius of the largest disc tangent at sample `i` that holds no other sample (the sample that
- * bounds it goes to `disc.touch`). A disc of radius r lies within 2r of its tangent point, so the
+ * The sample that bounds the largest disc tangent at sample `i` that holds no other sample (-1:
+ * none; the disc's radius goes to `discRadius`). A disc of radius r lies within 2r of its tangent point, so the
  * cells are searched in growing square rings until they are that far out (or past `maxR`, the
  * largest disc wanted). A cell is skipped when it lies wholly behind the tangent (none of its
  * samples can bound the disc) or further than the disc found so far could reach: its samples
@@ -224,8 +248,8 @@ function largestDisc(s: Samples, grid: PointGrid, i: number, maxR: number): numb
       }
     }
   }
-  disc.touch = touch;
-  return best;
+  discRadius[0] = best;
+  return touch;
 }
 
 /**
@@ -243,34 +267,13 @@ function chain(s: Samples, cx: Float64Array, cy: Float64Array, radius: Float64Ar
   let current: MedialPath | null = null;
   let lastX = 0;
   let lastY = 0;
-  const isDuplicate = (i: number): boolean => {
-    const reach = Math.max(0.5 * radius[i], 1.5 * step);
-    const gx = Math.floor(cx[i] / kept.size);
-    const gy = Math.floor(cy[i] / kept.size);
-    for (let a = gx - 1; a <= gx + 1; a++) {
-      for (let b = gy - 1; b <= gy + 1; b++) {
-        for (let j = kept.first(a, b); j >= 0; j = kept.next[j]) {
-          const dx = cx[j] - cx[i];
-          const dy = cy[j] - cy[i];
-          // The distance is at least the larger of dx and dy: most points are rejected without it.
-          if (Math.abs(dx) > reach || Math.abs(dy) > reach || Math.hypot(dx, dy) > reach) continue;
-          if (s.ring[j] !== s.ring[i]) return true;
-          const size = s.ringSize[s.ring[i]];
-          const apart = Math.abs(s.seq[j] - s.seq[i]);
-          const window = Math.ceil((3 * Math.max(radius[i], radius[j])) / step) + 4;
-          if (Math.min(apart, size - apart) > window) return true;
-        }
-      }
-    }
-    return false;
-  };
   for (let i = 0; i < count; i++) {
     const newRing = i > 0 && s.ring[i] !== s.ring[i - 1];
-    if (newRing || Number.isNaN(cx[i]) || isDuplicate(i)) {
+    if (newRing || Number.isNaN(cx[i]) || isDuplicate(s, cx, cy, radius, i)) {
       current = null;
       continue;
     }
-    if (current && Math.hypot(cx[i] - lastX, cy[i] - lastY) > Math.max(2 * radius[i], 4 * step)) current = null;
+    if (current && length2(cx[i] - lastX, cy[i] - lastY) > Math.max(2 * radius[i], 4 * step)) current = null;
     if (!current) {
       current = { points: [], thickness: [] };
       paths.push(current);
@@ -282,6 +285,36 @@ function chain(s: Samples, cx: Float64Array, cy: Float64Array, radius: Float64Ar
     lastY = cy[i];
   }
   return joinEnds(paths.filter((p) => p.points.length >= 4 || p.thickness.length === 1));
+}
+
+/**
+ * Whether axis point `i` lies on a point kept already from another side of its strip: within half
+ * its radius (at least 1.5 steps), on another ring or further along its own than its disc could
+ * reach. A function of its own, not a closure made per call: a closure's code is shared by all its
+ * instances only once optimised, and until then each sample ran it in the interpreter.
+ */
+function isDuplicate(s: Samples, cx: Float64Array, cy: Float64Array, radius: Float64Array, i: number): boolean {
+  const kept = keptGrid;
+  const step = s.step;
+  const reach = Math.max(0.5 * radius[i], 1.5 * step);
+  const gx = Math.floor(cx[i] / kept.size);
+  const gy = Math.floor(cy[i] / kept.size);
+  for (let a = gx - 1; a <= gx + 1; a++) {
+    for (let b = gy - 1; b <= gy + 1; b++) {
+      for (let j = kept.first(a, b); j >= 0; j = kept.next[j]) {
+        const dx = cx[j] - cx[i];
+        const dy = cy[j] - cy[i];
+        // The distance is at least the larger of dx and dy: most points are rejected without it.
+        if (Math.abs(dx) > reach || Math.abs(dy) > reach || length2(dx, dy) > reach) continue;
+        if (s.ring[j] !== s.ring[i]) return true;
+        const size = s.ringSize[s.ring[i]];
+        const apart = Math.abs(s.seq[j] - s.seq[i]);
+        const window = Math.ceil((3 * Math.max(radius[i], radius[j])) / step) + 4;
+        if (Math.min(apart, size - apart) > window) return true;
+      }
+    }
+  }
+  return false;
 }
 
 /**
@@ -297,23 +330,42 @@ function joinEnds(paths: MedialPath[]): MedialPath[] {
     for (let a = 0; a < out.length && !joined; a++) {
       for (let b = 0; b < out.length && !joined; b++) {
         if (a === b) continue;
-        for (const [first, second] of [
-          [out[a], out[b]],
-          [out[a], reversedPath(out[b])],
-          [reversedPath(out[a]), out[b]],
-        ]) {
-          const n = first.points.length;
-          const reach = Math.max(first.thickness[first.thickness.length - 1], second.thickness[0]) / 2;
-          if (Math.hypot(second.points[0] - first.points[n - 2], second.points[1] - first.points[n - 1]) > reach) continue;
-          out[a] = { points: [...first.points, ...second.points], thickness: [...first.thickness, ...second.thickness] };
-          out.splice(b, 1);
-          joined = true;
-          break;
-        }
+        const way = joinWay(out[a], out[b]);
+        if (way < 0) continue;
+        const first = way === REVERSED_FIRST ? reversedPath(out[a]) : out[a];
+        const second = way === REVERSED_SECOND ? reversedPath(out[b]) : out[b];
+        out[a] = { points: first.points.concat(second.points), thickness: first.thickness.concat(second.thickness) };
+        out.splice(b, 1);
+        joined = true;
       }
     }
   }
   return out;
+}
+
+/** The ways two paths join, tried in this order: a then b, a then b reversed, a reversed then b. */
+const IN_ORDER = 0;
+const REVERSED_SECOND = 1;
+const REVERSED_FIRST = 2;
+
+/**
+ * How `a` and `b` join (-1: they do not): the first way whose end of the first path lies within
+ * half the larger of the two ends' thicknesses of the start of the second. Read from the paths'
+ * ends, without reversing either: every pair of a piece's paths is tried, and joins are few.
+ */
+function joinWay(a: MedialPath, b: MedialPath): number {
+  const ap = a.points;
+  const bp = b.points;
+  const n = ap.length;
+  const m = bp.length;
+  const aStart = a.thickness[0];
+  const aEnd = a.thickness[a.thickness.length - 1];
+  const bStart = b.thickness[0];
+  const bEnd = b.thickness[b.thickness.length - 1];
+  if (!(length2(bp[0] - ap[n - 2], bp[1] - ap[n - 1]) > Math.max(aEnd, bStart) / 2)) return IN_ORDER;
+  if (!(length2(bp[m - 2] - ap[n - 2], bp[m - 1] - ap[n - 1]) > Math.max(aEnd, bEnd) / 2)) return REVERSED_SECOND;
+  if (!(length2(bp[0] - ap[0], bp[1] - ap[1]) > Math.max(aStart, bStart) / 2)) return REVERSED_FIRST;
+  return -1;
 }
 
 /** A path walked the other way. */

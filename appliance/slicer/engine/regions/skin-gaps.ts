@@ -7,7 +7,7 @@
  * lines ("fill gaps" of solid surfaces); CuraEngine connects its skin lines along the boundary.
  */
 import { clipPolylines, differenceEx, offsetEx, piecesKeepingCore, thickenPolylines } from '../geometry/clipper.js';
-import { exArea } from '../geometry/polygon.js';
+import { exArea, length2 } from '../geometry/polygon.js';
 import type { ExPolygon } from '../geometry/types.js';
 import type { Extrusion } from '../toolpath/types.js';
 import { crossSection } from './flow.js';
@@ -108,7 +108,7 @@ function chain(ring: Float64Array, from: number, to: number, step: number): Floa
 
 function pathLength(path: Float64Array): number {
   let length = 0;
-  for (let i = 2; i < path.length; i += 2) length += Math.hypot(path[i] - path[i - 2], path[i + 1] - path[i - 1]);
+  for (let i = 2; i < path.length; i += 2) length += length2(path[i] - path[i - 2], path[i + 1] - path[i - 1]);
   return length;
 }
 
@@ -119,11 +119,11 @@ function resample(path: Float64Array, length: number, samples: number): Float64A
   let walked = 0;
   for (let k = 0; k < samples; k++) {
     const target = (length * k) / (samples - 1);
-    let step = Math.hypot(path[i] - path[i - 2], path[i + 1] - path[i - 1]);
+    let step = length2(path[i] - path[i - 2], path[i + 1] - path[i - 1]);
     while (walked + step < target && i + 2 < path.length) {
       walked += step;
       i += 2;
-      step = Math.hypot(path[i] - path[i - 2], path[i + 1] - path[i - 1]);
+      step = length2(path[i] - path[i - 2], path[i + 1] - path[i - 1]);
     }
     const t = step > 0 ? Math.min(Math.max((target - walked) / step, 0), 1) : 0;
     out[k * 2] = path[i - 2] + t * (path[i] - path[i - 2]);

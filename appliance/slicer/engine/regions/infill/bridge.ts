@@ -97,7 +97,11 @@ class AnchorSums implements PieceSink {
   ) {}
 
   piece(x0: number, y0: number, x1: number, y1: number): void {
-    const len = length2(x1 - x0, y1 - y0);
+    // length2 written out: inlined into the sweep, this method leaves no inlining budget for the
+    // call, which then returned a boxed number for every sample line.
+    const dx0 = x1 - x0;
+    const dy0 = y1 - y0;
+    const len = Math.sqrt(dx0 * dx0 + dy0 * dy0);
     this.total += len;
     if (len > this.longest) this.longest = len;
     const { dx, dy, anchors, boxes } = this;

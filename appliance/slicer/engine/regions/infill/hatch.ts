@@ -21,7 +21,7 @@ export interface RowPlacement {
 const FIT_INSET = 1e-3;
 /** Pieces shorter than this (mm) are crossings at a vertex, not lines. */
 const MIN_PIECE = 1e-6;
-/** Rows with more crossings than this are sorted with the built-in sort instead of insertion sort. */
+/** Rows with more crossings than this are merge sorted (in runs of this many, insertion sorted) instead of insertion sorted. */
 const INSERTION_SORT_MAX = 32;
 
 /*
@@ -44,6 +44,11 @@ const scratch = {
   xs: new Float64Array(64),
   ts: new Float64Array(64),
   edge: new Int32Array(64),
+  order: new Int32Array(64),
+  merged: new Int32Array(64),
+  sortedX: new Float64Array(64),
+  sortedT: new Float64Array(64),
+  sortedEdge: new Int32Array(64),
 };
 type ScratchName = keyof typeof scratch;
 /** The two ends of the piece being reported (x, y each). */
@@ -175,8 +180,8 @@ export function hatch(boundary: Boundary, angle: number, placement: RowPlacement
     sortRow(xs, ts, edge, a, b);
     for (let p = a; p + 1 < b; p += 2) {
       if (xs[p + 1] - xs[p] < MIN_PIECE) continue;
-      const ra = endPoint(rings, ringStart, vRing, edge[p], ts[p], ends, 0);
-      const rb = endPoint(rings, ringStart, vRing, edge[p + 1], ts[p + 1], ends, 2);
+      const ra = endPoint(rings, ringStart, vRing, edge, ts, p, 0);
+      const rb = endPoint(rings, ringStart, vRing, edge, ts, p + 1, 2);
       const arcA = boundary.arcOn(ra, edge[p] - ringStart[ra], ts[p]);
       const arcB = boundary.arcOn(rb, edge[p + 1] - ringStart[rb], ts[p + 1]);
       out.piece(ends[0], ends[1], ends[2], ends[3], ra, arcA, rb, arcB, family, k + kMin, xs[p], xs[p + 1]);
@@ -210,22 +215,27 @@ function setRows(origin: number, step: number, kMin: number, kMax: number): true
   return true;
 }
 
-/** Writes the world position of a crossing into out[o], out[o+1]; returns its ring. */
+/**
+ * Writes the world position of crossing `p` into ends[o], ends[o+1]; returns its ring. It takes the
+ * crossing's index, not its parameter: a number passed to a call that is not inlined is boxed.
+ */
 function endPoint(
   rings: readonly Float64Array[],
   ringStart: Int32Array,
   vRing: Int32Array,
-  e: number,
-  t: number,
-  out: Float64Array,
+  edge: Int32Array,
+  ts: Float64Array,
+  p: number,
   o: number,
 ): number {
+  const e = edge[p];
+  const t = ts[p];
   const r = vRing[e];
   const ring = rings[r];
   const i = e - ringStart[r];
   const j = (i + 1) * 2 < ring.length ? i + 1 : 0;
-  out[o] = ring[i * 2] + t * (ring[j * 2] - ring[i * 2]);
-  out[o + 1] = ring[i * 2 + 1] + t * (ring[j * 2 + 1] - ring[i * 2 + 1]);
+  ends[o] = ring[i * 2] + t * (ring[j * 2] - ring[i * 2]);
+  ends[o + 1] = ring[i * 2 + 1] + t * (ring[j * 2 + 1] - ring[i * 2 + 1]);
   return r;
 }
 
@@ -249,13 +259,46 @@ function sortRow(xs: Float64Array, ts: Float64Array, edge: Int32Array, a: number
     }
     return;
   }
-  const order = Array.from({ length: b - a }, (_, i) => a + i).sort((p, q) => xs[p] - xs[q]);
-  const x2 = order.map((p) => xs[p]);
-  const t2 = order.map((p) => ts[p]);
-  const e2 = order.map((p) => edge[p]);
-  for (let i = 0; i < order.length; i++) {
-    xs[a + i] = x2[i];
-    ts[a + i] = t2[i];
-    edge[a + i] = e2[i];
+  // A stable merge sort of the row's indices (as the built-in sort is): runs of INSERTION_SORT_MAX
+  // sorted in place first, then merged, in scratch arrays rather than arrays made per row.
+  const n = b - a;
+  let from = room('order', n);
+  let to = room('merged', n);
+  for (let i = 0; i < n; i++) from[i] = a + i;
+  for (let lo = 0; lo < n; lo += INSERTION_SORT_MAX) {
+    const hi = Math.min(lo + INSERTION_SORT_MAX, n);
+    for (let i = lo + 1; i < hi; i++) {
+      const q = from[i];
+      const x = xs[q];
+      let j = i - 1;
+      while (j >= lo && xs[from[j]] > x) {
+        from[j + 1] = from[j];
+        j--;
+      }
+      from[j + 1] = q;
+    }
   }
+  for (let width = INSERTION_SORT_MAX; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n);
+      const hi = Math.min(lo + 2 * width, n);
+      let i = lo;
+      let j = mid;
+      for (let k = lo; k < hi; k++) to[k] = j >= hi || (i < mid && xs[from[i]] <= xs[from[j]]) ? from[i++] : from[j++];
+    }
+    const swap = from;
+    from = to;
+    to = swap;
+  }
+  const x2 = room('sortedX', n);
+  const t2 = room('sortedT', n);
+  const e2 = room('sortedEdge', n);
+  for (let i = 0; i < n; i++) {
+    x2[i] = xs[from[i]];
+    t2[i] = ts[from[i]];
+    e2[i] = edge[from[i]];
+  }
+  xs.set(x2.subarray(0, n), a);
+  ts.set(t2.subarray(0, n), a);
+  edge.set(e2.subarray(0, n), a);
 }

@@ -197,7 +197,7 @@ export function buildChains(boundary: Boundary, pieces: Pieces, links: Links): {
       const p = entry >> 1;
       chainOf[p] = id;
       last = p;
-      builder.pushPath(pieces.paths[p], (entry & 1) === 1);
+      builder.pushRange(pieces.coords, pieces.start[p], pieces.start[p + 1], (entry & 1) === 1);
       const exit = entry ^ 1;
       const to = partner[exit];
       if (to < 0) break;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Boundary } from '../../../../../appliance/slicer/engine/regions/infill/boundary.js';
 import { hatch } from '../../../../../appliance/slicer/engine/regions/infill/hatch.js';
 import { buildChains, linkPieces, noLinks } from '../../../../../appliance/slicer/engine/regions/infill/link.js';
-import { PiecesBuilder } from '../../../../../appliance/slicer/engine/regions/infill/pieces.js';
+import { PiecesBuilder, piecePath } from '../../../../../appliance/slicer/engine/regions/infill/pieces.js';
 import { polylineLength } from '../../../../../appliance/slicer/engine/geometry/polygon.js';
 import type { ExPolygon } from '../../../../../appliance/slicer/engine/geometry/types.js';
 import { rect } from './shapes.js';
@@ -28,7 +28,8 @@ test('neighbouring rows of a rectangle join into one zig-zag along its sides', (
     assert.ok(Math.abs(p[k + 3] - p[k + 5]) > 0.4, 'then a step to the next row');
     assert.ok(Math.abs(p[k + 2] - p[k + 4]) < 1e-12, 'along the side of the rectangle');
   }
-  const rowsLength = pieces.paths.reduce((sum, q) => sum + polylineLength(q), 0);
+  let rowsLength = 0;
+  for (let i = 0; i < pieces.count; i++) rowsLength += polylineLength(piecePath(pieces, i));
   assert.ok(Math.abs(polylineLength(p) - rowsLength - 10 + 2e-3) < 1e-6, 'links add just the side lengths');
 });
 
