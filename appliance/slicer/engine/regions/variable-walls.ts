@@ -16,9 +16,10 @@
  */
 import { differenceEx, offsetEx, piecesKeepingCore } from '../geometry/clipper.js';
 import { emptyBBox, exArea, extendBBox, polygonLength, reversed } from '../geometry/polygon.js';
-import type { ExPolygon } from '../geometry/types.js';
+import type { ExPolygon, Polygon } from '../geometry/types.js';
 import type { Extrusion } from '../toolpath/types.js';
 import { axisLines, withWidth } from './axis-lines.js';
+import { offsetConvexRing, soleConvexRing } from './convex-offsets.js';
 import { spacingOf, widthForSpacing } from './flow.js';
 import { NearestGrid } from './infill/nearest.js';
 import { loopsOf, order, type IslandWalls, type WallParams } from './perimeters.js';
@@ -69,6 +70,24 @@ function opening(list: ExPolygon[], inset: number, radius: number): ExPolygon[] 
   return solid.length ? offsetEx(solid, radius) : [];
 }
 
+/**
+ * The region inset by `inset` when it is one convex piece that `opening` leaves whole (it keeps
+ * every edge when inset by `inset + radius + SCRAP`, so nothing in it is narrower than the limit),
+ * worked out without Clipper; null when that is not certain.
+ */
+function openedWhole(list: readonly ExPolygon[], inset: number, radius: number): Polygon | null {
+  const ring = soleConvexRing(list);
+  if (!ring || !offsetConvexRing(ring, -(inset + radius + SCRAP))) return null;
+  return inset === 0 ? ring : offsetConvexRing(ring, -inset);
+}
+
+/** `offsetEx`, worked out directly for one convex piece where that is exact (`convex-offsets.ts`). */
+function offsetPieces(list: ExPolygon[], delta: number): ExPolygon[] {
+  const ring = soleConvexRing(list);
+  const moved = ring && offsetConvexRing(ring, delta);
+  return moved ? [{ contour: moved, holes: [] }] : offsetEx(list, delta);
+}
+
 /** Thickness margin (mm) that tells a part thick enough for a loop or infill from a scrap left at the limit. */
 const SCRAP = 0.01;
 
@@ -107,25 +126,34 @@ export function buildVariableWalls(island: ExPolygon, p: WallParams): IslandWall
         })
       : [];
 
-  let centre = opening([island], p.outerWidth / 2, outerSpacing / 2);
+  // Where an opening leaves a convex piece whole, the loop around it covers it to its edge: no
+  // thin wall or gap there, and the offsets and differences that would find none are skipped.
+  const whole = openedWhole([island], p.outerWidth / 2, outerSpacing / 2);
+  let centre = whole ? [{ contour: whole, holes: [] }] : opening([island], p.outerWidth / 2, outerSpacing / 2);
   if (centre.length === 0) return { walls: thin([island]), innerEdge: [], innerSpacing: outerSpacing };
   const rings = [centre];
-  const covered = offsetEx(centre, p.outerWidth / 2);
-  const thinWalls = exArea(island) - covered.reduce((a, ex) => a + exArea(ex), 0) > 1e-3 ? thin(differenceEx([island], covered)) : [];
+  const covered = whole ? [] : offsetEx(centre, p.outerWidth / 2);
+  const thinWalls = !whole && exArea(island) - covered.reduce((a, ex) => a + exArea(ex), 0) > 1e-3 ? thin(differenceEx([island], covered)) : [];
 
   const gaps: ExPolygon[] = [];
-  let edge = offsetEx(centre, -outerSpacing / 2);
+  let edge = offsetPieces(centre, -outerSpacing / 2);
   let lastSpacing = outerSpacing;
   for (let depth = 1; depth < p.loops && edge.length; depth++) {
-    centre = opening(edge, innerSpacing / 2, innerSpacing / 2).filter((ex) => exArea(ex) >= MIN_LOOP_AREA * innerSpacing * innerSpacing);
+    const wholeInside = openedWhole(edge, innerSpacing / 2, innerSpacing / 2);
+    const opened = wholeInside ? [{ contour: wholeInside, holes: [] }] : opening(edge, innerSpacing / 2, innerSpacing / 2);
+    centre = opened.filter((ex) => exArea(ex) >= MIN_LOOP_AREA * innerSpacing * innerSpacing);
     if (centre.length === 0) break;
-    gaps.push(...differenceEx(edge, offsetEx(centre, innerSpacing / 2)));
+    if (!wholeInside) gaps.push(...differenceEx(edge, offsetEx(centre, innerSpacing / 2)));
     rings.push(centre);
-    edge = offsetEx(centre, -innerSpacing / 2);
+    edge = offsetPieces(centre, -innerSpacing / 2);
     lastSpacing = innerSpacing;
   }
-  const innerEdge = edge.length ? opening(edge, 0, (INFILL_MIN_WIDTH / 2) * innerSpacing) : [];
-  if (edge.length) gaps.push(...differenceEx(edge, innerEdge));
+  const infillRadius = (INFILL_MIN_WIDTH / 2) * innerSpacing;
+  let innerEdge = edge;
+  if (edge.length && !openedWhole(edge, 0, infillRadius)) {
+    innerEdge = opening(edge, 0, infillRadius);
+    gaps.push(...differenceEx(edge, innerEdge));
+  }
 
   const walls = order(
     rings.map((ex, depth) => loopsOf(ex, depth, p)),
