@@ -14,6 +14,7 @@ import { crossSection } from './flow.js';
 import { type Corner, sharpCorners, mitreCorners, withoutCoveredStubs } from './corner-mitres.js';
 import { medialAxis, type MedialPath } from './medial-axis.js';
 import { centreLine } from './perimeters.js';
+import { stripAxis } from './strip-axis.js';
 
 /** Width drift (share of the line width) that starts a new constant-width piece. */
 const WIDTH_TOLERANCE = 0.1;
@@ -91,7 +92,8 @@ export function axisLines(region: ExPolygon[], island: ExPolygon, role: 'thin-wa
     return area;
   };
   for (const piece of withWidth(region, o.minThickness / 4)) {
-    const paths = medialAxis([piece], { step, minThickness: o.minThickness, maxThickness: o.maxThickness });
+    const axisOptions = { step, minThickness: o.minThickness, maxThickness: o.maxThickness };
+    const paths = stripAxis(piece, axisOptions) ?? medialAxis([piece], axisOptions);
     if (axisArea(paths) < AXIS_SHARE * exArea(piece)) {
       const line = exArea(piece) >= o.minLength ** 2 / 4 ? centreLine(piece, o.widthOf(o.maxThickness, 1), height, role) : null;
       if (line) out.push(line);

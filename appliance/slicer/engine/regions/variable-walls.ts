@@ -19,6 +19,8 @@ import { emptyBBox, exArea, extendBBox, polygonLength, reversed } from '../geome
 import type { ExPolygon } from '../geometry/types.js';
 import type { Extrusion } from '../toolpath/types.js';
 import { axisLines, withWidth } from './axis-lines.js';
+import { offsetConvexRing, soleConvexRing } from './convex-offsets.js';
+import { isMovedRegion, movedRings } from './offset-events.js';
 import { spacingOf, widthForSpacing } from './flow.js';
 import { NearestGrid } from './infill/nearest.js';
 import { loopsOf, order, type IslandWalls, type WallParams } from './perimeters.js';
@@ -49,15 +51,45 @@ const MIN_LOOP_AREA = 3;
 /** Gaps narrower than this share of a spacing are left: the lines beside them already touch. */
 const MIN_GAP = 0.2;
 
+/** What an opening leaves of a region. */
+interface Opened {
+  /** The region's parts at least `2 × radius` thick, after insetting it by `inset`. */
+  pieces: ExPolygon[];
+  /**
+   * When the opening took nothing away, the region inset by `inset + radius` (then `pieces` is
+   * the region inset by `inset`, and a line of `2 × radius` around the pieces covers the region to
+   * its edge); otherwise null.
+   */
+  core: ExPolygon[] | null;
+}
+
 /**
  * A region's parts narrower than `2 × radius` removed, after insetting it by `inset`. Parts within
  * `SCRAP` of that width are removed too: where a part is just as thick as the limit, the facets of
  * a curved outline leave scraps of it here and there, and lines around scraps leave gaps beside them.
+ *
+ * Where the inset by `inset + radius` is event-free (every edge moved, none lost, no ring split or
+ * merged: `offset-events.ts`) and leaves no scrap, the opening takes nothing away: the result is
+ * the region with its edges moved by `inset`, without growing the inset back. A convex piece that
+ * keeps every edge is known so without any call into Clipper (`convex-offsets.ts`).
  */
-function opening(list: ExPolygon[], inset: number, radius: number): ExPolygon[] {
+function opening(list: ExPolygon[], inset: number, radius: number): Opened {
+  const ring = soleConvexRing(list);
+  if (ring && offsetConvexRing(ring, -(inset + radius + SCRAP))) {
+    const core = offsetConvexRing(ring, -(inset + radius));
+    const moved = inset === 0 ? ring : offsetConvexRing(ring, -inset);
+    if (core && moved) return { pieces: [{ contour: moved, holes: [] }], core: [{ contour: core, holes: [] }] };
+  }
   const shrunk = offsetEx(list, -(inset + radius));
-  if (shrunk.length === 0) return [];
+  if (shrunk.length === 0) return { pieces: [], core: null };
   const thick = shrunk.map(surelyThicker);
+  if (thick.every(Boolean)) {
+    const expected = movedRings(list, -(inset + radius));
+    if (expected && isMovedRegion(shrunk, expected)) {
+      const pieces = inset === 0 ? list : movedRings(list, -inset);
+      if (pieces) return { pieces, core: shrunk };
+    }
+  }
   // The inset of the pieces in doubt alone: they are disjoint from the others, and so are their cores.
   const cored = new Set(
     piecesKeepingCore(
@@ -66,7 +98,14 @@ function opening(list: ExPolygon[], inset: number, radius: number): ExPolygon[] 
     ),
   );
   const solid = shrunk.filter((piece, k) => thick[k] || cored.has(piece));
-  return solid.length ? offsetEx(solid, radius) : [];
+  return { pieces: solid.length ? offsetEx(solid, radius) : [], core: null };
+}
+
+/** `offsetEx`, worked out directly for one convex piece where that is exact (`convex-offsets.ts`). */
+function offsetPieces(list: ExPolygon[], delta: number): ExPolygon[] {
+  const ring = soleConvexRing(list);
+  const moved = ring && offsetConvexRing(ring, delta);
+  return moved ? [{ contour: moved, holes: [] }] : offsetEx(list, delta);
 }
 
 /** Thickness margin (mm) that tells a part thick enough for a loop or infill from a scrap left at the limit. */
@@ -107,25 +146,36 @@ export function buildVariableWalls(island: ExPolygon, p: WallParams): IslandWall
         })
       : [];
 
-  let centre = opening([island], p.outerWidth / 2, outerSpacing / 2);
+  // Where an opening takes nothing away, the loop around what it leaves covers the region to its
+  // edge: no thin wall or gap there, and the offsets and differences that would find none are
+  // skipped; the loop's inner edge is the opening's core.
+  const outer = opening([island], p.outerWidth / 2, outerSpacing / 2);
+  let centre = outer.pieces;
   if (centre.length === 0) return { walls: thin([island]), innerEdge: [], innerSpacing: outerSpacing };
   const rings = [centre];
-  const covered = offsetEx(centre, p.outerWidth / 2);
-  const thinWalls = exArea(island) - covered.reduce((a, ex) => a + exArea(ex), 0) > 1e-3 ? thin(differenceEx([island], covered)) : [];
+  const covered = outer.core ? [] : offsetEx(centre, p.outerWidth / 2);
+  const thinWalls = !outer.core && exArea(island) - covered.reduce((a, ex) => a + exArea(ex), 0) > 1e-3 ? thin(differenceEx([island], covered)) : [];
 
   const gaps: ExPolygon[] = [];
-  let edge = offsetEx(centre, -outerSpacing / 2);
+  let edge = outer.core ?? offsetPieces(centre, -outerSpacing / 2);
   let lastSpacing = outerSpacing;
   for (let depth = 1; depth < p.loops && edge.length; depth++) {
-    centre = opening(edge, innerSpacing / 2, innerSpacing / 2).filter((ex) => exArea(ex) >= MIN_LOOP_AREA * innerSpacing * innerSpacing);
+    const inner = opening(edge, innerSpacing / 2, innerSpacing / 2);
+    centre = inner.pieces.filter((ex) => exArea(ex) >= MIN_LOOP_AREA * innerSpacing * innerSpacing);
     if (centre.length === 0) break;
-    gaps.push(...differenceEx(edge, offsetEx(centre, innerSpacing / 2)));
+    // Loops left out for their size leave their pieces to the gap fill.
+    const core = centre.length === inner.pieces.length ? inner.core : null;
+    if (!core) gaps.push(...differenceEx(edge, offsetEx(centre, innerSpacing / 2)));
     rings.push(centre);
-    edge = offsetEx(centre, -innerSpacing / 2);
+    edge = core ?? offsetPieces(centre, -innerSpacing / 2);
     lastSpacing = innerSpacing;
   }
-  const innerEdge = edge.length ? opening(edge, 0, (INFILL_MIN_WIDTH / 2) * innerSpacing) : [];
-  if (edge.length) gaps.push(...differenceEx(edge, innerEdge));
+  let innerEdge = edge;
+  const infill = edge.length ? opening(edge, 0, (INFILL_MIN_WIDTH / 2) * innerSpacing) : null;
+  if (infill && !infill.core) {
+    innerEdge = infill.pieces;
+    gaps.push(...differenceEx(edge, innerEdge));
+  }
 
   const walls = order(
     rings.map((ex, depth) => loopsOf(ex, depth, p)),

@@ -1,0 +1,56 @@
+/**
+ * The proof that a Clipper offset was event-free (`offset-events.ts`): a region's rings with their
+ * edges moved match Clipper's offset point for point where no edge is lost and no ring splits or
+ * merges, and do not match where one is.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { offsetEx, xorEx } from '../../../../appliance/slicer/engine/geometry/clipper.js';
+import { exArea } from '../../../../appliance/slicer/engine/geometry/polygon.js';
+import type { ExPolygon } from '../../../../appliance/slicer/engine/geometry/types.js';
+import { isMovedRegion, movedRing, movedRings } from '../../../../appliance/slicer/engine/regions/offset-events.js';
+
+/** A ring of n points around (10, 10) at radius r, every other point `bump` further out, counter-clockwise or clockwise. */
+function ring(n: number, r: number, bump: number, clockwise = false): Float64Array {
+  const xy: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const a = ((clockwise ? -1 : 1) * 2 * Math.PI * k) / n;
+    const rr = r + (k % 2) * bump;
+    xy.push(10 + rr * Math.cos(a), 10 + rr * Math.sin(a));
+  }
+  return Float64Array.from(xy);
+}
+/** A ring with a hole, both with notches all round. */
+const annulus: ExPolygon = { contour: ring(12, 8, 0.3), holes: [ring(8, 4, 0.2, true)] };
+/** A plate with a slot 0.6 mm wide cut into it from the top, down to 1 mm above its bottom edge. */
+const slotted: ExPolygon = { contour: Float64Array.of(0, 0, 10, 0, 10, 4, 5.3, 4, 5.3, 1, 4.7, 1, 4.7, 4, 0, 4), holes: [] };
+
+describe('offset events', () => {
+  it('finds an offset of a notched ring with a hole event-free, and its moved rings the same region', () => {
+    for (const delta of [-0.2, -0.6, 0.3]) {
+      const moved = movedRings([annulus], delta);
+      assert.ok(moved);
+      const clipper = offsetEx([annulus], delta);
+      assert.ok(isMovedRegion(clipper, moved), `offset by ${delta}`);
+      // Clipper's 0.1 µm grid along some 75 mm of outline.
+      assert.ok(xorEx(moved, clipper).reduce((a, ex) => a + exArea(ex), 0) < 0.01);
+    }
+  });
+
+  it('tells an offset in which edges vanish or rings merge', () => {
+    const offset = (delta: number) => isMovedRegion(offsetEx([slotted], delta), movedRings([slotted], delta) ?? []);
+    assert.ok(offset(-0.35), 'inset, the slot widens');
+    assert.equal(offset(-0.55), false, 'the 1 mm under the slot is gone: the plate splits in two');
+    assert.ok(offset(0.25));
+    assert.equal(offset(0.35), false, 'grown, the slot closes');
+    // Two rings 2.7 mm apart stay two grown by 0.2 mm; grown by 1.6 mm they become one.
+    const two = [annulus, { contour: ring(12, 1, 0).map((v, i) => (i % 2 === 0 ? v + 12 : v)), holes: [] }];
+    assert.ok(isMovedRegion(offsetEx(two, 0.2), movedRings(two, 0.2) ?? []));
+    assert.equal(isMovedRegion(offsetEx(two, 1.6), movedRings(two, 1.6) ?? []), false);
+  });
+
+  it('refuses corners sharper than the miter limit', () => {
+    assert.equal(movedRing(Float64Array.of(0, 0, 10, 0, 0, 1), -0.1), null);
+    assert.ok(movedRing(Float64Array.of(0, 0, 10, 0, 10, 10, 0, 10), -0.1));
+  });
+});
