@@ -1,6 +1,6 @@
 /**
  * Offsets of one convex ring worked out directly, without Clipper: each edge's line moved by the
- * distance, each corner where the moved lines of its two edges meet. The variable walls offset an
+ * distance, each corner where the moved lines of its two edges meet (`offset-events.ts`'s `movedRing`). The variable walls offset an
  * island five to ten times (openings, inner edges, gap bounds); a plain convex island (a bar, a
  * pin, a plate: every island of the corpus's rigid3d platform) is where that is most of the cost
  * and where the answer is known exactly.
@@ -11,6 +11,7 @@
  * edges' half-planes); elsewhere it answers null and the caller uses Clipper.
  */
 import type { ExPolygon, Polygon } from '../geometry/types.js';
+import { movedRing } from './offset-events.js';
 
 /** Cosine of the largest turn between two edges: corners of at least 45° are mitred, never squared. */
 const MAX_TURN_COS = -Math.SQRT1_2;
@@ -40,31 +41,13 @@ export function soleConvexRing(list: readonly ExPolygon[]): Polygon | null {
 }
 
 /**
- * The ring offset by `delta` (positive grows) with mitred corners, or null where an inset would
- * make an edge vanish (or come within `MIN_EDGE` of it). `ring` must be `soleConvexRing`'s.
+ * The ring offset by `delta` (positive grows) with mitred corners (`movedRing`), or null where an
+ * inset would make an edge vanish (or come within `MIN_EDGE` of it). `ring` must be `soleConvexRing`'s.
  */
 export function offsetConvexRing(ring: Polygon, delta: number): Polygon | null {
+  const out = movedRing(ring, delta);
+  if (!out || delta >= 0) return out;
   const n = ring.length >> 1;
-  const out = new Float64Array(ring.length);
-  // Unit outward normal of edge k (from point k to k + 1) of a counter-clockwise ring: (dy, -dx).
-  const normal = (k: number): [number, number] => {
-    const j = (k + 1) % n;
-    const dx = ring[2 * j] - ring[2 * k];
-    const dy = ring[2 * j + 1] - ring[2 * k + 1];
-    const l = Math.hypot(dx, dy);
-    return [dy / l, -dx / l];
-  };
-  let [px, py] = normal(n - 1);
-  for (let i = 0; i < n; i++) {
-    const [qx, qy] = normal(i);
-    // The corner moves along the bisector of the two normals, by delta / cos(half the turn).
-    const scale = delta / (1 + px * qx + py * qy);
-    out[2 * i] = ring[2 * i] + (px + qx) * scale;
-    out[2 * i + 1] = ring[2 * i + 1] + (py + qy) * scale;
-    px = qx;
-    py = qy;
-  }
-  if (delta >= 0) return out;
   for (let i = 0; i < n; i++) {
     const j = (i + 1) % n;
     const along = (out[2 * j] - out[2 * i]) * (ring[2 * j] - ring[2 * i]) + (out[2 * j + 1] - out[2 * i + 1]) * (ring[2 * j + 1] - ring[2 * i + 1]);
