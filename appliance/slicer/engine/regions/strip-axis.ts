@@ -9,6 +9,7 @@
  * ring order, moved half the width along its normal); only near the ends, where its sampled discs
  * stop a little before or after half a width, does it differ, by at most a sample's spacing.
  */
+import { signedArea } from '../geometry/polygon.js';
 import type { ExPolygon } from '../geometry/types.js';
 import type { MedialOptions, MedialPath } from './medial-axis.js';
 
@@ -41,7 +42,7 @@ export function stripAxis(piece: ExPolygon, o: MedialOptions): MedialPath[] | nu
   const ux = dx(side) / length;
   const uy = dy(side) / length;
   // Counter-clockwise ring: the inside is to the left of each side.
-  const sign = signedTwiceArea(c) > 0 ? 1 : -1;
+  const sign = signedArea(c) > 0 ? 1 : -1;
   const nx = -uy * sign;
   const ny = ux * sign;
   const half = width / 2;
@@ -56,10 +57,4 @@ export function stripAxis(piece: ExPolygon, o: MedialOptions): MedialPath[] | nu
     thickness.push(width);
   }
   return points.length >= 4 ? [{ points, thickness }] : null;
-}
-
-function signedTwiceArea(c: Float64Array): number {
-  let a = 0;
-  for (let k = 0; k < 8; k += 2) a += c[k] * c[(k + 3) % 8] - c[(k + 2) % 8] * c[k + 1];
-  return a;
 }
