@@ -6,7 +6,7 @@ import { repeatedSections, sliceMesh } from '../../../../appliance/slicer/engine
 import { loopsToIslands } from '../../../../appliance/slicer/engine/layers/slices.js';
 import { exArea, signedArea } from '../../../../appliance/slicer/engine/geometry/polygon.js';
 import type { IndexedMesh } from '../../../../appliance/slicer/engine/mesh/types.js';
-import { cube, cubeWithHole, overhang } from '../../../fixtures/meshes.js';
+import { cube, cubeWithHole, mengerSponge, overhang } from '../../../fixtures/meshes.js';
 
 const NO_FIX = { closingRadius: 0.049, resolution: 0.001, xyContourCompensation: 0, xyHoleCompensation: 0, elephantFootCompensation: 0 };
 
@@ -148,4 +148,28 @@ test('planes marked to skip are left uncut, the others are cut as usual', () => 
     [all[0].count, 0, all[2].count],
   );
   assert.deepEqual(Array.from(skipped[2].coords), Array.from(all[2].coords));
+});
+
+test('with planes skipped in a range, every plane cut gives the segments it gives cut alone, in the same order', () => {
+  const mesh = mengerSponge(2, 20);
+  const edges = buildEdgeTable(mesh.indices);
+  const zs = Float64Array.from({ length: 66 }, (_, k) => 0.1 + k * 0.3);
+  // Every third plane cut, and a run of planes cut one after another.
+  const skip = Uint8Array.from(zs, (_, p) => (p % 3 === 0 || (p > 30 && p < 36) ? 0 : 1));
+  const first = 5;
+  const last = 60;
+  const chunk = sliceMesh(mesh, edges, zs, first, last, skip);
+  assert.equal(chunk.length, last - first);
+  for (let p = first; p < last; p++) {
+    const got = chunk[p - first];
+    if (skip[p]) {
+      assert.equal(got.count, 0, `plane ${p} is skipped`);
+      continue;
+    }
+    const [alone] = sliceMesh(mesh, edges, zs, p, p + 1);
+    assert.ok(alone.count > 0);
+    assert.deepEqual(Array.from(got.coords.subarray(0, got.count * 4)), Array.from(alone.coords), `plane ${p}`);
+    assert.deepEqual(Array.from(got.startEdge.subarray(0, got.count)), Array.from(alone.startEdge));
+    assert.deepEqual(Array.from(got.endEdge.subarray(0, got.count)), Array.from(alone.endEdge));
+  }
 });
