@@ -13,27 +13,48 @@ import type { Polygon } from '../geometry/types.js';
 const STRAIGHT = 1e-9;
 const GRID = 1e6;
 
+/* The kept points of the loop being hashed, reused from loop to loop (a scan's layers all differ: every one is hashed). */
+let keptX = new Float64Array(1024);
+let keptY = new Float64Array(1024);
+
 function loopHash(loop: Polygon): number {
   const n = loop.length >> 1;
-  const xs: number[] = [];
-  const ys: number[] = [];
+  if (keptX.length < n) {
+    keptX = new Float64Array(n);
+    keptY = new Float64Array(n);
+  }
+  const xs = keptX;
+  const ys = keptY;
+  let kept = 0;
+  // The point before, at and after the one tested, carried along rather than found by index modulo n.
+  let px = loop[(n - 1) * 2];
+  let py = loop[(n - 1) * 2 + 1];
+  let cx = loop[0];
+  let cy = loop[1];
   for (let i = 0; i < n; i++) {
-    const p = ((i + n - 1) % n) * 2;
-    const q = ((i + 1) % n) * 2;
-    const ax = loop[i * 2] - loop[p];
-    const ay = loop[i * 2 + 1] - loop[p + 1];
-    const bx = loop[q] - loop[i * 2];
-    const by = loop[q + 1] - loop[i * 2 + 1];
+    const q = i + 1 < n ? (i + 1) * 2 : 0;
+    const nx = loop[q];
+    const ny = loop[q + 1];
+    const ax = cx - px;
+    const ay = cy - py;
+    const bx = nx - cx;
+    const by = ny - cy;
     const cross = ax * by - ay * bx;
-    if (Math.abs(cross) <= STRAIGHT * Math.sqrt((ax * ax + ay * ay) * (bx * bx + by * by))) continue;
-    xs.push(Math.round(loop[i * 2] * GRID));
-    ys.push(Math.round(loop[i * 2 + 1] * GRID));
+    if (!(Math.abs(cross) <= STRAIGHT * Math.sqrt((ax * ax + ay * ay) * (bx * bx + by * by)))) {
+      xs[kept] = Math.round(cx * GRID);
+      ys[kept] = Math.round(cy * GRID);
+      kept++;
+    }
+    px = cx;
+    py = cy;
+    cx = nx;
+    cy = ny;
   }
   let start = 0;
-  for (let i = 1; i < xs.length; i++) if (xs[i] < xs[start] || (xs[i] === xs[start] && ys[i] < ys[start])) start = i;
-  let h = mix(HASH_SEED, xs.length);
-  for (let k = 0; k < xs.length; k++) {
-    const i = (start + k) % xs.length;
+  for (let i = 1; i < kept; i++) if (xs[i] < xs[start] || (xs[i] === xs[start] && ys[i] < ys[start])) start = i;
+  let h = mix(HASH_SEED, kept);
+  for (let k = 0; k < kept; k++) {
+    const i = start + k < kept ? start + k : start + k - kept;
     h = mix(mix(h, xs[i] | 0), ys[i] | 0);
   }
   return h >>> 0;

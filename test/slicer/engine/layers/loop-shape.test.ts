@@ -23,3 +23,17 @@ test('a different outline, a reversed loop or a missing loop hash differently', 
   assert.notEqual(loopShapeHash([square]), base);
   assert.notEqual(loopShapeHash([]), base);
 });
+
+test('a loop longer than the kept-point scratch hashes as its rotation does, and leaves nothing behind for the next', () => {
+  const n = 3000;
+  const circle = new Float64Array(n * 2);
+  for (let i = 0; i < n; i++) {
+    circle[i * 2] = 50 + 40 * Math.cos((2 * Math.PI * i) / n);
+    circle[i * 2 + 1] = 50 + 40 * Math.sin((2 * Math.PI * i) / n);
+  }
+  const rotated = Float64Array.of(...circle.subarray(1234), ...circle.subarray(0, 1234));
+  const small = loopShapeHash([hole]);
+  assert.equal(loopShapeHash([circle]), loopShapeHash([rotated]));
+  assert.notEqual(loopShapeHash([circle]), loopShapeHash([circle.subarray(0, 2 * (n - 1))]));
+  assert.equal(loopShapeHash([hole]), small);
+});
