@@ -27,20 +27,23 @@ export function jerkSafeSpeed(axisSpeed: Float64Array, nominal: number, jerk: Fl
 }
 
 /**
+ * Where a move's nominal and safe speeds sit in the arrays `jerkJunctionSpeed` reads, after its four
+ * axis speeds. Arrays rather than arguments: the call is not always inlined into the planner, and a
+ * number passed to a call that is not was allocated for it, a few per move of every slice.
+ */
+export const JERK_NOMINAL = 4;
+export const JERK_SAFE = 5;
+
+/**
  * Classic jerk between two moves, as Marlin 2 computes `vmax_junction`: the smaller nominal speed,
  * scaled down until each axis' speed change (coasting, or reversal measured from zero) fits its
  * jerk; when both moves could start from standstill at least as fast, the safe speed is used.
- * `prevSpeed` and `curSpeed` are per-axis speeds at each move's nominal speed.
+ * `prev` and `cur` hold per-axis speeds at each move's nominal speed, then its nominal and safe
+ * speeds (at `JERK_NOMINAL`, `JERK_SAFE`).
  */
-export function jerkJunctionSpeed(
-  prevSpeed: Float64Array,
-  prevNominal: number,
-  prevSafe: number,
-  curSpeed: Float64Array,
-  curNominal: number,
-  curSafe: number,
-  jerk: Float64Array,
-): number {
+export function jerkJunctionSpeed(prev: Float64Array, cur: Float64Array, jerk: Float64Array): number {
+  const prevNominal = prev[JERK_NOMINAL];
+  const curNominal = cur[JERK_NOMINAL];
   let junction: number;
   let smallerFactor = 1;
   if (curNominal < prevNominal) {
@@ -52,8 +55,8 @@ export function jerkJunctionSpeed(
   let factor = 1;
   let limited = false;
   for (let a = 0; a < 4; a++) {
-    let exit = prevSpeed[a] * smallerFactor;
-    let entry = curSpeed[a];
+    let exit = prev[a] * smallerFactor;
+    let entry = cur[a];
     if (limited) {
       exit *= factor;
       entry *= factor;
@@ -68,7 +71,8 @@ export function jerkJunctionSpeed(
   }
   if (limited) junction *= factor;
   const threshold = junction * 0.99;
-  if (prevSafe > threshold && curSafe > threshold) junction = curSafe;
+  const curSafe = cur[JERK_SAFE];
+  if (prev[JERK_SAFE] > threshold && curSafe > threshold) junction = curSafe;
   return junction;
 }
 

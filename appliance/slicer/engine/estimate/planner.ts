@@ -7,7 +7,15 @@
  */
 import { AppError, ErrorCode } from '../../../common/errors.js';
 import { BlockQueue } from './block-queue.js';
-import { deviationJunctionSpeed2, jerkJunctionSpeed, jerkSafeSpeed, klipperJunctionSpeed2, type KlipperSide } from './junction.js';
+import {
+  deviationJunctionSpeed2,
+  JERK_NOMINAL,
+  JERK_SAFE,
+  jerkJunctionSpeed,
+  jerkSafeSpeed,
+  klipperJunctionSpeed2,
+  type KlipperSide,
+} from './junction.js';
 import { copyLimits, type AxisValues, type MachineLimits } from './limits.js';
 
 export interface AccelerationSettings {
@@ -64,14 +72,13 @@ export class MotionPlanner {
   private readonly position = new Float64Array(4);
   private readonly delta = new Float64Array(4);
 
-  /* The previous block, as the junction rules need it. */
+  /* The previous block, as the junction rules need it (axis speeds, then the jerk model's nominal and safe speed). */
   private hasPrevious = false;
-  private previousSpeed = new Float64Array(4);
-  private currentSpeed = new Float64Array(4);
+  private previousSpeed = new Float64Array(6);
+  private currentSpeed = new Float64Array(6);
   private previousUnit = new Float64Array(4);
   private currentUnit = new Float64Array(4);
   private previousNominal = 0;
-  private previousSafe = 0;
   private previousExtruderOnly = false;
   private previousSide: KlipperSide = newKlipperSide();
   private currentSide: KlipperSide = newKlipperSide();
@@ -212,7 +219,7 @@ export class MotionPlanner {
     switch (limits.junction) {
       case 'jerk':
         maxEntry2 = this.jerkEntry2(nominal);
-        rest2 = this.previousSafe * this.previousSafe;
+        rest2 = speed[JERK_SAFE] * speed[JERK_SAFE];
         break;
       case 'junction-deviation':
         maxEntry2 = this.deviationEntry2(xyz2, accel, nominal2);
@@ -233,14 +240,13 @@ export class MotionPlanner {
     return true;
   }
 
-  /** Classic jerk: the squared entry speed of the move now in `currentSpeed`; its safe speed becomes `previousSafe`. */
+  /** Classic jerk: the squared entry speed of the move now in `currentSpeed`, where its nominal and safe speeds are kept. */
   private jerkEntry2(nominal: number): number {
     const speed = this.currentSpeed;
     const safe = jerkSafeSpeed(speed, nominal, this.maxJerk);
-    const junction = this.hasPrevious
-      ? jerkJunctionSpeed(this.previousSpeed, this.previousNominal, this.previousSafe, speed, nominal, safe, this.maxJerk)
-      : safe;
-    this.previousSafe = safe;
+    speed[JERK_NOMINAL] = nominal;
+    speed[JERK_SAFE] = safe;
+    const junction = this.hasPrevious ? jerkJunctionSpeed(this.previousSpeed, speed, this.maxJerk) : safe;
     return junction * junction;
   }
 

@@ -11,6 +11,8 @@ import {
 
 const v = (x: number, y: number, z = 0, e = 0): Float64Array => Float64Array.of(x, y, z, e);
 const JERK = v(10, 10, 0.4, 2.5);
+/** A move as the jerk junction reads it: axis speeds, then nominal and safe speed. */
+const jerkSide = (speeds: Float64Array, nominal: number, safe: number): Float64Array => Float64Array.of(...speeds, nominal, safe);
 const MAX_ACCEL = v(5000, 5000, 200, 10000);
 
 function near(actual: number, expected: number, tolerance = 1e-9): void {
@@ -24,22 +26,22 @@ test('safe speed: every axis may jump from zero by its jerk', () => {
 });
 
 test('classic jerk: a straight line keeps its speed, a reversal falls to the safe speed', () => {
-  near(jerkJunctionSpeed(v(100, 0), 100, 10, v(100, 0), 100, 10, JERK), 100);
-  near(jerkJunctionSpeed(v(100, 0), 100, 10, v(-100, 0), 100, 10, JERK), 10);
-  near(jerkJunctionSpeed(v(100, 0), 100, 10, v(50, 0), 50, 10, JERK), 50);
+  near(jerkJunctionSpeed(jerkSide(v(100, 0), 100, 10), jerkSide(v(100, 0), 100, 10), JERK), 100);
+  near(jerkJunctionSpeed(jerkSide(v(100, 0), 100, 10), jerkSide(v(-100, 0), 100, 10), JERK), 10);
+  near(jerkJunctionSpeed(jerkSide(v(100, 0), 100, 10), jerkSide(v(50, 0), 50, 10), JERK), 50);
 });
 
 test('classic jerk: a 90° corner is limited by the axis that stops', () => {
   // X drops from 100 to 0: the junction scales to 10 mm/s, where Y may start.
-  near(jerkJunctionSpeed(v(100, 0), 100, 10, v(0, 100), 100, 10, JERK), 10);
+  near(jerkJunctionSpeed(jerkSide(v(100, 0), 100, 10), jerkSide(v(0, 100), 100, 10), JERK), 10);
   // A shallow corner: Y changes by 100·sin(5°) ≈ 8.7 mm/s, within its jerk; X by 0.4.
   const angle = (5 * Math.PI) / 180;
-  near(jerkJunctionSpeed(v(100, 0), 100, 10, v(100 * Math.cos(angle), 100 * Math.sin(angle)), 100, 10, JERK), 100);
+  near(jerkJunctionSpeed(jerkSide(v(100, 0), 100, 10), jerkSide(v(100 * Math.cos(angle), 100 * Math.sin(angle)), 100, 10), JERK), 100);
 });
 
 test("classic jerk keeps Marlin 2's treatment of a speed-up: the entry is taken at the new nominal speed", () => {
   // 50 → 100 mm/s along X: Marlin compares 50 with 100, a change of 50, and limits to 10 mm/s.
-  near(jerkJunctionSpeed(v(50, 0), 50, 10, v(100, 0), 100, 10, JERK), 10);
+  near(jerkJunctionSpeed(jerkSide(v(50, 0), 50, 10), jerkSide(v(100, 0), 100, 10), JERK), 10);
 });
 
 test('junction deviation: centripetal speed at 90°, a stop at reversal, the nominal speed when straight', () => {
