@@ -4,7 +4,7 @@
  * report what is still broken. Holes are not filled in 3D; the slicer closes the resulting
  * cracks in 2D. Every pass is linear (hash tables over typed arrays).
  */
-import { buildEdgeTable, edgeDefects, edgesAfterFlips, type SliceEdges } from './edges.js';
+import { buildEdgeTable, edgeDefects, edgesAfterFlips, type EdgeTable, type SliceEdges } from './edges.js';
 import { orientShells } from './orient.js';
 import type { IndexedMesh, RepairReport } from './types.js';
 import { weldWithinTolerance } from './weld.js';
@@ -90,17 +90,54 @@ class TriangleSet {
   }
 }
 
-/** Open and non-manifold edges of the input once welded, before any triangle is dropped. */
-function weldedInputDefects(indices: Uint32Array, remap: Uint32Array): { openEdges: number; nonManifoldEdges: number } {
-  const welded = new Uint32Array(indices.length);
-  for (let k = 0; k < indices.length; k++) welded[k] = remap[indices[k]];
-  return edgeDefects(buildEdgeTable(welded));
+type EdgeDefects = { openEdges: number; nonManifoldEdges: number };
+
+/**
+ * Open and non-manifold edges of the input once welded, before any triangle was dropped: the kept
+ * triangles' counts (`kept`, from their edge table) with the dropped triangles' edges added back.
+ * Edge uses add up over triangles, so only the edges of dropped triangles can change; a table of
+ * the whole input again took a tenth of the bearing's repair for its 16 degenerate triangles.
+ */
+function inputDefects(edges: EdgeTable, indices: Uint32Array, dropped: readonly number[], points: number, kept: EdgeDefects): EdgeDefects {
+  const added = new Map<string, number>();
+  const touched = new Uint8Array(points);
+  for (let k = 0; k < dropped.length; k += 3) {
+    for (let c = 0; c < 3; c++) {
+      const a = dropped[k + c];
+      const b = dropped[k + (c === 2 ? 0 : c + 1)];
+      const key = a < b ? `${a} ${b}` : `${b} ${a}`;
+      added.set(key, (added.get(key) ?? 0) + 1);
+      touched[a] = 1;
+      touched[b] = 1;
+    }
+  }
+  // How often the kept triangles use each of those edges (absent: not at all).
+  const keptUses = new Map<string, number>();
+  for (let h = 0; h < indices.length; h++) {
+    const a = indices[h];
+    const b = indices[h % 3 === 2 ? h - 2 : h + 1];
+    if (touched[a] === 0 || touched[b] === 0) continue;
+    const key = a < b ? `${a} ${b}` : `${b} ${a}`;
+    if (added.has(key)) keptUses.set(key, edges.uses[edges.edgeOf[h]]);
+  }
+  let { openEdges, nonManifoldEdges } = kept;
+  for (const [key, more] of added) {
+    const before = keptUses.get(key) ?? 0;
+    const after = before + more;
+    if (before === 1) openEdges--;
+    else if (before > 2) nonManifoldEdges--;
+    if (after === 1) openEdges++;
+    else if (after > 2) nonManifoldEdges++;
+  }
+  return { openEdges, nonManifoldEdges };
 }
 
 interface CleanTriangles {
   indices: Uint32Array;
   degenerateTriangles: number;
   duplicateTriangles: number;
+  /** The dropped triangles' points (welded), three per triangle. */
+  dropped: number[];
 }
 
 /** Input triangles on welded points, without degenerate and duplicate ones. */
@@ -111,21 +148,26 @@ function cleanTriangles(input: Uint32Array, remap: Uint32Array, vertices: Float3
   let count = 0;
   let degenerateTriangles = 0;
   let duplicateTriangles = 0;
+  const dropped: number[] = [];
   for (let t = 0; t < triangles; t++) {
     const a = remap[input[t * 3]];
     const b = remap[input[t * 3 + 1]];
     const c = remap[input[t * 3 + 2]];
     if (isDegenerate(vertices, a, b, c)) {
       degenerateTriangles++;
+      dropped.push(a, b, c);
       continue;
     }
     kept[count * 3] = a;
     kept[count * 3 + 1] = b;
     kept[count * 3 + 2] = c;
     if (unique.add(count)) count++;
-    else duplicateTriangles++;
+    else {
+      duplicateTriangles++;
+      dropped.push(a, b, c);
+    }
   }
-  return { indices: kept.slice(0, count * 3), degenerateTriangles, duplicateTriangles };
+  return { indices: kept.slice(0, count * 3), degenerateTriangles, duplicateTriangles, dropped };
 }
 
 /** The final mesh: only the points triangles use, in first-use order, with flipped triangles reversed. */
@@ -160,7 +202,7 @@ export function repairMesh(mesh: IndexedMesh): RepairResult {
   const edges = buildEdgeTable(clean.indices);
   const orientation = orientShells(weld.vertices, clean.indices, edges);
   const after = edgeDefects(edges);
-  const before = clean.degenerateTriangles + clean.duplicateTriangles === 0 ? after : weldedInputDefects(mesh.indices, weld.remap);
+  const before = clean.dropped.length === 0 ? after : inputDefects(edges, clean.indices, clean.dropped, weld.vertices.length / 3, after);
 
   return {
     mesh: compactAndOrient(weld.vertices, clean.indices, orientation.flip),

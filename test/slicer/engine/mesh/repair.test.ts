@@ -131,6 +131,41 @@ describe('repairMesh', () => {
     assertClosedOutward(out, 8000);
   });
 
+  it('reports the input edges as a table of every welded triangle counts them, whatever it drops', () => {
+    const source = cube(20);
+    const a = [...source.vertices.subarray(0, 3)];
+    const b = [...source.vertices.subarray(3, 6)];
+    // Point 8 halves the edge from point 0 to point 1 (needles), point 9 is off the cube (fins).
+    const vertices = Float32Array.from([...source.vertices, (a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2, 40, 45, 50]);
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 16807) % 2147483647;
+      return seed % n;
+    };
+    for (let round = 0; round < 200; round++) {
+      const extra: number[] = [];
+      for (let k = random(6); k > 0; k--) {
+        const t = random(12) * 3;
+        const [p, q, r] = source.indices.subarray(t, t + 3);
+        const kinds = [
+          [p, q, r],
+          [p, r, q],
+          [p, p, random(10)],
+          [0, 8, 1],
+          [8, 1, 0],
+          [p, q, 9],
+          [random(10), random(10), random(10)],
+        ];
+        extra.push(...kinds[random(kinds.length)]);
+      }
+      const mesh = withTriangles({ vertices, indices: source.indices.subarray(random(4) * 3) }, extra);
+      const { report } = repairMesh(mesh);
+      const expected = edgeDefects(buildEdgeTable(mesh.indices));
+      assert.equal(report.inputOpenEdges, expected.openEdges, `round ${round}: ${extra}`);
+      assert.equal(report.inputNonManifoldEdges, expected.nonManifoldEdges, `round ${round}: ${extra}`);
+    }
+  });
+
   it('keeps a cavity facing inward, and an island inside the cavity outward', () => {
     const outer = cube(30, [0, 0, 0]);
     const cavity = cube(20, [5, 5, 5]);
