@@ -22,6 +22,9 @@ export interface TemplateJob {
   date: Date;
 }
 
+/** Anything but whitespace (what `trim` would leave). */
+const NOT_BLANK = /\S/;
+
 export function customGcodeRenderer(c: PrintConfig, job: TemplateJob): WriterDeps['render'] {
   const { usedFilaments: used, layers, firstLayerBox: box } = job;
   const vars = buildTemplateVars(c, {
@@ -37,9 +40,11 @@ export function customGcodeRenderer(c: PrintConfig, job: TemplateJob): WriterDep
     printerSettingsId: job.metadata?.printerName,
     filamentSettingsId: job.metadata?.filamentNames,
   });
-  return (source, where, layer, extra = {}) => {
-    if (source.trim() === '') return '';
-    const scope = withLayer(vars, { layer_num: layer?.num ?? 0, layer_z: layer?.z ?? 0, max_layer_z: job.maxZ, ...extra });
+  // Per layer (two templates each): no trimmed copy of the source, no object spread for the layer's values.
+  return (source, where, layer, extra) => {
+    if (!NOT_BLANK.test(source)) return '';
+    const scope = withLayer(vars, { layer_num: layer?.num ?? 0, layer_z: layer?.z ?? 0, max_layer_z: job.maxZ });
+    if (extra) Object.assign(scope, extra);
     return renderTemplate(source, scope, where);
   };
 }

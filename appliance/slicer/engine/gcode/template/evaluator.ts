@@ -8,12 +8,13 @@ import { TemplateError, type BinaryOp, type Expr, type Node, type Program, type 
 import { boolValue, floatValue, formatLegacy, formatValue, fromTemplateValue, intValue, isNumeric, typeName } from './values.js';
 
 class Scope {
-  private readonly locals = new Map<string, Value>();
+  /** Made at the first `{local}`: most templates (a layer change's, rendered per layer) have none. */
+  private locals: Map<string, Value> | null = null;
 
   constructor(private readonly vars: TemplateVars) {}
 
   lookup(name: string, line: number): Value {
-    const local = this.locals.get(name);
+    const local = this.locals?.get(name);
     if (local) return local;
     const value = fromTemplateValue(name, this.vars[name]);
     if (!value) throw new TemplateError(`unknown variable "${name}"`, line);
@@ -21,11 +22,12 @@ class Scope {
   }
 
   define(name: string, value: Value): void {
+    this.locals ??= new Map();
     this.locals.set(name, value);
   }
 
   assign(name: string, value: Value, line: number): void {
-    if (!this.locals.has(name)) {
+    if (!this.locals?.has(name)) {
       throw new TemplateError(`cannot assign to "${name}": only {local} variables can be changed`, line);
     }
     this.locals.set(name, value);
