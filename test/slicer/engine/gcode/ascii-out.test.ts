@@ -61,6 +61,19 @@ test('integers, text and growth past the first buffer', () => {
   assert.equal(out.take().length, 0, 'a take starts the next piece empty');
 });
 
+test('pieces taken are kept intact while more is written and taken, small and larger than a slab', () => {
+  const out = new AsciiOut();
+  const expected: string[] = [];
+  const taken: Buffer[] = [];
+  for (let k = 0; k < 3000; k++) {
+    const text = k % 997 === 0 ? `;big ${k}\n`.repeat(40000) : `G1 X${k} Y${k % 7}\n`.repeat(1 + (k % 50));
+    out.text(text);
+    expected.push(text);
+    taken.push(out.take());
+  }
+  for (const [k, bytes] of taken.entries()) assert.equal(bytes.toString(), expected[k], `piece ${k}`);
+});
+
 test('a word of a move: a space and its letter before the number, also where the number is zero or not finite', () => {
   const out = new AsciiOut();
   out.text('G1');
