@@ -108,9 +108,12 @@ export function sliceMesh(
   }
 
   const out: LayerSegments[] = new Array(planes);
+  // Planes with nothing to cut (skipped, or above or below the mesh) share one empty entry: the cut
+  // below never writes to a plane no triangle crosses.
+  const none: LayerSegments = { count: 0, coords: new Float64Array(0), startEdge: new Uint32Array(0), endEdge: new Uint32Array(0) };
   for (let p = 0; p < planes; p++) {
     const n = counts[p];
-    out[p] = { count: 0, coords: new Float64Array(n * 4), startEdge: new Uint32Array(n), endEdge: new Uint32Array(n) };
+    out[p] = n === 0 ? none : { count: 0, coords: new Float64Array(n * 4), startEdge: new Uint32Array(n), endEdge: new Uint32Array(n) };
   }
 
   const te = edges.edgeOf;
