@@ -60,7 +60,7 @@ interface Opened {
    * of `2 × radius` around the pieces covers the region to its edge (no thin wall or gap is left).
    */
   whole: boolean;
-  /** When `whole` (and asked for), the pieces inset by `radius`, the region inset by `inset + radius`; otherwise null. */
+  /** When `whole`, the region inset by `inset + radius` (the pieces' loop's inner edge); otherwise null. */
   core: ExPolygon[] | null;
 }
 
@@ -70,16 +70,12 @@ interface Opened {
  * a curved outline leave scraps of it here and there, and lines around scraps leave gaps beside them.
  *
  * Where the inset by `inset + radius` is event-free (every edge moved, none lost, no ring split or
- * merged: `offset-events.ts`) and leaves no scrap, the opening takes nothing away. Where Clipper's
- * inset is the moved rings point for point, the result is the region with its edges moved by
- * `inset`, without growing the inset back; a convex piece that keeps every edge is known so without
- * any call into Clipper (`convex-offsets.ts`). Where it is the moved rings only edge for edge (its
- * corners slid along nearly straight turns: most of a scanned part's openings), the pieces and the
- * core are Clipper's as the full opening makes them (grown back, and that inset again: the corpus's
- * gearwheel joins or splits its teeth's gap pieces on a 0.2 µm change of the core), and only the
- * differences that would find nothing are skipped. `core` is worked out where `wantCore`.
+ * merged: `offset-events.ts`, point for point or edge for edge) and leaves no scrap, the opening
+ * takes nothing away: the result is the region with its edges moved by `inset`, without growing the
+ * inset back, and the inset is the core. A convex piece that keeps every edge is known so without
+ * any call into Clipper (`convex-offsets.ts`).
  */
-function opening(list: ExPolygon[], inset: number, radius: number, wantCore = true): Opened {
+function opening(list: ExPolygon[], inset: number, radius: number): Opened {
   const ring = soleConvexRing(list);
   if (ring && offsetConvexRing(ring, -(inset + radius + SCRAP))) {
     const core = offsetConvexRing(ring, -(inset + radius));
@@ -92,13 +88,9 @@ function opening(list: ExPolygon[], inset: number, radius: number, wantCore = tr
   if (thick.every(Boolean)) {
     const expected = movedRings(list, -(inset + radius));
     const match = expected && movedMatch(shrunk, expected);
-    if (match === 'same') {
+    if (match) {
       const pieces = inset === 0 ? list : movedRings(list, -inset);
       if (pieces) return { pieces, whole: true, core: shrunk };
-    }
-    if (match === 'along') {
-      const pieces = offsetEx(shrunk, radius);
-      return { pieces, whole: true, core: wantCore ? offsetPieces(pieces, -radius) : null };
     }
   }
   // The inset of the pieces in doubt alone: they are disjoint from the others, and so are their cores.
@@ -183,7 +175,7 @@ export function buildVariableWalls(island: ExPolygon, p: WallParams): IslandWall
     lastSpacing = innerSpacing;
   }
   let innerEdge = edge;
-  const infill = edge.length ? opening(edge, 0, (INFILL_MIN_WIDTH / 2) * innerSpacing, false) : null;
+  const infill = edge.length ? opening(edge, 0, (INFILL_MIN_WIDTH / 2) * innerSpacing) : null;
   if (infill) {
     innerEdge = infill.pieces;
     if (!infill.whole) gaps.push(...differenceEx(edge, innerEdge));
