@@ -13,6 +13,7 @@ import type { Extrusion } from '../toolpath/types.js';
 import { crossSection } from './flow.js';
 import { type Corner, sharpCorners, mitreCorners, withoutCoveredStubs } from './corner-mitres.js';
 import { medialAxis, type MedialPath } from './medial-axis.js';
+import { partOf, pinchedParts } from './pinches.js';
 import { centreLine } from './perimeters.js';
 import { stripAxis } from './strip-axis.js';
 
@@ -102,15 +103,31 @@ export function axisLines(region: ExPolygon[], island: ExPolygon, role: 'thin-wa
     // Short paths of a small piece are left out (a few in each tooth of a gear); a large piece keeps
     // them: they are its corners and junctions.
     const lengths = paths.map(pathLength);
-    const small = lengths.reduce((a, b) => a + b, 0) < 4 * o.minLength;
+    const small = smallParts(piece, paths, lengths, 4 * o.minLength);
     const corners = sharpCorners(piece);
     const lines: Extrusion[] = [];
     paths.forEach((path, k) => {
-      if (!small || lengths[k] >= o.minLength) lines.push(...constantWidthPieces(extendEnds(path, island), role, height, o, inside, corners));
+      if (!small[k] || lengths[k] >= o.minLength) lines.push(...constantWidthPieces(extendEnds(path, island), role, height, o, inside, corners));
     });
     out.push(...(corners.length ? withoutCoveredStubs(lines, corners) : lines));
   }
   return out;
+}
+
+/**
+ * For each path, whether the part of the piece it lies in has less than `limit` of axis in all:
+ * a piece pinched into parts (`pinches.ts`) is judged part by part, else as a whole.
+ */
+function smallParts(piece: ExPolygon, paths: MedialPath[], lengths: number[], limit: number): boolean[] {
+  const parts = pinchedParts(piece.contour);
+  const whole = lengths.reduce((a, b) => a + b, 0) < limit;
+  if (parts.length < 2) return paths.map(() => whole);
+  const owner = paths.map((path) => partOf(parts, path.points[0], path.points[1]));
+  const axis = new Float64Array(parts.length);
+  owner.forEach((k, i) => {
+    if (k >= 0) axis[k] += lengths[i];
+  });
+  return owner.map((k) => (k >= 0 ? axis[k] < limit : whole));
 }
 
 /**

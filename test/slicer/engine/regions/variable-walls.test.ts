@@ -6,6 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it, test } from 'node:test';
+import { offsetEx, xorEx } from '../../../../appliance/slicer/engine/geometry/clipper.js';
+import { exArea } from '../../../../appliance/slicer/engine/geometry/polygon.js';
 import { medialAxis } from '../../../../appliance/slicer/engine/regions/medial-axis.js';
 import { buildVariableWalls } from '../../../../appliance/slicer/engine/regions/variable-walls.js';
 import type { PrintConfig } from '../../../../appliance/slicer/profiles/schema.js';
@@ -142,4 +144,38 @@ test('a wall 1.2 mm thick gets two loops and one line between them as wide as th
   // Outer loop centre 0.21 in, its inner edge 0.21 + 0.377 / 2 in: the gap between the sides is 1.2 − 2 · 0.3985.
   for (const e of gap) assert.ok(Math.abs(e.mm3PerMm / 0.2 - (1.2 - 2 * (0.21 + 0.1885))) < 0.01, `spacing ${e.mm3PerMm / 0.2}`);
   assert.deepEqual(walls.innerEdge, []);
+});
+
+test("a scanned ring's walls: loops only, and an inner edge that is its outline inset by the loops' depth", () => {
+  // A ring 3 mm wide whose outlines have 120 and 90 unevenly spaced points, each off by up to 5 µm.
+  let state = 7;
+  const random = () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+  const scanned = (n: number, r: number, sign: number) =>
+    Float64Array.from(
+      Array.from({ length: n }, (_, k) => {
+        const a = (sign * 2 * Math.PI * (k + 0.4 * random())) / n;
+        const rr = r + 0.01 * (random() - 0.5);
+        return [10 + rr * Math.cos(a), 10 + rr * Math.sin(a)];
+      }).flat(),
+    );
+  const island = { contour: scanned(120, 9, 1), holes: [scanned(90, 6, -1)] };
+  const walls = buildVariableWalls(island, {
+    loops: 2,
+    outerWidth: 0.42,
+    innerWidth: 0.45,
+    height: 0.2,
+    sequence: 'inner wall/outer wall',
+    detectThinWalls: true,
+    nozzle: 0.4,
+    supportedBy: null,
+  });
+  assert.deepEqual(walls.walls.map((e) => e.role).sort(), ['inner-wall', 'inner-wall', 'outer-wall', 'outer-wall']);
+  // The outer loop's inner edge 0.21 + 0.377 / 2 in, the inner loop's spacing 0.45 − 0.2 · (1 − π / 4) more.
+  const depth = 0.21 + 0.1885 + (0.45 - 0.2 * (1 - Math.PI / 4));
+  const inset = offsetEx([island], -depth);
+  const apart = xorEx(walls.innerEdge, inset).reduce((a, ex) => a + exArea(ex), 0);
+  assert.ok(apart < 100 * 2e-3, `${apart} mm² apart along some 90 mm of edge`);
 });
