@@ -12,6 +12,7 @@ import type { ExPolygon } from '../geometry/types.js';
 import type { Extrusion } from '../toolpath/types.js';
 import { segmentCapsules } from './capsules.js';
 import { crossSection } from './flow.js';
+import { insetRectangle } from './rectangle-inset.js';
 
 /**
  * Gaps narrower than this (mm) at their widest are left open: the cusps between neighbouring line
@@ -39,9 +40,9 @@ export function skinGapFill(area: readonly ExPolygon[], lines: readonly Extrusio
   // the band's inner edge moved half a width further in; their capsules and the band's inner region
   // are subtracted from the area in one boolean, which unites them as it goes (uniting the capsules
   // first, then subtracting, swept them twice).
-  const inner = offsetEx(area, -EDGE_BAND * width);
+  const inner = insetRectangle(area, EDGE_BAND * width) ?? offsetEx(area, -EDGE_BAND * width);
   const paths = lines.map((e) => e.points);
-  const near = inner.length ? subtractFromPolylines(paths, offsetEx(inner, -width / 2)) : paths;
+  const near = inner.length ? subtractFromPolylines(paths, insetRectangle(inner, width / 2) ?? offsetEx(inner, -width / 2)) : paths;
   const cover: ExPolygon[] = inner.slice();
   for (const capsule of segmentCapsules(near, width)) cover.push({ contour: capsule, holes: [] });
   const open = differenceEx(area, cover).filter((piece) => exArea(piece) >= MIN_GAP_WIDTH * MIN_GAP_WIDTH);
