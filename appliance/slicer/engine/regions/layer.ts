@@ -15,6 +15,7 @@ import type { SupportLayer } from './support.js';
 import { classifyFill, surfaceMasks, type FillRegions, type HashedLayer, type RegionsMemo, type VerticalShellRule } from './surfaces.js';
 import { RegionCache } from './cache.js';
 import { skinGapFill } from './skin-gaps.js';
+import { insetRectangle } from './rectangle-inset.js';
 import { hashExPolygon, hashExPolygons } from '../geometry/hash.js';
 
 export interface ObjectLayer {
@@ -164,7 +165,7 @@ export function buildLayer(input: LayerInput, p: RegionParams, cache: RegionCach
         const spacing = bridged?.spacing ?? spacingOf(width, h);
         const mm3PerMm = bridged?.mm3PerMm ?? crossSection(width, h);
         const compute = () => {
-          const inset = offsetEx(area, -(0.5 - overlap) * spacing);
+          const inset = insetArea(area, (0.5 - overlap) * spacing);
           const lines = inset.length
             ? fill({ area: inset, pattern, density, spacing, angle, layerIndex: input.index, z: input.printZ, role, width, height: h, mm3PerMm })
             : [];
@@ -185,7 +186,7 @@ export function buildLayer(input: LayerInput, p: RegionParams, cache: RegionCach
         hasBridges = true;
         const below = obj.below[0]?.islands ?? [];
         for (const bridge of regions.bridge) {
-          const inset = offsetEx([bridge], -(0.5 - p.surfaceOverlap) * flow.spacing);
+          const inset = insetArea([bridge], (0.5 - p.surfaceOverlap) * flow.spacing);
           if (inset.length === 0) continue;
           const angle = p.bridgeAngle ?? bridgeAngle(bridge, below);
           infill.push(
@@ -218,6 +219,11 @@ export function buildLayer(input: LayerInput, p: RegionParams, cache: RegionCach
   }
   const support = input.support ? supportPaths(input.support, input, p) : [];
   return { index: input.index, printZ: input.printZ, height: h, islands, support, adhesion: [], hasBridges };
+}
+
+/** `area` shrunk by `inset` (mm): a rectangle's worked out directly (the same points), anything else by Clipper. */
+function insetArea(area: ExPolygon[], inset: number): ExPolygon[] {
+  return insetRectangle(area, inset) ?? offsetEx(area, -inset);
 }
 
 /** The vertical shell mode of the job with its per-layer geometry memoised by outline hash, or null when off. */
