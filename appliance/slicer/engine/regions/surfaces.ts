@@ -8,6 +8,7 @@ import { differenceEx, intersectionEx, intersectionOfAll, offsetEx, unionExs } f
 import { bboxOfEx, exArea, exPolygonsNear, polygonLength, totalArea } from '../geometry/polygon.js';
 import { hashExPolygons, islandHash } from '../geometry/hash.js';
 import type { ExPolygon } from '../geometry/types.js';
+import { windowGroups } from './shell-window.js';
 
 export interface SurfaceMasks {
   /** Exposed to the air above: printed as top surface. */
@@ -109,15 +110,24 @@ function samePath(a: Float64Array, b: Float64Array): boolean {
   return true;
 }
 
-/** `ensure_all`: what of this layer's infill area is not infill area on every layer of the window. */
-function fullVerticalShell(current: HashedLayer, window: HashedLayer[], inner: VerticalShellRule['inner']): ExPolygon[] {
+/**
+ * `ensure_all`: what of this layer's infill area is not infill area on every layer of the window.
+ * @param above the window's layers up, nearest first; @param below its layers down, nearest first.
+ */
+function fullVerticalShell(current: HashedLayer, above: HashedLayer[], below: HashedLayer[], inner: VerticalShellRule['inner']): ExPolygon[] {
+  const window = [...above, ...below];
   const others = window.filter((layer, k) => layer.hash !== current.hash && window.findIndex((l) => l.hash === layer.hash) === k);
   const changed = new Set(others.flatMap((layer) => changedIslands(current, layer)));
   if (changed.size === 0) return [];
+  if (changed.size === current.islands.length) {
+    // All of them changed (every layer of a part that changes shape): that is the layer itself, whose
+    // inner area is memoised under its own hash, and so are its neighbours'. The window moves up a
+    // layer at a time, so its intersection is found from groups of layers kept from layer to layer.
+    const sequence = [...below.slice().reverse(), current, ...above].map((layer) => ({ hash: layer.hash, inner: inner(layer) }));
+    return differenceEx(inner(current), intersectionOfAll(windowGroups(sequence)));
+  }
   const islands = current.islands.filter((ex) => changed.has(ex));
-  // All of them changed (every layer of a part that changes shape): that is the layer itself, whose
-  // inner area is memoised under its own hash, and the layers around it ask for it again.
-  const own = islands.length === current.islands.length ? inner(current) : inner({ islands, hash: hashExPolygons(islands) });
+  const own = inner({ islands, hash: hashExPolygons(islands) });
   const box = bboxOfEx(islands);
   const kept = intersectionOfAll([own, ...others.map((layer) => exPolygonsNear(inner(layer), box))]);
   return differenceEx(own, kept);
@@ -178,8 +188,12 @@ export function surfaceMasks(
   let verticalShell = none;
   if (vertical?.mode === 'ensure_all') {
     // The window is the other layers of the shells this layer belongs to: N - 1 up and down.
-    const window = [...above.slice(0, Math.max(topLayers - 1, 0)), ...below.slice(0, Math.max(bottomLayers - 1, 0))];
-    verticalShell = fullVerticalShell(current, window, vertical.inner);
+    verticalShell = fullVerticalShell(
+      current,
+      above.slice(0, Math.max(topLayers - 1, 0)),
+      below.slice(0, Math.max(bottomLayers - 1, 0)),
+      vertical.inner,
+    );
   } else if (vertical) {
     const steep = [above[0], below[0]].filter((n, k) => n && (k === 0 ? exposedAbove[0] : exposedBelow[0]).length > 0);
     if (steep.length) verticalShell = unionExs(steep.flatMap((n) => vertical.wallRing(n)));
