@@ -283,12 +283,17 @@ function classifyNear(area: ExPolygon[], masks: SurfaceMasks, o: ClassifyOptions
   const rest = o.firstLayer ? none : differenceEx(area, top.length ? [...taken, ...top] : taken);
   if (rest.length === 0) return { top, bottom, bridge, solid: none, sparse: none };
   if (o.solidInfill) return { top, bottom, bridge, solid: rest, sparse: none };
-  let solid = anchored([...masks.topShell, ...masks.bottomShell], rest, o.shellMargin);
-  if (masks.verticalShell.length) {
-    // Slivers narrower than a line are dropped (an opening), as PrusaSlicer does: they could not
-    // be filled and would only break the sparse infill up.
-    const reach = intersectionEx(rest, masks.verticalShell);
-    const wide = reach.length ? offsetEx(offsetEx(reach, -o.minSolidWidth / 2), o.minSolidWidth / 2) : none;
+  const shells = [...masks.topShell, ...masks.bottomShell];
+  // Slivers narrower than a line are dropped (an opening), as PrusaSlicer does: they could not
+  // be filled and would only break the sparse infill up.
+  const reach = masks.verticalShell.length ? intersectionEx(rest, masks.verticalShell) : none;
+  const wide = reach.length ? offsetEx(offsetEx(reach, -o.minSolidWidth / 2), o.minSolidWidth / 2) : none;
+  let solid: ExPolygon[];
+  // Shells that are not anchored are rest ∩ shells, and the solid is then rest ∩ (shells ∪ wide):
+  // one boolean (booleans take their clip by the non-zero rule), not the shells' and then the union's.
+  if (wide.length && shells.length && o.shellMargin <= 0) solid = intersectionEx(rest, [...shells, ...wide]);
+  else {
+    solid = anchored(shells, rest, o.shellMargin);
     // solid lies in rest already: rest ∩ (solid ∪ wide) is the union, in one boolean.
     if (wide.length) solid = intersectionEx(rest, solid.length ? [...solid, ...wide] : wide);
   }
