@@ -5,7 +5,7 @@
  * does not cover it.
  */
 import { differenceEx, intersectionEx, intersectionOfAll, offsetEx, unionExs } from '../geometry/clipper.js';
-import { bboxOfEx, exArea, exPolygonsNear, polygonLength, totalArea } from '../geometry/polygon.js';
+import { bboxOfEx, exArea, exPolygonsNear, mayHoldDisc, polygonLength, totalArea } from '../geometry/polygon.js';
 import { hashExPolygons, islandHash } from '../geometry/hash.js';
 import type { ExPolygon } from '../geometry/types.js';
 import { windowGroups } from './shell-window.js';
@@ -201,6 +201,18 @@ export function surfaceMasks(
   return { top: topLayers === 0 ? none : top, bottom, topShell, bottomShell, verticalShell };
 }
 
+/**
+ * The opening of disjoint pieces by `radius` (inset, then grown back): what of them a disc of that
+ * radius sweeps. A piece that cannot hold the disc (narrower than its diameter, or of less area)
+ * keeps nothing, so only the others are offset: the strips and slivers a vertical shell leaves
+ * beside the walls of a layer of many islands are most of its pieces (the rigid3d platform: 137 of
+ * 341 openings had no piece left to offset).
+ */
+export function openedBy(pieces: ExPolygon[], radius: number): ExPolygon[] {
+  const holding = mayHoldDisc(pieces, radius);
+  return holding.length ? offsetEx(offsetEx(holding, -radius), radius) : [];
+}
+
 export interface FillRegions {
   top: ExPolygon[];
   bottom: ExPolygon[];
@@ -287,7 +299,7 @@ function classifyNear(area: ExPolygon[], masks: SurfaceMasks, o: ClassifyOptions
   // Slivers narrower than a line are dropped (an opening), as PrusaSlicer does: they could not
   // be filled and would only break the sparse infill up.
   const reach = masks.verticalShell.length ? intersectionEx(rest, masks.verticalShell) : none;
-  const wide = reach.length ? offsetEx(offsetEx(reach, -o.minSolidWidth / 2), o.minSolidWidth / 2) : none;
+  const wide = openedBy(reach, o.minSolidWidth / 2);
   let solid: ExPolygon[];
   // Shells that are not anchored are rest ∩ shells, and the solid is then rest ∩ (shells ∪ wide):
   // one boolean (booleans take their clip by the non-zero rule), not the shells' and then the union's.
