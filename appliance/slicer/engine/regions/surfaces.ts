@@ -4,7 +4,7 @@
  * (discover_horizontal_shells): an area is solid when any of the next N layers above (or below)
  * does not cover it.
  */
-import { differenceEx, intersectionEx, intersectionOfAll, offsetEx, unionExs } from '../geometry/clipper.js';
+import { differenceEx, differenceOfAll, intersectionEx, intersectionOfAll, offsetEx, unionExs } from '../geometry/clipper.js';
 import { bboxOfEx, exArea, exPolygonsNear, mayHoldDisc, polygonLength, totalArea } from '../geometry/polygon.js';
 import { hashExPolygons, islandHash } from '../geometry/hash.js';
 import type { ExPolygon } from '../geometry/types.js';
@@ -122,9 +122,10 @@ function fullVerticalShell(current: HashedLayer, above: HashedLayer[], below: Ha
   if (changed.size === current.islands.length) {
     // All of them changed (every layer of a part that changes shape): that is the layer itself, whose
     // inner area is memoised under its own hash, and so are its neighbours'. The window moves up a
-    // layer at a time, so its intersection is found from groups of layers kept from layer to layer.
+    // layer at a time, so its intersection is found from groups of layers kept from layer to layer,
+    // and taken from the layer's inner area in the same boolean.
     const sequence = [...below.slice().reverse(), current, ...above].map((layer) => ({ hash: layer.hash, inner: inner(layer) }));
-    return differenceEx(inner(current), intersectionOfAll(windowGroups(sequence)));
+    return differenceOfAll(inner(current), windowGroups(sequence));
   }
   const islands = current.islands.filter((ex) => changed.has(ex));
   const own = inner({ islands, hash: hashExPolygons(islands) });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { intersectionOfAll, offsetEx, xorEx } from '../../../../appliance/slicer/engine/geometry/clipper.js';
+import { differenceEx, differenceOfAll, intersectionOfAll, offsetEx, xorEx } from '../../../../appliance/slicer/engine/geometry/clipper.js';
 import { hashExPolygons } from '../../../../appliance/slicer/engine/geometry/hash.js';
 import { totalArea } from '../../../../appliance/slicer/engine/geometry/polygon.js';
 import type { ExPolygon } from '../../../../appliance/slicer/engine/geometry/types.js';
@@ -61,4 +61,16 @@ test('an area computed again is a new operand: a group is never taken for other 
   const after = intersectionOfAll(windowGroups(thinner));
   assert.ok(totalArea(after) < totalArea(before) - 1);
   assert.ok(totalArea(xorEx(after, intersectionOfAll(thinner.map((l) => l.inner)))) < 1e-3);
+});
+
+test('what of a layer the window does not leave is found in one boolean with the groups as with their intersection', () => {
+  for (let start = 0; start + 6 <= layers.length; start++) {
+    const window = layers.slice(start, start + 6);
+    const own = window[2].inner;
+    const inOne = differenceOfAll(own, windowGroups(window));
+    const inTwo = differenceEx(own, intersectionOfAll(windowGroups(window)));
+    assert.ok(totalArea(inTwo) > 1, 'the window changes');
+    assert.ok(totalArea(xorEx(inOne, inTwo)) < 1e-3, `window from ${start}`);
+  }
+  assert.deepEqual(differenceOfAll(layers[0].inner, [layers[1].inner, []]), layers[0].inner);
 });
