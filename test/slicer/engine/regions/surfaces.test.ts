@@ -181,3 +181,17 @@ test('an opening offsets only the pieces that can hold its disc, with the same r
     if (trial === 0) assert.ok(opened.length > 0 && opened.length < pieces.length, 'some pieces are left out, some kept');
   }
 });
+
+test('a shell holds what any of its layers leaves uncovered, also under overlapping islands of a neighbour', () => {
+  const l = layer(square(0, 0, 20, 20));
+  // Simplified outlines of close islands may overlap: the overlap covers no more than once.
+  const overlapping = layer([...square(0, 0, 12, 20), ...square(8, 0, 20, 20)]);
+  const holed = layer(differenceEx(square(0, 0, 20, 20), square(9, 9, 11, 11)));
+  const otherHole = layer(differenceEx(square(0, 0, 20, 20), square(2, 2, 5, 5)));
+  const m = surfaceMasks(l, [overlapping, holed, otherHole], [l], 3, 1, null);
+  near(totalArea(m.top), 0);
+  near(totalArea(m.topShell), 4 + 9);
+  // A sliver left by one layer (under 0.1 mm wide) is not a shell.
+  const sliver = layer(square(0, 0, 20, 19.95));
+  near(totalArea(surfaceMasks(l, [l, sliver], [l], 2, 1, null).topShell), 0);
+});
