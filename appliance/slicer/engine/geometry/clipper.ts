@@ -260,6 +260,21 @@ export function intersectionOfAll(lists: readonly (readonly ExPolygon[])[]): ExP
   return booleanEx('union', rings, [], 'positive');
 }
 
+/**
+ * `subject` minus what every list covers (differenceEx(subject, intersectionOfAll(lists))) in one
+ * boolean: the clip is intersectionOfAll's frames around the lists, which the positive rule fills
+ * only inside all of them. Each list and the subject must be disjoint ExPolygons as Clipper returns them.
+ */
+export function differenceOfAll(subject: readonly ExPolygon[], lists: readonly (readonly ExPolygon[])[]): ExPolygon[] {
+  if (subject.length === 0) return [];
+  if (lists.length === 0 || lists.some((list) => list.length === 0)) return subject.slice();
+  const rings = lists.flatMap((list) => flatten(list));
+  const box = bboxOf(rings);
+  const frame = Float64Array.of(box.minX - 1, box.minY - 1, box.minX - 1, box.maxY + 1, box.maxX + 1, box.maxY + 1, box.maxX + 1, box.minY - 1);
+  for (let k = 1; k < lists.length; k++) rings.push(frame);
+  return booleanEx('difference', flatten(subject), rings, 'positive');
+}
+
 export function difference(a: readonly Polygon[], b: readonly Polygon[]): Polygon[] {
   return booleanPaths('difference', a, b, 'nonzero');
 }

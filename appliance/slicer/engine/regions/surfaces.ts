@@ -4,10 +4,11 @@
  * (discover_horizontal_shells): an area is solid when any of the next N layers above (or below)
  * does not cover it.
  */
-import { differenceEx, intersectionEx, intersectionOfAll, offsetEx, unionExs } from '../geometry/clipper.js';
-import { bboxOfEx, exArea, exPolygonsNear, polygonLength, totalArea } from '../geometry/polygon.js';
+import { differenceEx, differenceOfAll, intersectionEx, intersectionOfAll, offsetEx, unionExs } from '../geometry/clipper.js';
+import { bboxOfEx, exArea, exPolygonsNear, mayHoldDisc, polygonLength, totalArea } from '../geometry/polygon.js';
 import { hashExPolygons, islandHash } from '../geometry/hash.js';
 import type { ExPolygon } from '../geometry/types.js';
+import { windowGroups } from './shell-window.js';
 
 export interface SurfaceMasks {
   /** Exposed to the air above: printed as top surface. */
@@ -79,48 +80,54 @@ function changedIslands(layer: HashedLayer, other: HashedLayer): ExPolygon[] {
 }
 
 /**
- * The list without repeats of an equal island. Pieces are told apart by their first x first, and
- * only pieces that share it are compared point by point: hashing every piece read all its points,
- * where most pieces differ at their first one (on the Menger sponge that hashing was 3 % of a slice).
+ * `ensure_all`: what of this layer's infill area is not infill area on every layer of the window.
+ * @param above the window's layers up, nearest first; @param below its layers down, nearest first.
  */
-function distinctIslands(list: ExPolygon[]): ExPolygon[] {
-  const byFirstX = new Map<number, ExPolygon[]>();
-  return list.filter((ex) => {
-    const same = byFirstX.get(ex.contour[0]);
-    if (!same) {
-      byFirstX.set(ex.contour[0], [ex]);
-      return true;
-    }
-    if (same.some((other) => sameIsland(other, ex))) return false;
-    same.push(ex);
-    return true;
-  });
-}
-
-function sameIsland(a: ExPolygon, b: ExPolygon): boolean {
-  if (a === b) return true;
-  if (a.holes.length !== b.holes.length || !samePath(a.contour, b.contour)) return false;
-  return a.holes.every((hole, k) => samePath(hole, b.holes[k]));
-}
-
-function samePath(a: Float64Array, b: Float64Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
-  return true;
-}
-
-/** `ensure_all`: what of this layer's infill area is not infill area on every layer of the window. */
-function fullVerticalShell(current: HashedLayer, window: HashedLayer[], inner: VerticalShellRule['inner']): ExPolygon[] {
+function fullVerticalShell(current: HashedLayer, above: HashedLayer[], below: HashedLayer[], inner: VerticalShellRule['inner']): ExPolygon[] {
+  const window = [...above, ...below];
   const others = window.filter((layer, k) => layer.hash !== current.hash && window.findIndex((l) => l.hash === layer.hash) === k);
   const changed = new Set(others.flatMap((layer) => changedIslands(current, layer)));
   if (changed.size === 0) return [];
+  if (changed.size === current.islands.length) {
+    // All of them changed (every layer of a part that changes shape): that is the layer itself, whose
+    // inner area is memoised under its own hash, and so are its neighbours'. The window moves up a
+    // layer at a time, so its intersection is found from groups of layers kept from layer to layer,
+    // and taken from the layer's inner area in the same boolean.
+    const sequence = [...below.slice().reverse(), current, ...above].map((layer) => ({ hash: layer.hash, inner: inner(layer) }));
+    return differenceOfAll(inner(current), windowGroups(sequence));
+  }
   const islands = current.islands.filter((ex) => changed.has(ex));
-  // All of them changed (every layer of a part that changes shape): that is the layer itself, whose
-  // inner area is memoised under its own hash, and the layers around it ask for it again.
-  const own = islands.length === current.islands.length ? inner(current) : inner({ islands, hash: hashExPolygons(islands) });
+  const own = inner({ islands, hash: hashExPolygons(islands) });
   const box = bboxOfEx(islands);
   const kept = intersectionOfAll([own, ...others.map((layer) => exPolygonsNear(inner(layer), box))]);
   return differenceEx(own, kept);
+}
+
+const cleanOutlines = new WeakMap<ExPolygon[], ExPolygon[]>();
+
+/** A layer's islands as disjoint ExPolygons (simplified outlines may overlap where islands come close). */
+function clean(islands: ExPolygon[]): ExPolygon[] {
+  let list = cleanOutlines.get(islands);
+  if (!list) {
+    list = unionExs(islands);
+    cleanOutlines.set(islands, list);
+  }
+  return list;
+}
+
+/** What of the layer some of `neighbours` leaves uncovered, slivers dropped, in one boolean. */
+function uncoveredBySome(current: HashedLayer, neighbours: HashedLayer[]): ExPolygon[] {
+  const others = neighbours.filter((layer, k) => layer.hash !== current.hash && neighbours.findIndex((l) => l.hash === layer.hash) === k);
+  const changed = new Set(others.flatMap((layer) => changedIslands(current, layer)));
+  if (changed.size === 0) return [];
+  const islands = current.islands.filter((ex) => changed.has(ex));
+  const box = bboxOfEx(islands);
+  return dropSlivers(
+    differenceOfAll(
+      islands,
+      others.map((layer) => exPolygonsNear(clean(layer.islands), box)),
+    ),
+  );
 }
 
 /**
@@ -138,39 +145,23 @@ export function surfaceMasks(
 ): SurfaceMasks {
   const none: ExPolygon[] = [];
   if (current.islands.length === 0) return { top: none, bottom: none, topShell: none, bottomShell: none, verticalShell: none };
-  // What of this layer a neighbour does not cover; a shell is the union of these over its layers.
-  // Neighbours with equal outlines (a part of constant section) expose the same: found once.
-  const exposures = new Map<number, ExPolygon[]>();
+  // What of this layer the next layer up (down) does not cover: its top (bottom) surface.
   const exposedTo = (other: HashedLayer) => {
     if (other.hash === current.hash) return none;
-    let exposed = exposures.get(other.hash);
-    if (!exposed) {
-      const changed = changedIslands(current, other);
-      exposed = changed.length ? dropSlivers(differenceEx(changed, exPolygonsNear(other.islands, bboxOfEx(changed)))) : none;
-      exposures.set(other.hash, exposed);
-    }
-    return exposed;
+    const changed = changedIslands(current, other);
+    return changed.length ? dropSlivers(differenceEx(changed, exPolygonsNear(other.islands, bboxOfEx(changed)))) : none;
   };
-  // With fewer neighbours than its shell counts (the object's last layers, its first ones) the
-  // shell is the whole layer, and only the nearest neighbour's exposure is needed: for the surface.
-  const exposedWithin = (neighbours: HashedLayer[], count: number) =>
-    neighbours.slice(0, neighbours.length < count ? 1 : Math.max(count, 1)).map(exposedTo);
-  const exposedAbove = exposedWithin(above, topLayers);
-  const exposedBelow = exposedWithin(below, bottomLayers);
-  const top = above.length === 0 ? current.islands : exposedAbove[0];
-  const bottom = below.length === 0 ? current.islands : exposedBelow[0];
+  const exposedAbove = above.length ? exposedTo(above[0]) : none;
+  const exposedBelow = below.length ? exposedTo(below[0]) : none;
+  const top = above.length === 0 ? current.islands : exposedAbove;
+  const bottom = below.length === 0 ? current.islands : exposedBelow;
   const reach = vertical?.mode === 'ensure_all' ? vertical.shellReach : 0;
-  const shell = (neighbours: HashedLayer[], exposed: ExPolygon[][], count: number) => {
+  // A shell is what of this layer some of its N neighbours leaves uncovered; with fewer neighbours
+  // than that (the object's last layers, its first ones) it is the whole layer.
+  const shell = (neighbours: HashedLayer[], nearest: ExPolygon[], count: number) => {
     if (count === 0) return none;
     if (neighbours.length < count) return current.islands;
-    const parts = [...new Set(exposed.slice(0, count).filter((e) => e.length > 0))];
-    if (parts.length <= 1) return parts[0] ?? none;
-    // A piece exposed to several neighbours counts once. United before it is widened: an offset
-    // unites what it grows too, but growing the overlapping pieces of a ragged outline gives its
-    // union many more crossings to resolve (the corpus's bearing: 84 ms of offsets, against 20 ms
-    // for the union and 18 ms for the offset of what it leaves; the Menger sponge's squares gain
-    // nothing from it: 1.18 s instead of 1.09 s, under 1 % of its slice).
-    return unionExs(distinctIslands(parts.flat()));
+    return count === 1 ? nearest : uncoveredBySome(current, neighbours.slice(0, count));
   };
   const widened = (list: ExPolygon[]) => (reach > 0 && list.length && list !== current.islands ? offsetEx(list, reach) : list);
   const topShell = widened(shell(above, exposedAbove, topLayers));
@@ -178,13 +169,29 @@ export function surfaceMasks(
   let verticalShell = none;
   if (vertical?.mode === 'ensure_all') {
     // The window is the other layers of the shells this layer belongs to: N - 1 up and down.
-    const window = [...above.slice(0, Math.max(topLayers - 1, 0)), ...below.slice(0, Math.max(bottomLayers - 1, 0))];
-    verticalShell = fullVerticalShell(current, window, vertical.inner);
+    verticalShell = fullVerticalShell(
+      current,
+      above.slice(0, Math.max(topLayers - 1, 0)),
+      below.slice(0, Math.max(bottomLayers - 1, 0)),
+      vertical.inner,
+    );
   } else if (vertical) {
-    const steep = [above[0], below[0]].filter((n, k) => n && (k === 0 ? exposedAbove[0] : exposedBelow[0]).length > 0);
+    const steep = [above[0], below[0]].filter((n, k) => n && (k === 0 ? exposedAbove : exposedBelow).length > 0);
     if (steep.length) verticalShell = unionExs(steep.flatMap((n) => vertical.wallRing(n)));
   }
   return { top: topLayers === 0 ? none : top, bottom, topShell, bottomShell, verticalShell };
+}
+
+/**
+ * The opening of disjoint pieces by `radius` (inset, then grown back): what of them a disc of that
+ * radius sweeps. A piece that cannot hold the disc (narrower than its diameter, or of less area)
+ * keeps nothing, so only the others are offset: the strips and slivers a vertical shell leaves
+ * beside the walls of a layer of many islands are most of its pieces (the rigid3d platform: 137 of
+ * 341 openings had no piece left to offset).
+ */
+export function openedBy(pieces: ExPolygon[], radius: number): ExPolygon[] {
+  const holding = mayHoldDisc(pieces, radius);
+  return holding.length ? offsetEx(offsetEx(holding, -radius), radius) : [];
 }
 
 export interface FillRegions {
@@ -269,12 +276,17 @@ function classifyNear(area: ExPolygon[], masks: SurfaceMasks, o: ClassifyOptions
   const rest = o.firstLayer ? none : differenceEx(area, top.length ? [...taken, ...top] : taken);
   if (rest.length === 0) return { top, bottom, bridge, solid: none, sparse: none };
   if (o.solidInfill) return { top, bottom, bridge, solid: rest, sparse: none };
-  let solid = anchored([...masks.topShell, ...masks.bottomShell], rest, o.shellMargin);
-  if (masks.verticalShell.length) {
-    // Slivers narrower than a line are dropped (an opening), as PrusaSlicer does: they could not
-    // be filled and would only break the sparse infill up.
-    const reach = intersectionEx(rest, masks.verticalShell);
-    const wide = reach.length ? offsetEx(offsetEx(reach, -o.minSolidWidth / 2), o.minSolidWidth / 2) : none;
+  const shells = [...masks.topShell, ...masks.bottomShell];
+  // Slivers narrower than a line are dropped (an opening), as PrusaSlicer does: they could not
+  // be filled and would only break the sparse infill up.
+  const reach = masks.verticalShell.length ? intersectionEx(rest, masks.verticalShell) : none;
+  const wide = openedBy(reach, o.minSolidWidth / 2);
+  let solid: ExPolygon[];
+  // Shells that are not anchored are rest ∩ shells, and the solid is then rest ∩ (shells ∪ wide):
+  // one boolean (booleans take their clip by the non-zero rule), not the shells' and then the union's.
+  if (wide.length && shells.length && o.shellMargin <= 0) solid = intersectionEx(rest, [...shells, ...wide]);
+  else {
+    solid = anchored(shells, rest, o.shellMargin);
     // solid lies in rest already: rest ∩ (solid ∪ wide) is the union, in one boolean.
     if (wide.length) solid = intersectionEx(rest, solid.length ? [...solid, ...wide] : wide);
   }

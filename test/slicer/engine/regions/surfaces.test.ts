@@ -1,10 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it, test } from 'node:test';
-import { differenceEx, intersectionEx, offsetEx } from '../../../../appliance/slicer/engine/geometry/clipper.js';
+import { differenceEx, intersectionEx, offsetEx, unionExs } from '../../../../appliance/slicer/engine/geometry/clipper.js';
 import { hashExPolygons } from '../../../../appliance/slicer/engine/geometry/hash.js';
 import { totalArea } from '../../../../appliance/slicer/engine/geometry/polygon.js';
 import type { ExPolygon } from '../../../../appliance/slicer/engine/geometry/types.js';
-import { classifyFill, surfaceMasks, type HashedLayer, type VerticalShellRule } from '../../../../appliance/slicer/engine/regions/surfaces.js';
+import {
+  classifyFill,
+  openedBy,
+  surfaceMasks,
+  type HashedLayer,
+  type VerticalShellRule,
+} from '../../../../appliance/slicer/engine/regions/surfaces.js';
 
 const square = (x0: number, y0: number, x1: number, y1: number): ExPolygon[] => [
   { contour: Float64Array.of(x0, y0, x1, y0, x1, y1, x0, y1), holes: [] },
@@ -149,4 +155,43 @@ test('a memo of fill regions is asked by the area and the masks near it, so a fa
   assert.equal(keys[2], keys[3]);
   assert.notEqual(keys[0], keys[2]);
   assert.equal(kept.size, 2);
+});
+
+test('an opening offsets only the pieces that can hold its disc, with the same result as offsetting them all', () => {
+  let seed = 11;
+  const random = () => {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    return seed / 2 ** 32;
+  };
+  const radius = 0.19;
+  for (let trial = 0; trial < 40; trial++) {
+    // Strips along a wall, some narrower than the disc, some wider, some bent, and small blobs.
+    const parts: ExPolygon[] = [];
+    for (let k = 0; k < 12; k++) {
+      const x = 30 * random();
+      const y = 30 * random();
+      const width = 0.05 + 0.6 * random();
+      const length = 0.1 + 8 * random();
+      parts.push(...(random() < 0.5 ? square(x, y, x + length, y + width) : square(x, y, x + width, y + length)));
+      if (random() < 0.3) parts.push(...square(x, y, x + width, y + width + 2));
+    }
+    const pieces = unionExs(parts);
+    const opened = openedBy(pieces, radius);
+    assert.equal(hashExPolygons(opened), hashExPolygons(offsetEx(offsetEx(pieces, -radius), radius)), `trial ${trial}`);
+    if (trial === 0) assert.ok(opened.length > 0 && opened.length < pieces.length, 'some pieces are left out, some kept');
+  }
+});
+
+test('a shell holds what any of its layers leaves uncovered, also under overlapping islands of a neighbour', () => {
+  const l = layer(square(0, 0, 20, 20));
+  // Simplified outlines of close islands may overlap: the overlap covers no more than once.
+  const overlapping = layer([...square(0, 0, 12, 20), ...square(8, 0, 20, 20)]);
+  const holed = layer(differenceEx(square(0, 0, 20, 20), square(9, 9, 11, 11)));
+  const otherHole = layer(differenceEx(square(0, 0, 20, 20), square(2, 2, 5, 5)));
+  const m = surfaceMasks(l, [overlapping, holed, otherHole], [l], 3, 1, null);
+  near(totalArea(m.top), 0);
+  near(totalArea(m.topShell), 4 + 9);
+  // A sliver left by one layer (under 0.1 mm wide) is not a shell.
+  const sliver = layer(square(0, 0, 20, 19.95));
+  near(totalArea(surfaceMasks(l, [l, sliver], [l], 2, 1, null).topShell), 0);
 });
