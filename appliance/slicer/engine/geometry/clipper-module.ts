@@ -9,7 +9,7 @@
  * checked against the bindings by the modules that use them (geometry/wasm-paths.ts).
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import factory from 'clipper2-wasm/dist/es/clipper2z.js';
 
 /** What this module uses of the WebAssembly API (the project's TypeScript libraries do not describe it). */
@@ -77,7 +77,8 @@ function recordRegistrations(imports: Record<string, Import>): void {
   }
 }
 
-const wasmFile = fileURLToPath(import.meta.resolve('clipper2-wasm/dist/es/clipper2z.wasm'));
+/** Found as the package is (`import.meta.resolve` needs Node 20.6). */
+const wasmFile = createRequire(import.meta.url).resolve('clipper2-wasm/dist/es/clipper2z.wasm');
 
 export const C = await factory({
   instantiateWasm(info, receive) {
