@@ -105,24 +105,29 @@ function writeIntegers(slot: number, path: Float64Array, scale: number): void {
   const at = slot >> 2;
   const begin = heapU32[at];
   heapU32[at + 1] = begin + (path.length >> 1) * POINT_BYTES;
-  if (!writeSmallPositive(begin >> 2, path, scale)) writeAny(begin >> 2, path, scale);
+  if (!writeSmall(begin >> 2, path, scale)) writeAny(begin >> 2, path, scale);
 }
 
 /**
- * The common case, as a loop of its own: every scaled coordinate is positive and under 2^31 (a bed
- * within 131 m of its origin), where Math.round rounds as std::round does (halves upwards) and the
- * high word is 0. Returns false, having written part of the path, at the first other coordinate.
+ * The common case, as a loop of its own: every scaled coordinate within ±2^31 (a bed within 131 m of
+ * its origin), so the high word is the low word's sign. The magnitude is rounded and the sign put
+ * back: Math.round takes halves upwards, std::round away from zero. Returns false, having written
+ * part of the path, at the first coordinate beyond.
  */
-function writeSmallPositive(w0: number, path: Float64Array, scale: number): boolean {
+function writeSmall(w0: number, path: Float64Array, scale: number): boolean {
   const i32 = heapI32;
   for (let k = 0, w = w0; k < path.length; k += 2, w += 6) {
-    const x = path[k] * scale;
-    const y = path[k + 1] * scale;
-    if (!(x >= 0 && y >= 0 && x < 2147483647 && y < 2147483647)) return false;
-    i32[w] = Math.round(x);
-    i32[w + 1] = 0;
-    i32[w + 2] = Math.round(y);
-    i32[w + 3] = 0;
+    const vx = path[k] * scale;
+    const vy = path[k + 1] * scale;
+    if (!(vx > -2147483648 && vy > -2147483648 && vx < 2147483647 && vy < 2147483647)) return false;
+    const ax = Math.round(Math.abs(vx)) | 0;
+    const ay = Math.round(Math.abs(vy)) | 0;
+    const x = vx < 0 ? -ax : ax;
+    const y = vy < 0 ? -ay : ay;
+    i32[w] = x;
+    i32[w + 1] = x >> 31;
+    i32[w + 2] = y;
+    i32[w + 3] = y >> 31;
   }
   return true;
 }
