@@ -5,6 +5,7 @@
  * offsets: see `BOOLEAN_SCALE`), or as doubles for the calls that have no integer form here. Every
  * WASM object is deleted before returning, so callers only ever see plain typed arrays.
  */
+import type { PathsD } from 'clipper2-wasm/dist/clipper2z.js';
 import type { ExPolygon, FillRule, JoinType, Polygon, Polyline } from './types.js';
 import { nestByArea } from './nesting.js';
 import { bboxOf, exBBox, pointInExPolygon } from './polygon.js';
@@ -57,6 +58,16 @@ const addClip64 = entryPoint('Clipper64.AddClip', 3);
 const execute64 = entryPoint('Clipper64.ExecutePath', 5);
 const inflate64 = entryPoint('InflatePaths64', 7);
 const deletePaths64 = destructorOf('Paths64');
+const simplifyD = entryPoint('SimplifyPathsD', 4);
+const deletePathsD = destructorOf('PathsD');
+
+/** SimplifyPathsD of closed paths through its entry point: the result read, then deleted. */
+function simplified(src: PathsD, epsilon: number, minPoints: number): Float64Array[] {
+  const out = simplifyD.invoke(simplifyD.target, addressOf(src), epsilon, 1);
+  const read = readPaths(out, minPoints, 0);
+  deletePathsD(out);
+  return read;
+}
 
 /** Reads the result of a call, then frees it. */
 function takePaths(ps: ReturnType<typeof C.InflatePathsD>, minPoints: number): Float64Array[] {
@@ -97,6 +108,7 @@ function booleanPaths(kind: ClipKind, subject: readonly Polygon[], clip: readonl
  */
 function checkEntryPoints(): void {
   const rings = [Float64Array.of(0, 0, 2, 0, 2, 2, 0, 2), Float64Array.of(1, 1, 3, 1, 3, 3.5, 1, 3)];
+  const circle = Float64Array.from({ length: 128 }, (_, k) => (k % 2 ? Math.sin : Math.cos)((Math.floor(k / 2) * Math.PI) / 32));
   const direct = [booleanPaths('difference', rings.slice(0, 1), rings.slice(1), 'nonzero'), inflate(rings, 0.3, 'round', true, 2)];
   clipper64.Clear();
   clipper64.AddSubject(loadPaths(subjects64, rings.slice(0, 1), 3, BOOLEAN_SCALE));
@@ -113,8 +125,10 @@ function checkEntryPoints(): void {
   );
   viaBindings.push(readPaths(offsets, 3, 1 / OFFSET_SCALE));
   offsets.delete();
+  direct.push(simplified(loadPaths(subjectPaths, [circle], 3), 0.05, 3));
+  viaBindings.push(takePaths(C.SimplifyPathsD(loadPaths(subjectPaths, [circle], 3), 0.05, true), 3));
   const text = (results: Float64Array[][]) => results.map((paths) => paths.map((p) => p.join()).join(';')).join('|');
-  if (text(direct) !== text(viaBindings) || direct[0].length !== 1 || direct[1].length !== 1) {
+  if (text(direct) !== text(viaBindings) || direct[0].length !== 1 || direct[1].length !== 1 || direct[2][0].length >= circle.length) {
     throw new Error('clipper2-wasm: its entry points do not do what its bindings do (check the pinned version)');
   }
 }
@@ -271,7 +285,7 @@ export function subtractFromPolylines(lines: readonly Polyline[], region: readon
 
 export function simplifyPolygons(polys: readonly Polygon[], epsilon: number): Polygon[] {
   const src = loadPaths(subjectPaths, polys, 3);
-  return takePaths(C.SimplifyPathsD(src, epsilon, true), 3).filter((_, k) => Math.abs(readAreas[k]) > 0);
+  return simplified(src, epsilon, 3).filter((_, k) => Math.abs(readAreas[k]) > 0);
 }
 
 /**
@@ -282,8 +296,8 @@ export function simplifyPolygons(polys: readonly Polygon[], epsilon: number): Po
 export function simplifyEx(list: readonly ExPolygon[], epsilon: number): ExPolygon[] {
   const rings = flatten(list);
   if (rings.length === 0) return [];
-  const simplified = takePaths(C.SimplifyPathsD(loadPaths(subjectPaths, rings, 0), epsilon, true), 0);
-  const kept = (k: number) => (simplified[k].length >= 6 && Math.abs(readAreas[k]) > 0 ? simplified[k] : null);
+  const rest = simplified(loadPaths(subjectPaths, rings, 0), epsilon, 0);
+  const kept = (k: number) => (rest[k].length >= 6 && Math.abs(readAreas[k]) > 0 ? rest[k] : null);
   const out: ExPolygon[] = [];
   let k = 0;
   for (const ex of list) {

@@ -225,7 +225,7 @@ function resultStore(doubles: number): Float64Array {
 export let readAreas = new Float64Array(64);
 
 /**
- * The paths of a container (a handle, or a Paths64's address) with at least `minPoints` points,
+ * The paths of a container (a handle, or an address: a PathsD's when `inverseScale` is 0) with at least `minPoints` points,
  * read from WASM memory: doubles from a PathsD; from a Paths64, its integers times `inverseScale` (as Clipper2 turns its integer results
  * into doubles: `x * invScale`). The paths are views of one array: a typed array of its own costs
  * an allocation outside the heap, ten times a view's cost (booleans return thousands of paths).
