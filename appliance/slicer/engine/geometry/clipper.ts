@@ -5,12 +5,10 @@
  * offsets: see `BOOLEAN_SCALE`), or as doubles for the calls that have no integer form here. Every
  * WASM object is deleted before returning, so callers only ever see plain typed arrays.
  */
-import type { PathsD } from 'clipper2-wasm/dist/clipper2z.js';
 import type { ExPolygon, FillRule, JoinType, Polygon, Polyline } from './types.js';
 import { nestByArea } from './nesting.js';
 import { bboxOf, exBBox, pointInExPolygon } from './polygon.js';
-import { destructorOf, entryPoint } from './clipper-module.js';
-import { addressOf, C, loadPaths, readAreas, readPaths } from './wasm-paths.js';
+import { C, loadPaths, readAreas, readPaths } from './wasm-paths.js';
 
 /** Decimal places of the grid the double interface works on: 4 = 0.1 µm. */
 const PRECISION = 4;
@@ -44,31 +42,6 @@ const openOut = new C.PathsD();
 const clipper64 = new C.Clipper64();
 const closed64 = new C.Paths64();
 
-/*
- * The integer calls go to the entry points behind their bindings (geometry/clipper-module.ts): the
- * same C++ calls with the same numbers, without embind's invoker and, for InflatePaths64's result,
- * without a handle. `checkEntryPoints` compares them with the bindings once, at load.
- */
-const clipperAt = addressOf(clipper64);
-const closedAt = addressOf(closed64);
-/** Bound on the base class (its member pointer's class), which Clipper64 derives from alone: the same address. */
-const clear64 = entryPoint('ClipperBase.Clear', 2);
-const addSubject64 = entryPoint('Clipper64.AddSubject', 3);
-const addClip64 = entryPoint('Clipper64.AddClip', 3);
-const execute64 = entryPoint('Clipper64.ExecutePath', 5);
-const inflate64 = entryPoint('InflatePaths64', 7);
-const deletePaths64 = destructorOf('Paths64');
-const simplifyD = entryPoint('SimplifyPathsD', 4);
-const deletePathsD = destructorOf('PathsD');
-
-/** SimplifyPathsD of closed paths through its entry point: the result read, then deleted. */
-function simplified(src: PathsD, epsilon: number, minPoints: number): Float64Array[] {
-  const out = simplifyD.invoke(simplifyD.target, addressOf(src), epsilon, 1);
-  const read = readPaths(out, minPoints, 0);
-  deletePathsD(out);
-  return read;
-}
-
 /** Reads the result of a call, then frees it. */
 function takePaths(ps: ReturnType<typeof C.InflatePathsD>, minPoints: number): Float64Array[] {
   const out = readPaths(ps, minPoints);
@@ -95,44 +68,12 @@ function clipTypeOf(kind: ClipKind) {
 }
 
 function booleanPaths(kind: ClipKind, subject: readonly Polygon[], clip: readonly Polygon[], rule: FillRule): Polygon[] {
-  clear64.invoke(clear64.target, clipperAt);
-  addSubject64.invoke(addSubject64.target, clipperAt, addressOf(loadPaths(subjects64, subject, 3, BOOLEAN_SCALE)));
-  addClip64.invoke(addClip64.target, clipperAt, addressOf(loadPaths(clips64, clip, 3, BOOLEAN_SCALE)));
-  execute64.invoke(execute64.target, clipperAt, clipTypeOf(kind).value, FILL_RULES[rule].value, closedAt);
-  return readPaths(closedAt, 3, 1 / BOOLEAN_SCALE);
-}
-
-/**
- * The entry points against the bindings, once: a clipper2-wasm build whose entry points take other
- * arguments fails here, at load, instead of returning wrong geometry.
- */
-function checkEntryPoints(): void {
-  const rings = [Float64Array.of(0, 0, 2, 0, 2, 2, 0, 2), Float64Array.of(1, 1, 3, 1, 3, 3.5, 1, 3)];
-  const circle = Float64Array.from({ length: 128 }, (_, k) => (k % 2 ? Math.sin : Math.cos)((Math.floor(k / 2) * Math.PI) / 32));
-  const direct = [booleanPaths('difference', rings.slice(0, 1), rings.slice(1), 'nonzero'), inflate(rings, 0.3, 'round', true, 2)];
   clipper64.Clear();
-  clipper64.AddSubject(loadPaths(subjects64, rings.slice(0, 1), 3, BOOLEAN_SCALE));
-  clipper64.AddClip(loadPaths(clips64, rings.slice(1), 3, BOOLEAN_SCALE));
-  clipper64.ExecutePath(C.ClipType.Difference, C.FillRule.NonZero, closed64);
-  const viaBindings = [readPaths(closed64, 3, 1 / BOOLEAN_SCALE)];
-  const offsets = C.InflatePaths64(
-    loadPaths(subjects64, rings, 3, OFFSET_SCALE),
-    0.3 * OFFSET_SCALE,
-    C.JoinType.Round,
-    C.EndType.Polygon,
-    2,
-    ARC_TOLERANCE * OFFSET_SCALE,
-  );
-  viaBindings.push(readPaths(offsets, 3, 1 / OFFSET_SCALE));
-  offsets.delete();
-  direct.push(simplified(loadPaths(subjectPaths, [circle], 3), 0.05, 3));
-  viaBindings.push(takePaths(C.SimplifyPathsD(loadPaths(subjectPaths, [circle], 3), 0.05, true), 3));
-  const text = (results: Float64Array[][]) => results.map((paths) => paths.map((p) => p.join()).join(';')).join('|');
-  if (text(direct) !== text(viaBindings) || direct[0].length !== 1 || direct[1].length !== 1 || direct[2][0].length >= circle.length) {
-    throw new Error('clipper2-wasm: its entry points do not do what its bindings do (check the pinned version)');
-  }
+  clipper64.AddSubject(loadPaths(subjects64, subject, 3, BOOLEAN_SCALE));
+  clipper64.AddClip(loadPaths(clips64, clip, 3, BOOLEAN_SCALE));
+  clipper64.ExecutePath(clipTypeOf(kind), FILL_RULES[rule], closed64);
+  return readPaths(closed64, 3, 1 / BOOLEAN_SCALE);
 }
-checkEntryPoints();
 
 /**
  * Boolean with ExPolygon output. Clipper's results are clean (disjoint, contours counter-clockwise,
@@ -215,11 +156,10 @@ function inflate(paths: readonly Float64Array[], delta: number, join: JoinType, 
     const src = loadPaths(subjectPaths, paths, minPoints);
     return takePaths(C.InflatePathsD(src, delta, JOIN_TYPES[join], endType, miterLimit, PRECISION, ARC_TOLERANCE), 3);
   }
-  const src = addressOf(loadPaths(subjects64, paths, minPoints, OFFSET_SCALE));
-  const scaled = delta * OFFSET_SCALE;
-  const out = inflate64.invoke(inflate64.target, src, scaled, JOIN_TYPES[join].value, endType.value, miterLimit, ARC_TOLERANCE * OFFSET_SCALE);
+  const src = loadPaths(subjects64, paths, minPoints, OFFSET_SCALE);
+  const out = C.InflatePaths64(src, delta * OFFSET_SCALE, JOIN_TYPES[join], endType, miterLimit, ARC_TOLERANCE * OFFSET_SCALE);
   const read = readPaths(out, 3, 1 / OFFSET_SCALE);
-  deletePaths64(out);
+  out.delete();
   return read;
 }
 
@@ -285,7 +225,7 @@ export function subtractFromPolylines(lines: readonly Polyline[], region: readon
 
 export function simplifyPolygons(polys: readonly Polygon[], epsilon: number): Polygon[] {
   const src = loadPaths(subjectPaths, polys, 3);
-  return simplified(src, epsilon, 3).filter((_, k) => Math.abs(readAreas[k]) > 0);
+  return takePaths(C.SimplifyPathsD(src, epsilon, true), 3).filter((_, k) => Math.abs(readAreas[k]) > 0);
 }
 
 /**
@@ -296,8 +236,8 @@ export function simplifyPolygons(polys: readonly Polygon[], epsilon: number): Po
 export function simplifyEx(list: readonly ExPolygon[], epsilon: number): ExPolygon[] {
   const rings = flatten(list);
   if (rings.length === 0) return [];
-  const rest = simplified(loadPaths(subjectPaths, rings, 0), epsilon, 0);
-  const kept = (k: number) => (rest[k].length >= 6 && Math.abs(readAreas[k]) > 0 ? rest[k] : null);
+  const simplified = takePaths(C.SimplifyPathsD(loadPaths(subjectPaths, rings, 0), epsilon, true), 0);
+  const kept = (k: number) => (simplified[k].length >= 6 && Math.abs(readAreas[k]) > 0 ? simplified[k] : null);
   const out: ExPolygon[] = [];
   let k = 0;
   for (const ex of list) {

@@ -6,10 +6,10 @@
  * 24 bytes either way. The binding handle keeps the object's address in `$$.ptr`. `checkLayout`
  * proves the layout against the bindings when the module loads.
  */
-import type { Paths64, PathsD } from 'clipper2-wasm/dist/clipper2z.js';
-import { C } from './clipper-module.js';
+import factory from 'clipper2-wasm/dist/es/clipper2z.js';
+import type { Path64, PathD, Paths64, PathsD } from 'clipper2-wasm/dist/clipper2z.js';
 
-export { C };
+export const C = await factory();
 
 type Container = PathsD | Paths64;
 
@@ -30,7 +30,7 @@ function heapViews(): void {
 }
 
 /** Address of the C++ object behind a binding handle. */
-export function addressOf(handle: { delete(): void }): number {
+function addressOf(handle: PathD | PathsD | Path64 | Paths64): number {
   return (handle as unknown as { $$: { ptr: number } }).$$.ptr;
 }
 
@@ -225,17 +225,17 @@ function resultStore(doubles: number): Float64Array {
 export let readAreas = new Float64Array(64);
 
 /**
- * The paths of a container (a handle, or an address: a PathsD's when `inverseScale` is 0) with at least `minPoints` points,
- * read from WASM memory: doubles from a PathsD; from a Paths64, its integers times `inverseScale` (as Clipper2 turns its integer results
+ * The paths of a container with at least `minPoints` points, read from WASM memory: doubles from a
+ * PathsD; from a Paths64, its integers times `inverseScale` (as Clipper2 turns its integer results
  * into doubles: `x * invScale`). The paths are views of one array: a typed array of its own costs
  * an allocation outside the heap, ten times a view's cost (booleans return thousands of paths).
  */
 export function readPaths(ps: PathsD, minPoints: number): Float64Array[];
-export function readPaths(ps: Paths64 | number, minPoints: number, inverseScale: number): Float64Array[];
-export function readPaths(ps: Container | number, minPoints: number, inverseScale = 0): Float64Array[] {
+export function readPaths(ps: Paths64, minPoints: number, inverseScale: number): Float64Array[];
+export function readPaths(ps: Container, minPoints: number, inverseScale = 0): Float64Array[] {
   heapViews();
   const u32 = heapU32;
-  const at = (typeof ps === 'number' ? ps : addressOf(ps)) >> 2;
+  const at = addressOf(ps) >> 2;
   /** Points of the path whose vector starts at byte `v`: (end - begin) / 24. */
   const pointsAt = (v: number) => (u32[(v >> 2) + 1] - u32[v >> 2]) / POINT_BYTES;
   let doubles = 0;
