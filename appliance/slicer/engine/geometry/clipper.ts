@@ -1,21 +1,29 @@
 /**
  * Polygon booleans and offsets through Clipper2 compiled to WebAssembly (clipper2-wasm, the fastest
- * option measured on this hardware, see DESIGN.md). Coordinates cross into WASM as doubles and
- * Clipper2 snaps them to a 0.1 µm integer grid. Every WASM object is deleted before returning,
- * so callers only ever see plain typed arrays.
+ * option measured on this hardware, see DESIGN.md). Coordinates cross into WASM as 64-bit integers
+ * on the grids Clipper2's double interface would snap them to (1/16384 mm for booleans, 0.1 µm for
+ * offsets: see `BOOLEAN_SCALE`), or as doubles for the calls that have no integer form here. Every
+ * WASM object is deleted before returning, so callers only ever see plain typed arrays.
  */
-import factory from 'clipper2-wasm/dist/es/clipper2z.js';
-import type { PathD, PathsD } from 'clipper2-wasm/dist/clipper2z.js';
 import type { ExPolygon, FillRule, JoinType, Polygon, Polyline } from './types.js';
-import { nestPolygons } from './nesting.js';
-import { bboxOf, exBBox, pointInExPolygon, signedArea } from './polygon.js';
+import { nestByArea } from './nesting.js';
+import { bboxOf, exBBox, pointInExPolygon } from './polygon.js';
+import { C, loadPaths, readAreas, readPaths } from './wasm-paths.js';
 
-const C = await factory();
-
-/** Decimal places of the integer grid Clipper2 works on: 4 = 0.1 µm. */
+/** Decimal places of the grid the double interface works on: 4 = 0.1 µm. */
 const PRECISION = 4;
 /** Maximum deviation of a round join from the true arc, in mm. */
 const ARC_TOLERANCE = 0.01;
+
+/*
+ * The integer interface with the scales the double one uses, which turns every point into a
+ * Point64 on the way in (a copy of each path, made in WASM) and back on the way out: writing the
+ * integers directly spares those copies, the same integers, so the same results bit for bit.
+ * ClipperD(4) scales by the power of two above 10^4 (2^14, "to optimize scaling"), InflatePathsD by
+ * 10^4 itself; both turn integers back with a multiplication by 1 / scale.
+ */
+const BOOLEAN_SCALE = 16384;
+const OFFSET_SCALE = 10 ** PRECISION;
 
 /*
  * Every WASM object handed to JS costs a binding handle (and garbage). On a slice of many small
@@ -25,157 +33,21 @@ const ARC_TOLERANCE = 0.01;
  */
 const subjectPaths = new C.PathsD();
 const clipPaths = new C.PathsD();
-const pathIn = new C.PathD();
+const subjects64 = new C.Paths64();
+const clips64 = new C.Paths64();
 /** Booleans run on one clipper and write into containers kept for it, rather than a new result each. */
 const clipper = new C.ClipperD(PRECISION);
 const closedOut = new C.PathsD();
 const openOut = new C.PathsD();
-
-let heapU32 = new Uint32Array(C.HEAPU8.buffer);
-let heapF64 = new Float64Array(C.HEAPU8.buffer);
-
-/**
- * Views of the WASM memory, made again when the memory grows: growth detaches the old buffer,
- * which empties every view of it. Checking a view's length is cheaper than comparing with
- * `C.HEAPU8` (read from the module object), and this runs once per path loaded.
- */
-function heapViews(): void {
-  if (heapF64.length !== 0) return;
-  heapU32 = new Uint32Array(C.HEAPU8.buffer);
-  heapF64 = new Float64Array(C.HEAPU8.buffer);
-}
-
-/** Address of the C++ object behind a binding handle. */
-function addressOf(handle: PathD | PathsD): number {
-  return (handle as unknown as { $$: { ptr: number } }).$$.ptr;
-}
-
-/** Bytes of a PointD: x and y (doubles) and z (a 64-bit integer). */
-const POINT_BYTES = 24;
-/** Points pathIn's storage holds (its size after the last `assign`, which is at most its capacity). */
-let pathInRoom = 0;
-
-/**
- * Loads a path into `pathIn` by writing its points into the vector's storage in WASM memory: the
- * binding's `assign` converts a typed array through several value handles per call, which cost a
- * rigid3d slice 30 ms. The storage grows through `assign` when a path needs more room than it has.
- */
-function loadPathIn(path: Float64Array): void {
-  const n = path.length >> 1;
-  const vector = addressOf(pathIn) >> 2;
-  heapViews();
-  if (n > pathInRoom) {
-    const room = Math.max(n, 2 * pathInRoom, 256);
-    pathIn.assign(new Float64Array(room * 3));
-    pathInRoom = room;
-    heapViews();
-  }
-  const u32 = heapU32;
-  const f64 = heapF64;
-  const begin = u32[vector];
-  u32[vector + 1] = begin + n * POINT_BYTES;
-  for (let k = 0, o = begin >> 3; k < path.length; k += 2, o += 3) {
-    f64[o] = path[k];
-    f64[o + 1] = path[k + 1];
-    f64[o + 2] = 0;
-  }
-}
-
-/** Fills `target` with the paths of at least `minPoints` points (one copy per path, no handle). */
-function loadPaths(target: PathsD, paths: readonly Float64Array[], minPoints: number): PathsD {
-  target.clear();
-  for (const path of paths) {
-    if (path.length < minPoints * 2) continue;
-    loadPathIn(path);
-    target.push_back(pathIn);
-  }
-  return target;
-}
-
-/**
- * Doubles of the slabs small results are carved from. A typed array of its own costs an allocation
- * outside the JS heap, which was most of `readPaths`' time (booleans return small results by the
- * hundred thousand on the Menger sponge); a slab is freed once no result in it is left. Results
- * kept in the caches hold their slab: 64 KB slabs raised csg-ball-fn200's peak by 5-10 MB, 16 KB
- * slabs keep it where it was.
- */
-const SLAB_DOUBLES = 2048;
-let slab = new Float64Array(SLAB_DOUBLES);
-let slabUsed = 0;
-
-/** Room for a result of `doubles` numbers: a piece of the current slab, or an array of its own when large. */
-function resultStore(doubles: number): Float64Array {
-  if (doubles > SLAB_DOUBLES / 8) return new Float64Array(doubles);
-  if (slabUsed + doubles > SLAB_DOUBLES) {
-    slab = new Float64Array(SLAB_DOUBLES);
-    slabUsed = 0;
-  }
-  const store = slab.subarray(slabUsed, slabUsed + doubles);
-  slabUsed += doubles;
-  return store;
-}
-
-/**
- * The paths of a PathsD with at least `minPoints` points, read from WASM memory. A PathsD is a
- * std::vector of std::vector<PointD> (wasm32: begin, end and capacity pointers, 4 bytes each), a
- * PointD is x and y (doubles) and z (a 64-bit integer): 24 bytes. The binding handle keeps the
- * object's address in `$$.ptr`. The paths are views of one array: a typed array of its own costs
- * an allocation outside the heap, ten times a view's cost (booleans return thousands of paths).
- */
-function readPaths(ps: PathsD, minPoints: number): Float64Array[] {
-  heapViews();
-  const u32 = heapU32;
-  const f64 = heapF64;
-  const at = addressOf(ps) >> 2;
-  /** Points of the path whose vector starts at byte `v`: (end - begin) / 24. */
-  const pointsAt = (v: number) => (u32[(v >> 2) + 1] - u32[v >> 2]) / 24;
-  let doubles = 0;
-  for (let v = u32[at], end = u32[at + 1]; v < end; v += 12) {
-    const n = pointsAt(v);
-    if (n >= minPoints) doubles += n * 2;
-  }
-  const all = resultStore(doubles);
-  const out: Float64Array[] = [];
-  let next = 0;
-  for (let v = u32[at], end = u32[at + 1]; v < end; v += 12) {
-    const n = pointsAt(v);
-    if (n < minPoints) continue;
-    const first = u32[v >> 2] >> 3;
-    const path = all.subarray(next, next + n * 2);
-    next += n * 2;
-    for (let k = 0, o = first; k < path.length; k += 2, o += 3) {
-      path[k] = f64[o];
-      path[k + 1] = f64[o + 1];
-    }
-    out.push(path);
-  }
-  return out;
-}
+const clipper64 = new C.Clipper64();
+const closed64 = new C.Paths64();
 
 /** Reads the result of a call, then frees it. */
-function takePaths(ps: PathsD, minPoints: number): Float64Array[] {
+function takePaths(ps: ReturnType<typeof C.InflatePathsD>, minPoints: number): Float64Array[] {
   const out = readPaths(ps, minPoints);
   ps.delete();
   return out;
 }
-
-/**
- * The layout loadPathIn and readPaths rely on, checked once against the bindings: a clipper2-wasm
- * build with another layout fails here, at load, instead of returning wrong geometry.
- */
-function checkLayout(): void {
-  const probe = [Float64Array.of(1, 2, 3, 4, 5, 6), Float64Array.of(7, 8, 9, 10)];
-  const read = readPaths(loadPaths(subjectPaths, probe, 2), 1);
-  const second = subjectPaths.get(1);
-  const viaBindings = Array.from(second.view());
-  second.delete();
-  subjectPaths.clear();
-  const same = read.length === 2 && probe.every((p, k) => p.length === read[k].length && p.every((v, i) => v === read[k][i]));
-  if (!same || viaBindings.join() !== '7,8,0,9,10,0') {
-    throw new Error('clipper2-wasm: PathsD is not laid out as geometry/clipper.ts reads it (check the pinned version)');
-  }
-}
-checkLayout();
 
 const FILL_RULES = { nonzero: C.FillRule.NonZero, evenodd: C.FillRule.EvenOdd, positive: C.FillRule.Positive } satisfies Record<FillRule, unknown>;
 const JOIN_TYPES = { miter: C.JoinType.Miter, round: C.JoinType.Round, square: C.JoinType.Square } satisfies Record<JoinType, unknown>;
@@ -196,12 +68,11 @@ function clipTypeOf(kind: ClipKind) {
 }
 
 function booleanPaths(kind: ClipKind, subject: readonly Polygon[], clip: readonly Polygon[], rule: FillRule): Polygon[] {
-  clipper.Clear();
-  clipper.AddSubject(loadPaths(subjectPaths, subject, 3));
-  clipper.AddClip(loadPaths(clipPaths, clip, 3));
-  closedOut.clear();
-  clipper.ExecutePath(clipTypeOf(kind), FILL_RULES[rule], closedOut);
-  return readPaths(closedOut, 3);
+  clipper64.Clear();
+  clipper64.AddSubject(loadPaths(subjects64, subject, 3, BOOLEAN_SCALE));
+  clipper64.AddClip(loadPaths(clips64, clip, 3, BOOLEAN_SCALE));
+  clipper64.ExecutePath(clipTypeOf(kind), FILL_RULES[rule], closed64);
+  return readPaths(closed64, 3, 1 / BOOLEAN_SCALE);
 }
 
 /**
@@ -210,7 +81,7 @@ function booleanPaths(kind: ClipKind, subject: readonly Polygon[], clip: readonl
  * WASM bindings, which costs a handle per node.
  */
 function booleanEx(kind: ClipKind, subject: readonly Polygon[], clip: readonly Polygon[], rule: FillRule): ExPolygon[] {
-  return nestPolygons(booleanPaths(kind, subject, clip, rule));
+  return nestByArea(booleanPaths(kind, subject, clip, rule), readAreas);
 }
 
 function flatten(list: readonly ExPolygon[]): Polygon[] {
@@ -289,10 +160,22 @@ export function xorEx(a: readonly ExPolygon[], b: readonly ExPolygon[]): ExPolyg
   return booleanEx('xor', flatten(a), flatten(b), 'nonzero');
 }
 
+/**
+ * InflatePathsD's work on integers: its scale, with the delta and the arc tolerance times the scale
+ * as it passes them on. A zero delta returns the input unchanged, which only the double call does.
+ */
 function inflate(paths: readonly Float64Array[], delta: number, join: JoinType, closed: boolean, miterLimit: number): Polygon[] {
-  const src = loadPaths(subjectPaths, paths, closed ? 3 : 2);
+  const minPoints = closed ? 3 : 2;
   const endType = closed ? C.EndType.Polygon : C.EndType.Round;
-  return takePaths(C.InflatePathsD(src, delta, JOIN_TYPES[join], endType, miterLimit, PRECISION, ARC_TOLERANCE), 3);
+  if (delta === 0) {
+    const src = loadPaths(subjectPaths, paths, minPoints);
+    return takePaths(C.InflatePathsD(src, delta, JOIN_TYPES[join], endType, miterLimit, PRECISION, ARC_TOLERANCE), 3);
+  }
+  const src = loadPaths(subjects64, paths, minPoints, OFFSET_SCALE);
+  const out = C.InflatePaths64(src, delta * OFFSET_SCALE, JOIN_TYPES[join], endType, miterLimit, ARC_TOLERANCE * OFFSET_SCALE);
+  const read = readPaths(out, 3, 1 / OFFSET_SCALE);
+  out.delete();
+  return read;
 }
 
 /** Offsets closed polygons by delta (positive grows). Orientation decides holes, so pass whole ExPolygon rings. */
@@ -303,7 +186,7 @@ export function offset(polys: readonly Polygon[], delta: number, join: JoinType 
 /** Offsets ExPolygons. Clipper unions what it offsets, so the result is already clean and disjoint. */
 export function offsetEx(list: readonly ExPolygon[], delta: number, join: JoinType = 'miter', miterLimit = 3): ExPolygon[] {
   if (list.length === 0) return [];
-  return nestPolygons(offset(flatten(list), delta, join, miterLimit));
+  return nestByArea(offset(flatten(list), delta, join, miterLimit), readAreas);
 }
 
 /**
@@ -330,7 +213,7 @@ export function piecesKeepingCore(pieces: ExPolygon[], inset: number): ExPolygon
 /** Outlines of open polylines thickened to a width (round ends), unioned. */
 export function thickenPolylines(lines: readonly Polyline[], width: number): ExPolygon[] {
   if (lines.length === 0) return [];
-  return nestPolygons(inflate(lines, width / 2, 'round', false, 2));
+  return nestByArea(inflate(lines, width / 2, 'round', false, 2), readAreas);
 }
 
 function clipOpen(kind: 'intersection' | 'difference', lines: readonly Polyline[], clip: readonly ExPolygon[]): Polyline[] {
@@ -357,7 +240,7 @@ export function subtractFromPolylines(lines: readonly Polyline[], region: readon
 
 export function simplifyPolygons(polys: readonly Polygon[], epsilon: number): Polygon[] {
   const src = loadPaths(subjectPaths, polys, 3);
-  return takePaths(C.SimplifyPathsD(src, epsilon, true), 3).filter((p) => Math.abs(signedArea(p)) > 0);
+  return takePaths(C.SimplifyPathsD(src, epsilon, true), 3).filter((_, k) => Math.abs(readAreas[k]) > 0);
 }
 
 /**
@@ -369,14 +252,14 @@ export function simplifyEx(list: readonly ExPolygon[], epsilon: number): ExPolyg
   const rings = flatten(list);
   if (rings.length === 0) return [];
   const simplified = takePaths(C.SimplifyPathsD(loadPaths(subjectPaths, rings, 0), epsilon, true), 0);
-  const kept = (ring: Polygon) => (ring.length >= 6 && Math.abs(signedArea(ring)) > 0 ? ring : null);
+  const kept = (k: number) => (simplified[k].length >= 6 && Math.abs(readAreas[k]) > 0 ? simplified[k] : null);
   const out: ExPolygon[] = [];
   let k = 0;
   for (const ex of list) {
-    const contour = kept(simplified[k++]);
+    const contour = kept(k++);
     const holes: Polygon[] = [];
     for (let h = 0; h < ex.holes.length; h++) {
-      const hole = kept(simplified[k++]);
+      const hole = kept(k++);
       if (hole) holes.push(hole);
     }
     if (contour) out.push({ contour, holes });
