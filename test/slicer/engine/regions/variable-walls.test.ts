@@ -9,6 +9,7 @@ import { describe, it, test } from 'node:test';
 import { offsetEx, xorEx } from '../../../../appliance/slicer/engine/geometry/clipper.js';
 import { exArea } from '../../../../appliance/slicer/engine/geometry/polygon.js';
 import { medialAxis } from '../../../../appliance/slicer/engine/regions/medial-axis.js';
+import type { WallParams } from '../../../../appliance/slicer/engine/regions/perimeters.js';
 import { buildVariableWalls } from '../../../../appliance/slicer/engine/regions/variable-walls.js';
 import type { PrintConfig } from '../../../../appliance/slicer/profiles/schema.js';
 import { GCODE_CHECKER, needsShared } from '../../../fixtures/shared.js';
@@ -124,20 +125,20 @@ describe('medial axis', () => {
   });
 });
 
+/** Two walls of a 0.4 mm nozzle, outer 0.42 and inner 0.45 mm wide, no support below. */
+const TWO_LOOPS: WallParams = {
+  loops: 2,
+  outerWidth: 0.42,
+  innerWidth: 0.45,
+  height: 0.2,
+  sequence: 'inner wall/outer wall',
+  detectThinWalls: true,
+  nozzle: 0.4,
+  supportedBy: null,
+};
+
 test('a wall 1.2 mm thick gets two loops and one line between them as wide as the gap', () => {
-  const walls = buildVariableWalls(
-    { contour: Float64Array.of(0, 0, 20, 0, 20, 1.2, 0, 1.2), holes: [] },
-    {
-      loops: 2,
-      outerWidth: 0.42,
-      innerWidth: 0.45,
-      height: 0.2,
-      sequence: 'inner wall/outer wall',
-      detectThinWalls: true,
-      nozzle: 0.4,
-      supportedBy: null,
-    },
-  );
+  const walls = buildVariableWalls({ contour: Float64Array.of(0, 0, 20, 0, 20, 1.2, 0, 1.2), holes: [] }, TWO_LOOPS);
   const gap = walls.walls.filter((e) => e.role === 'gap-fill');
   assert.equal(walls.walls.filter((e) => e.role === 'outer-wall').length, 1);
   assert.ok(gap.length >= 1);
@@ -162,16 +163,7 @@ test("a scanned ring's walls: loops only, and an inner edge that is its outline 
       }).flat(),
     );
   const island = { contour: scanned(120, 9, 1), holes: [scanned(90, 6, -1)] };
-  const walls = buildVariableWalls(island, {
-    loops: 2,
-    outerWidth: 0.42,
-    innerWidth: 0.45,
-    height: 0.2,
-    sequence: 'inner wall/outer wall',
-    detectThinWalls: true,
-    nozzle: 0.4,
-    supportedBy: null,
-  });
+  const walls = buildVariableWalls(island, TWO_LOOPS);
   assert.deepEqual(walls.walls.map((e) => e.role).sort(), ['inner-wall', 'inner-wall', 'outer-wall', 'outer-wall']);
   // The outer loop's inner edge 0.21 + 0.377 / 2 in, the inner loop's spacing 0.45 − 0.2 · (1 − π / 4) more.
   const depth = 0.21 + 0.1885 + (0.45 - 0.2 * (1 - Math.PI / 4));

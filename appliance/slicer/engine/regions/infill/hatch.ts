@@ -5,6 +5,7 @@
  */
 import type { Boundary } from './boundary.js';
 import type { PieceSink } from './pieces.js';
+import { INSERTION_SORT_MAX, sortIndicesByKey } from './stable-sort.js';
 
 /**
  * Where the rows (lines) go, in the frame rotated so that the lines run along +X.
@@ -21,8 +22,6 @@ export interface RowPlacement {
 const FIT_INSET = 1e-3;
 /** Pieces shorter than this (mm) are crossings at a vertex, not lines. */
 const MIN_PIECE = 1e-6;
-/** Rows with more crossings than this are merge sorted (in runs of this many, insertion sorted) instead of insertion sorted. */
-const INSERTION_SORT_MAX = 32;
 
 /*
  * The sweep's working arrays, kept from call to call and grown when a call needs more: hatch runs
@@ -45,7 +44,6 @@ const scratch = {
   ts: new Float64Array(64),
   edge: new Int32Array(64),
   order: new Int32Array(64),
-  merged: new Int32Array(64),
   sortedX: new Float64Array(64),
   sortedT: new Float64Array(64),
   sortedEdge: new Int32Array(64),
@@ -259,44 +257,17 @@ function sortRow(xs: Float64Array, ts: Float64Array, edge: Int32Array, a: number
     }
     return;
   }
-  // A stable merge sort of the row's indices (as the built-in sort is): runs of INSERTION_SORT_MAX
-  // sorted in place first, then merged, in scratch arrays rather than arrays made per row.
   const n = b - a;
-  let from = room('order', n);
-  let to = room('merged', n);
-  for (let i = 0; i < n; i++) from[i] = a + i;
-  for (let lo = 0; lo < n; lo += INSERTION_SORT_MAX) {
-    const hi = Math.min(lo + INSERTION_SORT_MAX, n);
-    for (let i = lo + 1; i < hi; i++) {
-      const q = from[i];
-      const x = xs[q];
-      let j = i - 1;
-      while (j >= lo && xs[from[j]] > x) {
-        from[j + 1] = from[j];
-        j--;
-      }
-      from[j + 1] = q;
-    }
-  }
-  for (let width = INSERTION_SORT_MAX; width < n; width *= 2) {
-    for (let lo = 0; lo < n; lo += 2 * width) {
-      const mid = Math.min(lo + width, n);
-      const hi = Math.min(lo + 2 * width, n);
-      let i = lo;
-      let j = mid;
-      for (let k = lo; k < hi; k++) to[k] = j >= hi || (i < mid && xs[from[i]] <= xs[from[j]]) ? from[i++] : from[j++];
-    }
-    const swap = from;
-    from = to;
-    to = swap;
-  }
+  const order = room('order', n);
+  for (let i = 0; i < n; i++) order[i] = a + i;
+  sortIndicesByKey(order, n, xs);
   const x2 = room('sortedX', n);
   const t2 = room('sortedT', n);
   const e2 = room('sortedEdge', n);
   for (let i = 0; i < n; i++) {
-    x2[i] = xs[from[i]];
-    t2[i] = ts[from[i]];
-    e2[i] = edge[from[i]];
+    x2[i] = xs[order[i]];
+    t2[i] = ts[order[i]];
+    e2[i] = edge[order[i]];
   }
   xs.set(x2.subarray(0, n), a);
   ts.set(t2.subarray(0, n), a);

@@ -7,6 +7,7 @@
 import { PathBuilder } from '../../geometry/lines.js';
 import type { Boundary } from './boundary.js';
 import type { Pieces } from './pieces.js';
+import { sortIndicesByKey } from './stable-sort.js';
 
 export interface LinkRules {
   /** Longest walk along the boundary (mm) one link may take. */
@@ -104,7 +105,7 @@ function candidates(boundary: Boundary, pieces: Pieces, rules: LinkRules): Int32
     const m = start[r + 1] - start[r];
     if (m < 2) continue;
     const list = byRing.subarray(start[r], start[r + 1]);
-    sortByArc(list, pieces.endArc);
+    sortIndicesByKey(list, list.length, pieces.endArc);
     const len = boundary.ringLength(r);
     if (walkScratch.length < m) {
       walkScratch = new Float64Array(Math.max(m, 2 * walkScratch.length));
@@ -130,52 +131,6 @@ function candidates(boundary: Boundary, pieces: Pieces, rules: LinkRules): Int32
     }
   }
   return out.subarray(0, used);
-}
-
-/** Runs of this many ends are sorted by insertion, in place; longer rings then merge the runs. */
-const INSERTION_SORT_MAX = 32;
-
-/** The merge's second array, kept from call to call (grown when a ring needs more). */
-let mergeScratch = new Int32Array(256);
-
-/**
- * Sorts the ends by their arc position in place, equal positions kept in the order given (as the
- * built-in sort keeps them, which this replaced: on rings of many ends, the Menger sponge's, the
- * array made for it and the comparator's calls were a fifth of the fill's time): runs of
- * INSERTION_SORT_MAX sorted by insertion, then merged pairwise, taking the left one of two equal.
- */
-function sortByArc(ends: Int32Array, arc: Float64Array): void {
-  const n = ends.length;
-  for (let lo = 0; lo < n; lo += INSERTION_SORT_MAX) {
-    const hi = Math.min(lo + INSERTION_SORT_MAX, n);
-    for (let i = lo + 1; i < hi; i++) {
-      const e = ends[i];
-      const a = arc[e];
-      let j = i - 1;
-      while (j >= lo && arc[ends[j]] > a) {
-        ends[j + 1] = ends[j];
-        j--;
-      }
-      ends[j + 1] = e;
-    }
-  }
-  if (n <= INSERTION_SORT_MAX) return;
-  if (mergeScratch.length < n) mergeScratch = new Int32Array(Math.max(n, 2 * mergeScratch.length));
-  let from: Int32Array = ends;
-  let to: Int32Array = mergeScratch;
-  for (let width = INSERTION_SORT_MAX; width < n; width *= 2) {
-    for (let lo = 0; lo < n; lo += 2 * width) {
-      const mid = Math.min(lo + width, n);
-      const hi = Math.min(lo + 2 * width, n);
-      let i = lo;
-      let j = mid;
-      for (let k = lo; k < hi; k++) to[k] = j >= hi || (i < mid && arc[from[i]] <= arc[from[j]]) ? from[i++] : from[j++];
-    }
-    const swap = from;
-    from = to;
-    to = swap;
-  }
-  if (from !== ends) ends.set(from.subarray(0, n));
 }
 
 function compatible(pieces: Pieces, rules: LinkRules, p: number, q: number): boolean {
