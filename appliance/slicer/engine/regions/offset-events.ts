@@ -101,11 +101,6 @@ export function movedMatch(result: readonly ExPolygon[], moved: readonly ExPolyg
   return matchRings(rings, candidates, alongRing) ? 'along' : null;
 }
 
-/** Whether Clipper's offset `result` of a region is the region's `moved` rings point for point (`movedMatch` says 'same'). */
-export function isMovedRegion(result: readonly ExPolygon[], moved: readonly ExPolygon[]): boolean {
-  return movedMatch(result, moved) === 'same';
-}
-
 /** Whether each ring is matched by a candidate of its own. */
 function matchRings(rings: readonly Polygon[], candidates: readonly Polygon[], same: (a: Polygon, b: Polygon) => boolean): boolean {
   const used = new Uint8Array(candidates.length);

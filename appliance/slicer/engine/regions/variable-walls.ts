@@ -56,11 +56,10 @@ interface Opened {
   /** The region's parts at least `2 × radius` thick, after insetting it by `inset`. */
   pieces: ExPolygon[];
   /**
-   * Whether the opening took nothing away: then `pieces` is the region inset by `inset`, and a line
-   * of `2 × radius` around the pieces covers the region to its edge (no thin wall or gap is left).
+   * When the opening took nothing away, the region inset by `inset + radius` (the pieces' loop's
+   * inner edge; then `pieces` is the region inset by `inset`, and a line of `2 × radius` around the
+   * pieces covers the region to its edge: no thin wall or gap is left); otherwise null.
    */
-  whole: boolean;
-  /** When `whole`, the region inset by `inset + radius` (the pieces' loop's inner edge); otherwise null. */
   core: ExPolygon[] | null;
 }
 
@@ -80,17 +79,17 @@ function opening(list: ExPolygon[], inset: number, radius: number): Opened {
   if (ring && offsetConvexRing(ring, -(inset + radius + SCRAP))) {
     const core = offsetConvexRing(ring, -(inset + radius));
     const moved = inset === 0 ? ring : offsetConvexRing(ring, -inset);
-    if (core && moved) return { pieces: [{ contour: moved, holes: [] }], whole: true, core: [{ contour: core, holes: [] }] };
+    if (core && moved) return { pieces: [{ contour: moved, holes: [] }], core: [{ contour: core, holes: [] }] };
   }
   const shrunk = offsetEx(list, -(inset + radius));
-  if (shrunk.length === 0) return { pieces: [], whole: false, core: null };
+  if (shrunk.length === 0) return { pieces: [], core: null };
   const thick = shrunk.map(surelyThicker);
   if (thick.every(Boolean)) {
     const expected = movedRings(list, -(inset + radius));
     const match = expected && movedMatch(shrunk, expected);
     if (match) {
       const pieces = inset === 0 ? list : movedRings(list, -inset);
-      if (pieces) return { pieces, whole: true, core: shrunk };
+      if (pieces) return { pieces, core: shrunk };
     }
   }
   // The inset of the pieces in doubt alone: they are disjoint from the others, and so are their cores.
@@ -101,7 +100,7 @@ function opening(list: ExPolygon[], inset: number, radius: number): Opened {
     ),
   );
   const solid = shrunk.filter((piece, k) => thick[k] || cored.has(piece));
-  return { pieces: solid.length ? offsetEx(solid, radius) : [], whole: false, core: null };
+  return { pieces: solid.length ? offsetEx(solid, radius) : [], core: null };
 }
 
 /** `offsetEx`, worked out directly for one convex piece where that is exact (`convex-offsets.ts`). */
@@ -156,8 +155,8 @@ export function buildVariableWalls(island: ExPolygon, p: WallParams): IslandWall
   let centre = outer.pieces;
   if (centre.length === 0) return { walls: thin([island]), innerEdge: [], innerSpacing: outerSpacing };
   const rings = [centre];
-  const covered = outer.whole ? [] : offsetEx(centre, p.outerWidth / 2);
-  const thinWalls = !outer.whole && exArea(island) - covered.reduce((a, ex) => a + exArea(ex), 0) > 1e-3 ? thin(differenceEx([island], covered)) : [];
+  const covered = outer.core ? [] : offsetEx(centre, p.outerWidth / 2);
+  const thinWalls = !outer.core && exArea(island) - covered.reduce((a, ex) => a + exArea(ex), 0) > 1e-3 ? thin(differenceEx([island], covered)) : [];
 
   const gaps: ExPolygon[] = [];
   let edge = outer.core ?? offsetPieces(centre, -outerSpacing / 2);
@@ -167,9 +166,8 @@ export function buildVariableWalls(island: ExPolygon, p: WallParams): IslandWall
     centre = inner.pieces.filter((ex) => exArea(ex) >= MIN_LOOP_AREA * innerSpacing * innerSpacing);
     if (centre.length === 0) break;
     // Loops left out for their size leave their pieces to the gap fill.
-    const whole = inner.whole && centre.length === inner.pieces.length;
-    const core = whole ? inner.core : null;
-    if (!whole) gaps.push(...differenceEx(edge, offsetEx(centre, innerSpacing / 2)));
+    const core = centre.length === inner.pieces.length ? inner.core : null;
+    if (!core) gaps.push(...differenceEx(edge, offsetEx(centre, innerSpacing / 2)));
     rings.push(centre);
     edge = core ?? offsetPieces(centre, -innerSpacing / 2);
     lastSpacing = innerSpacing;
@@ -178,7 +176,7 @@ export function buildVariableWalls(island: ExPolygon, p: WallParams): IslandWall
   const infill = edge.length ? opening(edge, 0, (INFILL_MIN_WIDTH / 2) * innerSpacing) : null;
   if (infill) {
     innerEdge = infill.pieces;
-    if (!infill.whole) gaps.push(...differenceEx(edge, innerEdge));
+    if (!infill.core) gaps.push(...differenceEx(edge, innerEdge));
   }
 
   const walls = order(

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { offsetEx, xorEx } from '../../../../appliance/slicer/engine/geometry/clipper.js';
 import { exArea } from '../../../../appliance/slicer/engine/geometry/polygon.js';
 import type { ExPolygon } from '../../../../appliance/slicer/engine/geometry/types.js';
-import { isMovedRegion, movedMatch, movedRing, movedRings } from '../../../../appliance/slicer/engine/regions/offset-events.js';
+import { movedMatch, movedRing, movedRings } from '../../../../appliance/slicer/engine/regions/offset-events.js';
 
 /** A ring of n points around (10, 10) at radius r, every other point `bump` further out, counter-clockwise or clockwise. */
 function ring(n: number, r: number, bump: number, clockwise = false): Float64Array {
@@ -49,22 +49,22 @@ describe('offset events', () => {
       const moved = movedRings([annulus], delta);
       assert.ok(moved);
       const clipper = offsetEx([annulus], delta);
-      assert.ok(isMovedRegion(clipper, moved), `offset by ${delta}`);
+      assert.equal(movedMatch(clipper, moved), 'same', `offset by ${delta}`);
       // Clipper's 0.1 µm grid along some 75 mm of outline.
       assert.ok(xorEx(moved, clipper).reduce((a, ex) => a + exArea(ex), 0) < 0.01);
     }
   });
 
   it('tells an offset in which edges vanish or rings merge', () => {
-    const offset = (delta: number) => isMovedRegion(offsetEx([slotted], delta), movedRings([slotted], delta) ?? []);
+    const offset = (delta: number) => movedMatch(offsetEx([slotted], delta), movedRings([slotted], delta) ?? []) === 'same';
     assert.ok(offset(-0.35), 'inset, the slot widens');
     assert.equal(offset(-0.55), false, 'the 1 mm under the slot is gone: the plate splits in two');
     assert.ok(offset(0.25));
     assert.equal(offset(0.35), false, 'grown, the slot closes');
     // Two rings 2.7 mm apart stay two grown by 0.2 mm; grown by 1.6 mm they become one.
     const two = [annulus, { contour: ring(12, 1, 0).map((v, i) => (i % 2 === 0 ? v + 12 : v)), holes: [] }];
-    assert.ok(isMovedRegion(offsetEx(two, 0.2), movedRings(two, 0.2) ?? []));
-    assert.equal(isMovedRegion(offsetEx(two, 1.6), movedRings(two, 1.6) ?? []), false);
+    assert.equal(movedMatch(offsetEx(two, 0.2), movedRings(two, 0.2) ?? []), 'same');
+    assert.notEqual(movedMatch(offsetEx(two, 1.6), movedRings(two, 1.6) ?? []), 'same');
   });
 
   it("finds a scanned ring's insets event-free edge for edge where their corners slide along nearly straight turns", () => {
