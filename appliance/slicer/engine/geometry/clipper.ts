@@ -13,7 +13,7 @@ import { C, loadPaths, readAreas, readPaths } from './wasm-paths.js';
 /** Decimal places of the grid the double interface works on: 4 = 0.1 µm. */
 const PRECISION = 4;
 /** Maximum deviation of a round join from the true arc, in mm. */
-const ARC_TOLERANCE = 0.01;
+export const ARC_TOLERANCE = 0.01;
 
 /*
  * The integer interface with the scales the double one uses, which turns every point into a
@@ -23,7 +23,7 @@ const ARC_TOLERANCE = 0.01;
  * 10^4 itself; both turn integers back with a multiplication by 1 / scale.
  */
 const BOOLEAN_SCALE = 16384;
-const OFFSET_SCALE = 10 ** PRECISION;
+export const OFFSET_SCALE = 10 ** PRECISION;
 
 /*
  * Every WASM object handed to JS costs a binding handle (and garbage). On a slice of many small

@@ -135,8 +135,8 @@ function writeSmall(w0: number, path: Float64Array, scale: number): boolean {
 /** Any coordinate: rounded half away from zero, split into the two words of a 64-bit integer. */
 function writeAny(w0: number, path: Float64Array, scale: number): void {
   for (let k = 0, w = w0; k < path.length; k += 2, w += 6) {
-    writeWide(w, rounded(path[k] * scale));
-    writeWide(w + 2, rounded(path[k + 1] * scale));
+    writeWide(w, stdRound(path[k] * scale));
+    writeWide(w + 2, stdRound(path[k + 1] * scale));
   }
 }
 
@@ -148,7 +148,7 @@ function writeWide(w: number, v: number): void {
 }
 
 /** `std::round`: to the nearest integer, halves away from zero (Math.round takes halves up). */
-function rounded(v: number): number {
+export function stdRound(v: number): number {
   return v < 0 ? -Math.round(-v) : Math.round(v);
 }
 

@@ -5,10 +5,8 @@
  * Clipper's thickening unites the capsules of neighbouring lines, which overlap along their
  * whole length, in a sweep of its own, and that sweep was as costly as the subtraction after it.
  */
+import { ARC_TOLERANCE } from '../geometry/clipper.js';
 import type { Polygon, Polyline } from '../geometry/types.js';
-
-/** Largest distance (mm) of a cap's chords from its true arc: Clipper's round joins' tolerance in geometry/clipper.ts. */
-const ARC_TOLERANCE = 0.01;
 
 /**
  * Capsules (counter-clockwise) of every segment of `lines` at `width`, so that together they cover

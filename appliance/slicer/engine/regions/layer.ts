@@ -15,7 +15,7 @@ import type { SupportLayer } from './support.js';
 import { classifyFill, surfaceMasks, type FillRegions, type HashedLayer, type RegionsMemo, type VerticalShellRule } from './surfaces.js';
 import { RegionCache } from './cache.js';
 import { skinGapFill } from './skin-gaps.js';
-import { insetRectangle } from './rectangle-inset.js';
+import { insetArea } from './rectangle-inset.js';
 import { hashExPolygon, hashExPolygons } from '../geometry/hash.js';
 
 export interface ObjectLayer {
@@ -219,11 +219,6 @@ export function buildLayer(input: LayerInput, p: RegionParams, cache: RegionCach
   }
   const support = input.support ? supportPaths(input.support, input, p) : [];
   return { index: input.index, printZ: input.printZ, height: h, islands, support, adhesion: [], hasBridges };
-}
-
-/** `area` shrunk by `inset` (mm): a rectangle's worked out directly (the same points), anything else by Clipper. */
-function insetArea(area: ExPolygon[], inset: number): ExPolygon[] {
-  return insetRectangle(area, inset) ?? offsetEx(area, -inset);
 }
 
 /** The vertical shell mode of the job with its per-layer geometry memoised by outline hash, or null when off. */

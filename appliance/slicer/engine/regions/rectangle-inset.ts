@@ -8,11 +8,12 @@
  * starting at the corner of largest x and least y and running counter-clockwise. That was checked
  * against Clipper on 400,000 random rectangles (test/…/rectangle-inset.test.ts checks it on more).
  */
+import { OFFSET_SCALE, offsetEx } from '../geometry/clipper.js';
 import type { ExPolygon } from '../geometry/types.js';
+import { stdRound } from '../geometry/wasm-paths.js';
 
-/** Clipper's grid: geometry/clipper.ts's precision of 4 decimals. */
-const SCALE = 1e4;
-const INVERSE_SCALE = 1 / SCALE;
+/** Clipper's offset grid (0.1 µm) back to mm; coordinates are rounded onto it as Clipper rounds them (`stdRound`). */
+const INVERSE_SCALE = 1 / OFFSET_SCALE;
 /**
  * Least inset and least side (grid units, 1 µm) taken here. A shorter move leaves Clipper's ring
  * starting at another corner, and a sliver of a rectangle comes back from Clipper in other shapes.
@@ -26,16 +27,16 @@ const MIN_UNITS = 10;
 export function insetRectangle(area: readonly ExPolygon[], inset: number): ExPolygon[] | null {
   if (area.length !== 1 || area[0].holes.length !== 0 || area[0].contour.length !== 8) return null;
   const ring = area[0].contour;
-  const move = inset * SCALE;
+  const move = inset * OFFSET_SCALE;
   if (!(move >= MIN_UNITS)) return null;
-  const x0 = toGrid(ring[0] * SCALE);
-  const y0 = toGrid(ring[1] * SCALE);
-  const x1 = toGrid(ring[2] * SCALE);
-  const y1 = toGrid(ring[3] * SCALE);
-  const x2 = toGrid(ring[4] * SCALE);
-  const y2 = toGrid(ring[5] * SCALE);
-  const x3 = toGrid(ring[6] * SCALE);
-  const y3 = toGrid(ring[7] * SCALE);
+  const x0 = stdRound(ring[0] * OFFSET_SCALE);
+  const y0 = stdRound(ring[1] * OFFSET_SCALE);
+  const x1 = stdRound(ring[2] * OFFSET_SCALE);
+  const y1 = stdRound(ring[3] * OFFSET_SCALE);
+  const x2 = stdRound(ring[4] * OFFSET_SCALE);
+  const y2 = stdRound(ring[5] * OFFSET_SCALE);
+  const x3 = stdRound(ring[6] * OFFSET_SCALE);
+  const y3 = stdRound(ring[7] * OFFSET_SCALE);
   // Sides alternately along x and along y, on the grid Clipper sees.
   const firstAlongX = y0 === y1 && x1 === x2 && y2 === y3 && x3 === x0;
   const firstAlongY = x0 === x1 && y1 === y2 && x2 === x3 && y3 === y0;
@@ -48,10 +49,10 @@ export function insetRectangle(area: readonly ExPolygon[], inset: number): ExPol
   // Counter-clockwise: the first side runs along +x at the bottom or the top side along -x, and so on.
   const doubledArea = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0);
   if (!(doubledArea > 0)) return null;
-  const left = toGrid(minX + move);
-  const right = toGrid(maxX - move);
-  const bottom = toGrid(minY + move);
-  const top = toGrid(maxY - move);
+  const left = stdRound(minX + move);
+  const right = stdRound(maxX - move);
+  const bottom = stdRound(minY + move);
+  const top = stdRound(maxY - move);
   if (right <= left || top <= bottom) return [];
   const r = right * INVERSE_SCALE;
   const l = left * INVERSE_SCALE;
@@ -60,7 +61,7 @@ export function insetRectangle(area: readonly ExPolygon[], inset: number): ExPol
   return [{ contour: Float64Array.of(r, b, r, t, l, t, l, b), holes: [] }];
 }
 
-/** A scaled coordinate rounded onto Clipper's grid: half away from zero, as C++'s std::round. */
-function toGrid(value: number): number {
-  return value < 0 ? -Math.round(-value) : Math.round(value);
+/** `area` shrunk by `inset` (mm): a rectangle's worked out here (the same points), anything else by Clipper. */
+export function insetArea(area: readonly ExPolygon[], inset: number): ExPolygon[] {
+  return insetRectangle(area, inset) ?? offsetEx(area, -inset);
 }

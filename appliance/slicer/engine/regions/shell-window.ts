@@ -41,9 +41,14 @@ function idOf(area: ExPolygon[]): number {
   return id;
 }
 
+/** The layers with outlines not met before in the list (by hash), in order: layers of equal outlines count once. */
+export function distinctLayers<L extends { hash: number }>(layers: readonly L[]): L[] {
+  return layers.filter((layer, k) => layers.findIndex((l) => l.hash === layer.hash) === k);
+}
+
 /** The intersection of the group's inner areas (layers with equal outlines counted once), kept by their identities. */
 function groupIntersection(group: readonly WindowLayer[]): ExPolygon[] {
-  const distinct = group.filter((layer, k) => group.findIndex((l) => l.hash === layer.hash) === k);
+  const distinct = distinctLayers(group);
   if (distinct.length === 1) return distinct[0].inner;
   const key = distinct.map((layer) => idOf(layer.inner)).join(',');
   const hit = kept.get(key);

@@ -6,13 +6,13 @@
  * a triangle stays open. PrusaSlicer 2.6 and OrcaSlicer fill such gaps after the infill with thin
  * lines ("fill gaps" of solid surfaces); CuraEngine connects its skin lines along the boundary.
  */
-import { clipPolylines, differenceEx, offsetEx, piecesKeepingCore, subtractFromPolylines } from '../geometry/clipper.js';
+import { clipPolylines, differenceEx, piecesKeepingCore, subtractFromPolylines } from '../geometry/clipper.js';
 import { exArea, length2 } from '../geometry/polygon.js';
 import type { ExPolygon } from '../geometry/types.js';
 import type { Extrusion } from '../toolpath/types.js';
 import { segmentCapsules } from './capsules.js';
 import { crossSection } from './flow.js';
-import { insetRectangle } from './rectangle-inset.js';
+import { insetArea } from './rectangle-inset.js';
 
 /**
  * Gaps narrower than this (mm) at their widest are left open: the cusps between neighbouring line
@@ -40,9 +40,9 @@ export function skinGapFill(area: readonly ExPolygon[], lines: readonly Extrusio
   // the band's inner edge moved half a width further in; their capsules and the band's inner region
   // are subtracted from the area in one boolean, which unites them as it goes (uniting the capsules
   // first, then subtracting, swept them twice).
-  const inner = insetRectangle(area, EDGE_BAND * width) ?? offsetEx(area, -EDGE_BAND * width);
+  const inner = insetArea(area, EDGE_BAND * width);
   const paths = lines.map((e) => e.points);
-  const near = inner.length ? subtractFromPolylines(paths, insetRectangle(inner, width / 2) ?? offsetEx(inner, -width / 2)) : paths;
+  const near = inner.length ? subtractFromPolylines(paths, insetArea(inner, width / 2)) : paths;
   const cover: ExPolygon[] = inner.slice();
   for (const capsule of segmentCapsules(near, width)) cover.push({ contour: capsule, holes: [] });
   const open = differenceEx(area, cover).filter((piece) => exArea(piece) >= MIN_GAP_WIDTH * MIN_GAP_WIDTH);

@@ -8,7 +8,7 @@ import { differenceEx, differenceOfAll, intersectionEx, intersectionOfAll, offse
 import { bboxOfEx, exArea, exPolygonsNear, mayHoldDisc, polygonLength, totalArea } from '../geometry/polygon.js';
 import { hashExPolygons, islandHash } from '../geometry/hash.js';
 import type { ExPolygon } from '../geometry/types.js';
-import { windowGroups } from './shell-window.js';
+import { distinctLayers, windowGroups } from './shell-window.js';
 
 export interface SurfaceMasks {
   /** Exposed to the air above: printed as top surface. */
@@ -80,13 +80,20 @@ function changedIslands(layer: HashedLayer, other: HashedLayer): ExPolygon[] {
 }
 
 /**
+ * The neighbours whose outlines differ from this layer's, each outline once, and the islands of
+ * this layer that some of them does not repeat.
+ */
+function changesAgainst(current: HashedLayer, neighbours: HashedLayer[]): { others: HashedLayer[]; changed: Set<ExPolygon> } {
+  const others = distinctLayers(neighbours).filter((layer) => layer.hash !== current.hash);
+  return { others, changed: new Set(others.flatMap((layer) => changedIslands(current, layer))) };
+}
+
+/**
  * `ensure_all`: what of this layer's infill area is not infill area on every layer of the window.
  * @param above the window's layers up, nearest first; @param below its layers down, nearest first.
  */
 function fullVerticalShell(current: HashedLayer, above: HashedLayer[], below: HashedLayer[], inner: VerticalShellRule['inner']): ExPolygon[] {
-  const window = [...above, ...below];
-  const others = window.filter((layer, k) => layer.hash !== current.hash && window.findIndex((l) => l.hash === layer.hash) === k);
-  const changed = new Set(others.flatMap((layer) => changedIslands(current, layer)));
+  const { others, changed } = changesAgainst(current, [...above, ...below]);
   if (changed.size === 0) return [];
   if (changed.size === current.islands.length) {
     // All of them changed (every layer of a part that changes shape): that is the layer itself, whose
@@ -117,8 +124,7 @@ function clean(islands: ExPolygon[]): ExPolygon[] {
 
 /** What of the layer some of `neighbours` leaves uncovered, slivers dropped, in one boolean. */
 function uncoveredBySome(current: HashedLayer, neighbours: HashedLayer[]): ExPolygon[] {
-  const others = neighbours.filter((layer, k) => layer.hash !== current.hash && neighbours.findIndex((l) => l.hash === layer.hash) === k);
-  const changed = new Set(others.flatMap((layer) => changedIslands(current, layer)));
+  const { others, changed } = changesAgainst(current, neighbours);
   if (changed.size === 0) return [];
   const islands = current.islands.filter((ex) => changed.has(ex));
   const box = bboxOfEx(islands);
